@@ -1,0 +1,16 @@
+"""rulewright compiler: spec text -> checked program -> rules graph -> interpreter.
+
+    .rules text ──parse.py──▶ Lark tree ──build_ast.py──▶ ast.SpecFile (spans)
+         │                                                     │
+         │                                   resolve.py (names, types, arity)
+         │                                                     ▼
+         │                                        ir.Program (typed, resolved)
+         │                                          │          │          │
+         │                                      graph.py   interpret.py  solver/encode.py
+         │                                      networkx   reference     CP-SAT
+         │                                      rules graph semantics    (same ir nodes)
+    diagnostics.py: Span, Diagnostic, RulesError with file:line:col and a caret.
+
+``load(path)`` runs the whole front end on a spec directory or file.
+"""
+from .loader import load  # noqa: F401

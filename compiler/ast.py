@@ -1,0 +1,483 @@
+"""The abstract syntax tree: frozen dataclasses, every node with its ``Span``.
+
+In:  nothing (built by ``build_ast`` from the Lark tree).
+Out: ``SpecFile`` (one per ``.rules`` file) holding ``Definition`` nodes.
+
+Names are still plain strings here; ``resolve`` binds them and checks types.
+``dump`` prints any node as a stable indented text used by the golden tests.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any
+
+from .diagnostics import Span
+
+
+@dataclass(frozen=True)
+class Node:
+    span: Span
+
+
+# ---------------------------------------------------------------------- types
+@dataclass(frozen=True)
+class TypeExpr(Node):
+    pass
+
+
+@dataclass(frozen=True)
+class TypeName(TypeExpr):
+    name: str
+
+
+@dataclass(frozen=True)
+class TypeOf(TypeExpr):
+    """``pile of T``, ``set of T``, ``list of T``."""
+    kind: str
+    elem: TypeExpr
+
+
+# ---------------------------------------------------------------- expressions
+@dataclass(frozen=True)
+class Expr(Node):
+    pass
+
+
+@dataclass(frozen=True)
+class IntLit(Expr):
+    value: int
+
+
+@dataclass(frozen=True)
+class TextLit(Expr):
+    value: str
+
+
+@dataclass(frozen=True)
+class Name(Expr):
+    id: str
+
+
+@dataclass(frozen=True)
+class Binder(Node):
+    """``for VAR in COLL if COND`` inside an aggregate or comprehension."""
+    var: str
+    coll: Expr
+    cond: Expr | None
+
+
+@dataclass(frozen=True)
+class Call(Expr):
+    func: str
+    func_span: Span
+    args: tuple[Expr, ...]
+
+
+@dataclass(frozen=True)
+class Aggregate(Expr):
+    """``sum(e for x in C if p)``; ``count(x in C if p)`` has ``elem = Name(x)``."""
+    func: str
+    func_span: Span
+    elem: Expr
+    binders: tuple[Binder, ...]
+
+
+@dataclass(frozen=True)
+class Comprehension(Expr):
+    """``[e for x in C if p]`` (kind 'list') or ``{e for x in C if p}`` (kind 'set')."""
+    kind: str
+    elem: Expr
+    binders: tuple[Binder, ...]
+
+
+@dataclass(frozen=True)
+class Literal(Expr):
+    """``[a, b]`` (kind 'list'), ``{a, b}`` (kind 'set') or ``(a, b)`` (kind 'tuple')."""
+    kind: str
+    items: tuple[Expr, ...]
+
+
+@dataclass(frozen=True)
+class MapLit(Expr):
+    pairs: tuple[tuple[Expr, Expr], ...]
+    default: Expr | None
+
+
+@dataclass(frozen=True)
+class Index(Expr):
+    base: Expr
+    index: Expr
+
+
+@dataclass(frozen=True)
+class Attr(Expr):
+    base: Expr
+    name: str
+    name_span: Span
+
+
+@dataclass(frozen=True)
+class Unary(Expr):
+    op: str
+    operand: Expr
+
+
+@dataclass(frozen=True)
+class Binary(Expr):
+    """Arithmetic, comparison, ``and``/``or``, ``in``/``not in`` and ``..``."""
+    op: str
+    left: Expr
+    right: Expr
+
+
+@dataclass(frozen=True)
+class IfExpr(Expr):
+    cond: Expr
+    then: Expr
+    other: Expr
+
+
+# ----------------------------------------------------------------- statements
+@dataclass(frozen=True)
+class Stmt(Node):
+    pass
+
+
+@dataclass(frozen=True)
+class Let(Stmt):
+    name: str
+    name_span: Span
+    value: Expr
+    doc: str
+
+
+@dataclass(frozen=True)
+class Choose(Stmt):
+    """``choose NAME in C`` / ``subset of C sized N`` / ``: TYPE``, ``where``, chooser."""
+    name: str
+    name_span: Span
+    tags: tuple[tuple[str, Span], ...]
+    domain: str                       # 'element' | 'subset' | 'value'
+    coll: Expr | None
+    size: Expr | None
+    type: TypeExpr | None
+    where: Expr | None
+    chooser: Expr | str | None        # None (owner), 'random', or a seat expression
+    doc: str
+
+
+@dataclass(frozen=True)
+class Points(Stmt):
+    value: Expr
+
+
+@dataclass(frozen=True)
+class Mark(Stmt):
+    layer: str
+    layer_span: Span
+    cells: Expr
+
+
+@dataclass(frozen=True)
+class Shuffle(Stmt):
+    zone: Expr
+
+
+@dataclass(frozen=True)
+class Deal(Stmt):
+    count: Expr
+    source: Expr
+    target: Expr
+
+
+@dataclass(frozen=True)
+class Move(Stmt):
+    what: Expr
+    source: Expr | None
+    target: Expr
+
+
+@dataclass(frozen=True)
+class Place(Stmt):
+    card: Expr
+    source: Expr
+    board: Expr
+    at: Expr
+
+
+@dataclass(frozen=True)
+class Pass(Stmt):
+    zone: str
+    zone_span: Span
+    direction: Expr
+
+
+@dataclass(frozen=True)
+class Repeat(Stmt):
+    count: Expr
+    body: tuple[Stmt, ...]
+
+
+@dataclass(frozen=True)
+class For(Stmt):
+    var: str
+    var_span: Span
+    coll: Expr
+    body: tuple[Stmt, ...]
+    simultaneous: bool
+
+
+@dataclass(frozen=True)
+class If(Stmt):
+    cond: Expr
+    then: tuple[Stmt, ...]
+    other: tuple[Stmt, ...]
+
+
+@dataclass(frozen=True)
+class Do(Stmt):
+    proc: str
+    proc_span: Span
+    args: tuple[Expr, ...]
+
+
+@dataclass(frozen=True)
+class Report(Stmt):
+    name: str
+    var: str | None
+    coll: Expr | None
+    value: Expr
+
+
+@dataclass(frozen=True)
+class Input(Stmt):
+    name: str
+    name_span: Span
+    type: TypeExpr
+    tags: tuple[tuple[str, Span], ...]
+    doc: str
+
+
+@dataclass(frozen=True)
+class Require(Stmt):
+    cond: Expr
+    tags: tuple[tuple[str, Span], ...]
+
+
+@dataclass(frozen=True)
+class Objective(Stmt):
+    sense: str        # 'maximize' | 'minimize'
+    value: Expr
+
+
+# ---------------------------------------------------------------- definitions
+@dataclass(frozen=True)
+class Definition(Node):
+    name: str
+    name_span: Span
+    tags: tuple[tuple[str, Span], ...]
+    doc: str
+
+    @property
+    def kind(self) -> str:
+        return type(self).__name__.lower()
+
+    @property
+    def rule_ids(self) -> tuple[str, ...]:
+        return tuple(t for t, _ in self.tags)
+
+
+@dataclass(frozen=True)
+class Param(Node):
+    name: str
+    type: TypeExpr
+
+
+@dataclass(frozen=True)
+class Game(Definition):
+    title: str
+
+
+@dataclass(frozen=True)
+class Switch(Definition):
+    options: tuple[str, ...]          # ('bool',) / ('int',) or the named options
+    default: Any                      # int, str (option or true/false)
+    default_span: Span
+
+
+@dataclass(frozen=True)
+class Constant(Definition):
+    """``param NAME: T = e``: a named value a variant may override."""
+    type: TypeExpr | None
+    value: Expr
+
+
+@dataclass(frozen=True)
+class Enum(Definition):
+    values: tuple[tuple[str, Span], ...]
+
+
+@dataclass(frozen=True)
+class Column(Node):
+    name: str
+    type: TypeExpr
+
+
+@dataclass(frozen=True)
+class Row(Node):
+    key: str
+    cells: tuple[tuple[Any, Span], ...]
+
+
+@dataclass(frozen=True)
+class Table(Definition):
+    columns: tuple[Column, ...]
+    rows: tuple[Row, ...]
+    source: str | None                 # CSV file the rows came from
+
+
+@dataclass(frozen=True)
+class Grid(Definition):
+    rows: Expr
+    cols: Expr
+    cell_type: TypeExpr
+    floating: bool
+
+
+@dataclass(frozen=True)
+class Relation(Definition):
+    value: Expr
+
+
+@dataclass(frozen=True)
+class Def(Definition):
+    params: tuple[Param, ...] | None
+    type: TypeExpr | None
+    value: Expr
+
+
+@dataclass(frozen=True)
+class Rule(Definition):
+    params: tuple[Param, ...] | None
+    value: Expr
+
+
+@dataclass(frozen=True)
+class Outcome(Definition):
+    params: tuple[Param, ...]
+    value: Expr
+
+
+@dataclass(frozen=True)
+class Layer(Node):
+    name: str
+    tags: tuple[tuple[str, Span], ...]
+    doc: str
+
+
+@dataclass(frozen=True)
+class Step(Node):
+    name: str
+    name_span: Span
+    tags: tuple[tuple[str, Span], ...]
+    doc: str
+    body: tuple[Stmt, ...]
+
+
+@dataclass(frozen=True)
+class Scoring(Definition):
+    params: tuple[Param, ...]
+    layers: tuple[Layer, ...]
+    steps: tuple[Step, ...]
+
+
+@dataclass(frozen=True)
+class StateVar(Node):
+    name: str
+    tags: tuple[tuple[str, Span], ...]
+    doc: str
+    type: TypeExpr
+    init: Expr | None
+
+
+@dataclass(frozen=True)
+class State(Definition):
+    per_seat: bool
+    vars: tuple[StateVar, ...]
+
+
+@dataclass(frozen=True)
+class Procedure(Definition):
+    params: tuple[Param, ...]
+    body: tuple[Stmt, ...]
+
+
+@dataclass(frozen=True)
+class SeatEntry(Node):
+    name: str | None                  # None: one seat per player
+    kind: str
+    title: str | None
+
+
+@dataclass(frozen=True)
+class Mode(Definition):
+    title: str | None
+    players: Expr
+    seats: tuple[SeatEntry, ...]
+    body: tuple[Stmt, ...]
+
+
+@dataclass(frozen=True)
+class Query(Definition):
+    title: str | None
+    body: tuple[Stmt, ...]
+
+
+@dataclass(frozen=True)
+class SpecFile:
+    path: str
+    definitions: tuple[Definition, ...]
+
+
+# ----------------------------------------------------------------------- dump
+def dump(node: Any, indent: int = 0) -> str:
+    """A stable, readable text form of an AST (spans as line:col)."""
+    pad = "  " * indent
+    if isinstance(node, SpecFile):
+        lines = [f"{pad}SpecFile {node.path}"]
+        lines += [dump(d, indent + 1) for d in node.definitions]
+        return "\n".join(lines)
+    if isinstance(node, Node):
+        head = f"{pad}{type(node).__name__} @{node.span.line}:{node.span.col}"
+        simple, nested = [], []
+        for f in fields(node):
+            if f.name in ("span", "name_span", "func_span", "var_span", "layer_span",
+                          "zone_span", "proc_span", "default_span"):
+                continue
+            value = getattr(node, f.name)
+            if isinstance(value, Node) or (isinstance(value, tuple) and value and
+                                           any(isinstance(v, Node) for v in value)):
+                nested.append((f.name, value))
+            elif f.name == "tags":
+                if value:
+                    simple.append("tags=" + ",".join(t for t, _ in value))
+            elif f.name == "values" and isinstance(node, Enum):
+                simple.append("values=" + ",".join(v for v, _ in value))
+            elif f.name == "cells" and isinstance(node, Row):
+                simple.append("cells=" + ",".join(repr(v) for v, _ in value))
+            elif f.name == "pairs":
+                nested.append((f.name, value))
+            elif value not in (None, "", ()):
+                simple.append(f"{f.name}={value!r}")
+        lines = [head + (" " + " ".join(simple) if simple else "")]
+        for name, value in nested:
+            lines.append(f"{pad}  .{name}")
+            items = value if isinstance(value, tuple) else (value,)
+            for item in items:
+                if isinstance(item, tuple):
+                    for sub in item:
+                        lines.append(dump(sub, indent + 2))
+                else:
+                    lines.append(dump(item, indent + 2))
+        return "\n".join(lines)
+    return f"{pad}{node!r}"

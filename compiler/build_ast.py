@@ -1,0 +1,507 @@
+"""Lark tree -> AST.
+
+In:  the ``lark.Tree`` of one file (from ``parse``) and its path.
+Out: an ``ast.SpecFile``; every node carries the ``Span`` it came from.
+
+Shapes the grammar cannot express are rejected here with a diagnostic, for
+example ``count(3 if x)`` whose argument is not ``NAME in COLLECTION``.
+"""
+from __future__ import annotations
+
+from lark import Token, Tree
+
+from . import ast as A
+from .diagnostics import Diagnostic, Span, SpecSyntaxError
+
+AGGREGATES = {"sum", "count", "any", "all", "min", "max", "distinct"}
+
+
+class _Builder:
+    def __init__(self, path: str):
+        self.path = path
+
+    # ------------------------------------------------------------ helpers
+    def span(self, node) -> Span:
+        if isinstance(node, Token):
+            return Span(self.path, node.line, node.column, node.end_line or node.line,
+                        node.end_column or node.column + len(str(node)))
+        meta = node.meta
+        if getattr(meta, "empty", True):
+            return Span(self.path, 1, 1, 1, 1)
+        return Span(self.path, meta.line, meta.column, meta.end_line, meta.end_column)
+
+    def fail(self, node, message: str, hint: str | None = None):
+        raise SpecSyntaxError(Diagnostic(self.span(node), message, hint))
+
+    @staticmethod
+    def doc(tokens) -> str:
+        lines = []
+        for tok in tokens:
+            text = str(tok)[3:]
+            lines.append(text[1:] if text.startswith(" ") else text)
+        return "\n".join(lines).strip()
+
+    def split(self, children):
+        """(doc tokens, tags, remaining children) of a definition's children."""
+        docs = [c for c in children if isinstance(c, Token) and c.type == "DOC"]
+        tags = ()
+        rest = []
+        for c in children:
+            if isinstance(c, Token) and c.type == "DOC":
+                continue
+            if isinstance(c, Tree) and c.data == "tags":
+                tags = tuple((str(t), self.span(t)) for t in c.children)
+                continue
+            rest.append(c)
+        return docs, tags, rest
+
+    # ------------------------------------------------------------ file
+    def file(self, tree: Tree) -> A.SpecFile:
+        defs = []
+        for item in tree.children:
+            docs = [c for c in item.children if isinstance(c, Token) and c.type == "DOC"]
+            node = item.children[-1]
+            defs.append(self.definition(node, self.doc(docs)))
+        return A.SpecFile(self.path, tuple(defs))
+
+    def definition(self, node: Tree, doc: str) -> A.Definition:
+        method = getattr(self, "def_" + node.data)
+        return method(node, doc)
+
+    def head(self, node: Tree):
+        _, tags, rest = self.split(node.children)
+        name_tok = rest[0]
+        return str(name_tok), self.span(name_tok), tags, rest[1:]
+
+    def def_game_def(self, node, doc):
+        name, nspan, tags, rest = self.head(node)
+        return A.Game(self.span(node), name, nspan, tags, doc, self.string(rest[0]))
+
+    def def_switch_def(self, node, doc):
+        name, nspan, tags, rest = self.head(node)
+        *options, default = rest
+        value, vspan = self.literal(default)
+        return A.Switch(self.span(node), name, nspan, tags, doc,
+                        tuple(str(o) for o in options), value, vspan)
+
+    def def_param_def(self, node, doc):
+        name, nspan, tags, rest = self.head(node)
+        type_ = self.type(rest[0]) if len(rest) == 2 else None
+        return A.Constant(self.span(node), name, nspan, tags, doc, type_, self.expr(rest[-1]))
+
+    def def_enum_def(self, node, doc):
+        name, nspan, tags, rest = self.head(node)
+        values = tuple((str(v), self.span(v)) for v in rest)
+        return A.Enum(self.span(node), name, nspan, tags, doc, values)
+
+    def def_table_def(self, node, doc):
+        name, nspan, tags, rest = self.head(node)
+        columns = tuple(A.Column(self.span(c), str(c.children[0]), self.type(c.children[1]))
+                        for c in rest if isinstance(c, Tree) and c.data == "column")
+        body = rest[-1]
+        if body.data == "table_file":
+            return A.Table(self.span(node), name, nspan, tags, doc, columns, (),
+                           self.string(body.children[0]))
+        rows = []
+        for row in body.children:
+            key = row.children[0]
+            cells = tuple(self.literal(c) for c in row.children[1:])
+            rows.append(A.Row(self.span(row), str(key), cells))
+        return A.Table(self.span(node), name, nspan, tags, doc, columns, tuple(rows), None)
+
+    def def_grid_def(self, node, doc):
+        name, nspan, tags, rest = self.head(node)
+        floating = any(isinstance(c, Token) and c.type == "FLOATING" for c in rest)
+        rest = [c for c in rest if not (isinstance(c, Token) and c.type == "FLOATING")]
+        return A.Grid(self.span(node), name, nspan, tags, doc, self.expr(rest[0]),
+                      self.expr(rest[1]), self.type(rest[2]), floating)
+
+    def def_relation_def(self, node, doc):
+        name, nspan, tags, rest = self.head(node)
+        return A.Relation(self.span(node), name, nspan, tags, doc, self.expr(rest[0]))
+
+    def def_def_def(self, node, doc):
+        name, nspan, tags, rest = self.head(node)
+        params = None
+        type_ = None
+        if rest and isinstance(rest[0], Tree) and rest[0].data == "params":
+            params = self.params(rest.pop(0))
+        if len(rest) == 2:
+            type_ = self.type(rest[0])
+        return A.Def(self.span(node), name, nspan, tags, doc, params, type_, self.expr(rest[-1]))
+
+    def def_rule_def(self, node, doc):
+        name, nspan, tags, rest = self.head(node)
+        params = None
+        if rest and isinstance(rest[0], Tree) and rest[0].data == "params":
+            params = self.params(rest.pop(0))
+        return A.Rule(self.span(node), name, nspan, tags, doc, params, self.expr(rest[-1]))
+
+    def def_outcome_def(self, node, doc):
+        name, nspan, tags, rest = self.head(node)
+        return A.Outcome(self.span(node), name, nspan, tags, doc, self.params(rest[0]),
+                         self.expr(rest[-1]))
+
+    def def_scoring_def(self, node, doc):
+        name, nspan, tags, rest = self.head(node)
+        params = self.params(rest[0])
+        layers, steps = [], []
+        for item in rest[1:]:
+            docs, itags, irest = self.split(item.children)
+            if item.data == "layer_decl":
+                layers.append(A.Layer(self.span(item), str(irest[0]), itags, self.doc(docs)))
+            else:
+                name_tok, body = irest
+                if body.data == "step_expr":
+                    stmts = (A.Points(self.span(body), self.expr(body.children[0])),)
+                else:
+                    stmts = self.block(body)
+                steps.append(A.Step(self.span(item), str(name_tok), self.span(name_tok), itags,
+                                    self.doc(docs), stmts))
+        return A.Scoring(self.span(node), name, nspan, tags, doc, params, tuple(layers),
+                         tuple(steps))
+
+    def _state(self, node, doc, per_seat: bool):
+        _, tags, rest = self.split(node.children)
+        vars_ = []
+        for v in rest:
+            docs, vtags, vrest = self.split(v.children)
+            init = self.expr(vrest[2]) if len(vrest) > 2 and vrest[2] is not None else None
+            vars_.append(A.StateVar(self.span(v), str(vrest[0]), vtags, self.doc(docs),
+                                    self.type(vrest[1]), init))
+        name = "per seat" if per_seat else "state"
+        return A.State(self.span(node), name, self.span(node), tags, doc, per_seat, tuple(vars_))
+
+    def def_state_def(self, node, doc):
+        return self._state(node, doc, False)
+
+    def def_seat_state_def(self, node, doc):
+        return self._state(node, doc, True)
+
+    def def_procedure_def(self, node, doc):
+        name, nspan, tags, rest = self.head(node)
+        params = ()
+        if rest and rest[0].data == "params":
+            params = self.params(rest.pop(0))
+        return A.Procedure(self.span(node), name, nspan, tags, doc, params, self.block(rest[0]))
+
+    def def_mode_def(self, node, doc):
+        name, nspan, tags, rest = self.head(node)
+        title = None
+        if isinstance(rest[0], Token) and rest[0].type == "STRING":
+            title = self.string(rest.pop(0))
+        players = self.expr(rest[0])
+        seats_node = rest[1]
+        seats = []
+        for entry in seats_node.children:
+            if entry.data == "seat_players":
+                seats.append(A.SeatEntry(self.span(entry), None, "player", None))
+            else:
+                kids = entry.children
+                title_ = self.string(kids[2]) if len(kids) > 2 and kids[2] is not None else None
+                seats.append(A.SeatEntry(self.span(entry), str(kids[0]), str(kids[1]), title_))
+        body = tuple(self.stmt(s) for s in rest[2:])
+        return A.Mode(self.span(node), name, nspan, tags, doc, title, players, tuple(seats), body)
+
+    def def_query_def(self, node, doc):
+        name, nspan, tags, rest = self.head(node)
+        title = None
+        if isinstance(rest[0], Token) and rest[0].type == "STRING":
+            title = self.string(rest.pop(0))
+        return A.Query(self.span(node), name, nspan, tags, doc, title, self.block(rest[0]))
+
+    # ------------------------------------------------------------ pieces
+    def params(self, node) -> tuple[A.Param, ...]:
+        out = []
+        for p in node.children:
+            if p is None:
+                continue
+            out.append(A.Param(self.span(p), str(p.children[0]), self.type(p.children[1])))
+        return tuple(out)
+
+    def type(self, node) -> A.TypeExpr:
+        if node.data == "type_name":
+            return A.TypeName(self.span(node), str(node.children[0]))
+        kind = node.data[len("type_"):]
+        return A.TypeOf(self.span(node), kind, self.type(node.children[0]))
+
+    def string(self, tok) -> str:
+        text = str(tok)[1:-1]
+        return text.encode("utf-8").decode("unicode_escape").encode("latin-1").decode("utf-8") \
+            if "\\" in text else text
+
+    def literal(self, node):
+        tok = node.children[0]
+        if node.data == "lit_int":
+            return int(str(tok)), self.span(tok)
+        if node.data == "lit_text":
+            return self.string(tok), self.span(tok)
+        return ("name", str(tok)), self.span(tok)
+
+    # ------------------------------------------------------------ statements
+    def block(self, node) -> tuple[A.Stmt, ...]:
+        return tuple(self.stmt(s) for s in node.children)
+
+    def stmt(self, node) -> A.Stmt:
+        return getattr(self, "st_" + node.data)(node)
+
+    def st_let_stmt(self, node):
+        docs, _, rest = self.split(node.children)
+        return A.Let(self.span(node), str(rest[0]), self.span(rest[0]), self.expr(rest[1]),
+                     self.doc(docs))
+
+    def st_choose_stmt(self, node):
+        docs, tags, rest = self.split(node.children)
+        name = rest[0]
+        domain = rest[1]
+        where = None
+        chooser = None
+        for extra in rest[2:]:
+            if extra.data == "where":
+                where = self.expr(extra.children[0])
+            elif extra.data == "by_random":
+                chooser = "random"
+            else:
+                chooser = self.expr(extra.children[0])
+        coll = size = type_ = None
+        if domain.data == "dom_element":
+            kind, coll = "element", self.expr(domain.children[0])
+        elif domain.data == "dom_subset":
+            kind, coll, size = "subset", self.expr(domain.children[0]), self.expr(domain.children[1])
+        else:
+            kind, type_ = "value", self.type(domain.children[0])
+        return A.Choose(self.span(node), str(name), self.span(name), tags, kind, coll, size, type_,
+                        where, chooser, self.doc(docs))
+
+    def st_points_stmt(self, node):
+        return A.Points(self.span(node), self.expr(node.children[0]))
+
+    def st_mark_stmt(self, node):
+        layer, cells = node.children
+        return A.Mark(self.span(node), str(layer), self.span(layer), self.expr(cells))
+
+    def st_shuffle_stmt(self, node):
+        return A.Shuffle(self.span(node), self.expr(node.children[0]))
+
+    def st_deal_stmt(self, node):
+        n, src, dst = node.children
+        return A.Deal(self.span(node), self.expr(n), self.expr(src), self.expr(dst))
+
+    def st_move_stmt(self, node):
+        what, *rest = node.children
+        source = None
+        if len(rest) == 2:
+            if rest[0] is not None:
+                source = self.expr(rest[0].children[0])
+            target = rest[1]
+        else:
+            target = rest[0]
+        return A.Move(self.span(node), self.expr(what), source, self.expr(target))
+
+    def st_place_stmt(self, node):
+        card, src, board, at = node.children
+        return A.Place(self.span(node), self.expr(card), self.expr(src), self.expr(board),
+                       self.expr(at))
+
+    def st_pass_stmt(self, node):
+        zone, direction = node.children
+        return A.Pass(self.span(node), str(zone), self.span(zone), self.expr(direction))
+
+    def st_repeat_stmt(self, node):
+        count, body = node.children
+        return A.Repeat(self.span(node), self.expr(count), self.block(body))
+
+    def st_for_stmt(self, node, simultaneous=False):
+        var, coll, body = node.children
+        return A.For(self.span(node), str(var), self.span(var), self.expr(coll), self.block(body),
+                     simultaneous)
+
+    def st_simul_stmt(self, node):
+        return self.st_for_stmt(node, simultaneous=True)
+
+    def st_if_stmt(self, node):
+        cond, then, *other = node.children
+        other_stmts: tuple[A.Stmt, ...] = ()
+        if other and other[0] is not None:
+            o = other[0]
+            other_stmts = (self.stmt(o),) if o.data == "if_stmt" else self.block(o)
+        return A.If(self.span(node), self.expr(cond), self.block(then), other_stmts)
+
+    def st_do_stmt(self, node):
+        name, *args = node.children
+        return A.Do(self.span(node), str(name), self.span(name),
+                    tuple(self.expr(a) for a in args if a is not None))
+
+    def st_report_stmt(self, node):
+        name, *rest = node.children
+        var = coll = None
+        if len(rest) == 2:
+            if rest[0] is not None:
+                var, coll = str(rest[0].children[0]), self.expr(rest[0].children[1])
+            value = rest[1]
+        else:
+            value = rest[0]
+        return A.Report(self.span(node), str(name), var, coll, self.expr(value))
+
+    def st_input_stmt(self, node):
+        docs, tags, rest = self.split(node.children)
+        return A.Input(self.span(node), str(rest[0]), self.span(rest[0]), self.type(rest[1]), tags,
+                       self.doc(docs))
+
+    def st_require_stmt(self, node):
+        _, tags, rest = self.split(node.children)
+        return A.Require(self.span(node), self.expr(rest[0]), tags)
+
+    def st_maximize(self, node):
+        return A.Objective(self.span(node), "maximize", self.expr(node.children[0]))
+
+    def st_minimize(self, node):
+        return A.Objective(self.span(node), "minimize", self.expr(node.children[0]))
+
+    # ------------------------------------------------------------ expressions
+    def expr(self, node) -> A.Expr:
+        if isinstance(node, Token):
+            return self.token_expr(node)
+        return getattr(self, "ex_" + node.data)(node)
+
+    def token_expr(self, tok: Token) -> A.Expr:
+        span = self.span(tok)
+        if tok.type == "INT":
+            return A.IntLit(span, int(str(tok)))
+        if tok.type == "STRING":
+            return A.TextLit(span, self.string(tok))
+        return A.Name(span, str(tok))
+
+    def ex_int_lit(self, node):
+        return A.IntLit(self.span(node), int(str(node.children[0])))
+
+    def ex_text_lit(self, node):
+        return A.TextLit(self.span(node), self.string(node.children[0]))
+
+    def ex_name(self, node):
+        return A.Name(self.span(node), str(node.children[0]))
+
+    def ex_if_expr(self, node):
+        c, t, o = node.children
+        return A.IfExpr(self.span(node), self.expr(c), self.expr(t), self.expr(o))
+
+    def _binary(self, node, op):
+        left, right = node.children
+        return A.Binary(self.span(node), op, self.expr(left), self.expr(right))
+
+    def ex_or_(self, node):
+        return self._binary(node, "or")
+
+    def ex_and_(self, node):
+        return self._binary(node, "and")
+
+    def ex_not_(self, node):
+        return A.Unary(self.span(node), "not", self.expr(node.children[0]))
+
+    def ex_compare(self, node):
+        left, op, right = node.children
+        return A.Binary(self.span(node), str(op), self.expr(left), self.expr(right))
+
+    def ex_in_(self, node):
+        return self._binary(node, "in")
+
+    def ex_not_in(self, node):
+        return self._binary(node, "not in")
+
+    def ex_range_(self, node):
+        return self._binary(node, "..")
+
+    def ex_binop(self, node):
+        left, op, right = node.children
+        return A.Binary(self.span(node), str(op), self.expr(left), self.expr(right))
+
+    def ex_neg(self, node):
+        inner = self.expr(node.children[0])
+        if isinstance(inner, A.IntLit):
+            return A.IntLit(self.span(node), -inner.value)
+        return A.Unary(self.span(node), "-", inner)
+
+    def ex_index(self, node):
+        base, index = node.children
+        return A.Index(self.span(node), self.expr(base), self.expr(index))
+
+    def ex_attr(self, node):
+        base, name = node.children
+        return A.Attr(self.span(node), self.expr(base), str(name), self.span(name))
+
+    def ex_tuple(self, node):
+        items = tuple(self.expr(c) for c in node.children if c is not None)
+        return A.Literal(self.span(node), "tuple", items)
+
+    def ex_list_lit(self, node):
+        items = tuple(self.expr(c) for c in node.children if c is not None)
+        return A.Literal(self.span(node), "list", items)
+
+    def ex_set_lit(self, node):
+        return A.Literal(self.span(node), "set", tuple(self.expr(c) for c in node.children))
+
+    def ex_list_comp(self, node):
+        elem, *fors = node.children
+        return A.Comprehension(self.span(node), "list", self.expr(elem), self.binders(fors))
+
+    def ex_set_comp(self, node):
+        elem, *fors = node.children
+        return A.Comprehension(self.span(node), "set", self.expr(elem), self.binders(fors))
+
+    def ex_set_filter(self, node):
+        member, cond = node.children
+        binder, elem = self.membership_binder(member, self.expr(cond), "{x in C if ...}")
+        return A.Comprehension(self.span(node), "set", elem, (binder,))
+
+    def ex_map_lit(self, node):
+        pairs, default = [], None
+        for entry in node.children:
+            if entry.data == "map_pair":
+                pairs.append((self.expr(entry.children[0]), self.expr(entry.children[1])))
+            else:
+                default = self.expr(entry.children[0])
+        return A.MapLit(self.span(node), tuple(pairs), default)
+
+    def binders(self, fors) -> tuple[A.Binder, ...]:
+        out = []
+        for f in fors:
+            var, coll, cond = f.children
+            c = self.expr(cond.children[0]) if cond is not None else None
+            out.append(A.Binder(self.span(f), str(var), self.expr(coll), c))
+        return tuple(out)
+
+    def membership_binder(self, member_node, cond, form):
+        member = self.expr(member_node)
+        if not (isinstance(member, A.Binary) and member.op == "in" and isinstance(member.left, A.Name)):
+            self.fail(member_node, f"expected 'NAME in COLLECTION' before 'if' in {form}",
+                      "for example: count(c in cells(g) if g[c] == tree)")
+        binder = A.Binder(member.span, member.left.id, member.right, cond)
+        return binder, A.Name(member.left.span, member.left.id)
+
+    def ex_call(self, node):
+        name_tok, args = node.children
+        func = str(name_tok)
+        fspan = self.span(name_tok)
+        span = self.span(node)
+        if args is None:
+            return A.Call(span, func, fspan, ())
+        if args.data == "args_plain":
+            items = [self.expr(a) for a in args.children]
+            # count(x in C) / any(x in C): a binder without a filter.
+            if func in AGGREGATES and len(items) == 1 and isinstance(items[0], A.Binary) \
+                    and items[0].op == "in" and isinstance(items[0].left, A.Name) \
+                    and func in ("count",):
+                m = items[0]
+                return A.Aggregate(span, func, fspan, A.Name(m.left.span, m.left.id),
+                                   (A.Binder(m.span, m.left.id, m.right, None),))
+            return A.Call(span, func, fspan, tuple(items))
+        if args.data == "args_comp":
+            elem, *fors = args.children
+            return A.Aggregate(span, func, fspan, self.expr(elem), self.binders(fors))
+        member, cond = args.children
+        binder, elem = self.membership_binder(member, self.expr(cond), f"{func}(...)")
+        return A.Aggregate(span, func, fspan, elem, (binder,))
+
+
+def build(tree: Tree, path: str) -> A.SpecFile:
+    return _Builder(path).file(tree)

@@ -1,0 +1,174 @@
+"""Source spans, diagnostics and the errors users see.
+
+In:  file names, positions (from Lark tokens and trees) and messages.
+Out: ``Span`` values carried by every AST/IR node; ``Diagnostic`` values rendered
+     gcc-style with the offending line and a caret::
+
+        spec/x/scoring.rules:14:23: error: unknown name 'climbng' (did you mean 'climbing'?)
+          14 |   requires climbng or flying
+             |            ^^^^^^^
+
+Every user-facing failure is a ``RulesError`` subclass; the command line turns
+them into one clear message and an exit code, never a traceback.
+"""
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable
+
+# Source text of every file read so far, so a diagnostic can quote its line.
+_SOURCES: dict[str, str] = {}
+
+
+def register_source(path: str, text: str) -> None:
+    _SOURCES[path] = text
+
+
+def source_line(path: str, line: int) -> str | None:
+    text = _SOURCES.get(path)
+    if text is None:
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except OSError:
+            return None
+        _SOURCES[path] = text
+    lines = text.splitlines()
+    if 1 <= line <= len(lines):
+        return lines[line - 1]
+    return None
+
+
+@dataclass(frozen=True, order=True)
+class Span:
+    """A region of a source file: 1-based line and column, end exclusive."""
+
+    file: str
+    line: int
+    col: int
+    end_line: int
+    end_col: int
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.col}"
+
+    @staticmethod
+    def of(meta_or_token, file: str) -> "Span":
+        line = getattr(meta_or_token, "line", None)
+        if line is None:
+            return Span(file, 1, 1, 1, 1)
+        col = meta_or_token.column
+        end_line = getattr(meta_or_token, "end_line", None) or line
+        end_col = getattr(meta_or_token, "end_column", None) or col + 1
+        return Span(file, line, col, end_line, end_col)
+
+    def to(self, other: "Span") -> "Span":
+        return Span(self.file, self.line, self.col, other.end_line, other.end_col)
+
+
+NO_SPAN = Span("<builtin>", 0, 0, 0, 0)
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    span: Span
+    message: str
+    hint: str | None = None
+    severity: str = "error"
+    notes: tuple[tuple[Span, str], ...] = ()
+
+    def render(self) -> str:
+        out = [f"{self.span}: {self.severity}: {self.message}"]
+        out.extend(_quote(self.span))
+        for span, note in self.notes:
+            out.append(f"{span}: note: {note}")
+            out.extend(_quote(span))
+        if self.hint:
+            out.append(f"  hint: {self.hint}")
+        return "\n".join(out)
+
+
+def _quote(span: Span) -> list[str]:
+    if span.line <= 0:
+        return []
+    text = source_line(span.file, span.line)
+    if text is None:
+        return []
+    text = text.expandtabs(4)
+    num = str(span.line)
+    width = len(num)
+    if span.end_line == span.line:
+        length = max(1, span.end_col - span.col)
+    else:
+        length = max(1, len(text) - span.col + 1)
+    caret = " " * (span.col - 1) + "^" * length
+    return [f"  {num} | {text}", f"  {' ' * width} | {caret}"]
+
+
+def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:
+    matches = difflib.get_close_matches(name, sorted(set(candidates)), n=1, cutoff=0.6)
+    if matches:
+        return f"did you mean '{matches[0]}'?"
+    return None
+
+
+# ---------------------------------------------------------------- error types
+class RulesError(Exception):
+    """Base of every error a user can cause. ``exit_code``: 1 spec, 2 input/usage."""
+
+    exit_code = 1
+
+    def __init__(self, diagnostics: Diagnostic | list[Diagnostic] | str, span: Span | None = None):
+        if isinstance(diagnostics, str):
+            diagnostics = [Diagnostic(span or NO_SPAN, diagnostics)]
+        elif isinstance(diagnostics, Diagnostic):
+            diagnostics = [diagnostics]
+        self.diagnostics: list[Diagnostic] = sorted(diagnostics, key=lambda d: d.span)
+        super().__init__(self.render())
+
+    def render(self) -> str:
+        return "\n".join(d.render() for d in self.diagnostics)
+
+
+class SpecSyntaxError(RulesError):
+    pass
+
+
+class ResolveError(RulesError):
+    pass
+
+
+class GraphError(RulesError):
+    pass
+
+
+class NotSupportedError(RulesError):
+    """A construct the CP-SAT back end cannot encode (with the span that uses it)."""
+
+
+class IllegalMoveError(RulesError):
+    exit_code = 2
+
+
+class BadInputError(RulesError):
+    """A bad state file, grid file, card list or command-line value."""
+
+    exit_code = 2
+
+
+class RuntimeRulesError(RulesError):
+    """A rule failed while it was evaluated (for example an empty pile was drawn from)."""
+
+
+@dataclass
+class DiagnosticBag:
+    items: list[Diagnostic] = field(default_factory=list)
+
+    def error(self, span: Span, message: str, hint: str | None = None,
+              notes: tuple[tuple[Span, str], ...] = ()) -> None:
+        self.items.append(Diagnostic(span, message, hint, "error", notes))
+
+    def raise_if_any(self, cls=ResolveError) -> None:
+        if self.items:
+            raise cls(self.items)

@@ -1,0 +1,127 @@
+"""Checked program -> the rules graph (a networkx ``DiGraph``).
+
+In:  an ``ir.Program`` (or, for the cycle check, its list of edges).
+Out: a graph whose nodes are definitions (scoring steps are nodes of their own,
+     ``score.water``) with their kind, span, rule IDs and first doc line, and
+     whose edges say ``reads`` (a definition uses another), ``calls`` (a
+     procedure runs another), ``contains`` (a scoring owns its steps) or
+     ``precedes`` (step order), each with the span that created it.
+
+It gives the execution order of steps, cycle errors printed edge by edge
+(``a -> b -> a`` with a location per edge), what a change can affect
+(``downstream``), and the JSON and Graphviz dumps of ``rulewright graph``.
+"""
+from __future__ import annotations
+
+import json
+
+import networkx as nx
+
+from . import ast as A
+from .diagnostics import Diagnostic, GraphError, Span
+
+
+def check_cycles(edges, defs: dict[str, A.Definition]) -> None:
+    g = nx.DiGraph()
+    for src, dst, kind, span in edges:
+        if src == dst:
+            d = defs.get(src)
+            raise GraphError(Diagnostic(span, f"'{src}' uses itself: {src} -> {src}",
+                                        "a definition cannot refer to itself; "
+                                        "use an aggregate (sum, count, ...) to go over a collection"))
+        if not g.has_edge(src, dst):
+            g.add_edge(src, dst, span=span)
+    try:
+        cycle = nx.find_cycle(g)
+    except nx.NetworkXNoCycle:
+        return
+    names = [u for u, _ in cycle] + [cycle[0][0]]
+    notes = tuple((g.edges[u, v]["span"], f"{u} -> {v}") for u, v in cycle)
+    first_span = g.edges[cycle[0][0], cycle[0][1]]["span"]
+    raise GraphError(Diagnostic(first_span, "definitions depend on each other in a cycle: " +
+                                " -> ".join(names), "break the cycle: one of these must not use the next",
+                                notes=notes))
+
+
+def _span_text(span: Span) -> str:
+    return f"{span.file}:{span.line}:{span.col}"
+
+
+def build(program) -> nx.DiGraph:
+    g = nx.DiGraph(name=program.name)
+    for name, d in program.definitions.items():
+        if isinstance(d, A.Game):
+            continue
+        key = d.name if not isinstance(d, A.State) else d.name
+        g.add_node(key, kind=_kind(d), span=_span_text(d.name_span), rules=list(d.rule_ids),
+                   doc=d.doc.splitlines()[0] if d.doc else "")
+        if isinstance(d, A.Scoring):
+            for step in d.steps:
+                g.add_node(f"{d.name}.{step.name}", kind="step", span=_span_text(step.name_span),
+                           rules=[t for t, _ in step.tags],
+                           doc=step.doc.splitlines()[0] if step.doc else "")
+        if isinstance(d, A.State):
+            for var in d.vars:
+                g.add_node(var.name, kind="state", span=_span_text(var.span),
+                           rules=[t for t, _ in var.tags] + list(d.rule_ids),
+                           doc=var.doc.splitlines()[0] if var.doc else "")
+    state_owner = {}
+    for name, d in program.definitions.items():
+        if isinstance(d, A.State):
+            for var in d.vars:
+                state_owner[name] = var.name
+    for src, dst, kind, span in program.reads:
+        if src not in g:
+            src = state_owner.get(src, src)
+        if src not in g or dst not in g:
+            continue
+        if g.has_edge(src, dst):
+            continue
+        g.add_edge(src, dst, kind=kind, span=_span_text(span))
+    return g
+
+
+def _kind(d: A.Definition) -> str:
+    return {A.Constant: "param", A.Def: "def"}.get(type(d), type(d).__name__.lower())
+
+
+def step_order(g: nx.DiGraph, scoring: str) -> list[str]:
+    steps = [n for n in g.successors(scoring) if g.edges[scoring, n]["kind"] == "contains"]
+    sub = g.subgraph(steps)
+    return list(nx.topological_sort(sub))
+
+
+def downstream(g: nx.DiGraph, names: list[str]) -> list[str]:
+    """Everything that reads, directly or not, one of ``names`` (what a change can affect)."""
+    rev = g.reverse(copy=False)
+    out: set[str] = set()
+    for n in names:
+        if n in rev:
+            out |= nx.descendants(rev, n)
+    return sorted(out - set(names))
+
+
+def to_json(g: nx.DiGraph) -> str:
+    data = {
+        "name": g.graph.get("name"),
+        "nodes": [{"id": n, **g.nodes[n]} for n in sorted(g.nodes)],
+        "edges": [{"from": u, "to": v, **g.edges[u, v]} for u, v in sorted(g.edges)],
+    }
+    return json.dumps(data, indent=2, ensure_ascii=False)
+
+
+def to_dot(g: nx.DiGraph) -> str:
+    shapes = {"step": "box", "scoring": "box3d", "table": "folder", "enum": "folder", "switch": "diamond",
+              "param": "diamond", "rule": "hexagon", "procedure": "cds", "mode": "tab", "query": "note",
+              "state": "cylinder", "grid": "component", "relation": "septagon", "outcome": "doubleoctagon"}
+    styles = {"reads": "solid", "calls": "bold", "contains": "dotted", "precedes": "dashed"}
+    lines = [f'digraph "{g.graph.get("name")}" {{', "  rankdir=LR;", "  node [fontname=Helvetica];"]
+    for n in sorted(g.nodes):
+        attrs = g.nodes[n]
+        label = n + ("\\n" + " ".join(attrs["rules"][:3]) if attrs.get("rules") else "")
+        lines.append(f'  "{n}" [shape={shapes.get(attrs.get("kind"), "ellipse")}, label="{label}"];')
+    for u, v in sorted(g.edges):
+        kind = g.edges[u, v]["kind"]
+        lines.append(f'  "{u}" -> "{v}" [style={styles.get(kind, "solid")}, label="{kind}"];')
+    lines.append("}")
+    return "\n".join(lines)

@@ -1,0 +1,503 @@
+"""The reference semantics: the checked program evaluated on a game state.
+
+In:  an ``ir.Program``.
+Out: ``Interpreter``, which compiles every definition to a Python function
+     (each operator contributes its ``py`` template from ``solver.operators``)
+     and runs them: ``call`` evaluates a definition, ``score`` a scoring with
+     its breakdown, ``play`` a whole mode with agents that choose among the
+     legal options only.
+
+Choices inside a scoring (``choose lion_prey subset of ...``) are made by the
+score's owner: the interpreter tries every legal option and keeps the best
+total (``most``, the default) or the worst (``least``). Statements after a
+choice are compiled as a continuation, so the steps before it run once.
+``forced`` choices replay a given witness instead (used to check solver
+answers).
+
+``python_source()`` shows the generated code.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from solver.operators import AGGREGATES, OPERATORS
+
+from . import ir as I
+from . import runtime as rt
+from .diagnostics import IllegalMoveError, RuntimeRulesError, Span
+from .types import BoardT, CollT, IntT, BoolT
+
+
+def _pyname(name: str) -> str:
+    return "v_" + name
+
+
+class _Emitter:
+    """Collects module-level constants and function sources."""
+
+    def __init__(self):
+        self.consts: dict[int, str] = {}
+        self.values: dict[str, Any] = {}
+        self.lines: list[str] = []
+        self.counter = 0
+
+    def const(self, value: Any) -> str:
+        if value is None or isinstance(value, (bool, int, str)):
+            return repr(value)
+        if isinstance(value, tuple) and _simple(value):
+            return repr(value)
+        key = id(value)
+        if key not in self.consts:
+            name = f"K{len(self.consts)}"
+            self.consts[key] = name
+            self.values[name] = value
+        return self.consts[key]
+
+    def fresh(self, prefix: str) -> str:
+        self.counter += 1
+        return f"_{prefix}{self.counter}"
+
+
+def _simple(value) -> bool:
+    if isinstance(value, tuple):
+        return all(_simple(v) for v in value)
+    return value is None or isinstance(value, (bool, int, str))
+
+
+class ExprCompiler:
+    def __init__(self, program: I.Program | None, em: _Emitter):
+        self.program = program
+        self.em = em
+
+    def ex(self, e: I.Expr) -> str:
+        return getattr(self, "ex_" + type(e).__name__)(e)
+
+    def ex_Const(self, e: I.Const) -> str:
+        return self.em.const(e.value)
+
+    def ex_Local(self, e: I.Local) -> str:
+        return _pyname(e.name)
+
+    def ex_Global(self, e: I.Global) -> str:
+        if e.name in ("seats", "players"):
+            return f"ST.{e.name}"
+        if self.program is not None and e.name in self.program.state:
+            return f"ST.shared[{e.name!r}]"
+        return f"f_{e.name}()"
+
+    def ex_SeatVar(self, e: I.SeatVar) -> str:
+        return f"ST.per_seat[{e.name!r}][{self.ex(e.seat)}.index]"
+
+    def ex_Call(self, e: I.Call) -> str:
+        args = ", ".join(self.ex(a) for a in e.args)
+        if self.program is not None and e.name in self.program.scorings:
+            return f"s_{e.name}({e.mode}, None{', ' if args else ''}{args})"
+        return f"f_{e.name}({args})"
+
+    def ex_Op(self, e: I.Op) -> str:
+        operator = OPERATORS[e.op]
+        args = [self.ex(a) for a in e.args]
+        data = self.em.const(e.data) if e.data is not None else None
+        return operator.emit(args, data)
+
+    def ex_Agg(self, e: I.Agg) -> str:
+        fors = []
+        for b in e.binders:
+            part = f"for {_pyname(b.var)} in {self.ex(b.coll)}"
+            if b.cond is not None:
+                part += f" if {self.ex(b.cond)}"
+            fors.append(part)
+        return "(" + AGGREGATES[e.func].emit(self.ex(e.elem), " ".join(fors)) + ")"
+
+    def ex_MapLit(self, e: I.MapLit) -> str:  # pragma: no cover - folded by the resolver
+        raise RuntimeRulesError("unfolded table of values")
+
+
+def evaluate_closed(e: I.Expr, env: dict[str, Any] | None = None) -> Any:
+    """Evaluate an expression that reads no state and no definitions (constant folding)."""
+    em = _Emitter()
+    src = ExprCompiler(None, em).ex(e)
+    scope = {"_rt": rt, **em.values}
+    for k, v in (env or {}).items():
+        scope[_pyname(k)] = v
+    try:
+        return eval(src, scope)  # noqa: S307 - generated from our own templates
+    except RuntimeRulesError as exc:
+        raise RuntimeRulesError(exc.diagnostics[0].message, e.span) from None
+
+
+# ---------------------------------------------------------------- game state
+@dataclass
+class Event:
+    kind: str
+    seat: str | None
+    detail: dict
+
+
+class GameState:
+    """Seats, shared and per-seat state, the random generator, agents and the log."""
+
+    def __init__(self, interp: "Interpreter", seats: list[rt.Seat], seed: int | None,
+                 agents: dict[int, Any] | None = None):
+        self.interp = interp
+        self.seats = tuple(seats)
+        self.players = tuple(s for s in seats if s.kind == "player")
+        self.rng = random.Random(seed)
+        self.agents = agents or {}
+        self.shared: dict[str, Any] = {}
+        self.per_seat: dict[str, list[Any]] = {}
+        self.reports: dict[str, Any] = {}
+        self.log: list[Event] = []
+
+    # --------------------------------------------------------------- zones
+    def _take(self, zone: rt.Zone, card, span: Span):
+        try:
+            zone.cards.remove(card)
+        except ValueError:
+            raise RuntimeRulesError(f"'{card}' is not in {zone.name}", span) from None
+
+    def deal(self, n: int, source: rt.Zone, target: rt.Zone, span: Span):
+        if n > len(source.cards):
+            raise RuntimeRulesError(f"cannot deal {n} cards from {source.name}: only "
+                                    f"{len(source.cards)} left", span)
+        for _ in range(n):
+            target.cards.append(source.cards.pop())
+        self.log.append(Event("deal", None, {"n": n, "from": source.name, "to": target.name}))
+
+    def move(self, what, source: rt.Zone, target: rt.Zone, span: Span):
+        items = list(what) if isinstance(what, (tuple, list, rt.Zone)) else [what]
+        for card in items:
+            self._take(source, card, span)
+            target.cards.append(card)
+        self.log.append(Event("move", None, {"cards": items, "from": source.name, "to": target.name}))
+
+    def move_all(self, source: rt.Zone, target: rt.Zone, span: Span):
+        items = list(source.cards)
+        source.cards.clear()
+        target.cards.extend(items)
+        self.log.append(Event("move", None, {"cards": items, "from": source.name, "to": target.name}))
+
+    def shuffle(self, zone: rt.Zone, span: Span):
+        self.rng.shuffle(zone.cards)
+
+    def place(self, card, source: rt.Zone, var: str, seat: rt.Seat | None, at, span: Span):
+        board = self.per_seat[var][seat.index] if seat is not None else self.shared[var]
+        if at not in rt.placements(board):
+            raise IllegalMoveError(f"cannot place '{card}' at {rt.pos_text(at)}", span)
+        self._take(source, card, span)
+        new = rt.placed(board, card, at)
+        if seat is not None:
+            self.per_seat[var][seat.index] = new
+        else:
+            self.shared[var] = new
+        self.log.append(Event("place", seat.name if seat else None, {"card": card, "at": list(at)}))
+
+    def pass_zone(self, var: str, direction: str, span: Span):
+        zones = self.per_seat[var]
+        n = len(zones)
+        contents = [z.cards for z in zones]
+        # Seats sit clockwise in order; the seat on one's left is the next one.
+        for i, z in enumerate(zones):
+            giver = (i - 1) % n if direction == "left" else (i + 1) % n
+            z.cards = contents[giver]
+        self.log.append(Event("pass", None, {"zone": var, "to": direction}))
+
+    # --------------------------------------------------------------- choices
+    def choose(self, name: str, chooser, options: list, span: Span):
+        if not options:
+            raise IllegalMoveError(f"no legal option for choice '{name}'", span)
+        if chooser == "random" or chooser is None:
+            pick = options[self.rng.randrange(len(options))]
+            who = None
+        else:
+            agent = self.agents.get(chooser.index)
+            if agent is None:
+                pick = options[self.rng.randrange(len(options))]
+            else:
+                pick = agent.choose(name, options, self, chooser)
+                if pick not in options:
+                    raise IllegalMoveError(f"{chooser} chose an illegal option for '{name}': {pick!r}", span)
+            who = chooser.name
+        self.log.append(Event("choose", who, {"choice": name, "value": _jsonable(pick),
+                                              "options": len(options)}))
+        return pick
+
+    def report(self, name: str, value, item=None):
+        if item is None:
+            self.reports[name] = value
+        else:
+            self.reports.setdefault(name, {})[item] = value
+
+
+def _jsonable(value):
+    if isinstance(value, tuple):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, rt.Seat):
+        return value.name
+    return value
+
+
+class RandomAgent:
+    """Chooses uniformly among the legal options, from its own seeded generator."""
+
+    def __init__(self, seed: int):
+        self.rng = random.Random(seed)
+
+    def choose(self, name, options, state, seat):
+        return options[self.rng.randrange(len(options))]
+
+
+# ---------------------------------------------------------------- compiler
+class Interpreter:
+    def __init__(self, program: I.Program):
+        self.program = program
+        self.em = _Emitter()
+        self.exc = ExprCompiler(program, self.em)
+        self._span_list: list[Span] = []
+        self.funcs: list[str] = []
+        for fd in program.funcs.values():
+            self._func(fd)
+        for sd in program.scorings.values():
+            self._scoring(sd)
+        for pd in program.procedures.values():
+            self._procedure(pd.name, [p for p, _ in pd.params], pd.body)
+        for md in program.modes.values():
+            self._procedure("mode_" + md.name, [s.name for s in md.seats if s.name], md.body)
+        self.source = "\n".join(self.funcs)
+        self.ns: dict[str, Any] = {"_rt": rt, "ST": None, "_S": self._span_list, "_err": RuntimeRulesError,
+                                   **self.em.values}
+        code = compile(self.source, f"<rules {program.name}>", "exec")
+        exec(code, self.ns)  # noqa: S102 - generated from the checked program
+
+    def span_ref(self, span: Span) -> str:
+        """Code naming a span, so a run-time error can point at the rule."""
+        self._span_list.append(span)
+        return f"_S[{len(self._span_list) - 1}]"
+
+    def python_source(self) -> str:
+        return self.source
+
+    # ------------------------------------------------------------ definitions
+    def _func(self, fd: I.FuncDef):
+        params = ", ".join(_pyname(p) for p, _ in fd.params)
+        body = self.exc.ex(fd.body)
+        self.funcs.append(f"def f_{fd.name}({params}):\n    return {body}\n")
+
+    def _scoring(self, sd: I.ScoringDef):
+        params = ", ".join(_pyname(p) for p, _ in sd.params)
+        steps = [s.name for s in sd.steps]
+        lines = [f"def s_{sd.name}(_mode, _forced{', ' if params else ''}{params}):",
+                 f"    _steps = dict.fromkeys({tuple(steps)!r}, 0)",
+                 "    _choices = {}"]
+        for layer in sd.layers:
+            lines.append(f"    {_pyname(layer)} = frozenset()")
+        flat: list[tuple[str, I.Stmt]] = []
+        for step in sd.steps:
+            for st in step.body:
+                flat.append((step.name, st))
+        self._scoring_body(flat, sd.layers, lines, 1)
+        self.funcs.append("\n".join(lines) + "\n")
+
+    def _scoring_body(self, flat, layers, lines, depth):
+        pad = "    " * depth
+        for i, (step, st) in enumerate(flat):
+            if isinstance(st, I.Choose):
+                self._scoring_choice(st, flat[i + 1:], step, layers, lines, depth)
+                return
+            self._scoring_stmt(st, step, lines, depth)
+        lines.append(f"{pad}return _rt.Score(_steps, _choices)")
+
+    def _scoring_stmt(self, st: I.Stmt, step: str, lines: list[str], depth: int):
+        pad = "    " * depth
+        if isinstance(st, I.Points):
+            lines.append(f"{pad}_steps[{step!r}] += {self.exc.ex(st.value)}")
+        elif isinstance(st, I.Let):
+            lines.append(f"{pad}{_pyname(st.name)} = {self.exc.ex(st.value)}")
+        elif isinstance(st, I.Mark):
+            layer = _pyname(st.layer)
+            lines.append(f"{pad}{layer} = {layer} | frozenset({self.exc.ex(st.cells)})")
+        elif isinstance(st, I.If):
+            lines.append(f"{pad}if {self.exc.ex(st.cond)}:")
+            for s in st.then or []:
+                self._scoring_stmt(s, step, lines, depth + 1)
+            if not st.then:
+                lines.append(f"{pad}    pass")
+            if st.other:
+                lines.append(f"{pad}else:")
+                for s in st.other:
+                    self._scoring_stmt(s, step, lines, depth + 1)
+        elif isinstance(st, I.For):
+            lines.append(f"{pad}for {_pyname(st.var)} in {self.exc.ex(st.coll)}:")
+            for s in st.body or []:
+                self._scoring_stmt(s, step, lines, depth + 1)
+            if not st.body:
+                lines.append(f"{pad}    pass")
+        else:
+            raise RuntimeRulesError(f"'{type(st).__name__.lower()}' cannot be used in a scoring", st.span)
+
+    def _scoring_choice(self, st: I.Choose, rest, step, layers, lines, depth):
+        pad = "    " * depth
+        var = _pyname(st.name)
+        k = self.em.fresh("k")
+        layer_params = "".join(f", {_pyname(l)}" for l in layers)
+        lines.append(f"{pad}def {k}({var}, _steps, _choices{layer_params}):")
+        lines.append(f"{pad}    _steps = dict(_steps)")
+        lines.append(f"{pad}    _choices = dict(_choices)")
+        lines.append(f"{pad}    _choices[{st.name!r}] = {var}")
+        self._scoring_body(rest, layers, lines, depth + 1)
+        options = self._options(st)
+        span = self.span_ref(st.span)
+        lines.append(f"{pad}_opts = {options}")
+        lines.append(f"{pad}if _forced is not None and {st.name!r} in _forced:")
+        lines.append(f"{pad}    _pick = _forced[{st.name!r}]")
+        lines.append(f"{pad}    if _pick not in _opts:")
+        lines.append(f"{pad}        raise _err('the given {st.name} is not a legal choice: ' + repr(_pick), {span})")
+        lines.append(f"{pad}    return {k}(_pick, _steps, _choices{layer_params})")
+        lines.append(f"{pad}return _rt.best_score(_mode, ({k}(_o, _steps, _choices{layer_params}) "
+                     f"for _o in _opts), {span})")
+
+    def _options(self, st: I.Choose) -> str:
+        var = _pyname(st.name)
+        cond = f" if {self.exc.ex(st.where)}" if st.where is not None else ""
+        if st.domain == "element":
+            return f"[{var} for {var} in {self.exc.ex(st.coll)}{cond}]"
+        if st.domain == "subset":
+            return (f"[{var} for {var} in _rt.subsets(tuple({self.exc.ex(st.coll)}), "
+                    f"{self.exc.ex(st.size)}){cond}]")
+        raise RuntimeRulesError("a whole grid can only be chosen in a query", st.span)
+
+    # ------------------------------------------------------------ procedures
+    def _procedure(self, name: str, params: list[str], body: list[I.Stmt]):
+        lines = [f"def p_{name}({', '.join(_pyname(p) for p in params)}):"]
+        self._block(body, lines, 1)
+        self.funcs.append("\n".join(lines) + "\n")
+
+    def _block(self, body: list[I.Stmt], lines: list[str], depth: int):
+        if not body:
+            lines.append("    " * depth + "pass")
+        for st in body:
+            self._stmt(st, lines, depth)
+
+    def _zone_target(self, e: I.Expr) -> tuple[str, str]:
+        """(variable name, seat code or 'None') of a state reference."""
+        if isinstance(e, I.SeatVar):
+            return e.name, self.exc.ex(e.seat)
+        return e.name, "None"
+
+    def _stmt(self, st: I.Stmt, lines: list[str], depth: int):
+        pad = "    " * depth
+        ex = self.exc.ex
+        span = self.span_ref(st.span)
+        if isinstance(st, I.Let):
+            lines.append(f"{pad}{_pyname(st.name)} = {ex(st.value)}")
+        elif isinstance(st, I.Choose):
+            chooser = "'random'" if st.chooser == "random" else (ex(st.chooser) if st.chooser else "None")
+            lines.append(f"{pad}{_pyname(st.name)} = ST.choose({st.name!r}, {chooser}, "
+                         f"{self._options(st)}, {span})")
+        elif isinstance(st, I.Shuffle):
+            lines.append(f"{pad}ST.shuffle({ex(st.zone)}, {span})")
+        elif isinstance(st, I.Deal):
+            lines.append(f"{pad}ST.deal({ex(st.count)}, {ex(st.source)}, {ex(st.target)}, {span})")
+        elif isinstance(st, I.Move):
+            if st.source is None:
+                lines.append(f"{pad}ST.move_all({ex(st.what)}, {ex(st.target)}, {span})")
+            else:
+                lines.append(f"{pad}ST.move({ex(st.what)}, {ex(st.source)}, {ex(st.target)}, {span})")
+        elif isinstance(st, I.Place):
+            var, seat = self._zone_target(st.board)
+            lines.append(f"{pad}ST.place({ex(st.card)}, {ex(st.source)}, {var!r}, {seat}, {ex(st.at)}, {span})")
+        elif isinstance(st, I.Pass):
+            lines.append(f"{pad}ST.pass_zone({st.zone!r}, {ex(st.direction)}, {span})")
+        elif isinstance(st, I.Repeat):
+            lines.append(f"{pad}for _ in range({ex(st.count)}):")
+            self._block(st.body, lines, depth + 1)
+        elif isinstance(st, I.For):
+            lines.append(f"{pad}for {_pyname(st.var)} in tuple({ex(st.coll)}):")
+            self._block(st.body, lines, depth + 1)
+        elif isinstance(st, I.If):
+            lines.append(f"{pad}if {ex(st.cond)}:")
+            self._block(st.then, lines, depth + 1)
+            if st.other:
+                lines.append(f"{pad}else:")
+                self._block(st.other, lines, depth + 1)
+        elif isinstance(st, I.Do):
+            lines.append(f"{pad}p_{st.proc}({', '.join(ex(a) for a in st.args)})")
+        elif isinstance(st, I.Report):
+            if st.var is None:
+                lines.append(f"{pad}ST.report({st.name!r}, {ex(st.value)})")
+            else:
+                v = _pyname(st.var)
+                lines.append(f"{pad}for {v} in tuple({ex(st.coll)}):")
+                lines.append(f"{pad}    ST.report({st.name!r}, {ex(st.value)}, {v})")
+        else:
+            raise RuntimeRulesError(f"'{type(st).__name__.lower()}' cannot be used here", st.span)
+
+    # ------------------------------------------------------------ running
+    def call(self, name: str, *args, state: GameState | None = None, forced: dict | None = None,
+             mode: int = 1):
+        """Evaluate a definition or a scoring on concrete arguments."""
+        if state is not None:
+            self.ns["ST"] = state
+        if name in self.program.scorings:
+            return self.ns[f"s_{name}"](mode, forced, *args)
+        return self.ns[f"f_{name}"](*args)
+
+    def new_state(self, seats: list[rt.Seat], seed: int | None = None, agents=None) -> GameState:
+        st = GameState(self, seats, seed, agents)
+        self.ns["ST"] = st
+        for var in self.program.state.values():
+            if var.per_seat:
+                st.per_seat[var.name] = [self.initial(var, s) for s in seats]
+            else:
+                st.shared[var.name] = self.initial(var, None)
+        return st
+
+    def initial(self, var: I.StateVarDef, seat: rt.Seat | None):
+        t = var.type
+        label = var.name if seat is None else f"{var.name}({seat.name})"
+        if var.init is not None:
+            value = eval(self.exc.ex(var.init), self.ns)  # noqa: S307
+        else:
+            value = None
+        if isinstance(t, CollT) and t.kind == "pile":
+            return rt.Zone(label, list(value or ()))
+        if isinstance(t, BoardT):
+            g = self.program.grids[t.grid]
+            return value if value is not None else rt.Board(g.name, g.rows, g.cols, g.floating)
+        if isinstance(t, IntT):
+            return value or 0
+        if isinstance(t, BoolT):
+            return bool(value)
+        return value
+
+    def seats_for(self, mode: I.ModeDef, players: int) -> list[rt.Seat]:
+        seats = []
+        for spec in mode.seats:
+            if spec.name is None:
+                for i in range(players):
+                    seats.append(rt.Seat(len(seats), f"p{i + 1}", "player", f"Player {i + 1}"))
+            else:
+                seats.append(rt.Seat(len(seats), spec.name, spec.kind, spec.title or spec.name))
+        return seats
+
+    def play(self, mode_name: str, players: int, seed: int, agent_factory: Callable | None = None) -> GameState:
+        mode = self.program.modes[mode_name]
+        seats = self.seats_for(mode, players)
+        factory = agent_factory or (lambda seat, s: RandomAgent(s * 1_000_003 + seat.index))
+        agents = {s.index: factory(s, seed) for s in seats if s.kind == "player"}
+        st = self.new_state(seats, seed, agents)
+        named = {s.name: s for s in seats}
+        args = [named[s.name] for s in mode.seats if s.name]
+        self.ns[f"p_mode_{mode.name}"](*args)
+        return st
+
+    def board(self, rows: list[list[str]], grid: str | None = None) -> rt.Board:
+        g = self.program.grid(grid)
+        cards = {}
+        for r, line in enumerate(rows):
+            for c, k in enumerate(line):
+                if k is not None:
+                    cards[(r, c)] = k
+        return rt.Board(g.name, g.rows, g.cols, g.floating, cards)

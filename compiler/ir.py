@@ -1,0 +1,333 @@
+"""The checked program: typed expression and statement nodes with resolved names.
+
+In:  nothing (built by ``resolve``).
+Out: ``Program``, which the interpreter (``interpret``), the CP-SAT encoder
+     (``solver.encode``), the rules graph (``graph``) and the docs all read.
+
+Every expression node has a ``type`` and a ``span``. Names are resolved:
+``Local`` (parameter, ``let``, binder, choice, seat name), ``Global`` (a
+definition without parameters, a constant, a shared state variable), ``Call``
+(a definition with parameters), ``Op`` (a built-in operator from
+``solver.operators``), ``Agg`` (sum/count/any/all/min/max/distinct and
+comprehensions).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import ast as A
+from .diagnostics import Span
+from .types import Type
+
+
+# ---------------------------------------------------------------- expressions
+@dataclass(eq=False)
+class Expr:
+    type: Type
+    span: Span
+
+
+@dataclass(eq=False)
+class Const(Expr):
+    value: Any
+
+
+@dataclass(eq=False)
+class Local(Expr):
+    name: str
+
+
+@dataclass(eq=False)
+class Global(Expr):
+    """A definition without parameters, a shared state variable, or a built-in
+    collection such as ``seats``."""
+    name: str
+
+
+@dataclass(eq=False)
+class SeatVar(Expr):
+    """Per-seat state: ``hand(p)``."""
+    name: str
+    seat: Expr
+
+
+@dataclass(eq=False)
+class Call(Expr):
+    name: str
+    args: list[Expr]
+    mode: int = 1           # scorings: +1 choices maximise the total, -1 minimise
+
+
+@dataclass(eq=False)
+class Op(Expr):
+    op: str
+    args: list[Expr]
+    data: Any = None        # operator-specific constant data (grid info, map, ...)
+
+
+@dataclass(eq=False)
+class Binder:
+    var: str
+    coll: Expr
+    cond: Expr | None
+    span: Span
+
+
+@dataclass(eq=False)
+class Agg(Expr):
+    func: str               # sum count any all min max distinct list set
+    elem: Expr
+    binders: list[Binder]
+
+
+@dataclass(eq=False)
+class MapLit(Expr):
+    pairs: list[tuple[Any, Expr]]
+    default: Expr | None
+
+
+# ----------------------------------------------------------------- statements
+@dataclass(eq=False)
+class Stmt:
+    span: Span
+
+
+@dataclass(eq=False)
+class Let(Stmt):
+    name: str
+    value: Expr
+
+
+@dataclass(eq=False)
+class Choose(Stmt):
+    name: str
+    domain: str                    # element | subset | value
+    coll: Expr | None
+    size: Expr | None
+    type: Type | None
+    where: Expr | None
+    chooser: Expr | str | None     # None: owner of a scoring / query solver; 'random'; seat expr
+    tags: tuple[str, ...] = ()
+
+
+@dataclass(eq=False)
+class Points(Stmt):
+    value: Expr
+
+
+@dataclass(eq=False)
+class Mark(Stmt):
+    layer: str
+    cells: Expr
+
+
+@dataclass(eq=False)
+class Shuffle(Stmt):
+    zone: Expr
+
+
+@dataclass(eq=False)
+class Deal(Stmt):
+    count: Expr
+    source: Expr
+    target: Expr
+
+
+@dataclass(eq=False)
+class Move(Stmt):
+    what: Expr
+    source: Expr | None
+    target: Expr
+
+
+@dataclass(eq=False)
+class Place(Stmt):
+    card: Expr
+    source: Expr
+    board: Expr
+    at: Expr
+
+
+@dataclass(eq=False)
+class Pass(Stmt):
+    zone: str
+    direction: Expr
+
+
+@dataclass(eq=False)
+class Repeat(Stmt):
+    count: Expr
+    body: list[Stmt]
+
+
+@dataclass(eq=False)
+class For(Stmt):
+    var: str
+    coll: Expr
+    body: list[Stmt]
+    simultaneous: bool
+
+
+@dataclass(eq=False)
+class If(Stmt):
+    cond: Expr
+    then: list[Stmt]
+    other: list[Stmt]
+
+
+@dataclass(eq=False)
+class Do(Stmt):
+    proc: str
+    args: list[Expr]
+
+
+@dataclass(eq=False)
+class Report(Stmt):
+    name: str
+    var: str | None
+    coll: Expr | None
+    value: Expr
+
+
+@dataclass(eq=False)
+class Input(Stmt):
+    name: str
+    type: Type
+
+
+@dataclass(eq=False)
+class Require(Stmt):
+    cond: Expr
+    tags: tuple[str, ...] = ()
+
+
+@dataclass(eq=False)
+class Objective(Stmt):
+    sense: str
+    value: Expr
+
+
+# ---------------------------------------------------------------- definitions
+@dataclass
+class EnumInfo:
+    name: str
+    values: list[str]
+    columns: dict[str, Type] = field(default_factory=dict)
+    attrs: dict[str, dict[str, Any]] = field(default_factory=dict)   # column -> value -> attr
+    sources: dict[str, str] = field(default_factory=dict)            # value -> row source note
+    node: A.Definition | None = None
+
+
+@dataclass
+class GridInfo:
+    name: str
+    rows: int
+    cols: int
+    cell_enum: str
+    floating: bool
+    node: A.Grid | None = None
+
+    @property
+    def cells(self) -> tuple[tuple[int, int], ...]:
+        return tuple((r, c) for r in range(self.rows) for c in range(self.cols))
+
+
+@dataclass
+class FuncDef:
+    name: str
+    kind: str                       # def | rule | relation | outcome | param | switch
+    params: list[tuple[str, Type]]
+    type: Type
+    body: Expr | None
+    node: A.Definition
+
+
+@dataclass
+class StepDef:
+    name: str
+    body: list[Stmt]
+    node: A.Step
+
+
+@dataclass
+class ScoringDef:
+    name: str
+    params: list[tuple[str, Type]]
+    layers: list[str]
+    steps: list[StepDef]
+    node: A.Scoring
+
+
+@dataclass
+class StateVarDef:
+    name: str
+    type: Type
+    init: Expr | None
+    per_seat: bool
+    node: A.StateVar
+
+
+@dataclass
+class ProcDef:
+    name: str
+    params: list[tuple[str, Type]]
+    body: list[Stmt]
+    node: A.Procedure
+
+
+@dataclass
+class SeatSpec:
+    name: str | None     # None: one per player
+    kind: str
+    title: str | None
+
+
+@dataclass
+class ModeDef:
+    name: str
+    title: str | None
+    min_players: int
+    max_players: int
+    seats: list[SeatSpec]
+    body: list[Stmt]
+    node: A.Mode
+
+
+@dataclass
+class QueryDef:
+    name: str
+    title: str | None
+    body: list[Stmt]
+    inputs: list[tuple[str, Type, str]]      # name, type, doc
+    node: A.Query
+
+
+@dataclass
+class Program:
+    name: str
+    title: str
+    root: str                                  # the spec directory
+    files: list[A.SpecFile]
+    definitions: dict[str, A.Definition]       # every named definition, for graph and docs
+    switches: dict[str, Any]
+    constants: dict[str, Any]                  # folded values of params and switches
+    enums: dict[str, EnumInfo]
+    enum_of_value: dict[str, str]
+    grids: dict[str, GridInfo]
+    funcs: dict[str, FuncDef]
+    scorings: dict[str, ScoringDef]
+    state: dict[str, StateVarDef]
+    procedures: dict[str, ProcDef]
+    modes: dict[str, ModeDef]
+    queries: dict[str, QueryDef]
+    outcome: str | None
+    reads: list[tuple[str, str, str, Span]]    # (from, to, kind: reads|contains|precedes|calls, span)
+    overrides: dict[str, Any] = field(default_factory=dict)
+
+    def grid(self, name: str | None) -> GridInfo:
+        if name is None:
+            if len(self.grids) == 1:
+                return next(iter(self.grids.values()))
+            raise KeyError("which grid?")
+        return self.grids[name]

@@ -1,0 +1,114 @@
+"""Text -> Lark parse tree.
+
+In:  the text of one ``.rules`` file and its path.
+Out: a ``lark.Tree`` with positions (``propagate_positions=True``), or a
+     ``SpecSyntaxError`` whose diagnostic names what was expected.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from lark import Lark, Token, Tree
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+from .diagnostics import Diagnostic, Span, SpecSyntaxError, did_you_mean, register_source
+
+GRAMMAR_PATH = Path(__file__).with_name("grammar.lark")
+
+KEYWORDS = sorted({
+    "game", "switch", "param", "enum", "table", "from", "grid", "by", "of", "floating",
+    "relation", "def", "rule", "outcome", "pile", "set", "list", "scoring", "layer", "step",
+    "state", "per", "seat", "procedure", "mode", "players", "seats", "query", "let", "choose",
+    "in", "subset", "sized", "where", "at", "random", "points", "mark", "shuffle", "deal",
+    "to", "move", "place", "on", "pass", "repeat", "for", "simultaneously", "if", "else",
+    "then", "do", "report", "input", "require", "maximize", "minimize", "or", "and", "not",
+})
+
+# How a terminal is named in "expected ..." messages.
+_TERMINAL_WORDS = {
+    "NAME": "a name", "INT": "a number", "SIGNED_INT": "a number", "STRING": "a quoted text",
+    "RULE_ID": "a rule ID", "DOC": "a doc comment", "COMP_OP": "a comparison",
+    "ADD_OP": "'+' or '-'", "MUL_OP": "'*', '//' or '%'", "FLOATING": "'floating'",
+    "$END": "the end of the file",
+}
+
+
+@lru_cache(maxsize=1)
+def parser() -> Lark:
+    return Lark(GRAMMAR_PATH.read_text(encoding="utf-8"), parser="lalr", lexer="contextual",
+                propagate_positions=True, maybe_placeholders=True, cache=False)
+
+
+def _describe(terminal: str) -> str:
+    if terminal in _TERMINAL_WORDS:
+        return _TERMINAL_WORDS[terminal]
+    try:
+        pattern = parser().get_terminal(terminal).pattern
+    except KeyError:
+        return terminal.lower()
+    if pattern.type == "str":
+        return f"'{pattern.value}'"
+    return terminal.lower()
+
+
+def _token_text(token: Token) -> str:
+    if token.type == "$END":
+        return "end of file"
+    return f"'{token.value}'"
+
+
+def parse_text(text: str, path: str) -> Tree:
+    register_source(path, text)
+    try:
+        return parser().parse(text)
+    except UnexpectedInput as exc:
+        raise SpecSyntaxError(_syntax_diagnostic(exc, text, path)) from None
+
+
+def _syntax_diagnostic(exc: UnexpectedInput, text: str, path: str) -> Diagnostic:
+    line = getattr(exc, "line", 1) or 1
+    col = getattr(exc, "column", 1) or 1
+    hint = None
+    if isinstance(exc, UnexpectedCharacters):
+        char = text[exc.pos_in_stream] if exc.pos_in_stream < len(text) else "?"
+        span = Span(path, line, col, line, col + 1)
+        message = f"unexpected character '{char}'"
+        if char == "'":
+            hint = 'texts are written between double quotes: "like this"'
+        elif char.isupper():
+            hint = "names are written in lower case (snake_case); rule IDs go in [brackets]"
+        return Diagnostic(span, message, hint)
+    if isinstance(exc, UnexpectedEOF):
+        lines = text.splitlines() or [""]
+        span = Span(path, len(lines), len(lines[-1]) + 1, len(lines), len(lines[-1]) + 2)
+        expected = sorted({_describe(t) for t in exc.expected})
+        return Diagnostic(span, "unexpected end of file; expected " + _join(expected),
+                          "a '{' may be missing its '}'")
+    assert isinstance(exc, UnexpectedToken)
+    token = exc.token
+    if token.type == "$END":
+        lines = text.splitlines() or [""]
+        span = Span(path, len(lines), len(lines[-1]) + 1, len(lines), len(lines[-1]) + 2)
+    else:
+        span = Span(path, token.line, token.column, token.end_line or token.line,
+                    token.end_column or token.column + len(str(token)))
+    expected_terms = set(exc.expected or ())
+    expected = sorted({_describe(t) for t in expected_terms if not t.startswith("__")})
+    message = f"unexpected {_token_text(token)}"
+    if expected and len(expected) <= 8:
+        message += "; expected " + _join(expected)
+    if token.type == "NAME":
+        keywords = [k for k in KEYWORDS if f"'{k}'" in expected] or KEYWORDS
+        suggestion = did_you_mean(str(token), keywords)
+        if suggestion:
+            hint = suggestion
+    if token.type == "$END" or (hint is None and token.type == "RBRACE"):
+        hint = hint or "a '{' or '(' may be missing its closing bracket"
+    return Diagnostic(span, message, hint)
+
+
+def _join(items: list[str]) -> str:
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " or " + items[-1]

@@ -1,0 +1,1342 @@
+"""Names, types and arity: AST -> checked ``ir.Program``.
+
+In:  the ``ast.SpecFile`` list of one spec and optional overrides of switches
+     and params (``{"cheetah_range": "lines"}``).
+Out: an ``ir.Program`` with every expression typed and every name bound, or a
+     ``ResolveError`` listing every problem found, each with its span and,
+     where one fits, a "did you mean" hint.
+
+Constant sub-expressions (switches, params, relations, grid sizes, ``cells(g)``)
+are folded here with the operators' own concrete meaning, so both evaluators
+see relations and switch-dependent choices as constants.
+"""
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+from typing import Any
+
+from solver.operators import AGGREGATES, BUILTIN_CALLS, OPERATORS, OpTypeError
+
+from . import ast as A
+from . import ir as I
+from . import runtime as rt
+from .diagnostics import (NO_SPAN, Diagnostic, DiagnosticBag, ResolveError, RulesError, Span,
+                          did_you_mean)
+from .types import (ANY, BOOL, INT, NONE, RELATION, SEAT, TEXT, AnyT, BoardT, BoolT, CellT, CollT,
+                    EnumT, IntT, LayerT, MapT, NoneT, ScoreT, SeatT, TextT, TupleT, Type, assignable,
+                    is_bool, is_coll, is_int, join)
+
+BUILTIN_ENUMS = {
+    "direction": ["left", "right"],
+    "seat_kind": ["player", "neutral", "automaton"],
+}
+BUILTIN_COLLECTIONS = {"seats", "players"}
+BUILTIN_FUNCS = {name for name, _ in BUILTIN_CALLS} | {"cells", "rows", "columns", "groups",
+                                                       "least", "most"} | set(AGGREGATES)
+TYPE_NAMES = {"int", "bool", "text", "cell", "seat", "relation"}
+
+
+class AttrData:
+    """Constant data of a table-column read: ``card.family``."""
+
+    def __init__(self, enum: str, column: str, type_: Type, mapping: dict):
+        self.enum, self.column, self.type, self.mapping = enum, column, type_, mapping
+
+    def get(self, key):
+        return self.mapping.get(key)
+
+    def __repr__(self):
+        return f"{self.enum}.{self.column}"
+
+
+class MapValue:
+    """A constant table of values: ``{1: 1, 2: 4, 3: 9, else: 16}``."""
+
+    def __init__(self, mapping: dict, default: Any, has_default: bool, key_type: Type, value_type: Type):
+        self.mapping, self.default, self.has_default = mapping, default, has_default
+        self.key_type, self.value_type = key_type, value_type
+
+    def __getitem__(self, key):
+        return rt.map_get(self.mapping, key, self.default, self.has_default)
+
+    def __repr__(self):
+        items = ", ".join(f"{k}: {v}" for k, v in self.mapping.items())
+        if self.has_default:
+            items += f", else: {self.default}"
+        return "{" + items + "}"
+
+
+class RelData:
+    """A relation applied on one grid: the relation, the grid and its lookup table."""
+
+    def __init__(self, relation: rt.Relation, grid: I.GridInfo, name: str):
+        self.relation, self.grid, self.name = relation, grid, name
+        self.table = rt.RelationTable(relation, grid.rows, grid.cols)
+
+    def __getitem__(self, pos):
+        return self.table[pos]
+
+    def __repr__(self):
+        return f"{self.name} on {self.grid.name}"
+
+
+class Scope:
+    def __init__(self, parent: "Scope | None" = None, kind: str | None = None):
+        self.parent = parent
+        self.names: dict[str, Type] = {}
+        self.kind = kind or (parent.kind if parent else "def")
+
+    def lookup(self, name: str) -> Type | None:
+        s: Scope | None = self
+        while s is not None:
+            if name in s.names:
+                return s.names[name]
+            s = s.parent
+        return None
+
+    def all_names(self) -> set[str]:
+        out: set[str] = set()
+        s: Scope | None = self
+        while s is not None:
+            out |= set(s.names)
+            s = s.parent
+        return out
+
+    def child(self, kind: str | None = None) -> "Scope":
+        return Scope(self, kind)
+
+
+class Resolver:
+    def __init__(self, files: list[A.SpecFile], root: str, overrides: dict[str, Any] | None = None):
+        self.files = files
+        self.root = root
+        self.overrides = dict(overrides or {})
+        self.diag = DiagnosticBag()
+        self.defs: dict[str, A.Definition] = {}
+        self.enums: dict[str, I.EnumInfo] = {}
+        self.enum_of_value: dict[str, str] = {}
+        self.grids: dict[str, I.GridInfo] = {}
+        self.constants: dict[str, tuple[Any, Type]] = {}
+        self.funcs: dict[str, I.FuncDef] = {}
+        self.in_progress: set[str] = set()
+        self.state: dict[str, I.StateVarDef] = {}
+        self.reads: list[tuple[str, str, str, Span]] = []
+        self.current: str | None = None
+        self.game: A.Game | None = None
+        self.scorings: dict[str, I.ScoringDef] = {}
+        self.scoring_sigs: dict[str, A.Scoring] = {}
+        self.procedures: dict[str, I.ProcDef] = {}
+        self.modes: dict[str, I.ModeDef] = {}
+        self.queries: dict[str, I.QueryDef] = {}
+        self.outcome: str | None = None
+
+    # ================================================================ driver
+    def run(self) -> I.Program:
+        for name, values in BUILTIN_ENUMS.items():
+            self.enums[name] = I.EnumInfo(name, list(values))
+            for v in values:
+                self.enum_of_value[v] = name
+        self.collect()
+        self.check_overrides()
+        self.resolve_enums()
+        self.resolve_constants()
+        self.resolve_grids()
+        self.resolve_state()
+        for name, node in self.defs.items():
+            if isinstance(node, (A.Def, A.Rule, A.Relation, A.Outcome)):
+                self.func(name)
+        for name, node in self.defs.items():
+            if isinstance(node, A.Scoring):
+                self.resolve_scoring(node)
+        for name, node in self.defs.items():
+            if isinstance(node, A.Procedure):
+                self.resolve_procedure(node)
+        for name, node in self.defs.items():
+            if isinstance(node, A.Mode):
+                self.resolve_mode(node)
+            elif isinstance(node, A.Query):
+                self.resolve_query(node)
+        if self.game is None and self.files:
+            first = self.files[0]
+            self.diag.error(Span(first.path, 1, 1, 1, 2),
+                            "this spec has no 'game' line",
+                            'start a spec with: game my_game "My Game"')
+        self.diag.raise_if_any(ResolveError)
+        from .graph import check_cycles
+        check_cycles(self.reads, self.defs)
+        return I.Program(
+            name=self.game.name if self.game else "spec",
+            title=self.game.title if self.game else "spec",
+            root=self.root, files=self.files, definitions=self.defs,
+            switches={k: v for k, (v, _) in self.constants.items()
+                      if isinstance(self.defs.get(k), A.Switch)},
+            constants={k: v for k, (v, _) in self.constants.items()},
+            enums=self.enums, enum_of_value=self.enum_of_value, grids=self.grids,
+            funcs=self.funcs, scorings=self.scorings, state=self.state,
+            procedures=self.procedures, modes=self.modes, queries=self.queries,
+            outcome=self.outcome, reads=self.reads, overrides=self.overrides)
+
+    # ================================================================ collect
+    def collect(self):
+        for f in self.files:
+            for d in f.definitions:
+                if isinstance(d, A.Game):
+                    if self.game is not None:
+                        self.diag.error(d.span, "a spec has only one 'game' line",
+                                        notes=((self.game.span, "the first one is here"),))
+                    else:
+                        self.game = d
+                    continue
+                if isinstance(d, A.State):
+                    key = f"{d.name}@{d.span.file}:{d.span.line}"
+                    self.defs[key] = d
+                    continue
+                if d.name in self.defs:
+                    prev = self.defs[d.name]
+                    self.diag.error(d.name_span, f"'{d.name}' is already defined",
+                                    "rename one of them",
+                                    notes=((prev.name_span, "first defined here"),))
+                    continue
+                if d.name in BUILTIN_FUNCS or d.name in BUILTIN_COLLECTIONS or d.name in TYPE_NAMES \
+                        or d.name in BUILTIN_ENUMS or d.name in ("true", "false", "none"):
+                    self.diag.error(d.name_span, f"'{d.name}' is a built-in name",
+                                    "choose another name")
+                    continue
+                self.defs[d.name] = d
+                if isinstance(d, A.Scoring):
+                    self.scoring_sigs[d.name] = d
+                if isinstance(d, A.Outcome):
+                    if self.outcome is not None:
+                        self.diag.error(d.name_span, "a spec has only one 'outcome'",
+                                        notes=((self.defs[self.outcome].name_span, "the first one"),))
+                    else:
+                        self.outcome = d.name
+
+    def check_overrides(self):
+        for name in self.overrides:
+            node = self.defs.get(name)
+            if not isinstance(node, (A.Switch, A.Constant)):
+                names = [k for k, v in self.defs.items() if isinstance(v, (A.Switch, A.Constant))]
+                hint = did_you_mean(name, names) or ("switches and params: " + ", ".join(sorted(names)))
+                raise ResolveError(Diagnostic(NO_SPAN, f"cannot set '{name}': no switch or param of "
+                                                       f"that name in {self.root}", hint))
+
+    # ================================================================ enums
+    def add_enum_value(self, value: str, enum: str, span: Span):
+        if value in self.enum_of_value:
+            other = self.enum_of_value[value]
+            self.diag.error(span, f"'{value}' is already a value of '{other}'",
+                            "values of different enums and switches must have different names")
+            return
+        if value in self.defs:
+            self.diag.error(span, f"'{value}' is both a value and a definition",
+                            notes=((self.defs[value].name_span, "the definition"),))
+            return
+        self.enum_of_value[value] = enum
+
+    def resolve_enums(self):
+        for name, node in list(self.defs.items()):
+            if isinstance(node, A.Enum):
+                info = I.EnumInfo(name, [v for v, _ in node.values], node=node)
+                seen = set()
+                for v, span in node.values:
+                    if v in seen:
+                        self.diag.error(span, f"'{v}' appears twice in enum '{name}'")
+                    seen.add(v)
+                    self.add_enum_value(v, name, span)
+                self.enums[name] = info
+            elif isinstance(node, A.Switch):
+                if len(node.options) >= 2:
+                    self.enums[name] = I.EnumInfo(name, list(node.options), node=node)
+                    for opt in node.options:
+                        self.add_enum_value(opt, name, node.name_span)
+        # tables after plain enums: their columns may be typed by enums.
+        for name, node in list(self.defs.items()):
+            if isinstance(node, A.Table):
+                self.resolve_table(name, node)
+
+    def resolve_table(self, name: str, node: A.Table):
+        info = I.EnumInfo(name, [], node=node)
+        self.enums[name] = info
+        columns = [(c.name, self.type(c.type), c.span) for c in node.columns]
+        for cname, ctype, _ in columns:
+            info.columns[cname] = ctype
+            info.attrs[cname] = {}
+        rows = list(node.rows)
+        if node.source is not None:
+            rows = self.read_csv_rows(node, [c for c, _, _ in columns])
+        for row in rows:
+            if row.key in info.values:
+                self.diag.error(row.span, f"'{row.key}' appears twice in table '{name}'")
+                continue
+            info.values.append(row.key)
+            self.add_enum_value(row.key, name, row.span)
+            if len(row.cells) != len(columns):
+                self.diag.error(row.span, f"row '{row.key}' has {len(row.cells)} values, "
+                                          f"table '{name}' has {len(columns)} columns",
+                                "columns: " + ", ".join(c for c, _, _ in columns))
+                continue
+            for (cname, ctype, _), (value, vspan) in zip(columns, row.cells):
+                info.attrs[cname][row.key] = self.table_value(value, ctype, vspan, cname)
+
+    def read_csv_rows(self, node: A.Table, columns: list[str]) -> list[A.Row]:
+        path = Path(node.span.file).parent / node.source
+        try:
+            text = path.read_text(encoding="utf-8")
+        except OSError as exc:
+            self.diag.error(node.span, f"cannot read table file '{node.source}': {exc.strerror}")
+            return []
+        from .diagnostics import register_source
+        register_source(str(path), text)
+        rows = []
+        reader = csv.reader(text.splitlines())
+        header = next(reader, [])
+        expected = ["name"] + columns
+        if [h.strip() for h in header] != expected:
+            self.diag.error(Span(str(path), 1, 1, 1, len(",".join(header)) + 1),
+                            "the header of this table file does not match the table",
+                            "expected: " + ",".join(expected))
+            return []
+        for lineno, fields_ in enumerate(reader, start=2):
+            if not fields_ or not "".join(fields_).strip():
+                continue
+            span = Span(str(path), lineno, 1, lineno, len(",".join(fields_)) + 1)
+            cells = []
+            for f in fields_[1:]:
+                f = f.strip()
+                if f.lstrip("-").isdigit():
+                    cells.append((int(f), span))
+                elif f.replace("_", "").isalnum() and f.islower():
+                    cells.append((("name", f), span))
+                else:
+                    cells.append((f, span))
+            rows.append(A.Row(span, fields_[0].strip(), tuple(cells)))
+        return rows
+
+    def table_value(self, value, ctype: Type, span: Span, column: str):
+        if isinstance(value, tuple) and value[0] == "name":
+            word = value[1]
+            if isinstance(ctype, BoolT) and word in ("true", "false"):
+                return word == "true"
+            if isinstance(ctype, EnumT):
+                if self.enum_of_value.get(word) == ctype.name:
+                    return word
+                hint = did_you_mean(word, self.enums.get(ctype.name, I.EnumInfo("", [])).values)
+                self.diag.error(span, f"'{word}' is not a {ctype.name} (column '{column}')", hint)
+                return None
+            self.diag.error(span, f"column '{column}' holds {ctype}, not '{word}'")
+            return None
+        if isinstance(value, int) and isinstance(ctype, IntT):
+            return value
+        if isinstance(value, str) and isinstance(ctype, TextT):
+            return value
+        self.diag.error(span, f"column '{column}' holds {ctype}, not {value!r}")
+        return None
+
+    # ================================================================ types
+    def type(self, node: A.TypeExpr) -> Type:
+        if isinstance(node, A.TypeOf):
+            return CollT(node.kind, self.type(node.elem))
+        name = node.name
+        simple = {"int": INT, "bool": BOOL, "text": TEXT, "seat": SEAT, "relation": RELATION}
+        if name in simple:
+            return simple[name]
+        if name == "cell":
+            return CellT(next(iter(self.grids)) if len(self.grids) == 1 else None)
+        if name in self.enums:
+            return EnumT(name)
+        node_def = self.defs.get(name)
+        if isinstance(node_def, A.Grid):
+            return BoardT(name)
+        if isinstance(node_def, A.Switch) and len(node_def.options) >= 2:
+            return EnumT(name)
+        candidates = list(simple) + ["cell"] + list(self.enums) + \
+            [k for k, v in self.defs.items() if isinstance(v, A.Grid)]
+        self.diag.error(node.span, f"unknown type '{name}'", did_you_mean(name, candidates))
+        return ANY
+
+    # ================================================================ constants
+    def resolve_constants(self):
+        for name, node in self.defs.items():
+            if isinstance(node, A.Switch):
+                self.resolve_switch(name, node)
+        for name, node in self.defs.items():
+            if isinstance(node, A.Constant):
+                self.constant(name)
+
+    def resolve_switch(self, name: str, node: A.Switch):
+        value = node.default
+        if isinstance(value, tuple):
+            value = value[1]
+        if len(node.options) == 1:
+            kind = node.options[0]
+            if kind == "bool":
+                ok = value in ("true", "false")
+                typ: Type = BOOL
+                value = value == "true"
+            elif kind == "int":
+                ok = isinstance(value, int)
+                typ = INT
+            else:
+                self.diag.error(node.name_span, f"switch '{name}' has one option '{kind}'",
+                                "a switch is 'bool', 'int' or two options or more: a | b")
+                return
+            if not ok:
+                self.diag.error(node.default_span, f"the default of switch '{name}' must be a {kind}")
+                return
+        else:
+            typ = EnumT(name)
+            if value not in node.options:
+                self.diag.error(node.default_span, f"'{value}' is not an option of switch '{name}'",
+                                did_you_mean(str(value), node.options) or
+                                "options: " + " | ".join(node.options))
+                return
+        if name in self.overrides:
+            value = self.coerce_override(name, self.overrides[name], typ, node)
+        self.constants[name] = (value, typ)
+
+    def coerce_override(self, name, raw, typ: Type, node) -> Any:
+        text = str(raw)
+        if isinstance(typ, BoolT):
+            if text in ("true", "false"):
+                return text == "true"
+        elif isinstance(typ, IntT):
+            if text.lstrip("-").isdigit():
+                return int(text)
+        elif isinstance(typ, EnumT):
+            options = self.enums[typ.name].values
+            if text in options:
+                return text
+            from .diagnostics import BadInputError
+            raise BadInputError(f"'{text}' is not an option of '{name}' "
+                                f"({did_you_mean(text, options) or 'options: ' + ' | '.join(options)})")
+        from .diagnostics import BadInputError
+        raise BadInputError(f"'{name}' takes a {typ}, not '{text}'")
+
+    def constant(self, name: str) -> tuple[Any, Type]:
+        if name in self.constants:
+            return self.constants[name]
+        node = self.defs[name]
+        assert isinstance(node, A.Constant)
+        if name in self.in_progress:
+            return None, ANY
+        self.in_progress.add(name)
+        saved, self.current = self.current, name
+        e = self.expr(node.value, Scope(kind="def"))
+        self.current = saved
+        self.in_progress.discard(name)
+        typ = e.type
+        if node.type is not None:
+            declared = self.type(node.type)
+            if not assignable(typ, declared):
+                self.diag.error(node.value.span, f"param '{name}' is declared {declared} but its value is {typ}")
+            typ = declared
+        if not isinstance(e, I.Const):
+            self.diag.error(node.value.span, f"the value of param '{name}' must be known before play",
+                            "use only numbers, switches and other params here")
+            value = None
+        else:
+            value = e.value
+        if name in self.overrides:
+            value = self.coerce_override(name, self.overrides[name], typ, node)
+        self.constants[name] = (value, typ)
+        return value, typ
+
+    # ================================================================ grids
+    def resolve_grids(self):
+        for name, node in self.defs.items():
+            if not isinstance(node, A.Grid):
+                continue
+            saved, self.current = self.current, name
+            dims = []
+            for e in (node.rows, node.cols):
+                r = self.expr(e, Scope(kind="def"))
+                if not (isinstance(r, I.Const) and isinstance(r.value, int) and r.value > 0):
+                    self.diag.error(e.span, "a grid size must be a positive number known before play")
+                    dims.append(1)
+                else:
+                    dims.append(r.value)
+            self.current = saved
+            cell = self.type(node.cell_type)
+            if not isinstance(cell, (EnumT, AnyT)):
+                self.diag.error(node.cell_type.span, f"grid cells hold enum or table values, not {cell}")
+            self.grids[name] = I.GridInfo(name, dims[0], dims[1],
+                                          cell.name if isinstance(cell, EnumT) else "?",
+                                          node.floating, node)
+
+    # ================================================================ state
+    def resolve_state(self):
+        for key, node in self.defs.items():
+            if not isinstance(node, A.State):
+                continue
+            for var in node.vars:
+                if var.name in self.state or (var.name in self.defs and var.name != key):
+                    self.diag.error(var.span, f"'{var.name}' is already defined")
+                    continue
+                typ = self.type(var.type)
+                self.state[var.name] = I.StateVarDef(var.name, typ, None, node.per_seat, var)
+        for key, node in self.defs.items():
+            if not isinstance(node, A.State):
+                continue
+            for var in node.vars:
+                sv = self.state.get(var.name)
+                if sv is None or var.init is None:
+                    continue
+                saved, self.current = self.current, var.name
+                init = self.expr(var.init, Scope(kind="def"))
+                self.current = saved
+                if not assignable(init.type, sv.type):
+                    self.diag.error(var.init.span, f"'{var.name}' holds {sv.type}, not {init.type}")
+                sv.init = init
+
+    # ================================================================ functions
+    def func(self, name: str) -> I.FuncDef | None:
+        if name in self.funcs:
+            return self.funcs[name]
+        node = self.defs[name]
+        if name in self.in_progress:
+            return None
+        self.in_progress.add(name)
+        saved, self.current = self.current, name
+        scope = Scope(kind="def")
+        params: list[tuple[str, Type]] = []
+        for p in getattr(node, "params", None) or ():
+            t = self.type(p.type)
+            if p.name in scope.names:
+                self.diag.error(p.span, f"parameter '{p.name}' appears twice")
+            scope.names[p.name] = t
+            params.append((p.name, t))
+        body = self.expr(node.value, scope)
+        kind = {A.Def: "def", A.Rule: "rule", A.Relation: "relation", A.Outcome: "outcome"}[type(node)]
+        typ = body.type
+        if isinstance(node, A.Def) and node.type is not None:
+            declared = self.type(node.type)
+            if not assignable(typ, declared):
+                self.diag.error(node.value.span, f"'{name}' is declared {declared} but is {typ}")
+            typ = declared
+        if isinstance(node, A.Rule) and not is_bool(typ):
+            self.diag.error(node.value.span, f"a rule is true or false; '{name}' is {typ}")
+        if isinstance(node, A.Relation):
+            if not (isinstance(body, I.Const) and isinstance(body.value, rt.Relation)):
+                self.diag.error(node.value.span, f"relation '{name}' must be known before play",
+                                "build it from offsets(...), rays(...), '+' and switches")
+        if isinstance(node, A.Outcome) and not is_int(typ):
+            self.diag.error(node.value.span, f"an outcome is a number or a score; '{name}' is {typ}")
+        self.current = saved
+        self.in_progress.discard(name)
+        fd = I.FuncDef(name, kind, params, typ, body, node)
+        self.funcs[name] = fd
+        return fd
+
+    def reads_edge(self, target: str, span: Span, kind: str = "reads"):
+        if self.current is not None:
+            self.reads.append((self.current, target, kind, span))
+
+    # ================================================================ expressions
+    def expr(self, node: A.Expr, scope: Scope) -> I.Expr:
+        method = getattr(self, "ex_" + type(node).__name__)
+        return method(node, scope)
+
+    def fold(self, e: I.Op) -> I.Expr:
+        if e.op in ("placements", "placed", "extends") or not all(isinstance(a, I.Const) for a in e.args):
+            return e
+        operator = OPERATORS[e.op]
+        try:
+            value = operator.evaluate(*[a.value for a in e.args], data=e.data)
+        except RulesError as exc:
+            self.diag.error(e.span, str(exc.diagnostics[0].message))
+            return e
+        except (ArithmeticError, TypeError, ValueError, KeyError) as exc:
+            self.diag.error(e.span, f"cannot compute this: {exc}")
+            return e
+        return I.Const(e.type, e.span, value)
+
+    def make_op(self, name: str, args: list[I.Expr], span: Span, data=None,
+                arg_spans: list[Span] | None = None, fold: bool = True) -> I.Expr:
+        operator = OPERATORS[name]
+        try:
+            typ = operator.typing([a.type for a in args], data)
+        except OpTypeError as exc:
+            where = span
+            if exc.arg is not None and exc.arg < len(args):
+                where = (arg_spans or [a.span for a in args])[exc.arg]
+            self.diag.error(where, exc.message)
+            typ = ANY
+        e = I.Op(typ, span, name, args, data)
+        if fold and not isinstance(typ, AnyT):
+            return self.fold(e)
+        return e
+
+    def ex_IntLit(self, node, scope):
+        return I.Const(INT, node.span, node.value)
+
+    def ex_TextLit(self, node, scope):
+        return I.Const(TEXT, node.span, node.value)
+
+    def visible_names(self, scope: Scope) -> set[str]:
+        names = scope.all_names() | set(self.enum_of_value) | BUILTIN_COLLECTIONS | {"true", "false", "none"}
+        names |= {k for k, v in self.defs.items() if not isinstance(v, A.State)}
+        names |= set(self.state) | set(self.enums)
+        return names
+
+    def ex_Name(self, node: A.Name, scope: Scope) -> I.Expr:
+        name = node.id
+        t = scope.lookup(name)
+        if t is not None:
+            return I.Local(t, node.span, name)
+        if name in ("true", "false"):
+            return I.Const(BOOL, node.span, name == "true")
+        if name == "none":
+            return I.Const(NONE, node.span, None)
+        if name in self.enum_of_value:
+            enum = self.enum_of_value[name]
+            if enum in self.defs:
+                self.reads_edge(enum, node.span)
+            return I.Const(EnumT(enum), node.span, name)
+        if name in BUILTIN_COLLECTIONS:
+            return I.Global(CollT("list", SEAT), node.span, name)
+        if name in self.state:
+            sv = self.state[name]
+            if sv.per_seat:
+                self.diag.error(node.span, f"'{name}' belongs to each seat: write {name}(p) for a seat p")
+                return I.Const(ANY, node.span, None)
+            self.reads_edge(name, node.span)
+            return I.Global(sv.type, node.span, name)
+        d = self.defs.get(name)
+        if isinstance(d, (A.Switch, A.Constant)):
+            self.reads_edge(name, node.span)
+            value, typ = self.constants.get(name) or self.constant(name)
+            return I.Const(typ, node.span, value)
+        if name in self.enums:
+            if name in self.defs:
+                self.reads_edge(name, node.span)
+            return I.Const(CollT("set", EnumT(name)), node.span, tuple(self.enums[name].values))
+        if isinstance(d, (A.Def, A.Rule, A.Relation, A.Outcome)):
+            self.reads_edge(name, node.span)
+            if getattr(d, "params", None):
+                self.diag.error(node.span, f"'{name}' takes {len(d.params)} argument(s)",
+                                f"write {name}({', '.join(p.name for p in d.params)})")
+                return I.Const(ANY, node.span, None)
+            fd = self.func(name)
+            if fd is None:
+                return I.Global(ANY, node.span, name)
+            if isinstance(fd.body, I.Const):
+                return I.Const(fd.type, node.span, fd.body.value)
+            return I.Global(fd.type, node.span, name)
+        if isinstance(d, A.Grid):
+            self.diag.error(node.span, f"'{name}' is a grid type, not a value",
+                            f"declare a value of it: choose g: {name}, or a state variable")
+            return I.Const(ANY, node.span, None)
+        if isinstance(d, (A.Scoring, A.Procedure, A.Mode, A.Query)):
+            self.diag.error(node.span, f"'{name}' is a {d.kind}, not a value")
+            return I.Const(ANY, node.span, None)
+        self.diag.error(node.span, f"unknown name '{name}'",
+                        did_you_mean(name, self.visible_names(scope)))
+        return I.Const(ANY, node.span, None)
+
+    # ---------------------------------------------------------------- calls
+    def ex_Call(self, node: A.Call, scope: Scope) -> I.Expr:
+        name = node.func
+        if scope.lookup(name) is not None:
+            self.diag.error(node.func_span, f"'{name}' is a local value, not something to call")
+            return I.Const(ANY, node.span, None)
+        if name in self.state:
+            sv = self.state[name]
+            if not sv.per_seat:
+                self.diag.error(node.func_span, f"'{name}' is shared by all seats: write {name} without (...)")
+                return I.Const(ANY, node.span, None)
+            if len(node.args) != 1:
+                self.diag.error(node.span, f"'{name}' takes one seat: {name}(p)")
+                return I.Const(ANY, node.span, None)
+            seat = self.expr(node.args[0], scope)
+            if not isinstance(seat.type, (SeatT, AnyT)):
+                self.diag.error(node.args[0].span, f"expected a seat, found {seat.type}")
+            self.reads_edge(name, node.func_span)
+            return I.SeatVar(sv.type, node.span, name, seat)
+        d = self.defs.get(name)
+        if isinstance(d, A.Relation):
+            return self.relation_apply(node, scope, name)
+        if isinstance(d, (A.Def, A.Rule, A.Outcome)):
+            return self.call_def(node, scope, d)
+        if isinstance(d, A.Scoring):
+            return self.call_scoring(node, scope, d)
+        if isinstance(d, A.Procedure):
+            self.diag.error(node.func_span, f"'{name}' is a procedure: run it with 'do {name}(...)'")
+            return I.Const(ANY, node.span, None)
+        if name in ("least", "most"):
+            return self.least_most(node, scope)
+        if name in ("cells", "rows", "columns"):
+            return self.grid_cells(node, scope)
+        if name == "groups":
+            return self.groups(node, scope)
+        if name in AGGREGATES and not (name in ("min", "max") and len(node.args) == 2):
+            # sum(xs), any(bs), distinct(xs)...: an aggregate over a collection's elements.
+            if len(node.args) == 1 and name != "count":
+                coll = self.expr(node.args[0], scope)
+                if is_coll(coll.type):
+                    elem = I.Local(coll.type.elem if isinstance(coll.type, CollT) else ANY, node.span, "_x")
+                    return self.finish_agg(name, elem, [I.Binder("_x", coll, None, node.span)], node)
+                self.diag.error(node.args[0].span, f"{name}() needs a collection, found {coll.type}")
+                return I.Const(ANY, node.span, None)
+            hint = ("write count(x in collection if condition)" if name == "count" else
+                    f"write {name}(e for x in collection) or {name}(collection)")
+            self.diag.error(node.span, f"{name}() needs a 'for' or 'in ... if' form", hint)
+            return I.Const(ANY, node.span, None)
+        key = (name, len(node.args))
+        opname = BUILTIN_CALLS.get(key) or BUILTIN_CALLS.get((name, None))
+        if opname is None:
+            arities = [n for (f, n) in BUILTIN_CALLS if f == name]
+            if arities:
+                self.diag.error(node.span, f"{name}() takes {arities[0]} argument(s), not {len(node.args)}")
+            else:
+                candidates = [k for k, v in self.defs.items()
+                              if isinstance(v, (A.Def, A.Rule, A.Relation, A.Outcome, A.Scoring))]
+                candidates += [f for f, _ in BUILTIN_CALLS] + list(BUILTIN_FUNCS)
+                candidates += [k for k, v in self.state.items() if v.per_seat]
+                self.diag.error(node.func_span, f"unknown function '{name}'", did_you_mean(name, candidates))
+            return I.Const(ANY, node.span, None)
+        args = [self.expr(a, scope) for a in node.args]
+        data = None
+        if opname == "contents":
+            t = args[0].type
+            data = self.grids[t.grid].cell_enum if isinstance(t, BoardT) and t.grid in self.grids else None
+        return self.make_op(opname, args, node.span, data, [a.span for a in node.args])
+
+    def call_def(self, node: A.Call, scope: Scope, d: A.Definition) -> I.Expr:
+        self.reads_edge(d.name, node.func_span)
+        params = d.params or ()
+        args = [self.expr(a, scope) for a in node.args]
+        if len(args) != len(params):
+            self.diag.error(node.span, f"'{d.name}' takes {len(params)} argument(s), not {len(args)}",
+                            f"{d.name}({', '.join(p.name + ': ' + str(self.type(p.type)) for p in params)})")
+            return I.Const(ANY, node.span, None)
+        for p, a, an in zip(params, args, node.args):
+            t = self.type(p.type)
+            if not assignable(a.type, t):
+                self.diag.error(an.span, f"argument '{p.name}' of '{d.name}' is {t}, not {a.type}")
+        fd = self.func(d.name)
+        typ = fd.type if fd is not None else ANY
+        return I.Call(typ, node.span, d.name, args)
+
+    def call_scoring(self, node: A.Call, scope: Scope, d: A.Scoring) -> I.Expr:
+        self.reads_edge(d.name, node.func_span)
+        args = [self.expr(a, scope) for a in node.args]
+        if len(args) != len(d.params):
+            self.diag.error(node.span, f"scoring '{d.name}' takes {len(d.params)} argument(s), not {len(args)}")
+            return I.Const(ANY, node.span, None)
+        for p, a, an in zip(d.params, args, node.args):
+            t = self.type(p.type)
+            if not assignable(a.type, t):
+                self.diag.error(an.span, f"argument '{p.name}' of '{d.name}' is {t}, not {a.type}")
+        return I.Call(ScoreT(d.name), node.span, d.name, args)
+
+    def least_most(self, node: A.Call, scope: Scope) -> I.Expr:
+        if len(node.args) != 1 or not isinstance(node.args[0], A.Call) or \
+                not isinstance(self.defs.get(node.args[0].func), A.Scoring):
+            self.diag.error(node.span, f"{node.func}() takes one scoring call",
+                            f"for example {node.func}(score(board(p), []))")
+            return I.Const(ANY, node.span, None)
+        call = self.expr(node.args[0], scope)
+        if isinstance(call, I.Call):
+            call.mode = -1 if node.func == "least" else 1
+        return call
+
+    def grid_cells(self, node: A.Call, scope: Scope) -> I.Expr:
+        if len(node.args) != 1:
+            self.diag.error(node.span, f"{node.func}() takes one grid")
+            return I.Const(ANY, node.span, None)
+        g = self.expr(node.args[0], scope)
+        if not isinstance(g.type, BoardT):
+            if not isinstance(g.type, AnyT):
+                self.diag.error(node.args[0].span, f"{node.func}() needs a grid, found {g.type}")
+            return I.Const(ANY, node.span, None)
+        info = self.grids[g.type.grid]
+        cell = CellT(info.name)
+        if node.func == "cells":
+            return I.Const(CollT("set", cell), node.span, info.cells)
+        if node.func == "rows":
+            value = tuple(tuple((r, c) for c in range(info.cols)) for r in range(info.rows))
+        else:
+            value = tuple(tuple((r, c) for r in range(info.rows)) for c in range(info.cols))
+        return I.Const(CollT("list", CollT("set", cell)), node.span, value)
+
+    def relation_value(self, node: A.Expr, scope: Scope) -> rt.Relation | None:
+        e = self.expr(node, scope)
+        if isinstance(e, I.Const) and isinstance(e.value, rt.Relation):
+            return e.value
+        if not isinstance(e.type, AnyT):
+            self.diag.error(node.span, "expected a relation known before play (such as adjacent)")
+        return None
+
+    def cell_grid(self, t: Type, span: Span) -> I.GridInfo | None:
+        grid = t.grid if isinstance(t, CellT) else (
+            t.elem.grid if isinstance(t, CollT) and isinstance(t.elem, CellT) else None)
+        if grid is None:
+            if len(self.grids) == 1:
+                return next(iter(self.grids.values()))
+            if not isinstance(t, AnyT):
+                self.diag.error(span, "cannot tell which grid these cells are on")
+            return None
+        return self.grids.get(grid)
+
+    def relation_apply(self, node: A.Call, scope: Scope, name: str) -> I.Expr:
+        self.reads_edge(name, node.func_span)
+        fd = self.func(name)
+        if len(node.args) != 1:
+            self.diag.error(node.span, f"relation '{name}' takes one cell: {name}(c)")
+            return I.Const(ANY, node.span, None)
+        cell = self.expr(node.args[0], scope)
+        if not isinstance(cell.type, (CellT, AnyT)):
+            self.diag.error(node.args[0].span, f"relation '{name}' takes a cell, not {cell.type}")
+            return I.Const(ANY, node.span, None)
+        if fd is None or not isinstance(fd.body, I.Const):
+            return I.Const(ANY, node.span, None)
+        grid = self.cell_grid(cell.type, node.args[0].span)
+        if grid is None:
+            return I.Const(ANY, node.span, None)
+        return self.make_op("rel_apply", [cell], node.span, RelData(fd.body.value, grid, name))
+
+    def groups(self, node: A.Call, scope: Scope) -> I.Expr:
+        if len(node.args) != 2:
+            self.diag.error(node.span, "groups() takes a set of cells and a relation: groups(S, adjacent)")
+            return I.Const(ANY, node.span, None)
+        cells = self.expr(node.args[0], scope)
+        rel = self.relation_value(node.args[1], scope)
+        if rel is None:
+            return I.Const(ANY, node.span, None)
+        grid = self.cell_grid(cells.type, node.args[0].span)
+        if grid is None:
+            return I.Const(ANY, node.span, None)
+        name = node.args[1].id if isinstance(node.args[1], A.Name) else "relation"
+        return self.make_op("groups", [cells], node.span, RelData(rel, grid, name))
+
+    # ---------------------------------------------------------------- aggregates
+    def binders(self, binders, scope: Scope) -> tuple[list[I.Binder], Scope]:
+        out = []
+        inner = scope
+        for b in binders:
+            coll = self.expr(b.coll, inner)
+            if not is_coll(coll.type):
+                self.diag.error(b.coll.span, f"'for {b.var} in ...' needs a collection, found {coll.type}")
+            inner = inner.child()
+            inner.names[b.var] = coll.type.elem if isinstance(coll.type, CollT) else ANY
+            cond = None
+            if b.cond is not None:
+                cond = self.expr(b.cond, inner)
+                if not is_bool(cond.type):
+                    self.diag.error(b.cond.span, f"a filter is true or false, found {cond.type}")
+            out.append(I.Binder(b.var, coll, cond, b.span))
+        return out, inner
+
+    def finish_agg(self, func: str, elem: I.Expr, binders: list[I.Binder], node) -> I.Expr:
+        aggregate = AGGREGATES[func]
+        try:
+            typ = aggregate.typing(elem.type)
+        except OpTypeError as exc:
+            self.diag.error(elem.span, exc.message)
+            typ = ANY
+        e = I.Agg(typ, node.span, func, elem, binders)
+        return self.fold_agg(e)
+
+    def fold_agg(self, e: I.Agg) -> I.Expr:
+        """Fold an aggregate whose collections, filters and element are all constant."""
+        if not self._closed(e, set()):
+            return e
+        from .interpret import evaluate_closed
+        try:
+            return I.Const(e.type, e.span, evaluate_closed(e))
+        except RulesError as exc:
+            self.diag.error(e.span, exc.diagnostics[0].message)
+        return e
+
+    def _closed(self, e: I.Expr, bound: set[str]) -> bool:
+        if isinstance(e, I.Const):
+            return not isinstance(e.type, AnyT)
+        if isinstance(e, I.Local):
+            return e.name in bound
+        if isinstance(e, I.Op):
+            return e.op not in ("placements", "placed", "extends") and all(self._closed(a, bound) for a in e.args)
+        if isinstance(e, I.Agg):
+            inner = set(bound)
+            for b in e.binders:
+                if not self._closed(b.coll, inner):
+                    return False
+                inner.add(b.var)
+                if b.cond is not None and not self._closed(b.cond, inner):
+                    return False
+            return self._closed(e.elem, inner)
+        return False
+
+    def ex_Aggregate(self, node: A.Aggregate, scope: Scope) -> I.Expr:
+        if node.func not in AGGREGATES or node.func in ("list", "set"):
+            self.diag.error(node.func_span, f"'{node.func}' does not take a 'for' form",
+                            did_you_mean(node.func, [a for a in AGGREGATES if a not in ("list", "set")]))
+            return I.Const(ANY, node.span, None)
+        binders, inner = self.binders(node.binders, scope)
+        elem = self.expr(node.elem, inner)
+        return self.finish_agg(node.func, elem, binders, node)
+
+    def ex_Comprehension(self, node: A.Comprehension, scope: Scope) -> I.Expr:
+        binders, inner = self.binders(node.binders, scope)
+        elem = self.expr(node.elem, inner)
+        return self.finish_agg(node.kind, elem, binders, node)
+
+    def ex_Literal(self, node: A.Literal, scope: Scope) -> I.Expr:
+        items = [self.expr(i, scope) for i in node.items]
+        if node.kind == "tuple":
+            typ: Type = TupleT(tuple(i.type for i in items))
+        else:
+            elem: Type | None = ANY
+            for i, it in enumerate(items):
+                elem = join(elem, it.type)
+                if elem is None:
+                    self.diag.error(node.items[i].span, f"the items of this {node.kind} have different types")
+                    elem = ANY
+                    break
+            typ = CollT(node.kind, elem)
+        if all(isinstance(i, I.Const) for i in items):
+            values = tuple(i.value for i in items)
+            if node.kind == "set":
+                values = rt.oset(values)
+            return I.Const(typ, node.span, values)
+        kind = {"tuple": "make_tuple", "list": "make_list", "set": "make_set"}[node.kind]
+        return self.make_op(kind, items, node.span, typ, [i.span for i in node.items])
+
+    def ex_MapLit(self, node: A.MapLit, scope: Scope) -> I.Expr:
+        mapping = {}
+        key_t: Type | None = ANY
+        val_t: Type | None = ANY
+        for k, v in node.pairs:
+            ke, ve = self.expr(k, scope), self.expr(v, scope)
+            if not isinstance(ke, I.Const) or not isinstance(ve, I.Const):
+                self.diag.error((k if not isinstance(ke, I.Const) else v).span,
+                                "the entries of a table of values must be known before play")
+                continue
+            if ke.value in mapping:
+                self.diag.error(k.span, f"key {ke.value!r} appears twice")
+            mapping[ke.value] = ve.value
+            key_t = join(key_t, ke.type) or ANY
+            val_t = join(val_t, ve.type) or ANY
+        default, has_default = None, False
+        if node.default is not None:
+            de = self.expr(node.default, scope)
+            if not isinstance(de, I.Const):
+                self.diag.error(node.default.span, "the 'else' value must be known before play")
+            else:
+                default, has_default = de.value, True
+                val_t = join(val_t, de.type) or ANY
+        mv = MapValue(mapping, default, has_default, key_t, val_t)
+        return I.Const(MapT(key_t, val_t), node.span, mv)
+
+    def ex_Index(self, node: A.Index, scope: Scope) -> I.Expr:
+        base = self.expr(node.base, scope)
+        index = self.expr(node.index, scope)
+        t = base.type
+        if isinstance(t, BoardT):
+            info = self.grids.get(t.grid)
+            return self.make_op("board_get", [base, index], node.span, info.cell_enum if info else None,
+                                [node.base.span, node.index.span])
+        if isinstance(t, LayerT):
+            return self.make_op("layer_get", [base, index], node.span, None,
+                                [node.base.span, node.index.span])
+        if isinstance(t, MapT) and isinstance(base, I.Const):
+            mv = base.value
+            if not isinstance(mv.key_type, AnyT) and not isinstance(index.type, AnyT) and \
+                    not (is_int(mv.key_type) and is_int(index.type)) and mv.key_type != index.type:
+                self.diag.error(node.index.span, f"this table of values is indexed by {mv.key_type}, not {index.type}")
+            return self.make_op("map_get", [index], node.span, mv, [node.index.span])
+        if not isinstance(t, AnyT):
+            self.diag.error(node.base.span, f"cannot index a {t} with [...]",
+                            "index a grid with a cell (g[c]), a layer with a cell, or a table of values with a key")
+        return I.Const(ANY, node.span, None)
+
+    def ex_Attr(self, node: A.Attr, scope: Scope) -> I.Expr:
+        base = self.expr(node.base, scope)
+        t = base.type
+        if isinstance(t, EnumT):
+            info = self.enums.get(t.name)
+            if info is not None and node.name in info.columns:
+                if t.name in self.defs:
+                    self.reads_edge(t.name, node.name_span)
+                data = AttrData(t.name, node.name, info.columns[node.name], info.attrs[node.name])
+                return self.make_op("attr", [base], node.span, data)
+            cols = list(info.columns) if info else []
+            self.diag.error(node.name_span, f"'{t.name}' has no column '{node.name}'",
+                            did_you_mean(node.name, cols) or (f"columns: {', '.join(cols)}" if cols else None))
+            return I.Const(ANY, node.span, None)
+        if isinstance(t, SeatT):
+            if node.name in ("kind", "title", "name"):
+                return self.make_op("seat_attr", [base], node.span, node.name)
+            self.diag.error(node.name_span, f"a seat has no '{node.name}'", "a seat has: kind, title, name")
+            return I.Const(ANY, node.span, None)
+        if not isinstance(t, AnyT):
+            self.diag.error(node.name_span, f"a {t} has no '{node.name}'")
+        return I.Const(ANY, node.span, None)
+
+    def ex_Unary(self, node: A.Unary, scope: Scope) -> I.Expr:
+        operand = self.expr(node.operand, scope)
+        return self.make_op("neg" if node.op == "-" else "not", [operand], node.span)
+
+    def ex_Binary(self, node: A.Binary, scope: Scope) -> I.Expr:
+        left = self.expr(node.left, scope)
+        right = self.expr(node.right, scope)
+        spans = [node.left.span, node.right.span]
+        op = node.op
+        if op == "+":
+            if left.type == RELATION or right.type == RELATION:
+                name = "rel_union"
+            elif is_coll(left.type) and not isinstance(left.type, AnyT):
+                name = "concat"
+            else:
+                name = "add"
+        else:
+            name = {"-": "sub", "*": "mul", "//": "floordiv", "%": "mod", "==": "eq", "!=": "ne",
+                    "<": "lt", "<=": "le", ">": "gt", ">=": "ge", "and": "and", "or": "or",
+                    "in": "in", "not in": "not_in", "..": "range"}[op]
+        if name in ("eq", "ne") and isinstance(left.type, CollT) and isinstance(right.type, CollT) and \
+                "pile" in (left.type.kind, right.type.kind):
+            e = self.make_op("multiset_eq", [left, right], node.span, None, spans)
+            if name == "ne":
+                return self.make_op("not", [e], node.span)
+            return e
+        return self.make_op(name, [left, right], node.span, None, spans)
+
+    def ex_IfExpr(self, node: A.IfExpr, scope: Scope) -> I.Expr:
+        c = self.expr(node.cond, scope)
+        t = self.expr(node.then, scope)
+        o = self.expr(node.other, scope)
+        if isinstance(c, I.Const) and isinstance(c.value, bool):
+            # Switch-dependent branches: keep only the one that applies.
+            chosen = t if c.value else o
+            if join(t.type, o.type) is None:
+                self.diag.error(node.other.span, f"the two branches differ: {t.type} and {o.type}")
+            return chosen
+        return self.make_op("if", [c, t, o], node.span, None,
+                            [node.cond.span, node.then.span, node.other.span])
+
+    # ================================================================ scoring
+    def resolve_scoring(self, node: A.Scoring):
+        scope = Scope(kind="scoring")
+        params = []
+        for p in node.params:
+            t = self.type(p.type)
+            scope.names[p.name] = t
+            params.append((p.name, t))
+        grid = next((t.grid for _, t in params if isinstance(t, BoardT)), None)
+        layers = []
+        for layer in node.layers:
+            scope.names[layer.name] = LayerT(grid)
+            layers.append(layer.name)
+        steps = []
+        seen: dict[str, Span] = {}
+        prev = None
+        for step in node.steps:
+            if step.name in seen:
+                self.diag.error(step.name_span, f"step '{step.name}' appears twice in '{node.name}'",
+                                notes=((seen[step.name], "first here"),))
+            seen[step.name] = step.name_span
+            key = f"{node.name}.{step.name}"
+            saved, self.current = self.current, key
+            self.reads.append((node.name, key, "contains", step.name_span))
+            if prev is not None:
+                self.reads.append((prev, key, "precedes", step.name_span))
+            body = self.block(step.body, scope, "scoring")
+            self.current = saved
+            steps.append(I.StepDef(step.name, body, step))
+            prev = key
+        self.scorings[node.name] = I.ScoringDef(node.name, params, layers, steps, node)
+
+    # ================================================================ statements
+    def block(self, stmts, scope: Scope, context: str) -> list[I.Stmt]:
+        """Resolve statements in order; ``let`` and ``choose`` names stay visible after them."""
+        inner = scope.child(context)
+        return [s for s in (self.stmt(st, inner, context) for st in stmts) if s is not None]
+
+    def stmt(self, node: A.Stmt, scope: Scope, context: str) -> I.Stmt | None:
+        return getattr(self, "st_" + type(node).__name__)(node, scope, context)
+
+    def only_in(self, node, context: str, allowed: tuple[str, ...], what: str) -> bool:
+        if context not in allowed:
+            where = {"scoring": "a scoring step", "procedure": "a procedure or mode",
+                     "query": "a query"}
+            self.diag.error(node.span, f"'{what}' cannot be used in {where.get(context, context)}",
+                            f"'{what}' belongs in " + " or ".join(where[a] for a in allowed))
+            return False
+        return True
+
+    def bind(self, scope: Scope, name: str, typ: Type, span: Span):
+        if name in scope.names:
+            self.diag.error(span, f"'{name}' is already defined in this block")
+        scope.names[name] = typ
+
+    def st_Let(self, node: A.Let, scope, context):
+        value = self.expr(node.value, scope)
+        self.bind(scope, node.name, value.type, node.name_span)
+        return I.Let(node.span, node.name, value)
+
+    def st_Choose(self, node: A.Choose, scope, context):
+        coll = size = None
+        typ: Type | None = None
+        if node.domain in ("element", "subset"):
+            coll = self.expr(node.coll, scope)
+            if not is_coll(coll.type):
+                self.diag.error(node.coll.span, f"a choice is made in a collection, found {coll.type}")
+            elem = coll.type.elem if isinstance(coll.type, CollT) else ANY
+            var_t = elem if node.domain == "element" else CollT("set", elem)
+            if node.domain == "subset":
+                size = self.expr(node.size, scope)
+                if not is_int(size.type):
+                    self.diag.error(node.size.span, f"the size of a choice is a number, found {size.type}")
+        else:
+            typ = self.type(node.type)
+            var_t = typ
+            if not isinstance(typ, (BoardT, AnyT)):
+                self.diag.error(node.type.span, f"only a grid can be chosen whole; {typ} cannot",
+                                "choose an element instead: choose x in collection")
+            if context != "query":
+                self.diag.error(node.span, "'choose NAME: TYPE' is only for queries")
+        inner = scope.child()
+        inner.names[node.name] = var_t
+        where = None
+        if node.where is not None:
+            where = self.expr(node.where, inner)
+            if not is_bool(where.type):
+                self.diag.error(node.where.span, f"'where' takes a condition, found {where.type}")
+        chooser: I.Expr | str | None = None
+        if node.chooser == "random":
+            chooser = "random"
+        elif node.chooser is not None:
+            chooser = self.expr(node.chooser, scope)
+            if not isinstance(chooser.type, (SeatT, AnyT)):
+                self.diag.error(node.chooser.span, f"'by' names the seat who chooses, found {chooser.type}")
+        if context == "procedure" and chooser is None:
+            self.diag.error(node.span, f"who makes choice '{node.name}'?",
+                            "add 'by p' (a seat) or 'at random'")
+        if context in ("scoring", "query") and isinstance(chooser, I.Expr):
+            self.diag.error(node.span, f"a choice in a {context} is made by the "
+                                       f"{'owner of the score' if context == 'scoring' else 'solver'}",
+                            "remove 'by ...'")
+        self.bind(scope, node.name, var_t, node.name_span)
+        return I.Choose(node.span, node.name, node.domain, coll, size, typ, where, chooser,
+                        tuple(t for t, _ in node.tags))
+
+    def st_Points(self, node: A.Points, scope, context):
+        if not self.only_in(node, context, ("scoring",), "points"):
+            return None
+        value = self.expr(node.value, scope)
+        if not is_int(value.type):
+            self.diag.error(node.value.span, f"points are a number, found {value.type}")
+        return I.Points(node.span, value)
+
+    def st_Mark(self, node: A.Mark, scope, context):
+        if not self.only_in(node, context, ("scoring",), "mark"):
+            return None
+        t = scope.lookup(node.layer)
+        if not isinstance(t, LayerT):
+            layers = [n for n in scope.all_names() if isinstance(scope.lookup(n), LayerT)]
+            self.diag.error(node.layer_span, f"'{node.layer}' is not a layer of this scoring",
+                            did_you_mean(node.layer, layers) or "declare it: layer NAME")
+        cells = self.expr(node.cells, scope)
+        if not (isinstance(cells.type, CollT) and isinstance(cells.type.elem, (CellT, AnyT))) and \
+                not isinstance(cells.type, AnyT):
+            self.diag.error(node.cells.span, f"'mark' takes a set of cells, found {cells.type}")
+        return I.Mark(node.span, node.layer, cells)
+
+    def zone(self, node: A.Expr, scope: Scope, what: str) -> I.Expr:
+        e = self.expr(node, scope)
+        if not isinstance(e, (I.Global, I.SeatVar)) or e.name not in self.state:
+            if not isinstance(e.type, AnyT):
+                self.diag.error(node.span, f"{what} must be a pile of the game state (such as deck or hand(p))")
+        elif not (isinstance(e.type, CollT) and e.type.kind == "pile"):
+            self.diag.error(node.span, f"{what} must be a pile, '{e.name}' is {e.type}")
+        return e
+
+    def st_Shuffle(self, node, scope, context):
+        if not self.only_in(node, context, ("procedure",), "shuffle"):
+            return None
+        return I.Shuffle(node.span, self.zone(node.zone, scope, "what is shuffled"))
+
+    def st_Deal(self, node, scope, context):
+        if not self.only_in(node, context, ("procedure",), "deal"):
+            return None
+        count = self.expr(node.count, scope)
+        if not is_int(count.type):
+            self.diag.error(node.count.span, f"how many cards to deal: a number, found {count.type}")
+        return I.Deal(node.span, count, self.zone(node.source, scope, "the source"),
+                      self.zone(node.target, scope, "the target"))
+
+    def st_Move(self, node, scope, context):
+        if not self.only_in(node, context, ("procedure",), "move"):
+            return None
+        target = self.zone(node.target, scope, "the target")
+        if node.source is None:
+            what = self.zone(node.what, scope, "what is moved")
+            return I.Move(node.span, what, None, target)
+        source = self.zone(node.source, scope, "the source")
+        what = self.expr(node.what, scope)
+        return I.Move(node.span, what, source, target)
+
+    def st_Place(self, node, scope, context):
+        if not self.only_in(node, context, ("procedure",), "place"):
+            return None
+        card = self.expr(node.card, scope)
+        source = self.zone(node.source, scope, "the source")
+        board = self.expr(node.board, scope)
+        if not isinstance(board, (I.Global, I.SeatVar)) or not isinstance(board.type, BoardT):
+            if not isinstance(board.type, AnyT):
+                self.diag.error(node.board.span, "a card is placed on a grid of the game state (such as board(p))")
+        at = self.expr(node.at, scope)
+        if not isinstance(at.type, (CellT, AnyT)):
+            self.diag.error(node.at.span, f"'at' takes a cell, found {at.type}")
+        return I.Place(node.span, card, source, board, at)
+
+    def st_Pass(self, node, scope, context):
+        if not self.only_in(node, context, ("procedure",), "pass"):
+            return None
+        sv = self.state.get(node.zone)
+        if sv is None or not sv.per_seat:
+            seat_vars = [k for k, v in self.state.items() if v.per_seat]
+            self.diag.error(node.zone_span, f"'{node.zone}' is not a pile each seat holds",
+                            did_you_mean(node.zone, seat_vars))
+        direction = self.expr(node.direction, scope)
+        if direction.type != EnumT("direction") and not isinstance(direction.type, AnyT):
+            self.diag.error(node.direction.span, f"pass to left or right, not {direction.type}")
+        return I.Pass(node.span, node.zone, direction)
+
+    def st_Repeat(self, node, scope, context):
+        count = self.expr(node.count, scope)
+        if not is_int(count.type):
+            self.diag.error(node.count.span, f"repeat takes a number, found {count.type}")
+        return I.Repeat(node.span, count, self.block(node.body, scope, context))
+
+    def st_For(self, node, scope, context):
+        coll = self.expr(node.coll, scope)
+        if not is_coll(coll.type):
+            self.diag.error(node.coll.span, f"'for' needs a collection, found {coll.type}")
+        inner = scope.child()
+        inner.names[node.var] = coll.type.elem if isinstance(coll.type, CollT) else ANY
+        return I.For(node.span, node.var, coll, self.block(node.body, inner, context), node.simultaneous)
+
+    def st_If(self, node, scope, context):
+        cond = self.expr(node.cond, scope)
+        if not is_bool(cond.type):
+            self.diag.error(node.cond.span, f"'if' takes a condition, found {cond.type}")
+        return I.If(node.span, cond, self.block(node.then, scope, context),
+                    self.block(node.other, scope, context))
+
+    def st_Do(self, node, scope, context):
+        if not self.only_in(node, context, ("procedure",), "do"):
+            return None
+        d = self.defs.get(node.proc)
+        args = [self.expr(a, scope) for a in node.args]
+        if not isinstance(d, A.Procedure):
+            procs = [k for k, v in self.defs.items() if isinstance(v, A.Procedure)]
+            self.diag.error(node.proc_span, f"unknown procedure '{node.proc}'", did_you_mean(node.proc, procs))
+            return None
+        self.reads_edge(node.proc, node.proc_span, "calls")
+        if len(args) != len(d.params):
+            self.diag.error(node.span, f"procedure '{d.name}' takes {len(d.params)} argument(s), not {len(args)}")
+        for p, a, an in zip(d.params, args, node.args):
+            t = self.type(p.type)
+            if not assignable(a.type, t):
+                self.diag.error(an.span, f"argument '{p.name}' of '{d.name}' is {t}, not {a.type}")
+        return I.Do(node.span, node.proc, args)
+
+    def st_Report(self, node, scope, context):
+        if not self.only_in(node, context, ("procedure",), "report"):
+            return None
+        var = coll = None
+        inner = scope
+        if node.var is not None:
+            coll = self.expr(node.coll, scope)
+            inner = scope.child()
+            inner.names[node.var] = coll.type.elem if isinstance(coll.type, CollT) else ANY
+            var = node.var
+        return I.Report(node.span, node.name, var, coll, self.expr(node.value, inner))
+
+    def st_Input(self, node, scope, context):
+        if not self.only_in(node, context, ("query",), "input"):
+            return None
+        t = self.type(node.type)
+        self.bind(scope, node.name, t, node.name_span)
+        return I.Input(node.span, node.name, t)
+
+    def st_Require(self, node, scope, context):
+        if not self.only_in(node, context, ("query",), "require"):
+            return None
+        cond = self.expr(node.cond, scope)
+        if not is_bool(cond.type):
+            self.diag.error(node.cond.span, f"'require' takes a condition, found {cond.type}")
+        return I.Require(node.span, cond, tuple(t for t, _ in node.tags))
+
+    def st_Objective(self, node, scope, context):
+        if not self.only_in(node, context, ("query",), node.sense):
+            return None
+        value = self.expr(node.value, scope)
+        if not is_int(value.type):
+            self.diag.error(node.value.span, f"{node.sense} takes a number, found {value.type}")
+        return I.Objective(node.span, node.sense, value)
+
+    # ================================================================ procedures, modes, queries
+    def resolve_procedure(self, node: A.Procedure):
+        scope = Scope(kind="procedure")
+        params = []
+        for p in node.params:
+            t = self.type(p.type)
+            scope.names[p.name] = t
+            params.append((p.name, t))
+        saved, self.current = self.current, node.name
+        body = self.block(node.body, scope, "procedure")
+        self.current = saved
+        self.procedures[node.name] = I.ProcDef(node.name, params, body, node)
+
+    def resolve_mode(self, node: A.Mode):
+        saved, self.current = self.current, node.name
+        players = self.expr(node.players, Scope(kind="def"))
+        lo = hi = 1
+        if isinstance(players, I.Const) and isinstance(players.value, int):
+            lo = hi = players.value
+        elif isinstance(players, I.Const) and isinstance(players.value, tuple) and players.value:
+            lo, hi = min(players.value), max(players.value)
+        else:
+            self.diag.error(node.players.span, "players takes a number or a range such as 3..6")
+        scope = Scope(kind="procedure")
+        seats = []
+        has_players = False
+        for entry in node.seats:
+            if entry.name is None:
+                if has_players:
+                    self.diag.error(entry.span, "'players' appears twice in seats")
+                has_players = True
+                seats.append(I.SeatSpec(None, "player", None))
+                continue
+            if entry.kind not in BUILTIN_ENUMS["seat_kind"]:
+                self.diag.error(entry.span, f"unknown seat kind '{entry.kind}'",
+                                did_you_mean(entry.kind, BUILTIN_ENUMS["seat_kind"]) or
+                                "kinds: player, neutral, automaton")
+            self.bind(scope, entry.name, SEAT, entry.span)
+            seats.append(I.SeatSpec(entry.name, entry.kind, entry.title))
+        named_players = sum(1 for s in seats if s.name and s.kind == "player")
+        if has_players and named_players:
+            self.diag.error(node.span, "use either 'players' or named player seats, not both")
+        if not has_players and named_players != hi:
+            self.diag.error(node.players.span, f"{named_players} player seat(s) are named but the mode is for "
+                                               f"{lo}..{hi} players")
+        body = self.block(node.body, scope, "procedure")
+        self.current = saved
+        self.modes[node.name] = I.ModeDef(node.name, node.title, lo, hi, seats, body, node)
+
+    def resolve_query(self, node: A.Query):
+        saved, self.current = self.current, node.name
+        scope = Scope(kind="query")
+        body = self.block(node.body, scope, "query")
+        self.current = saved
+        inputs = []
+        for st, ast_st in zip([s for s in body if isinstance(s, I.Input)],
+                              [s for s in node.body if isinstance(s, A.Input)]):
+            inputs.append((st.name, st.type, ast_st.doc))
+        objectives = [s for s in body if isinstance(s, I.Objective)]
+        if len(objectives) != 1:
+            self.diag.error(node.name_span, f"query '{node.name}' needs exactly one maximize or minimize")
+        self.queries[node.name] = I.QueryDef(node.name, node.title, body, inputs, node)

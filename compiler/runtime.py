@@ -1,0 +1,333 @@
+"""Run-time values and helpers of the reference interpreter.
+
+In:  nothing game-specific; the generated code (``interpret``) calls these.
+Out: ``Board`` (a grid of enum values, floating or anchored), ``Seat``,
+     ``Score`` (an int that remembers its steps and choices), ``Relation``
+     (cell offsets and rays), and the helpers behind grid operators.
+
+Values: ints, bools, texts and enum values are Python ints, bools and strs;
+a cell is a ``(row, column)`` tuple counted from 0 at the top left; piles and
+lists are tuples; sets are tuples without duplicates in first-seen order.
+"""
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+from .diagnostics import RuntimeRulesError
+
+
+# -------------------------------------------------------------------- boards
+class Board:
+    """A grid of ``rows`` x ``cols`` cells holding enum values.
+
+    A floating board is not anchored until it is full: a card may go on any
+    free position as long as every card still fits in one ``rows`` x ``cols``
+    window. Its cells are kept normalised so the top-left card of the bounding
+    box is at (0, 0); placing left of or above it shifts every card.
+    """
+
+    __slots__ = ("grid", "rows", "cols", "floating", "cards")
+
+    def __init__(self, grid: str, rows: int, cols: int, floating: bool,
+                 cards: dict[tuple[int, int], str] | None = None):
+        self.grid = grid
+        self.rows = rows
+        self.cols = cols
+        self.floating = floating
+        self.cards: dict[tuple[int, int], str] = dict(cards or {})
+
+    def __eq__(self, other):
+        return isinstance(other, Board) and self.grid == other.grid and self.cards == other.cards
+
+    def __hash__(self):
+        return hash((self.grid, frozenset(self.cards.items())))
+
+    def __repr__(self):
+        return f"Board({self.grid}, {self.cards})"
+
+    def copy(self) -> "Board":
+        return Board(self.grid, self.rows, self.cols, self.floating, self.cards)
+
+    # bounding box of the cards, as (min_r, min_c, max_r, max_c)
+    def bbox(self):
+        if not self.cards:
+            return None
+        rs = [r for r, _ in self.cards]
+        cs = [c for _, c in self.cards]
+        return min(rs), min(cs), max(rs), max(cs)
+
+    def fits_with(self, pos) -> bool:
+        box = self.bbox()
+        if box is None:
+            return True
+        r0, c0, r1, c1 = box
+        r, c = pos
+        return max(r1, r) - min(r0, r) < self.rows and max(c1, c) - min(c0, c) < self.cols
+
+    def render(self, empty: str = ".") -> list[list[str]]:
+        return [[self.cards.get((r, c), empty) for c in range(self.cols)] for r in range(self.rows)]
+
+
+def normalised(board: Board) -> Board:
+    box = board.bbox()
+    if box is None or not board.floating:
+        return board
+    r0, c0, _, _ = box
+    if r0 == 0 and c0 == 0:
+        return board
+    return Board(board.grid, board.rows, board.cols, board.floating,
+                 {(r - r0, c - c0): k for (r, c), k in board.cards.items()})
+
+
+def placements(board: Board) -> tuple:
+    """Free positions where a card may go without breaking the grid's frame."""
+    if not board.floating:
+        return tuple(p for p in frame(board.rows, board.cols) if p not in board.cards)
+    if not board.cards:
+        return ((0, 0),)
+    r0, c0, r1, c1 = board.bbox()
+    out = []
+    for r in range(r1 - board.rows + 1, r0 + board.rows):
+        for c in range(c1 - board.cols + 1, c0 + board.cols):
+            if (r, c) not in board.cards and board.fits_with((r, c)):
+                out.append((r, c))
+    return tuple(out)
+
+
+def placed(board: Board, card: str, pos) -> Board:
+    if pos in board.cards:
+        raise RuntimeRulesError(f"cell {pos_text(pos)} is already taken")
+    if board.floating:
+        if not board.fits_with(pos):
+            raise RuntimeRulesError(f"a card at {pos_text(pos)} would not fit the {board.rows} x {board.cols} grid")
+    elif not (0 <= pos[0] < board.rows and 0 <= pos[1] < board.cols):
+        raise RuntimeRulesError(f"cell {pos_text(pos)} is outside the {board.rows} x {board.cols} grid")
+    new = Board(board.grid, board.rows, board.cols, board.floating, board.cards)
+    new.cards[pos] = card
+    return normalised(new)
+
+
+def extends(full: Board, part: Board) -> bool:
+    """Whether ``part`` appears in ``full`` at some translation."""
+    if not part.cards:
+        return True
+    r0, c0, r1, c1 = part.bbox()
+    for dr in range(-r0, full.rows - r1):
+        for dc in range(-c0, full.cols - c1):
+            if all(full.cards.get((r + dr, c + dc)) == k for (r, c), k in part.cards.items()):
+                return True
+    return False
+
+
+def contents(board: Board) -> tuple:
+    return tuple(board.cards[p] for p in sorted(board.cards))
+
+
+def frame(rows: int, cols: int) -> tuple:
+    return tuple((r, c) for r in range(rows) for c in range(cols))
+
+
+def pos_text(pos) -> str:
+    return f"({pos[0]}, {pos[1]})"
+
+
+# ----------------------------------------------------------------- relations
+@dataclass(frozen=True)
+class Relation:
+    """Cells reached from a cell: fixed ``offsets`` and ``rays`` (repeated steps)."""
+
+    offsets: tuple[tuple[int, int], ...] = ()
+    rays: tuple[tuple[int, int], ...] = ()
+
+    def __add__(self, other: "Relation") -> "Relation":
+        return Relation(tuple(dict.fromkeys(self.offsets + other.offsets)),
+                        tuple(dict.fromkeys(self.rays + other.rays)))
+
+    def apply(self, pos, rows: int, cols: int) -> tuple:
+        r, c = pos
+        out = []
+        for dr, dc in self.offsets:
+            q = (r + dr, c + dc)
+            if 0 <= q[0] < rows and 0 <= q[1] < cols and q not in out:
+                out.append(q)
+        for dr, dc in self.rays:
+            qr, qc = r + dr, c + dc
+            # A position just outside the frame (a placement candidate) still sees in.
+            steps = 0
+            while -1 <= qr <= rows and -1 <= qc <= cols and steps <= rows + cols:
+                if 0 <= qr < rows and 0 <= qc < cols and (qr, qc) not in out:
+                    out.append((qr, qc))
+                qr += dr
+                qc += dc
+                steps += 1
+        return tuple(out)
+
+    def describe(self) -> str:
+        parts = []
+        if self.offsets:
+            parts.append("offsets " + " ".join(f"({a},{b})" for a, b in self.offsets))
+        if self.rays:
+            parts.append("rays " + " ".join(f"({a},{b})" for a, b in self.rays))
+        return "; ".join(parts) or "nothing"
+
+
+class RelationTable(dict):
+    """``table[cell]`` -> cells related to it on one grid; computed once per cell."""
+
+    def __init__(self, relation: Relation, rows: int, cols: int):
+        super().__init__()
+        self.relation, self.rows, self.cols = relation, rows, cols
+        for pos in frame(rows, cols):
+            self[pos] = relation.apply(pos, rows, cols)
+
+    def __missing__(self, pos):
+        value = self.relation.apply(pos, self.rows, self.cols)
+        self[pos] = value
+        return value
+
+
+def groups(cells: Iterable, table: RelationTable) -> tuple:
+    """Connected groups of ``cells`` under a relation, in first-seen order."""
+    members = tuple(dict.fromkeys(cells))
+    inside = set(members)
+    seen: set = set()
+    out = []
+    for start in members:
+        if start in seen:
+            continue
+        group = [start]
+        seen.add(start)
+        i = 0
+        while i < len(group):
+            for n in table[group[i]]:
+                if n in inside and n not in seen:
+                    seen.add(n)
+                    group.append(n)
+            i += 1
+        out.append(tuple(group))
+    return tuple(out)
+
+
+# --------------------------------------------------------------------- seats
+@dataclass(frozen=True)
+class Seat:
+    index: int
+    name: str
+    kind: str
+    title: str
+
+    def __str__(self):
+        return self.title
+
+    def __repr__(self):
+        return f"Seat({self.name})"
+
+
+# -------------------------------------------------------------------- scores
+class Score(int):
+    """An int (the total) that also carries its breakdown by step and its choices."""
+
+    steps: dict
+    choices: dict
+
+    def __new__(cls, steps: dict, choices: dict):
+        obj = super().__new__(cls, sum(steps.values()))
+        obj.steps = steps
+        obj.choices = choices
+        return obj
+
+    def __repr__(self):
+        return f"Score({int(self)}, {self.steps})"
+
+
+def best_score(mode: int, scores, span=None):
+    """The best score for the chooser among the options' scores (the first one on ties)."""
+    best = None
+    for s in scores:
+        if best is None or (s > best if mode > 0 else s < best):
+            best = s
+    if best is None:
+        raise RuntimeRulesError("no legal option for a choice", span)
+    return best
+
+
+def subsets(pool: tuple, size: int):
+    if size < 0 or size > len(pool):
+        return iter(())
+    return itertools.combinations(pool, size)
+
+
+# -------------------------------------------------------------- collections
+def oset(items: Iterable) -> tuple:
+    return tuple(dict.fromkeys(items))
+
+
+def within(small: Iterable, big: Iterable) -> bool:
+    counts: dict = {}
+    for x in big:
+        counts[x] = counts.get(x, 0) + 1
+    for x in small:
+        n = counts.get(x, 0)
+        if n == 0:
+            return False
+        counts[x] = n - 1
+    return True
+
+
+def multiset_eq(a: Iterable, b: Iterable) -> bool:
+    return sorted(map(repr, a)) == sorted(map(repr, b))
+
+
+def first(items):
+    for x in items:
+        return x
+    raise RuntimeRulesError("first() of an empty collection")
+
+
+def map_get(mapping: dict, key, default, has_default: bool):
+    if key in mapping:
+        return mapping[key]
+    if has_default:
+        return default
+    raise RuntimeRulesError(f"no entry for {key!r} in a table of values")
+
+
+def agg_min(values):
+    values = list(values)
+    if not values:
+        raise RuntimeRulesError("min() of an empty collection")
+    return min(values)
+
+
+def agg_max(values):
+    values = list(values)
+    if not values:
+        raise RuntimeRulesError("max() of an empty collection")
+    return max(values)
+
+
+@dataclass
+class Zone:
+    """A pile of cards held in the game state (a deck, a hand, a discard pile)."""
+
+    name: str
+    cards: list = field(default_factory=list)
+
+    def __iter__(self):
+        return iter(self.cards)
+
+    def __len__(self):
+        return len(self.cards)
+
+    def __contains__(self, x):
+        return x in self.cards
+
+
+def as_tuple(value: Any) -> tuple:
+    if isinstance(value, Zone):
+        return tuple(value.cards)
+    if isinstance(value, Board):
+        return contents(value)
+    return tuple(value)
