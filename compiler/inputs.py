@@ -1,0 +1,129 @@
+"""User input files -> values of the program's types.
+
+In:  grid files (one line per row, card names separated by spaces, ``.`` for a
+     free cell), card lists (names separated by spaces, commas or new lines)
+     and single values given on the command line.
+Out: ``runtime.Board``, tuples of enum values, ints... or a ``BadInputError``
+     pointing at ``file:line:col`` with a caret and a "did you mean".
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from . import ir as I
+from . import runtime as rt
+from .diagnostics import BadInputError, Diagnostic, Span, did_you_mean, register_source
+from .types import BoardT, BoolT, CollT, EnumT, IntT, TextT, Type
+
+EMPTY = {".", "_", "-"}
+
+
+def _read(path: str) -> str:
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise BadInputError(f"{path}: no such file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise BadInputError(f"{path}: cannot read: {exc}") from None
+    register_source(path, text)
+    return text
+
+
+def _words(text: str, path: str):
+    """(word, Span) for every word of a text, split on spaces, commas and new lines."""
+    for lineno, line in enumerate(text.splitlines(), start=1):
+        if line.lstrip().startswith("#"):
+            continue
+        for m in re.finditer(r"[^\s,]+", line):
+            yield m.group(0), Span(path, lineno, m.start() + 1, lineno, m.end() + 1)
+
+
+def enum_value(word: str, enum: I.EnumInfo, span: Span | None, what: str) -> str:
+    value = word.lower()
+    if value in enum.values:
+        return value
+    hint = did_you_mean(value, enum.values) or ("one of: " + " ".join(enum.values))
+    message = f"unknown {what} '{word}'"
+    if span is None:
+        raise BadInputError(f"{message} ({hint})")
+    raise BadInputError(Diagnostic(span, message, hint))
+
+
+def read_grid(path: str, program: I.Program, grid_name: str, allow_free: bool) -> rt.Board:
+    grid = program.grids[grid_name]
+    enum = program.enums[grid.cell_enum]
+    text = _read(path)
+    rows = [(i, line) for i, line in enumerate(text.splitlines(), start=1)
+            if line.strip() and not line.lstrip().startswith("#")]
+    if len(rows) != grid.rows:
+        span = Span(path, rows[-1][0] if rows else 1, 1, rows[-1][0] if rows else 1, 2)
+        raise BadInputError(Diagnostic(span, f"a grid has {grid.rows} lines of {grid.cols} cards, "
+                                             f"this file has {len(rows)} lines",
+                                       "write one line per row, names separated by spaces"))
+    cards: dict[tuple[int, int], str] = {}
+    for r, (lineno, line) in enumerate(rows):
+        words = [(m.group(0), Span(path, lineno, m.start() + 1, lineno, m.end() + 1))
+                 for m in re.finditer(r"\S+", line)]
+        if len(words) != grid.cols:
+            span = Span(path, lineno, 1, lineno, len(line) + 1)
+            raise BadInputError(Diagnostic(span, f"row {r + 1} has {len(words)} cards, "
+                                                 f"a row has {grid.cols}"))
+        for c, (word, span) in enumerate(words):
+            if word in EMPTY:
+                if not allow_free:
+                    raise BadInputError(Diagnostic(span, "this grid must be full; '.' marks a free cell",
+                                                   "every cell needs a card name"))
+                continue
+            cards[(r, c)] = enum_value(word, enum, span, grid.cell_enum)
+    board = rt.Board(grid.name, grid.rows, grid.cols, grid.floating, cards)
+    if allow_free and board.cards:
+        # A partly built floating grid must be connected card to card.
+        start = next(iter(board.cards))
+        seen, todo = {start}, [start]
+        while todo:
+            r, c = todo.pop()
+            for q in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+                if q in board.cards and q not in seen:
+                    seen.add(q)
+                    todo.append(q)
+        if len(seen) != len(board.cards):
+            lone = sorted(set(board.cards) - seen)[0]
+            raise BadInputError(f"{path}: the card at row {lone[0] + 1}, column {lone[1] + 1} is not "
+                                f"connected to the others; cards are placed next to each other")
+        board = rt.normalised(board)
+    return board
+
+
+def read_cards(source: str, program: I.Program, enum_name: str) -> tuple[str, ...]:
+    """A card list from a file, or from the argument itself when no such file exists."""
+    enum = program.enums[enum_name]
+    if Path(source).is_file():
+        text = _read(source)
+        return tuple(enum_value(w, enum, span, enum_name) for w, span in _words(text, source))
+    if "/" in source or source.endswith(".txt"):
+        raise BadInputError(f"{source}: no such file")
+    return tuple(enum_value(w, enum, None, enum_name) for w in re.findall(r"[^\s,]+", source))
+
+
+def parse_value(text: str, typ: Type, program: I.Program, name: str) -> Any:
+    """A command-line value for an input of type ``typ``."""
+    if isinstance(typ, IntT):
+        if re.fullmatch(r"-?\d+", text.strip()):
+            return int(text)
+        raise BadInputError(f"--{name.replace('_', '-')} takes a number, not '{text}'")
+    if isinstance(typ, BoolT):
+        if text in ("true", "false"):
+            return text == "true"
+        raise BadInputError(f"--{name.replace('_', '-')} takes true or false, not '{text}'")
+    if isinstance(typ, TextT):
+        return text
+    if isinstance(typ, EnumT):
+        return enum_value(text, program.enums[typ.name], None, typ.name)
+    if isinstance(typ, BoardT):
+        return read_grid(text, program, typ.grid, allow_free=True)
+    if isinstance(typ, CollT) and isinstance(typ.elem, EnumT):
+        return read_cards(text, program, typ.elem.name)
+    raise BadInputError(f"--{name.replace('_', '-')}: inputs of type {typ} cannot be given on the command line")

@@ -1,0 +1,354 @@
+"""The ``rulewright`` command line.
+
+In:  command-line arguments.
+Out: text or JSON on stdout; on a user error one clear message on stderr and
+     exit code 1 (bad spec) or 2 (bad input or usage), never a traceback.
+
+Commands: check, graph, dump, score, play, query (see ``rulewright --help``).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+import traceback
+from pathlib import Path
+from typing import Any
+
+from compiler import graph as rules_graph
+from compiler import runtime as rt
+from compiler.diagnostics import BadInputError, RulesError
+from compiler.types import BoardT
+
+
+class UsageError(BadInputError):
+    pass
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):  # one clear message, exit 2
+        raise UsageError(f"{self.prog}: {message} (see {self.prog} --help)")
+
+
+def _overrides(items: list[str] | None) -> dict[str, str]:
+    out = {}
+    for item in items or []:
+        if "=" not in item:
+            raise UsageError(f"--set takes NAME=VALUE, not '{item}'")
+        k, v = item.split("=", 1)
+        out[k.strip()] = v.strip()
+    return out
+
+
+def _load(path: str, sets):
+    from compiler import load
+    return load(path, _overrides(sets))
+
+
+# ------------------------------------------------------------------ output helpers
+def jsonable(value: Any) -> Any:
+    if isinstance(value, rt.Score):
+        return {"total": int(value), "scores": dict(value.steps),
+                **{k: jsonable(v) for k, v in value.choices.items()}}
+    if isinstance(value, rt.Board):
+        return [[value.cards.get((r, c)) for c in range(value.cols)] for r in range(value.rows)]
+    if isinstance(value, rt.Seat):
+        return value.name
+    if isinstance(value, rt.Zone):
+        return list(value.cards)
+    if isinstance(value, dict):
+        return {(k.name if isinstance(k, rt.Seat) else str(k)): jsonable(v) for k, v in value.items()}
+    if isinstance(value, (tuple, list, frozenset, set)):
+        return [jsonable(v) for v in value]
+    return value
+
+
+def text_value(value: Any) -> str:
+    if isinstance(value, rt.Seat):
+        return value.title
+    if isinstance(value, tuple) and value and all(isinstance(v, tuple) and len(v) == 2 for v in value):
+        return " ".join(f"({r}, {c})" for r, c in value)
+    if isinstance(value, (tuple, list)):
+        return ", ".join(text_value(v) for v in value) or "none"
+    return str(value)
+
+
+def board_lines(board: rt.Board, marked=()) -> list[str]:
+    width = max([len(k) for k in board.cards.values()] + [1])
+    out = []
+    for r in range(board.rows):
+        cells = []
+        for c in range(board.cols):
+            k = board.cards.get((r, c), ".")
+            cells.append((k + ("*" if (r, c) in marked else "")).ljust(width + 1))
+        out.append("  " + " ".join(cells).rstrip())
+    return out
+
+
+def score_lines(score: rt.Score, indent: str = "  ") -> list[str]:
+    width = max(len(k) for k in score.steps) if score.steps else 5
+    lines = [f"{indent}{k.ljust(width)} {v:>4}" for k, v in score.steps.items()]
+    for k, v in score.choices.items():
+        lines.append(f"{indent}{k.replace('_', ' ')}: {text_value(v)}")
+    lines.append(f"{indent}{'total'.ljust(width)} {int(score):>4}")
+    return lines
+
+
+def _seat_board_var(program) -> str:
+    names = [v.name for v in program.state.values() if v.per_seat and isinstance(v.type, BoardT)]
+    if len(names) != 1:
+        raise BadInputError(f"{program.root}: the spec needs exactly one grid per seat to score grid files")
+    return names[0]
+
+
+# ------------------------------------------------------------------ commands
+def cmd_check(args) -> int:
+    from compiler.loader import load
+    failed = False
+    for path in args.paths:
+        try:
+            program = load(path, _overrides(args.set))
+        except RulesError as exc:
+            print(exc.render(), file=sys.stderr)
+            failed = True
+            continue
+        ids = {t for d in program.definitions.values() for t in d.rule_ids}
+        print(f"ok: {path}: {program.title}: {len(program.definitions)} definitions, "
+              f"{len(ids)} rule IDs")
+    return 1 if failed else 0
+
+
+def cmd_graph(args) -> int:
+    program = _load(args.path, args.set)
+    g = rules_graph.build(program)
+    print(rules_graph.to_dot(g) if args.format == "dot" else rules_graph.to_json(g))
+    return 0
+
+
+def cmd_dump(args) -> int:
+    if args.stage == "ast":
+        from compiler.ast import dump
+        from compiler.loader import parse_files, spec_files
+        for f in parse_files(spec_files(args.path)):
+            print(dump(f))
+        return 0
+    program = _load(args.path, args.set)
+    from compiler.interpret import Interpreter
+    print(Interpreter(program).python_source())
+    return 0
+
+
+def cmd_score(args) -> int:
+    from compiler.inputs import read_grid
+    from compiler.interpret import Interpreter
+    program = _load(args.spec, args.set)
+    if program.outcome is None:
+        raise BadInputError(f"{args.spec}: the spec has no 'outcome' to score with")
+    var = _seat_board_var(program)
+    grid = program.state[var].type.grid
+    boards = [read_grid(path, program, grid, allow_free=False) for path in args.grids]
+    interp = Interpreter(program)
+    seats = [rt.Seat(i, f"p{i + 1}", "player", path) for i, path in enumerate(args.grids)]
+    state = interp.new_state(seats)
+    for seat, board in zip(seats, boards):
+        state.per_seat[var][seat.index] = board
+    results = [interp.call(program.outcome, seat, state=state) for seat in seats]
+    if args.json:
+        players = []
+        for path, res in zip(args.grids, results):
+            entry: dict[str, Any] = {"grid": path}
+            if isinstance(res, rt.Score):
+                entry["scores"] = dict(res.steps)
+                for k, v in res.choices.items():
+                    entry[k] = jsonable(v)
+            entry["total"] = int(res)
+            players.append(entry)
+        print(json.dumps({"players": players}, indent=2, ensure_ascii=False))
+        return 0
+    for path, board, res in zip(args.grids, boards, results):
+        print(path)
+        prey = set()
+        if isinstance(res, rt.Score):
+            for v in res.choices.values():
+                if isinstance(v, tuple):
+                    prey |= {x for x in v if isinstance(x, tuple)}
+        print("\n".join(board_lines(board, prey)))
+        if isinstance(res, rt.Score):
+            print("\n".join(score_lines(res)))
+        else:
+            print(f"  total {int(res)}")
+        print()
+    return 0
+
+
+def cmd_play(args) -> int:
+    from compiler.interpret import Interpreter
+    program = _load(args.spec, args.set)
+    if not program.modes:
+        raise BadInputError(f"{args.spec}: the spec has no 'mode' to play")
+    if args.mode:
+        if args.mode not in program.modes:
+            from compiler.diagnostics import did_you_mean
+            hint = did_you_mean(args.mode, program.modes) or "modes: " + ", ".join(program.modes)
+            raise UsageError(f"no mode '{args.mode}' in {args.spec} ({hint})")
+        mode = program.modes[args.mode]
+        if args.players is not None and not mode.min_players <= args.players <= mode.max_players:
+            raise UsageError(f"mode '{mode.name}' is for {mode.min_players}..{mode.max_players} players, "
+                             f"not {args.players}")
+    else:
+        if args.players is None:
+            raise UsageError("play needs --players N (or --mode)")
+        fitting = [m for m in program.modes.values() if m.min_players <= args.players <= m.max_players]
+        if not fitting:
+            ranges = ", ".join(f"{m.name}: {m.min_players}..{m.max_players}" for m in program.modes.values())
+            raise UsageError(f"no mode of {args.spec} is for {args.players} players ({ranges})")
+        mode = fitting[0]
+    players = args.players if args.players is not None else mode.min_players
+    interp = Interpreter(program)
+    started = time.perf_counter()
+    state = interp.play(mode.name, players, args.seed)
+    seconds = time.perf_counter() - started
+    boards = {}
+    for var in program.state.values():
+        if var.per_seat:
+            for seat in state.seats:
+                boards.setdefault(seat.name, {})[var.name] = state.per_seat[var.name][seat.index]
+    if args.json:
+        out = {"spec": program.name, "mode": mode.name, "players": players, "seed": args.seed,
+               "seats": [{"name": s.name, "kind": s.kind, "title": s.title,
+                          **{k: jsonable(v) for k, v in boards[s.name].items()}} for s in state.seats],
+               "shared": {k: jsonable(v) for k, v in state.shared.items()},
+               "reports": {k: jsonable(v) for k, v in state.reports.items()},
+               "choices": sum(1 for e in state.log if e.kind == "choose"),
+               "seconds": round(seconds, 3)}
+        print(json.dumps(out, indent=2, ensure_ascii=False))
+        return 0
+    print(f"{program.title}: {mode.title or mode.name}, {players} player(s), seed {args.seed}")
+    for seat in state.seats:
+        print()
+        print(f"{seat.title} ({seat.kind})")
+        for name, value in boards[seat.name].items():
+            if isinstance(value, rt.Board) and value.cards:
+                print("\n".join(board_lines(value)))
+            elif isinstance(value, rt.Zone) and value.cards:
+                print(f"  {name}: {' '.join(value.cards)}")
+    for name, value in state.reports.items():
+        print()
+        if isinstance(value, dict):
+            print(f"{name}:")
+            for key, v in value.items():
+                label = key.title if isinstance(key, rt.Seat) else str(key)
+                if isinstance(v, rt.Score):
+                    print(f"  {label}")
+                    print("\n".join(score_lines(v, "    ")))
+                else:
+                    print(f"  {label}: {text_value(v)}")
+        else:
+            print(f"{name}: {text_value(value)}")
+    return 0
+
+
+def cmd_query(args, extra: list[str]) -> int:
+    from solver.queries import run_query
+    program = _load(args.spec, args.set)
+    name = args.name.replace("-", "_")
+    if name not in program.queries:
+        from compiler.diagnostics import did_you_mean
+        names = [q.replace("_", "-") for q in program.queries]
+        hint = did_you_mean(args.name, names) or ("queries: " + ", ".join(names) if names else "none")
+        raise UsageError(f"no query '{args.name}' in {args.spec} ({hint})")
+    query = program.queries[name]
+    qp = _Parser(prog=f"rulewright query {args.spec} {args.name}",
+                 description=query.title or name)
+    for iname, itype, doc in query.inputs:
+        qp.add_argument("--" + iname.replace("_", "-"), required=True, metavar="VALUE",
+                        help=f"{doc or iname} ({itype})")
+    inputs_ns = qp.parse_args(extra)
+    from compiler.inputs import parse_value
+    inputs = {iname: parse_value(getattr(inputs_ns, iname), itype, program, iname)
+              for iname, itype, _ in query.inputs}
+    answer = run_query(program, name, inputs, time_limit=args.time_limit, workers=args.workers)
+    if args.json:
+        print(json.dumps(answer.to_json(), indent=2, ensure_ascii=False))
+    else:
+        print(answer.to_text())
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="rulewright", description="Board-game rules as code.")
+    sub = p.add_subparsers(dest="command", parser_class=_Parser, metavar="COMMAND")
+    sub.required = True
+
+    def common(sp):
+        sp.add_argument("--set", action="append", metavar="NAME=VALUE",
+                        help="set a switch or param of the spec (repeatable)")
+
+    c = sub.add_parser("check", help="compile specs; exit 0 when clean")
+    c.add_argument("paths", nargs="+", metavar="PATH")
+    common(c)
+    g = sub.add_parser("graph", help="print the rules graph")
+    g.add_argument("path", metavar="PATH")
+    g.add_argument("--format", choices=["dot", "json"], default="json")
+    common(g)
+    d = sub.add_parser("dump", help="print a compiler stage: the AST or the generated Python")
+    d.add_argument("path", metavar="PATH")
+    d.add_argument("--stage", choices=["ast", "python"], default="ast")
+    common(d)
+    s = sub.add_parser("score", help="score finished grids as the players of one game")
+    s.add_argument("spec", metavar="SPEC")
+    s.add_argument("grids", nargs="+", metavar="GRID")
+    s.add_argument("--json", action="store_true")
+    common(s)
+    pl = sub.add_parser("play", help="play a seeded game with random legal agents")
+    pl.add_argument("spec", metavar="SPEC")
+    pl.add_argument("--players", type=int)
+    pl.add_argument("--seed", type=int, default=0)
+    pl.add_argument("--mode")
+    pl.add_argument("--json", action="store_true")
+    common(pl)
+    q = sub.add_parser("query", help="answer a query of the spec with the CP-SAT solver",
+                       description="Inputs of the query follow its name, e.g. --cards FILE.")
+    q.add_argument("spec", metavar="SPEC")
+    q.add_argument("name", metavar="QUERY")
+    q.add_argument("--json", action="store_true")
+    q.add_argument("--time-limit", type=float, default=60.0, metavar="SECONDS")
+    q.add_argument("--workers", type=int, default=2)
+    common(q)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    parser = build_parser()
+    try:
+        args, extra = parser.parse_known_args(argv)
+        if args.command != "query" and extra:
+            raise UsageError(f"rulewright {args.command}: unrecognized arguments: {' '.join(extra)}")
+        if args.command == "query":
+            code = cmd_query(args, extra)
+        else:
+            code = {"check": cmd_check, "graph": cmd_graph, "dump": cmd_dump, "score": cmd_score,
+                    "play": cmd_play}[args.command](args)
+    except RulesError as exc:
+        print(exc.render(), file=sys.stderr)
+        return exc.exit_code
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+    except Exception:  # a bug in rulewright, not a user error
+        if os.environ.get("RULEWRIGHT_DEBUG"):
+            traceback.print_exc()
+        else:
+            print("rulewright: internal error (run with RULEWRIGHT_DEBUG=1 for details)", file=sys.stderr)
+        return 3
+    sys.stdout.flush()
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())
