@@ -13,4 +13,9 @@
 
 ``load(path)`` runs the whole front end on a spec directory or file.
 """
-from .loader import load  # noqa: F401
+
+
+def load(path, overrides=None):
+    """Parse, build and resolve a spec directory or file into an ``ir.Program``."""
+    from .loader import load as _load
+    return _load(path, overrides)

@@ -93,7 +93,7 @@ class ExprCompiler:
     def ex_Call(self, e: I.Call) -> str:
         args = ", ".join(self.ex(a) for a in e.args)
         if self.program is not None and e.name in self.program.scorings:
-            return f"s_{e.name}({e.mode}, None{', ' if args else ''}{args})"
+            return f"s_{e.name}({e.mode}, _FORCE{', ' if args else ''}{args})"
         return f"f_{e.name}({args})"
 
     def ex_Op(self, e: I.Op) -> str:
@@ -256,6 +256,7 @@ class Interpreter:
         self.em = _Emitter()
         self.exc = ExprCompiler(program, self.em)
         self._span_list: list[Span] = []
+        self._eval_cache: dict = {}
         self.funcs: list[str] = []
         for fd in program.funcs.values():
             self._func(fd)
@@ -267,6 +268,7 @@ class Interpreter:
             self._procedure("mode_" + md.name, [s.name for s in md.seats if s.name], md.body)
         self.source = "\n".join(self.funcs)
         self.ns: dict[str, Any] = {"_rt": rt, "ST": None, "_S": self._span_list, "_err": RuntimeRulesError,
+                                   "_FORCE": None,
                                    **self.em.values}
         code = compile(self.source, f"<rules {program.name}>", "exec")
         exec(code, self.ns)  # noqa: S102 - generated from the checked program
@@ -435,6 +437,26 @@ class Interpreter:
             raise RuntimeRulesError(f"'{type(st).__name__.lower()}' cannot be used here", st.span)
 
     # ------------------------------------------------------------ running
+    def evaluate(self, e: I.Expr, env: dict[str, Any], forced: dict | None = None,
+                 state: GameState | None = None):
+        """Evaluate one expression with local values ``env``. ``forced`` fixes the
+        choices made inside scorings (to replay a witness)."""
+        names = sorted(env)
+        key = (id(e), tuple(names))
+        fn = self._eval_cache.get(key)
+        if fn is None:
+            body = self.exc.ex(e)
+            self.ns.update(self.em.values)
+            fn = eval(f"lambda {', '.join(_pyname(n) for n in names)}: {body}", self.ns)  # noqa: S307
+            self._eval_cache[key] = fn
+        if state is not None:
+            self.ns["ST"] = state
+        self.ns["_FORCE"] = forced
+        try:
+            return fn(*(env[n] for n in names))
+        finally:
+            self.ns["_FORCE"] = None
+
     def call(self, name: str, *args, state: GameState | None = None, forced: dict | None = None,
              mode: int = 1):
         """Evaluate a definition or a scoring on concrete arguments."""

@@ -555,6 +555,15 @@ class Resolver:
     def make_op(self, name: str, args: list[I.Expr], span: Span, data=None,
                 arg_spans: list[Span] | None = None, fold: bool = True) -> I.Expr:
         operator = OPERATORS[name]
+        if name in ("and", "or") and fold:
+            # A switch decides one side: keep what matters (true or x == true, true and x == x).
+            for i, a in enumerate(args):
+                if isinstance(a, I.Const) and isinstance(a.value, bool):
+                    other = args[1 - i]
+                    if (name == "or") == a.value:
+                        return I.Const(a.type, span, a.value)
+                    if other.type == BOOL or isinstance(other.type, AnyT):
+                        return other
         try:
             typ = operator.typing([a.type for a in args], data)
         except OpTypeError as exc:

@@ -52,17 +52,24 @@ class Operator:
 
     def evaluate(self, *args, data=None):
         """Concrete value of the operator on concrete operands (from ``py``)."""
-        names = [f"_a{i}" for i in range(len(args))]
-        env = {"_rt": _rt, "_D": data}
-        env.update(zip(names, args))
-        return eval(self.emit(names, "_D"), env)  # noqa: S307 - our own templates
+        fn = _CACHE.get((self.name, len(args)))
+        if fn is None:
+            names = [f"_a{i}" for i in range(len(args))]
+            src = f"lambda _D, {', '.join(names)}: {self.emit(names, '_D')}" if names else \
+                f"lambda _D: {self.emit([], '_D')}"
+            fn = eval(src, {"_rt": _rt})  # noqa: S307 - our own templates
+            _CACHE[(self.name, len(args))] = fn
+        return fn(data, *args)
+
+
+_CACHE: dict = {}
 
 
 OPERATORS: dict[str, Operator] = {}
 
 
-def op(name, arity, typing, py, doc=""):
-    OPERATORS[name] = Operator(name, arity, typing, py, None, doc)
+def op(name, arity, typing, py, doc="", encode=None):
+    OPERATORS[name] = Operator(name, arity, typing, py, encode, doc)
 
 
 def need(cond: bool, message: str, arg: int | None = None):
@@ -256,56 +263,395 @@ def t_range(ts, data):
 
 
 # ------------------------------------------------------------------ the table
-op("add", 2, t_int2, "({0} + {1})", "sum of two numbers")
-op("sub", 2, t_int2, "({0} - {1})", "difference")
-op("mul", 2, t_int2, "({0} * {1})", "product")
-op("floordiv", 2, t_int2, "({0} // {1})", "division rounded down")
-op("mod", 2, t_int2, "({0} % {1})", "remainder")
-op("neg", 1, t_int1, "(-{0})", "minus")
-op("min2", 2, t_int2, "min({0}, {1})", "the smaller of two numbers")
-op("max2", 2, t_int2, "max({0}, {1})", "the larger of two numbers")
-op("abs", 1, t_int1, "abs({0})", "absolute value")
-op("eq", 2, t_eq, "({0} == {1})", "equal")
-op("ne", 2, t_eq, "({0} != {1})", "different")
-op("multiset_eq", 2, t_eq, "_rt.multiset_eq({0}, {1})", "the same cards, whatever the order")
-op("lt", 2, t_order, "({0} < {1})", "less than")
-op("le", 2, t_order, "({0} <= {1})", "at most")
-op("gt", 2, t_order, "({0} > {1})", "more than")
-op("ge", 2, t_order, "({0} >= {1})", "at least")
-op("and", 2, t_bool2, "({0} and {1})", "both")
-op("or", 2, t_bool2, "({0} or {1})", "either")
-op("not", 1, t_bool1, "(not {0})", "negation")
-op("if", 3, t_if, "({1} if {0} else {2})", "conditional")
-op("in", 2, t_in, "({0} in {1})", "membership")
-op("not_in", 2, t_in, "({0} not in {1})", "non-membership")
-op("concat", 2, t_concat, "(tuple({0}) + tuple({1}))", "one collection after the other")
-op("range", 2, t_range, "tuple(range({0}, {1} + 1))", "the numbers from a to b")
-op("size", 1, t_size, "len({0})", "number of elements")
-op("within", 2, t_within, "_rt.within({0}, {1})", "every element of a, counted with multiplicity, is in b")
+# Each entry: name, arity, typing, concrete meaning (py), doc, CP-SAT encoding.
+# Encodings receive the encoder ``E`` (helpers in ``solver.encode``), the node
+# (for its span and data) and the operand values, at least one of them symbolic.
+from .symbolic import (BoardV, BoolV, CaseV, CountsV, EnumV, GroupsV, IntV, LayerV, ListV,  # noqa: E402
+                       SetV, Sym)
+from compiler.diagnostics import NotSupportedError  # noqa: E402
+
+
+def _lin(sign):
+    return lambda E, n, a, b: E.linear([(1, a), (sign, b)])
+
+
+op("add", 2, t_int2, "({0} + {1})", "sum of two numbers", _lin(1))
+op("sub", 2, t_int2, "({0} - {1})", "difference", _lin(-1))
+op("mul", 2, t_int2, "({0} * {1})", "product", lambda E, n, a, b: E.mul(a, b, n.span))
+
+
+def _nonlinear(what):
+    def enc(E, n, *args):
+        raise NotSupportedError(f"the solver cannot take the {what} of a value that depends on a choice",
+                                n.span)
+    return enc
+
+
+op("floordiv", 2, t_int2, "({0} // {1})", "division rounded down", _nonlinear("quotient"))
+op("mod", 2, t_int2, "({0} % {1})", "remainder", _nonlinear("remainder"))
+op("neg", 1, t_int1, "(-{0})", "minus", lambda E, n, a: E.linear([(-1, a)]))
+op("min2", 2, t_int2, "min({0}, {1})", "the smaller of two numbers",
+   lambda E, n, a, b: E.minmax("min", [a, b], n.span))
+op("max2", 2, t_int2, "max({0}, {1})", "the larger of two numbers",
+   lambda E, n, a, b: E.minmax("max", [a, b], n.span))
+op("abs", 1, t_int1, "abs({0})", "absolute value",
+   lambda E, n, a: E.minmax("max", [a, E.linear([(-1, a)])], n.span))
+
+
+def enc_eq(E, n, a, b):
+    """Equality of numbers (linear), of enum values (one literal per value) or of sets."""
+    if isinstance(b, EnumV) and not isinstance(a, EnumV):
+        a, b = b, a
+    if isinstance(a, EnumV):
+        if isinstance(b, EnumV):
+            return E.boolv(E.or_([E.and_([la, b.lits[v]]) for v, la in a.lits.items() if v in b.lits]))
+        return E.boolv(a.lits.get(b, False))
+    if isinstance(a, SetV) or isinstance(b, SetV):
+        return E.boolv(_set_eq(E, a, b))
+    if isinstance(a, (BoolV, bool)) and isinstance(b, (BoolV, bool)):
+        la, lb = E.lit(a), E.lit(b)
+        return E.boolv(E.or_([E.and_([la, lb]), E.and_([E.not_(la), E.not_(lb)])]))
+    return E.boolv(E.cmp(a, "==", b, n.span))
+
+
+def _set_eq(E, a, b):
+    ma = a.members if isinstance(a, SetV) else {x: True for x in a}
+    mb = b.members if isinstance(b, SetV) else {x: True for x in b}
+    parts = []
+    for x in set(ma) | set(mb):
+        la, lb = ma.get(x, False), mb.get(x, False)
+        parts.append(E.or_([E.and_([la, lb]), E.and_([E.not_(la), E.not_(lb)])]))
+    return E.and_(parts)
+
+
+def enc_ne(E, n, a, b):
+    return E.boolv(E.not_(E.lit(enc_eq(E, n, a, b))))
+
+
+def _cmp(opname):
+    return lambda E, n, a, b: E.boolv(E.cmp(a, opname, b, n.span))
+
+
+op("eq", 2, t_eq, "({0} == {1})", "equal", enc_eq)
+op("ne", 2, t_eq, "({0} != {1})", "different", enc_ne)
+
+
+def enc_multiset_eq(E, n, a, b):
+    if isinstance(b, CountsV) and not isinstance(a, CountsV):
+        a, b = b, a
+    if not isinstance(a, CountsV) or isinstance(b, Sym):
+        raise NotSupportedError("the solver compares the cards of a grid with a known list only", n.span)
+    want: dict = {}
+    for x in b:
+        want[x] = want.get(x, 0) + 1
+    parts = [E.cmp(cnt, "==", want.get(v, 0)) for v, cnt in a.counts.items()]
+    if any(v not in a.counts for v in want):
+        return False
+    return E.boolv(E.and_(parts))
+
+
+op("multiset_eq", 2, t_eq, "_rt.multiset_eq({0}, {1})", "the same cards, whatever the order", enc_multiset_eq)
+op("lt", 2, t_order, "({0} < {1})", "less than", _cmp("<"))
+op("le", 2, t_order, "({0} <= {1})", "at most", _cmp("<="))
+op("gt", 2, t_order, "({0} > {1})", "more than", _cmp(">"))
+op("ge", 2, t_order, "({0} >= {1})", "at least", _cmp(">="))
+op("and", 2, t_bool2, "({0} and {1})", "both",
+   lambda E, n, a, b: E.boolv(E.and_([E.lit(a, n.span), E.lit(b, n.span)])))
+op("or", 2, t_bool2, "({0} or {1})", "either",
+   lambda E, n, a, b: E.boolv(E.or_([E.lit(a, n.span), E.lit(b, n.span)])))
+op("not", 1, t_bool1, "(not {0})", "negation", lambda E, n, a: E.boolv(E.not_(E.lit(a, n.span))))
+
+
+def enc_if(E, n, c, t, o):
+    c = E.lit(c, n.span)
+    if isinstance(c, bool):
+        return t if c else o
+    return E.merge_cases([(c, t), (E.not_(c), o)], n.span)
+
+
+op("if", 3, t_if, "({1} if {0} else {2})", "conditional", enc_if)
+
+
+def enc_in(E, n, x, coll):
+    if isinstance(coll, SetV):
+        if isinstance(x, Sym):
+            raise NotSupportedError("the solver checks a known element against a set", n.span)
+        return E.boolv(coll.members.get(x, False))
+    if isinstance(coll, Sym):
+        raise NotSupportedError("the solver cannot test membership in this collection", n.span)
+    values = set(_rt.as_tuple(coll))
+    if isinstance(x, EnumV):
+        return E.boolv(E.or_([lit for v, lit in x.lits.items() if v in values]))
+    if isinstance(x, CaseV):
+        return E.boolv(E.or_([lit for lit, v in x.cases if v in values]))
+    return E.boolv(E.or_([E.cmp(x, "==", v) for v in values]))
+
+
+op("in", 2, t_in, "({0} in {1})", "membership", enc_in)
+op("not_in", 2, t_in, "({0} not in {1})", "non-membership",
+   lambda E, n, x, c: E.boolv(E.not_(E.lit(enc_in(E, n, x, c)))))
+
+
+def enc_concat(E, n, a, b):
+    def items(v):
+        if isinstance(v, ListV):
+            return list(v.items)
+        if isinstance(v, Sym):
+            raise NotSupportedError("the solver joins lists of known length only", n.span)
+        return [(True, x) for x in _rt.as_tuple(v)]
+    return ListV(items(a) + items(b))
+
+
+op("concat", 2, t_concat, "(tuple({0}) + tuple({1}))", "one collection after the other", enc_concat)
+op("range", 2, t_range, "tuple(range({0}, {1} + 1))", "the numbers from a to b", _nonlinear("range"))
+
+
+def enc_size(E, n, coll):
+    if isinstance(coll, SetV):
+        return E.linear([(1, E.boolv(l)) for l in coll.members.values()])
+    if isinstance(coll, ListV):
+        return E.linear([(1, E.boolv(g)) for g, _ in coll.items])
+    if isinstance(coll, CountsV):
+        return E.linear([(1, c) for c in coll.counts.values()])
+    raise NotSupportedError("the solver cannot count this collection", n.span)
+
+
+op("size", 1, t_size, "len({0})", "number of elements", enc_size)
+
+
+def enc_within(E, n, a, b):
+    if not isinstance(a, CountsV) or isinstance(b, Sym):
+        raise NotSupportedError("the solver checks the cards of a grid against a known list only", n.span)
+    have: dict = {}
+    for x in _rt.as_tuple(b):
+        have[x] = have.get(x, 0) + 1
+    return E.boolv(E.and_([E.cmp(cnt, "<=", have.get(v, 0)) for v, cnt in a.counts.items()]))
+
+
+op("within", 2, t_within, "_rt.within({0}, {1})",
+   "every element of a, counted with multiplicity, is in b", enc_within)
 op("first", 1, t_first, "_rt.first({0})", "the first element")
 op("take", 2, lambda ts, data: (t_size(ts[:1], data) and ts[0]), "tuple({0})[:{1}]", "the first n elements")
-op("attr", 1, t_attr, "{D}.get({0})", "a table column")
+
+
+def enc_attr(E, n, x):
+    """A table column of a symbolic enum value: an enum over the column's values, or a number."""
+    mapping = n.data.mapping
+    if isinstance(x, CaseV):
+        return E.case_map(x, lambda v: mapping.get(v), n.span)
+    groups: dict = {}
+    for v, lit in x.lits.items():
+        groups.setdefault(mapping.get(v), []).append(lit)
+    if all(isinstance(k, int) and not isinstance(k, bool) or k is None for k in groups):
+        return E.linear([(k or 0, E.boolv(E.or_(ls))) for k, ls in groups.items()])
+    return EnumV({k: E.or_(ls, f"{n.data}={k}") for k, ls in groups.items()})
+
+
+op("attr", 1, t_attr, "{D}.get({0})", "a table column", enc_attr)
 op("seat_attr", 1, t_seat_attr, "getattr({0}, {D})", "a seat's kind or title")
-op("map_get", 1, t_map_get, "{D}[{0}]", "a value from a table of values")
+
+
+def enc_map_get(E, n, k):
+    """A table of values at a symbolic key: one literal per reachable key."""
+    mv = n.data
+    k = E.intv(k, n.span)
+    parts = []
+    covered = []
+    for key, value in mv.mapping.items():
+        if isinstance(key, int) and k.lb <= key <= k.ub:
+            lit = E.cmp(k, "==", key)
+            covered.append(lit)
+            parts.append((value, E.boolv(lit)))
+    if mv.has_default:
+        other = E.not_(E.or_(covered))
+        parts.append((mv.default, E.boolv(other)))
+    else:
+        E.implies(True, E.or_(covered))
+    return E.linear(parts)
+
+
+op("map_get", 1, t_map_get, "{D}[{0}]", "a value from a table of values", enc_map_get)
 op("row", 1, t_rowcol, "{0}[0]", "a cell's row, from 0 at the top")
 op("column", 1, t_rowcol, "{0}[1]", "a cell's column, from 0 at the left")
-op("board_get", 2, t_board_get, "{0}.cards.get({1})", "the card on a cell (none if free)")
-op("layer_get", 2, t_layer_get, "({1} in {0})", "whether a cell is marked on a layer")
-op("occupied", 2, t_board_cell_bool, "({1} in {0}.cards)", "a card is on the cell")
-op("free", 2, t_board_cell_bool, "({1} not in {0}.cards)", "no card on the cell")
-op("empty", 1, t_board_bool, "(not {0}.cards)", "no card on the grid")
-op("full", 1, t_board_bool, "(len({0}.cards) == {0}.rows * {0}.cols)", "every cell has a card")
-op("contents", 1, t_contents, "_rt.contents({0})", "the cards on a grid, in reading order")
+
+
+def _cell(E, n, board, cell):
+    if isinstance(cell, Sym):
+        raise NotSupportedError("the solver reads a grid at known cells only", n.span)
+    if not isinstance(board, BoardV):
+        raise NotSupportedError("the solver reads a grid that depends on a choice only", n.span)
+    return board.cells.get(cell)
+
+
+def enc_board_get(E, n, board, cell):
+    if isinstance(board, BoardV) and isinstance(cell, CaseV):
+        return EnumV(_case_cell_lits(E, board, cell))
+    e = _cell(E, n, board, cell)
+    if e is None:
+        return None
+    return e
+
+
+def _case_cell_lits(E, board, cell):
+    out: dict = {}
+    for lit, c in cell.cases:
+        for v, l in board.cells[c].lits.items():
+            out.setdefault(v, []).append(E.and_([lit, l]))
+    return {v: E.or_(ls) for v, ls in out.items()}
+
+
+op("board_get", 2, t_board_get, "{0}.cards.get({1})", "the card on a cell (none if free)", enc_board_get)
+
+
+def enc_layer_get(E, n, layer, cell):
+    if isinstance(cell, Sym):
+        raise NotSupportedError("the solver reads a layer at known cells only", n.span)
+    return E.boolv(layer.marks.get(cell, False))
+
+
+op("layer_get", 2, t_layer_get, "({1} in {0})", "whether a cell is marked on a layer", enc_layer_get)
+
+
+def enc_occupied(E, n, board, cell):
+    e = _cell(E, n, board, cell)
+    return E.boolv(E.not_(e.lits.get(None, False))) if e is not None else False
+
+
+op("occupied", 2, t_board_cell_bool, "({1} in {0}.cards)", "a card is on the cell", enc_occupied)
+op("free", 2, t_board_cell_bool, "({1} not in {0}.cards)", "no card on the cell",
+   lambda E, n, b, c: E.boolv(E.not_(E.lit(enc_occupied(E, n, b, c)))))
+op("empty", 1, t_board_bool, "(not {0}.cards)", "no card on the grid",
+   lambda E, n, b: E.boolv(E.and_([e.lits.get(None, False) for e in b.cells.values()])))
+op("full", 1, t_board_bool, "(len({0}.cards) == {0}.rows * {0}.cols)", "every cell has a card",
+   lambda E, n, b: E.boolv(E.and_([E.not_(e.lits.get(None, False)) for e in b.cells.values()])))
+
+
+def enc_contents(E, n, board):
+    counts: dict = {}
+    for e in board.cells.values():
+        for v, lit in e.lits.items():
+            if v is not None:
+                counts.setdefault(v, []).append((1, E.boolv(lit)))
+    return CountsV({v: E.linear(parts) for v, parts in counts.items()})
+
+
+op("contents", 1, t_contents, "_rt.contents({0})", "the cards on a grid, in reading order", enc_contents)
 op("placements", 1, t_placements, "_rt.placements({0})", "free cells a card may go to within the frame")
 op("placed", 3, t_placed, "_rt.placed({0}, {1}, {2})", "the grid with one more card")
-op("extends", 2, t_extends, "_rt.extends({0}, {1})", "the second grid appears in the first")
-op("rel_apply", 1, t_rel_apply, "{D}[{0}]", "the cells a relation reaches from a cell")
-op("groups", 1, t_groups, "_rt.groups({0}, {D})", "connected groups of cells under a relation")
+
+
+def enc_extends(E, n, full, part):
+    """The known grid ``part`` appears in the chosen grid ``full`` at one of its translations."""
+    if not isinstance(full, BoardV) or isinstance(part, Sym):
+        raise NotSupportedError("the solver checks a known partial grid inside a chosen grid", n.span)
+    if not part.cards:
+        return True
+    r0, c0, r1, c1 = part.bbox()
+    options = []
+    for dr in range(-r0, full.grid.rows - r1):
+        for dc in range(-c0, full.grid.cols - c1):
+            lits = [full.cells[(r + dr, c + dc)].lits.get(k, False) for (r, c), k in part.cards.items()]
+            options.append(E.and_(lits, f"at+{dr},{dc}"))
+    return E.boolv(E.or_(options))
+
+
+op("extends", 2, t_extends, "_rt.extends({0}, {1})", "the second grid appears in the first", enc_extends)
+
+
+def enc_rel_apply(E, n, cell):
+    if isinstance(cell, CaseV):
+        return E.case_map(cell, lambda c: n.data[c], n.span)
+    raise NotSupportedError("the solver applies relations to known cells only", n.span)
+
+
+op("rel_apply", 1, t_rel_apply, "{D}[{0}]", "the cells a relation reaches from a cell", enc_rel_apply)
+
+
+def enc_groups(E, n, cells):
+    """Connected groups of a symbolic set of cells.
+
+    Every member belongs to exactly one group, named by its first cell in reading
+    order (its root). Members next to each other share their group; each member
+    other than the root has a neighbour in its group one step closer to the root,
+    so a group is connected and no two separate groups can pose as one.
+    """
+    if not isinstance(cells, SetV):
+        raise NotSupportedError("connected groups of this collection", n.span)
+    rel = n.data
+    order = list(cells.members)
+    index = {c: i for i, c in enumerate(order)}
+    member = cells.members
+    size = len(order)
+    roots = {}
+    belong: dict = {}        # root -> {cell: literal}
+    for r in order:
+        if member[r] is False:
+            continue
+        for c in order[index[r]:]:
+            if member[c] is False:
+                continue
+            lit = E.new_bool(f"group[{_cname(r)}]∋{_cname(c)}")
+            E.implies(lit, member[c])
+            belong.setdefault(r, {})[c] = lit
+    for r, cs in belong.items():
+        roots[r] = cs[r]
+    # every member is in exactly one group
+    for c in order:
+        if member[c] is False:
+            continue
+        lits = [belong[r][c] for r in belong if c in belong[r]]
+        E.model.add(sum(lits) == E.intv(E.boolv(member[c])).expr()
+                    if not isinstance(member[c], bool) else sum(lits) == int(member[c]))
+    depth = {}
+    for c in order:
+        if member[c] is not False:
+            depth[c] = E.new_int(0, size, f"depth[{_cname(c)}]")
+    for r, cs in belong.items():
+        for c, lit in cs.items():
+            # neighbours in the set are in the same group; an earlier neighbour
+            # would contradict the root being the first cell.
+            for d in rel[c]:
+                if d not in member or member[d] is False:
+                    continue
+                both = E.and_([lit, member[d]])
+                if d in cs:
+                    E.implies(both, cs[d])
+                else:
+                    E.implies(both, False)
+            if c == r:
+                E.model.add(depth[c] == 0).only_enforce_if(lit)
+                continue
+            E.implies(lit, roots[r])
+            # a parent: a neighbour in the same group, one step closer to the root
+            parents = []
+            for d in rel[c]:
+                if d in cs:
+                    p = E.new_bool(f"parent[{_cname(c)}]={_cname(d)}")
+                    E.implies(p, cs[d])
+                    E.model.add(depth[c] == depth[d] + 1).only_enforce_if(p)
+                    parents.append(p)
+            E.model.add_bool_or(parents + [E.not_(lit)])
+    return GroupsV(roots, belong)
+
+
+def _cname(c):
+    return f"{c[0]},{c[1]}" if isinstance(c, tuple) else str(c)
+
+
+op("groups", 1, t_groups, "_rt.groups({0}, {D})", "connected groups of cells under a relation", enc_groups)
 op("offsets", None, t_relation_build, "_rt.Relation(offsets=({*},))", "cells at fixed steps")
 op("rays", None, t_relation_build, "_rt.Relation(rays=({*},))", "cells along repeated steps")
 op("rel_union", 2, t_rel_union, "({0} + {1})", "cells reached by either relation")
-op("make_tuple", None, lambda ts, data: data, "({*},)", "a tuple of values")
-op("make_list", None, lambda ts, data: data, "({*},)", "a list of values")
+
+
+def _enc_make(kind):
+    def enc(E, n, *items):
+        return ListV([(True, x) for x in items])
+    return enc
+
+
+op("make_tuple", None, lambda ts, data: data, "({*},)", "a tuple of values", _enc_make("tuple"))
+op("make_list", None, lambda ts, data: data, "({*},)", "a list of values", _enc_make("list"))
 op("make_set", None, lambda ts, data: data, "_rt.oset(({*},))", "a set of values")
 
 
@@ -325,8 +671,8 @@ class Aggregate:
 AGGREGATES: dict[str, Aggregate] = {}
 
 
-def agg(name, typing, py, doc):
-    AGGREGATES[name] = Aggregate(name, typing, py, None, doc)
+def agg(name, typing, py, doc, encode=None):
+    AGGREGATES[name] = Aggregate(name, typing, py, encode, doc)
 
 
 def ta_int(t):
@@ -339,24 +685,81 @@ def ta_bool(t):
     return BOOL
 
 
-agg("sum", ta_int, "sum({elem} {fors})", "total")
-agg("count", lambda t: INT, "sum(1 {fors})", "how many")
-agg("any", ta_bool, "any({elem} {fors})", "at least one")
-agg("all", ta_bool, "all({elem} {fors})", "every one")
-agg("min", ta_int, "_rt.agg_min({elem} {fors})", "smallest (error when empty)")
-agg("max", ta_int, "_rt.agg_max({elem} {fors})", "largest (error when empty)")
-agg("distinct", lambda t: INT, "len(set({elem} {fors}))", "number of different values")
-agg("list", lambda t: CollT("list", t), "tuple({elem} {fors})", "list comprehension")
-agg("set", lambda t: CollT("set", t), "_rt.oset({elem} {fors})", "set comprehension")
+# Aggregate encodings receive (E, node, items) where items are (guard, element):
+# the element counts only when its guard literal holds.
+agg("sum", ta_int, "sum({elem} {fors})", "total",
+    lambda E, n, items: E.linear([(1, E.gate(g, E.encode(n.elem, env), n.span)) for g, env in items]))
+agg("count", lambda t: INT, "sum(1 {fors})", "how many",
+    lambda E, n, items: E.linear([(1, E.boolv(g)) for g, _ in items]))
+agg("any", ta_bool, "any({elem} {fors})", "at least one",
+    lambda E, n, items: E.boolv(E.or_([E.and_([g, E.lit(E.encode(n.elem, env), n.span)])
+                                       for g, env in items])))
+agg("all", ta_bool, "all({elem} {fors})", "every one",
+    lambda E, n, items: E.boolv(E.and_([E.or_([E.not_(g), E.lit(E.encode(n.elem, env), n.span)])
+                                        for g, env in items])))
+
+
+def _enc_minmax(kind):
+    def enc(E, n, items):
+        if any(g is not True for g, _ in items):
+            raise NotSupportedError(f"the solver takes the {kind} of a collection whose members are "
+                                    "known only", n.span)
+        if not items:
+            raise NotSupportedError(f"{kind}() of an empty collection", n.span)
+        return E.minmax(kind, [E.encode(n.elem, env) for _, env in items], n.span)
+    return enc
+
+
+agg("min", ta_int, "_rt.agg_min({elem} {fors})", "smallest (error when empty)", _enc_minmax("min"))
+agg("max", ta_int, "_rt.agg_max({elem} {fors})", "largest (error when empty)", _enc_minmax("max"))
+
+
+def enc_distinct(E, n, items):
+    by_value: dict = {}
+    for g, env in items:
+        v = E.encode(n.elem, env)
+        if isinstance(v, EnumV):
+            for value, lit in v.lits.items():
+                by_value.setdefault(value, []).append(E.and_([g, lit]))
+        elif isinstance(v, Sym):
+            raise NotSupportedError("the solver counts distinct known or enum values only", n.span)
+        else:
+            by_value.setdefault(v, []).append(g)
+    return E.linear([(1, E.boolv(E.or_(ls, "seen"))) for ls in by_value.values()])
+
+
+agg("distinct", lambda t: INT, "len(set({elem} {fors}))", "number of different values", enc_distinct)
+
+
+def enc_list(E, n, items):
+    values = [(g, E.encode(n.elem, env)) for g, env in items]
+    if all(g is True and not isinstance(v, Sym) for g, v in values):
+        return tuple(v for _, v in values)
+    return ListV(values)
+
+
+def enc_set(E, n, items):
+    values = [(g, E.encode(n.elem, env)) for g, env in items]
+    if all(g is True and not isinstance(v, Sym) for g, v in values):
+        return _rt.oset(v for _, v in values)
+    if any(isinstance(v, Sym) for _, v in values):
+        raise NotSupportedError("the solver builds sets of known elements only", n.span)
+    members: dict = {}
+    for g, v in values:
+        members.setdefault(v, []).append(g)
+    return SetV({v: E.or_(gs) for v, gs in members.items()})
+
+
+agg("list", lambda t: CollT("list", t), "tuple({elem} {fors})", "list comprehension", enc_list)
+agg("set", lambda t: CollT("set", t), "_rt.oset({elem} {fors})", "set comprehension", enc_set)
 
 
 # Surface names of built-in functions -> operator (by argument count).
 BUILTIN_CALLS: dict[tuple[str, int | None], str] = {
     ("min", 2): "min2", ("max", 2): "max2", ("abs", 1): "abs", ("size", 1): "size",
-    ("within", 2): "within", ("first", 1): "first", ("take", 2): "take", ("row", 1): "row", ("column", 1): "column",
-    ("occupied", 2): "occupied", ("free", 2): "free", ("empty", 1): "empty", ("full", 1): "full",
-    ("contents", 1): "contents", ("placements", 1): "placements", ("placed", 3): "placed",
-    ("extends", 2): "extends", ("offsets", None): "offsets", ("rays", None): "rays",
+    ("within", 2): "within", ("first", 1): "first", ("take", 2): "take", ("row", 1): "row",
+    ("column", 1): "column", ("occupied", 2): "occupied", ("free", 2): "free", ("empty", 1): "empty",
+    ("full", 1): "full", ("contents", 1): "contents", ("placements", 1): "placements",
+    ("placed", 3): "placed", ("extends", 2): "extends", ("offsets", None): "offsets",
+    ("rays", None): "rays",
 }
-# Built-ins the resolver handles itself (they need grid or relation data).
-SPECIAL_CALLS = {"cells", "rows", "columns", "groups", "least", "most"}

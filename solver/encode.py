@@ -1,0 +1,699 @@
+"""The checked program's expression nodes -> a CP-SAT model.
+
+In:  ``ir`` expressions and statements, an environment binding names to known
+     values or symbolic values (``symbolic``).
+Out: symbolic values over a ``cp_model.CpModel``; constraints for ``require``
+     and ``where``; decision variables for ``choose``.
+
+Each operator's encoding lives beside its concrete meaning in
+``solver.operators``; this module walks the tree, unrolls aggregates over
+known collections, unrolls scorings step by step (a ``mark`` makes a new
+layer, so later steps see the cards turned face down), and provides the
+literal and linear helpers the operators use. When every operand is known the
+operator's concrete meaning is used instead (constant folding), so the model
+only holds what depends on a choice. Anything that cannot be encoded raises
+``NotSupportedError`` with the span of the construct.
+
+Variables are named after their spec origin (``g[1,3]=zebra``,
+``lion_prey[2,0]``) so a dumped model is readable.
+"""
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+from ortools.sat.python import cp_model
+
+from compiler import ir as I
+from compiler import runtime as rt
+from compiler.diagnostics import NotSupportedError, Span
+from compiler.types import BoardT, CollT, EnumT
+
+from .operators import AGGREGATES, OPERATORS
+from .symbolic import (BoardV, BoolV, CaseV, Choice, CountsV, EnumV, GroupsV, IntV, LayerV, ListV,
+                       ScoreV, SetV, Sym)
+
+
+def cell_name(c) -> str:
+    return f"{c[0]},{c[1]}" if isinstance(c, tuple) and len(c) == 2 else str(c)
+
+
+class Encoder:
+    def __init__(self, program: I.Program, model: cp_model.CpModel | None = None,
+                 state: Any = None):
+        self.program = program
+        self.model = model or cp_model.CpModel()
+        self.state = state
+        self._and: dict = {}
+        self._or: dict = {}
+        self._or_parts: dict[int, set[int]] = {}
+        self._cmp: dict = {}
+        self.choices: list[Choice] = []
+        self.infeasible: list[Span] = []
+        self.scorings: list[ScoreV] = []
+        self.boards: list[BoardV] = []
+        self._counter = 0
+
+    # ================================================================ literals
+    def new_bool(self, name: str):
+        return self.model.new_bool_var(name)
+
+    def new_int(self, lb: int, ub: int, name: str):
+        return self.model.new_int_var(lb, ub, name)
+
+    def fresh(self, prefix: str) -> str:
+        self._counter += 1
+        return f"{prefix}#{self._counter}"
+
+    @staticmethod
+    def key(lit) -> int:
+        return lit.index
+
+    def lit(self, v, span: Span | None = None):
+        """A CP-SAT literal or a Python bool for a boolean value."""
+        if isinstance(v, bool):
+            return v
+        if isinstance(v, BoolV):
+            return v.lit
+        if isinstance(v, CaseV):
+            return self.lit(self.case_map(v, lambda x: x, span), span)
+        raise NotSupportedError(f"expected a condition, found {type(v).__name__}", span)
+
+    def boolv(self, lit):
+        return lit if isinstance(lit, bool) else BoolV(lit)
+
+    def not_(self, lit):
+        if isinstance(lit, bool):
+            return not lit
+        return ~lit
+
+    def and_(self, lits, name: str = "and"):
+        out = []
+        seen = set()
+        for l in lits:
+            if l is False:
+                return False
+            if l is True:
+                continue
+            k = self.key(l)
+            if -k - 1 in seen:
+                return False
+            if k not in seen:
+                seen.add(k)
+                out.append(l)
+        # x and (x or y ...) == x
+        out = [l for l in out if not (self._or_parts.get(self.key(l), set()) & (seen - {self.key(l)}))]
+        if not out:
+            return True
+        if len(out) == 1:
+            return out[0]
+        memo = frozenset(self.key(l) for l in out)
+        if memo in self._and:
+            return self._and[memo]
+        z = self.new_bool(self.fresh(name))
+        for l in out:
+            self.model.add_implication(z, l)
+        self.model.add_bool_or([self.not_(l) for l in out] + [z])
+        self._and[memo] = z
+        return z
+
+    def or_(self, lits, name: str = "or"):
+        out = []
+        seen = set()
+        for l in lits:
+            if l is True:
+                return True
+            if l is False:
+                continue
+            k = self.key(l)
+            if -k - 1 in seen:
+                return True
+            if k not in seen:
+                seen.add(k)
+                out.append(l)
+        if not out:
+            return False
+        if len(out) == 1:
+            return out[0]
+        memo = frozenset(self.key(l) for l in out)
+        if memo in self._or:
+            return self._or[memo]
+        z = self.new_bool(self.fresh(name))
+        for l in out:
+            self.model.add_implication(l, z)
+        self.model.add_bool_or(out + [self.not_(z)])
+        self._or[memo] = z
+        self._or_parts[self.key(z)] = set(memo)
+        return z
+
+    def implies(self, a, b):
+        if a is False or b is True:
+            return
+        if a is True and b is False:
+            raise NotSupportedError("a required condition is always false")
+        if a is True:
+            self.model.add_bool_or([b])
+        elif b is False:
+            self.model.add_bool_or([self.not_(a)])
+        else:
+            self.model.add_implication(a, b)
+
+    # ================================================================ integers
+    def intv(self, v, span: Span | None = None) -> IntV | int:
+        """An int value as an int or an ``IntV`` (booleans count as 0/1)."""
+        if isinstance(v, bool):
+            return int(v)
+        if isinstance(v, int):
+            return v
+        if isinstance(v, IntV):
+            return v
+        if isinstance(v, BoolV):
+            return IntV({self.key(v.lit): (v.lit, 1)}, 0, 0, 1)
+        if isinstance(v, ScoreV):
+            return self.intv(v.total, span)
+        if isinstance(v, CaseV):
+            return self.intv(self.case_map(v, lambda x: x, span), span)
+        raise NotSupportedError(f"expected a number, found {type(v).__name__}", span)
+
+    def linear(self, parts: list[tuple[int, Any]], const: int = 0) -> IntV | int:
+        """``const + sum(coef * value)`` for int/bool/IntV values."""
+        terms: dict = {}
+        lb = ub = const
+        for coef, v in parts:
+            if coef == 0:
+                continue
+            v = self.intv(v)
+            if isinstance(v, int):
+                const += coef * v
+                lb += coef * v
+                ub += coef * v
+                continue
+            const += coef * v.const
+            for k, (var, c) in v.terms.items():
+                if k in terms:
+                    terms[k] = (var, terms[k][1] + coef * c)
+                else:
+                    terms[k] = (var, coef * c)
+            lo, hi = coef * v.lb, coef * v.ub
+            lb += min(lo, hi) - coef * v.const
+            ub += max(lo, hi) - coef * v.const
+        lb += 0
+        terms = {k: t for k, t in terms.items() if t[1] != 0}
+        if not terms:
+            return const
+        # bounds: recompute from terms when every variable is 0/1 (tighter after merging)
+        lo, hi = const, const
+        exact = True
+        for var, c in terms.values():
+            dom = self.var_bounds(var)
+            if dom is None:
+                exact = False
+                break
+            a, b = c * dom[0], c * dom[1]
+            lo += min(a, b)
+            hi += max(a, b)
+        if exact:
+            lb, ub = lo, hi
+        return IntV(terms, const, lb, ub)
+
+    @staticmethod
+    def var_bounds(var):
+        if type(var).__name__ == "NotBooleanVariable":
+            return (0, 1)
+        try:
+            dom = list(var.proto.domain)
+        except AttributeError:
+            return None
+        return (dom[0], dom[-1]) if dom else None
+
+    def to_var(self, v, name: str = "int"):
+        """A CP-SAT integer variable equal to an int value (new only when needed)."""
+        v = self.intv(v)
+        if isinstance(v, int):
+            return self.model.new_constant(v)
+        if len(v.terms) == 1 and v.const == 0:
+            (var, c), = v.terms.values()
+            if c == 1:
+                return var
+        z = self.new_int(v.lb, v.ub, self.fresh(name))
+        self.model.add(z == v.expr())
+        return z
+
+    def var_int(self, var, lb: int, ub: int) -> IntV:
+        return IntV({self.key(var): (var, 1)}, 0, lb, ub)
+
+    def gate(self, cond, v, span: Span | None = None):
+        """``v if cond else 0`` for a literal ``cond`` and an int value ``v``."""
+        c = cond if isinstance(cond, bool) else cond
+        if c is False:
+            return 0
+        if c is True:
+            return v
+        v = self.intv(v, span)
+        if isinstance(v, int):
+            return self.linear([(v, self.boolv(c))])
+        if self.all_bool(v):
+            parts = [(coef, self.boolv(self.and_([c, var]))) for var, coef in v.terms.values()]
+            return self.linear(parts + [(v.const, self.boolv(c))])
+        lo, hi = min(0, v.lb), max(0, v.ub)
+        z = self.new_int(lo, hi, self.fresh("gate"))
+        self.model.add(z == v.expr()).only_enforce_if(c)
+        self.model.add(z == 0).only_enforce_if(self.not_(c))
+        return self.var_int(z, lo, hi)
+
+    def all_bool(self, v: IntV) -> bool:
+        return all(self.var_bounds(var) == (0, 1) for var, _ in v.terms.values())
+
+    def cmp(self, a, op: str, b, span: Span | None = None):
+        """A literal for ``a op b`` (op in == != < <= > >=)."""
+        d = self.linear([(1, a), (-1, b)])
+        if isinstance(d, int):
+            return {"==": d == 0, "!=": d != 0, "<": d < 0, "<=": d <= 0, ">": d > 0, ">=": d >= 0}[op]
+        # normalise to d <= k / d >= k / d == k with k from the constant
+        k = -d.const
+        lb, ub = d.lb - d.const, d.ub - d.const   # bounds of the variable part
+        expr = sum((c * v for v, c in d.terms.values()), 0)
+        if op == "<":
+            op, k = "<=", k - 1
+        elif op == ">":
+            op, k = ">=", k + 1
+        if op == "<=":
+            if ub <= k:
+                return True
+            if lb > k:
+                return False
+        elif op == ">=":
+            if lb >= k:
+                return True
+            if ub < k:
+                return False
+        elif op == "==":
+            if lb == ub == k:
+                return True
+            if k < lb or k > ub:
+                return False
+        elif op == "!=":
+            if k < lb or k > ub:
+                return True
+            if lb == ub == k:
+                return False
+        memo = (tuple(sorted((kk, c) for kk, (_, c) in d.terms.items())), op, k)
+        if memo in self._cmp:
+            return self._cmp[memo]
+        if op == "!=":
+            z = self.not_(self.cmp(a, "==", b, span))
+            self._cmp[memo] = z
+            return z
+        # a single boolean term needs no new variable
+        if len(d.terms) == 1:
+            (var, c), = d.terms.values()
+            if self.var_bounds(var) == (0, 1):
+                vals = {0: 0, 1: c}
+                true_at = [x for x in (0, 1) if {"<=": vals[x] <= k, ">=": vals[x] >= k,
+                                                 "==": vals[x] == k}[op]]
+                if true_at == [1]:
+                    z = var
+                elif true_at == [0]:
+                    z = self.not_(var)
+                else:
+                    z = bool(true_at)
+                self._cmp[memo] = z
+                return z
+        z = self.new_bool(self.fresh("cmp"))
+        if op == "<=":
+            self.model.add(expr <= k).only_enforce_if(z)
+            self.model.add(expr >= k + 1).only_enforce_if(self.not_(z))
+        elif op == ">=":
+            self.model.add(expr >= k).only_enforce_if(z)
+            self.model.add(expr <= k - 1).only_enforce_if(self.not_(z))
+        else:
+            self.model.add(expr == k).only_enforce_if(z)
+            self.model.add(expr != k).only_enforce_if(self.not_(z))
+        self._cmp[memo] = z
+        return z
+
+    def minmax(self, kind: str, values: list, span: Span | None = None):
+        vals = [self.intv(v, span) for v in values]
+        if all(isinstance(v, int) for v in vals):
+            return min(vals) if kind == "min" else max(vals)
+        consts = [v for v in vals if isinstance(v, int)]
+        syms = [v for v in vals if not isinstance(v, int)]
+        if consts:
+            c = min(consts) if kind == "min" else max(consts)
+            # drop what the constant already decides
+            if kind == "min":
+                syms = [v for v in syms if v.lb < c]
+                if not syms:
+                    return c
+            else:
+                syms = [v for v in syms if v.ub > c]
+                if not syms:
+                    return c
+            syms.append(c)
+        lbs = [v if isinstance(v, int) else v.lb for v in syms]
+        ubs = [v if isinstance(v, int) else v.ub for v in syms]
+        lo = min(lbs) if kind == "min" else max(lbs)
+        hi = min(ubs) if kind == "min" else max(ubs)
+        z = self.new_int(lo, hi, self.fresh(kind))
+        exprs = [v if isinstance(v, int) else v.expr() for v in syms]
+        if kind == "min":
+            self.model.add_min_equality(z, exprs)
+        else:
+            self.model.add_max_equality(z, exprs)
+        return self.var_int(z, lo, hi)
+
+    def mul(self, a, b, span: Span | None = None):
+        a, b = self.intv(a, span), self.intv(b, span)
+        if isinstance(a, int) and isinstance(b, int):
+            return a * b
+        if isinstance(a, int):
+            return self.linear([(a, b)])
+        if isinstance(b, int):
+            return self.linear([(b, a)])
+        for x, y in ((a, b), (b, a)):
+            if len(x.terms) == 1 and x.const == 0 and self.all_bool(x):
+                (var, c), = x.terms.values()
+                return self.linear([(c, self.gate(var, y, span))])
+        corners = [a.lb * b.lb, a.lb * b.ub, a.ub * b.lb, a.ub * b.ub]
+        z = self.new_int(min(corners), max(corners), self.fresh("mul"))
+        self.model.add_multiplication_equality(z, [self.to_var(a), self.to_var(b)])
+        return self.var_int(z, min(corners), max(corners))
+
+    # ================================================================ cases
+    def case_map(self, v: CaseV, fn, span: Span | None = None):
+        """Apply ``fn`` to each alternative of a case split and merge the results."""
+        results = [(lit, fn(val)) for lit, val in v.cases]
+        return self.merge_cases(results, span)
+
+    def merge_cases(self, results, span: Span | None = None):
+        vals = [r for _, r in results]
+        if all(not isinstance(r, Sym) for r in vals) and all(r == vals[0] for r in vals):
+            return vals[0]
+        if all(isinstance(r, (bool, BoolV)) for r in vals):
+            return self.boolv(self.or_([self.and_([lit, self.lit(r)]) for lit, r in results]))
+        if all(isinstance(r, (int, IntV, BoolV)) and not isinstance(r, bool) or isinstance(r, bool)
+               for r in vals):
+            return self.linear([(1, self.gate(lit, r, span)) for lit, r in results])
+        return CaseV([(lit, r) for lit, r in results])
+
+    # ================================================================ walking
+    def encode(self, e: I.Expr, env: dict[str, Any]):
+        return getattr(self, "en_" + type(e).__name__)(e, env)
+
+    def en_Const(self, e: I.Const, env):
+        return e.value
+
+    def en_Local(self, e: I.Local, env):
+        if e.name not in env:
+            raise NotSupportedError(f"'{e.name}' has no value here", e.span)
+        return env[e.name]
+
+    def en_Global(self, e: I.Global, env):
+        if e.name in self.program.funcs:
+            fd = self.program.funcs[e.name]
+            return self.encode(fd.body, {})
+        if self.state is not None:
+            if e.name in ("seats", "players"):
+                return getattr(self.state, e.name)
+            if e.name in self.state.shared:
+                value = self.state.shared[e.name]
+                return rt.as_tuple(value) if isinstance(value, rt.Zone) else value
+        raise NotSupportedError(f"'{e.name}' depends on a game state the query does not have", e.span)
+
+    def en_SeatVar(self, e: I.SeatVar, env):
+        seat = self.encode(e.seat, env)
+        if self.state is None or isinstance(seat, Sym):
+            raise NotSupportedError(f"'{e.name}(...)' needs a known seat and a game state", e.span)
+        value = self.state.per_seat[e.name][seat.index]
+        return rt.as_tuple(value) if isinstance(value, rt.Zone) else value
+
+    def en_Call(self, e: I.Call, env):
+        args = [self.encode(a, env) for a in e.args]
+        if e.name in self.program.scorings:
+            return self.scoring(self.program.scorings[e.name], args, e.mode, e.span)
+        fd = self.program.funcs[e.name]
+        inner = {p: a for (p, _), a in zip(fd.params, args)}
+        if all(not isinstance(a, Sym) for a in args) and self._pure(fd.body):
+            from compiler.interpret import evaluate_closed
+            try:
+                return evaluate_closed(fd.body, inner) if self._closed_ok(fd.body) else \
+                    self.encode(fd.body, inner)
+            except Exception:
+                return self.encode(fd.body, inner)
+        return self.encode(fd.body, inner)
+
+    def _pure(self, e) -> bool:
+        return True
+
+    def _closed_ok(self, e) -> bool:
+        # Only fold bodies made of operators and aggregates (no calls, no state).
+        if isinstance(e, (I.Const, I.Local)):
+            return True
+        if isinstance(e, I.Op):
+            return all(self._closed_ok(a) for a in e.args)
+        if isinstance(e, I.Agg):
+            return all(self._closed_ok(b.coll) and (b.cond is None or self._closed_ok(b.cond))
+                       for b in e.binders) and self._closed_ok(e.elem)
+        return False
+
+    def en_Op(self, e: I.Op, env):
+        args = [self.encode(a, env) for a in e.args]
+        operator = OPERATORS[e.op]
+        if not any(isinstance(a, Sym) for a in args):
+            try:
+                return operator.evaluate(*args, data=e.data)
+            except Exception as exc:  # an error of the rules on these values
+                raise NotSupportedError(f"cannot compute {e.op} here: {exc}", e.span) from None
+        # A case split over known alternatives: compute each alternative.
+        cases = [i for i, a in enumerate(args) if isinstance(a, CaseV)]
+        if cases and all(not isinstance(v, Sym) for a in args if isinstance(a, CaseV)
+                         for _, v in a.cases) and \
+                all(not isinstance(a, Sym) or isinstance(a, CaseV) for a in args):
+            i = cases[0]
+            results = []
+            for lit, val in args[i].cases:
+                sub = list(args)
+                sub[i] = val
+                if any(isinstance(a, Sym) for a in sub):
+                    results.append((lit, self.apply(operator, e, sub)))
+                else:
+                    results.append((lit, operator.evaluate(*sub, data=e.data)))
+            return self.merge_cases(results, e.span)
+        return self.apply(operator, e, args)
+
+    def apply(self, operator, e: I.Op, args):
+        if not any(isinstance(a, Sym) for a in args):
+            return operator.evaluate(*args, data=e.data)
+        if operator.encode is None:
+            raise NotSupportedError(f"the solver cannot use '{e.op}' on values that depend on a choice "
+                                    f"({operator.doc})", e.span)
+        return operator.encode(self, e, *args)
+
+    def en_MapLit(self, e, env):  # pragma: no cover - folded by the resolver
+        raise NotSupportedError("table of values", e.span)
+
+    # ------------------------------------------------------------ aggregates
+    def iterate(self, binders: list[I.Binder], env, guard=True):
+        """(guard literal, environment) for every combination of the binders."""
+        if not binders:
+            yield guard, env
+            return
+        b = binders[0]
+        coll = self.encode(b.coll, env)
+        for elem, member in self.elements(coll, b.coll.span):
+            g = self.and_([guard, member])
+            if g is False:
+                continue
+            inner = dict(env)
+            inner[b.var] = elem
+            if b.cond is not None:
+                c = self.lit(self.encode(b.cond, inner), b.cond.span)
+                g = self.and_([g, c])
+                if g is False:
+                    continue
+            yield from self.iterate(binders[1:], inner, g)
+
+    def elements(self, coll, span: Span):
+        if isinstance(coll, SetV):
+            return list(coll.members.items())
+        if isinstance(coll, ListV):
+            return [(v, g) for g, v in coll.items]
+        if isinstance(coll, GroupsV):
+            return [(SetV(coll.members[r]), lit) for r, lit in coll.roots.items()]
+        if isinstance(coll, CountsV):
+            raise NotSupportedError("cannot go over the cards of a grid that depends on a choice; "
+                                    "go over its cells instead", span)
+        if isinstance(coll, Sym):
+            raise NotSupportedError(f"cannot go over a {type(coll).__name__} that depends on a choice", span)
+        return [(x, True) for x in rt.as_tuple(coll)]
+
+    def en_Agg(self, e: I.Agg, env):
+        items = list(self.iterate(e.binders, env))
+        if all(g is True for g, _ in items):
+            # fully known iteration: the elements may still be symbolic
+            pass
+        agg = AGGREGATES[e.func]
+        if agg.encode is None:
+            raise NotSupportedError(f"the solver cannot use {e.func}() here", e.span)
+        return agg.encode(self, e, items)
+
+    # ------------------------------------------------------------ scorings
+    def scoring(self, sd: I.ScoringDef, args, mode: int, span: Span):
+        env = {p: a for (p, _), a in zip(sd.params, args)}
+        for layer in sd.layers:
+            env[layer] = LayerV({})
+        steps: dict[str, Any] = {}
+        choices: dict[str, Any] = {}
+        score = ScoreV(steps, choices, 0, sd.name, mode)
+        for step in sd.steps:
+            steps[step.name] = 0
+            for st in step.body:
+                self.scoring_stmt(st, env, steps, step.name, choices, mode, sd)
+        score.total = self.linear([(1, v) for v in steps.values()])
+        self.scorings.append(score)
+        return score
+
+    def scoring_stmt(self, st: I.Stmt, env, steps, step, choices, mode, sd):
+        if isinstance(st, I.Let):
+            env[st.name] = self.encode(st.value, env)
+        elif isinstance(st, I.Points):
+            steps[step] = self.linear([(1, steps[step]), (1, self.encode(st.value, env))])
+        elif isinstance(st, I.Mark):
+            cells = self.encode(st.cells, env)
+            layer: LayerV = env[st.layer]
+            marks = dict(layer.marks)
+            for cell, member in self.elements(cells, st.cells.span):
+                marks[cell] = self.or_([marks.get(cell, False), member])
+            env[st.layer] = LayerV(marks)
+        elif isinstance(st, I.Choose):
+            if mode < 0:
+                raise NotSupportedError("the solver cannot minimise a score while maximising the "
+                                        "query (a choice made against the score's owner)", st.span)
+            value = self.choose(st, env, f"{sd.name}.{st.name}")
+            env[st.name] = value
+            choices[st.name] = value
+            self.choices.append(Choice(st.name, value, st.domain, sd.name))
+        elif isinstance(st, I.If):
+            c = self.encode(st.cond, env)
+            if isinstance(c, Sym):
+                raise NotSupportedError("the solver cannot branch a scoring on a value that depends on "
+                                        "a choice; use 'if ... then ... else' in an expression", st.span)
+            for s in (st.then if c else st.other):
+                self.scoring_stmt(s, env, steps, step, choices, mode, sd)
+        elif isinstance(st, I.For):
+            coll = self.encode(st.coll, env)
+            if isinstance(coll, Sym):
+                raise NotSupportedError("the solver cannot loop over a collection that depends on a "
+                                        "choice in a scoring; use sum(...) instead", st.span)
+            for x in rt.as_tuple(coll):
+                inner = dict(env)
+                inner[st.var] = x
+                for s in st.body:
+                    self.scoring_stmt(s, inner, steps, step, choices, mode, sd)
+        else:
+            raise NotSupportedError(f"'{type(st).__name__.lower()}' in a scoring", st.span)
+
+    # ------------------------------------------------------------ choices
+    def choose(self, st: I.Choose, env, label: str):
+        if st.domain == "value":
+            t = st.type
+            if not isinstance(t, BoardT):
+                raise NotSupportedError("only a grid can be chosen whole", st.span)
+            value = self.new_board(self.program.grids[t.grid], st.name, allow_free=True)
+            env2 = dict(env)
+            env2[st.name] = value
+            if st.where is not None:
+                self.require(st.where, env2)
+            return value
+        coll = self.encode(st.coll, env)
+        elems = self.elements(coll, st.coll.span)
+        if st.domain == "element":
+            cases = []
+            for elem, member in elems:
+                if member is False:
+                    continue
+                ok = member
+                if st.where is not None:
+                    inner = dict(env)
+                    inner[st.name] = elem
+                    ok = self.and_([member, self.lit(self.encode(st.where, inner), st.where.span)])
+                if ok is False:
+                    continue
+                sel = self.new_bool(f"{label}={cell_name(elem)}")
+                self.implies(sel, ok)
+                cases.append((sel, elem))
+            if not cases:
+                self.infeasible.append(st.span)
+                return CaseV([])
+            self.model.add_exactly_one([s for s, _ in cases])
+            return CaseV(cases)
+        # subset
+        size = self.encode(st.size, env)
+        members = {}
+        for elem, member in elems:
+            if member is False:
+                continue
+            sel = self.new_bool(f"{label}[{cell_name(elem)}]")
+            self.implies(sel, member)
+            members[elem] = sel
+        value = SetV(members)
+        self.model.add(sum(members.values()) == self.intv(size).expr()
+                       if isinstance(self.intv(size), IntV) else sum(members.values()) == size)
+        if st.where is not None:
+            inner = dict(env)
+            inner[st.name] = value
+            self.require(st.where, inner)
+        return value
+
+    def new_board(self, grid: I.GridInfo, name: str, allow_free: bool) -> BoardV:
+        values = list(self.program.enums[grid.cell_enum].values)
+        if allow_free:
+            values = values + [None]
+        cells = {}
+        for cell in grid.cells:
+            lits = {v: self.new_bool(f"{name}[{cell_name(cell)}]={v if v else '.'}") for v in values}
+            self.model.add_exactly_one(list(lits.values()))
+            cells[cell] = EnumV(lits)
+        board = BoardV(grid, cells, name)
+        self.boards.append(board)
+        return board
+
+    # ------------------------------------------------------------ requirements
+    def require(self, e: I.Expr, env):
+        """Add ``e`` as a hard constraint, splitting conjunctions."""
+        if isinstance(e, I.Op) and e.op == "and":
+            self.require(e.args[0], env)
+            self.require(e.args[1], env)
+            return
+        v = self.encode(e, env)
+        lit = self.lit(v, e.span)
+        if lit is False:
+            self.infeasible.append(e.span)
+            self.model.add_bool_or([])
+            return
+        if lit is True:
+            return
+        self.model.add_bool_or([lit])
+
+    # ------------------------------------------------------------ statements of a query
+    def run_query(self, q: I.QueryDef, inputs: dict[str, Any]):
+        env: dict[str, Any] = {}
+        objective = None
+        sense = None
+        for st in q.body:
+            if isinstance(st, I.Input):
+                env[st.name] = inputs[st.name]
+            elif isinstance(st, I.Let):
+                env[st.name] = self.encode(st.value, env)
+            elif isinstance(st, I.Choose):
+                value = self.choose(st, env, st.name)
+                env[st.name] = value
+                self.choices.append(Choice(st.name, value, st.domain))
+            elif isinstance(st, I.Require):
+                self.require(st.cond, env)
+            elif isinstance(st, I.Objective):
+                objective = self.encode(st.value, env)
+                sense = st.sense
+            else:
+                raise NotSupportedError(f"'{type(st).__name__.lower()}' in a query", st.span)
+        return env, objective, sense

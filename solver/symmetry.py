@@ -1,0 +1,155 @@
+"""Symmetry breaking for grids chosen whole by a query.
+
+In:  the encoder after a query is encoded, and the query.
+Out: lex-leader constraints (a grid is never larger, cell by cell in reading
+     order, than its own mirror image) for every mirror image of the grid that
+     maps every relation the query's rules use onto itself; the count added.
+
+The check is made on the compiled relations, not assumed: for Ecosystem:
+Savanna the left-right mirror keeps "adjacent", the diagonals, "two away" and
+"below in the same column", while the top-bottom mirror breaks "below", so only
+the left-right mirror is used. Queries that read positions (``row``,
+``column``, ``first``, ``take``, ``extends``, ``placed``...) get no symmetry
+breaking.
+"""
+from __future__ import annotations
+
+from compiler import ir as I
+from compiler.resolve import RelData
+
+from .symbolic import BoardV
+
+POSITIONAL = {"row", "column", "first", "take", "placements", "placed", "extends"}
+
+
+def _mirrors(rows: int, cols: int):
+    out = {
+        "left-right": lambda r, c: (r, cols - 1 - c),
+        "top-bottom": lambda r, c: (rows - 1 - r, c),
+        "half-turn": lambda r, c: (rows - 1 - r, cols - 1 - c),
+    }
+    if rows == cols:
+        out["transpose"] = lambda r, c: (c, r)
+        out["anti-transpose"] = lambda r, c: (cols - 1 - c, rows - 1 - r)
+    return out
+
+
+def _walk(program: I.Program, roots, seen_defs: set[str]):
+    """Every expression node reachable from ``roots`` through calls."""
+    stack = list(roots)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, I.Expr):
+            yield node
+            if isinstance(node, I.Op):
+                stack.extend(node.args)
+            elif isinstance(node, I.Agg):
+                stack.append(node.elem)
+                for b in node.binders:
+                    stack.append(b.coll)
+                    if b.cond is not None:
+                        stack.append(b.cond)
+            elif isinstance(node, I.SeatVar):
+                stack.append(node.seat)
+            if isinstance(node, (I.Call, I.Global)):
+                if isinstance(node, I.Call):
+                    stack.extend(node.args)
+                if node.name not in seen_defs:
+                    seen_defs.add(node.name)
+                    if node.name in program.funcs and program.funcs[node.name].body is not None:
+                        stack.append(program.funcs[node.name].body)
+                    elif node.name in program.scorings:
+                        for step in program.scorings[node.name].steps:
+                            stack.extend(_stmts(step.body))
+        else:
+            stack.extend(_stmts([node]))
+
+
+def _stmts(stmts):
+    out = []
+    for st in stmts:
+        for attr in ("value", "cells", "coll", "size", "where", "cond", "count", "what", "source",
+                     "target", "card", "board", "at", "zone", "direction"):
+            v = getattr(st, attr, None)
+            if isinstance(v, I.Expr):
+                out.append(v)
+        for attr in ("body", "then", "other"):
+            v = getattr(st, attr, None)
+            if isinstance(v, list):
+                out.extend(_stmts(v))
+    return out
+
+
+def _cells_in(value):
+    if isinstance(value, tuple):
+        if len(value) == 2 and all(isinstance(x, int) and not isinstance(x, bool) for x in value):
+            return True
+        return any(_cells_in(v) for v in value)
+    return False
+
+
+def _canon(value, sigma):
+    """A set-of-sets normal form of a constant holding cells, after mapping by sigma."""
+    if isinstance(value, tuple) and len(value) == 2 and all(isinstance(x, int) and not isinstance(x, bool)
+                                                             for x in value):
+        return sigma(*value)
+    if isinstance(value, tuple):
+        return frozenset(_canon(v, sigma) for v in value)
+    return value
+
+
+def grid_symmetries(program: I.Program, query: I.QueryDef, grid: I.GridInfo):
+    """Mirror images of ``grid`` under which everything the query reads is unchanged."""
+    nodes = list(_walk(program, _stmts(query.body), set()))
+    if any(isinstance(n, I.Op) and n.op in POSITIONAL for n in nodes):
+        return []
+    cells = grid.cells
+    found = []
+    for name, sigma in _mirrors(grid.rows, grid.cols).items():
+        ok = True
+        for n in nodes:
+            if isinstance(n, I.Op) and isinstance(n.data, RelData):
+                table = n.data.table
+                for c in cells:
+                    if {sigma(*x) for x in table[c]} != set(table[sigma(*c)]):
+                        ok = False
+                        break
+            elif isinstance(n, I.Const) and _cells_in(n.value):
+                ident = _canon(n.value, lambda r, c: (r, c))
+                if _canon(n.value, sigma) != ident:
+                    ok = False
+            if not ok:
+                break
+        if ok:
+            found.append((name, sigma))
+    return found
+
+
+def break_symmetries(enc, query: I.QueryDef) -> int:
+    added = 0
+    for board in enc.boards:
+        if not isinstance(board, BoardV):
+            continue
+        sigmas = grid_symmetries(enc.program, query, board.grid)
+        if not sigmas:
+            continue
+        values = list(next(iter(board.cells.values())).lits)
+        index = {}
+        for cell, e in board.cells.items():
+            index[cell] = enc.linear([(values.index(v), enc.boolv(lit)) for v, lit in e.lits.items()
+                                      if not isinstance(lit, bool)])
+        order = list(board.cells)
+        for name, sigma in sigmas:
+            prefix = True
+            for cell in order:
+                image = sigma(*cell)
+                if order.index(image) <= order.index(cell):
+                    continue
+                a, b = index[cell], index[image]
+                le = enc.cmp(a, "<=", b)
+                enc.implies(prefix, le)
+                prefix = enc.and_([prefix, enc.cmp(a, "==", b)])
+                if prefix is False:
+                    break
+            added += 1
+    return added
