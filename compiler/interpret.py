@@ -295,6 +295,7 @@ class Interpreter:
                  "    _choices = {}"]
         for layer in sd.layers:
             lines.append(f"    {_pyname(layer)} = frozenset()")
+        self._layers = list(sd.layers)
         flat: list[tuple[str, I.Stmt]] = []
         for step in sd.steps:
             for st in step.body:
@@ -309,7 +310,8 @@ class Interpreter:
                 self._scoring_choice(st, flat[i + 1:], step, layers, lines, depth)
                 return
             self._scoring_stmt(st, step, lines, depth)
-        lines.append(f"{pad}return _rt.Score(_steps, _choices)")
+        layers = ", ".join(f"{l!r}: {_pyname(l)}" for l in self._layers)
+        lines.append(f"{pad}return _rt.Score(_steps, _choices, {{{layers}}})")
 
     def _scoring_stmt(self, st: I.Stmt, step: str, lines: list[str], depth: int):
         pad = "    " * depth

@@ -25,7 +25,7 @@ from .diagnostics import (NO_SPAN, Diagnostic, DiagnosticBag, ResolveError, Rule
                           did_you_mean)
 from .types import (ANY, BOOL, INT, NONE, RELATION, SEAT, TEXT, AnyT, BoardT, BoolT, CellT, CollT,
                     EnumT, IntT, LayerT, MapT, NoneT, ScoreT, SeatT, TextT, TupleT, Type, assignable,
-                    is_bool, is_coll, is_int, join)
+                    is_bool, is_cell, is_coll, is_int, join)
 
 BUILTIN_ENUMS = {
     "direction": ["left", "right"],
@@ -541,6 +541,8 @@ class Resolver:
     def fold(self, e: I.Op) -> I.Expr:
         if e.op in ("placements", "placed", "extends") or not all(isinstance(a, I.Const) for a in e.args):
             return e
+        if any(isinstance(a.type, AnyT) for a in e.args):
+            return e
         operator = OPERATORS[e.op]
         try:
             value = operator.evaluate(*[a.value for a in e.args], data=e.data)
@@ -690,7 +692,11 @@ class Resolver:
                 return I.Const(ANY, node.span, None)
             hint = ("write count(x in collection if condition)" if name == "count" else
                     f"write {name}(e for x in collection) or {name}(collection)")
-            self.diag.error(node.span, f"{name}() needs a 'for' or 'in ... if' form", hint)
+            if name in ("min", "max"):
+                self.diag.error(node.span, f"{name}() takes two numbers or one collection, "
+                                           f"not {len(node.args)} arguments", hint)
+            else:
+                self.diag.error(node.span, f"{name}() needs a 'for' or 'in ... if' form", hint)
             return I.Const(ANY, node.span, None)
         key = (name, len(node.args))
         opname = BUILTIN_CALLS.get(key) or BUILTIN_CALLS.get((name, None))
@@ -796,7 +802,7 @@ class Resolver:
             self.diag.error(node.span, f"relation '{name}' takes one cell: {name}(c)")
             return I.Const(ANY, node.span, None)
         cell = self.expr(node.args[0], scope)
-        if not isinstance(cell.type, (CellT, AnyT)):
+        if not is_cell(cell.type):
             self.diag.error(node.args[0].span, f"relation '{name}' takes a cell, not {cell.type}")
             return I.Const(ANY, node.span, None)
         if fd is None or not isinstance(fd.body, I.Const):
@@ -1196,7 +1202,7 @@ class Resolver:
             if not isinstance(board.type, AnyT):
                 self.diag.error(node.board.span, "a card is placed on a grid of the game state (such as board(p))")
         at = self.expr(node.at, scope)
-        if not isinstance(at.type, (CellT, AnyT)):
+        if not is_cell(at.type):
             self.diag.error(node.at.span, f"'at' takes a cell, found {at.type}")
         return I.Place(node.span, card, source, board, at)
 

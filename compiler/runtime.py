@@ -231,11 +231,13 @@ class Score(int):
 
     steps: dict
     choices: dict
+    layers: dict
 
-    def __new__(cls, steps: dict, choices: dict):
+    def __new__(cls, steps: dict, choices: dict, layers: dict | None = None):
         obj = super().__new__(cls, sum(steps.values()))
         obj.steps = steps
         obj.choices = choices
+        obj.layers = layers or {}
         return obj
 
     def __repr__(self):

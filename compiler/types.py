@@ -140,6 +140,12 @@ def is_bool(t: Type) -> bool:
     return isinstance(t, (BoolT, AnyT))
 
 
+def is_cell(t: Type) -> bool:
+    """A cell, or a (row, column) pair of numbers written as a literal."""
+    return isinstance(t, (CellT, AnyT)) or (isinstance(t, TupleT) and len(t.items) == 2
+                                           and all(is_int(x) for x in t.items))
+
+
 def is_coll(t: Type) -> bool:
     return isinstance(t, (CollT, AnyT))
 
@@ -156,7 +162,7 @@ def same(a: Type, b: Type) -> bool:
         return True
     if is_int(a) and is_int(b):
         return True
-    if isinstance(a, CellT) and isinstance(b, CellT):
+    if is_cell(a) and is_cell(b):
         return True
     if isinstance(a, CollT) and isinstance(b, CollT):
         return same(a.elem, b.elem)
@@ -172,6 +178,8 @@ def assignable(value: Type, target: Type) -> bool:
         return is_int(value)
     if isinstance(target, CellT) and isinstance(value, CellT):
         return target.grid is None or value.grid is None or target.grid == value.grid
+    if isinstance(target, CellT):
+        return is_cell(value)
     if isinstance(target, CollT) and isinstance(value, CollT):
         # An empty literal has element type ?; a set or list can stand for a pile.
         return assignable(value.elem, target.elem)

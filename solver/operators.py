@@ -22,8 +22,8 @@ from typing import Any, Callable
 
 from compiler import runtime as _rt
 from compiler.types import (ANY, BOOL, INT, RELATION, AnyT, BoardT, BoolT, CellT, CollT, EnumT,
-                            IntT, LayerT, NoneT, SeatT, TupleT, Type, TextT, is_bool, is_coll,
-                            is_int, same)
+                            IntT, LayerT, NoneT, SeatT, TupleT, Type, TextT, is_bool, is_cell,
+                            is_coll, is_int, same)
 
 
 class OpTypeError(Exception):
@@ -147,7 +147,7 @@ def t_board(i):
 
 def t_cell(i):
     def check(ts, data):
-        need(isinstance(ts[i], (CellT, AnyT)), f"expected a cell, found {ts[i]}", i)
+        need(is_cell(ts[i]), f"expected a cell, found {ts[i]}", i)
     return check
 
 
@@ -218,13 +218,14 @@ def t_layer_get(ts, data):
 
 def t_rel_apply(ts, data):
     t_cell(0)(ts, data)
-    return CollT("set", ts[0] if isinstance(ts[0], CellT) else CellT(None))
+    return CollT("set", ts[0] if isinstance(ts[0], CellT) else CellT(data.grid.name if data else None))
 
 
 def t_groups(ts, data):
-    need(is_coll(ts[0]) and isinstance(getattr(ts[0], "elem", ANY), (CellT, AnyT)),
+    need(is_coll(ts[0]) and is_cell(getattr(ts[0], "elem", ANY)),
          f"groups() needs a set of cells, found {ts[0]}", 0)
-    elem = ts[0].elem if isinstance(ts[0], CollT) else CellT(None)
+    elem = ts[0].elem if isinstance(ts[0], CollT) and isinstance(ts[0].elem, CellT) else \
+        CellT(data.grid.name if data else None)
     return CollT("list", CollT("set", elem))
 
 
