@@ -34,10 +34,20 @@ _TERMINAL_WORDS = {
 }
 
 
+class _WholeWords:
+    """Post-lexer that keeps NAME acceptable in every state, so a keyword is only a
+    keyword as a whole word: ``defn`` is one (unknown) name, not ``def`` + ``n``."""
+
+    always_accept = ("NAME",)
+
+    def process(self, stream):
+        return stream
+
+
 @lru_cache(maxsize=1)
 def parser() -> Lark:
     return Lark(GRAMMAR_PATH.read_text(encoding="utf-8"), parser="lalr", lexer="contextual",
-                propagate_positions=True, maybe_placeholders=True, cache=False)
+                postlex=_WholeWords(), propagate_positions=True, maybe_placeholders=True, cache=False)
 
 
 def _describe(terminal: str) -> str:
@@ -98,13 +108,18 @@ def _syntax_diagnostic(exc: UnexpectedInput, text: str, path: str) -> Diagnostic
     message = f"unexpected {_token_text(token)}"
     if expected and len(expected) <= 8:
         message += "; expected " + _join(expected)
-    if token.type == "NAME":
+    if token.type == "NAME" and str(token) in KEYWORDS:
+        message = f"unexpected keyword '{token}'" + message[len(f"unexpected {_token_text(token)}"):]
+        if not any(f"'{b}'" in expected for b in "})]"):
+            hint = f"'{token}' is a keyword and cannot be used here"
+    elif token.type == "NAME":
         keywords = [k for k in KEYWORDS if f"'{k}'" in expected] or KEYWORDS
         suggestion = did_you_mean(str(token), keywords)
         if suggestion:
             hint = suggestion
-    if token.type == "$END" or (hint is None and token.type == "RBRACE"):
-        hint = hint or "a '{' or '(' may be missing its closing bracket"
+    if hint is None and ("'}'" in expected or "')'" in expected or "']'" in expected) \
+            and token.type not in ("RBRACE", "RPAR", "RSQB"):
+        hint = "a bracket opened before may be missing its closing one"
     return Diagnostic(span, message, hint)
 
 

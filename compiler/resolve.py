@@ -141,6 +141,7 @@ class Resolver:
         self.check_overrides()
         self.resolve_enums()
         self.resolve_constants()
+        self.declare_state()
         self.resolve_grids()
         self.resolve_state()
         for name, node in self.defs.items():
@@ -273,7 +274,8 @@ class Resolver:
             info.values.append(row.key)
             self.add_enum_value(row.key, name, row.span)
             if len(row.cells) != len(columns):
-                self.diag.error(row.span, f"row '{row.key}' has {len(row.cells)} values, "
+                n = len(row.cells)
+                self.diag.error(row.span, f"row '{row.key}' has {n} value{'s' if n != 1 else ''}, "
                                           f"table '{name}' has {len(columns)} columns",
                                 "columns: " + ", ".join(c for c, _, _ in columns))
                 continue
@@ -466,7 +468,7 @@ class Resolver:
                                           node.floating, node)
 
     # ================================================================ state
-    def resolve_state(self):
+    def declare_state(self):
         for key, node in self.defs.items():
             if not isinstance(node, A.State):
                 continue
@@ -476,6 +478,8 @@ class Resolver:
                     continue
                 typ = self.type(var.type)
                 self.state[var.name] = I.StateVarDef(var.name, typ, None, node.per_seat, var)
+
+    def resolve_state(self):
         for key, node in self.defs.items():
             if not isinstance(node, A.State):
                 continue
