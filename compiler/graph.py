@@ -92,13 +92,19 @@ def step_order(g: nx.DiGraph, scoring: str) -> list[str]:
 
 
 def downstream(g: nx.DiGraph, names: list[str]) -> list[str]:
-    """Everything that reads, directly or not, one of ``names`` (what a change can affect)."""
-    rev = g.reverse(copy=False)
-    out: set[str] = set()
-    for n in names:
-        if n in rev:
-            out |= nx.descendants(rev, n)
-    return sorted(out - set(names))
+    """What a change to ``names`` can affect: every definition that reads or calls
+    an affected one, the scoring owning an affected step, and the steps after it."""
+    affected = set(n for n in names if n in g)
+    todo = list(affected)
+    while todo:
+        n = todo.pop()
+        nxt = [u for u in g.predecessors(n) if g.edges[u, n]["kind"] in ("reads", "calls", "contains")]
+        nxt += [v for v in g.successors(n) if g.edges[n, v]["kind"] == "precedes"]
+        for m in nxt:
+            if m not in affected:
+                affected.add(m)
+                todo.append(m)
+    return sorted(affected - set(names))
 
 
 def to_json(g: nx.DiGraph) -> str:

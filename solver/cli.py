@@ -106,18 +106,18 @@ def _seat_board_var(program) -> str:
 # ------------------------------------------------------------------ commands
 def cmd_check(args) -> int:
     from compiler.loader import load
-    failed = False
+    code = 0
     for path in args.paths:
         try:
             program = load(path, _overrides(args.set))
         except RulesError as exc:
             print(exc.render(), file=sys.stderr)
-            failed = True
+            code = max(code, exc.exit_code)
             continue
         ids = {t for d in program.definitions.values() for t in d.rule_ids}
         print(f"ok: {path}: {program.title}: {len(program.definitions)} definitions, "
               f"{len(ids)} rule IDs")
-    return 1 if failed else 0
+    return code
 
 
 def cmd_graph(args) -> int:

@@ -1,0 +1,140 @@
+"""The command line: outputs, JSON shapes and exit codes (0 ok, 1 spec error, 2 bad input)."""
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SPEC = "spec/ecosystem_savanna"
+
+
+def run(*args, cwd=ROOT):
+    proc = subprocess.run([sys.executable, "-m", "solver.cli", *args], cwd=cwd, capture_output=True,
+                          text=True, timeout=600)
+    return proc.returncode, proc.stdout, proc.stderr
+
+
+def test_check_ok():
+    code, out, err = run("check", SPEC)
+    assert code == 0, err
+    assert out.startswith("ok: spec/ecosystem_savanna: Ecosystem: Savanna")
+
+
+def test_check_bad_spec_exit_1():
+    code, out, err = run("check", "tests/bad/01_unknown_name.rules")
+    assert code == 1
+    assert "tests/bad/01_unknown_name.rules:6:36: error: unknown name 'gazele'" in err
+    assert "Traceback" not in err
+
+
+def test_check_missing_path_exit_2():
+    code, _, err = run("check", "spec/nowhere")
+    assert code == 2
+    assert "no such spec file or directory" in err
+
+
+def test_usage_error_exit_2():
+    code, _, err = run("score")
+    assert code == 2
+    assert "Traceback" not in err
+
+
+def test_score_margot_json():
+    code, out, err = run("score", SPEC, "examples/margot.grid", "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    player = data["players"][0]
+    assert player["grid"] == "examples/margot.grid"
+    assert list(player["scores"]) == ["water", "prairie", "tree", "gazelle", "zebra", "giraffe",
+                                      "cheetah", "lion", "elephant", "hyena", "vulture"]
+    assert player["scores"]["hyena"] == 6 and player["total"] == 86
+    assert player["lion_prey"] == [[1, 4]]
+
+
+def test_score_several_grids_share_the_herd_majority(tmp_path):
+    rival = tmp_path / "rival.grid"
+    rival.write_text("\n".join(["gazelle gazelle gazelle gazelle tree"] + ["tree water tree water tree"] * 3))
+    code, out, err = run("score", SPEC, "examples/margot.grid", str(rival), "--json")
+    assert code == 0, err
+    margot, other = json.loads(out)["players"]
+    assert margot["scores"]["gazelle"] == 6 + 2       # 3 gazelles: second herd
+    assert other["scores"]["gazelle"] == 8 + 5        # 4 gazelles: first
+
+
+def test_score_set_switch():
+    code, out, _ = run("score", SPEC, "examples/margot.grid", "--json", "--set", "hyena_range=manhattan")
+    assert code == 0 and json.loads(out)["players"][0]["total"] == 86
+    code, _, err = run("score", SPEC, "examples/margot.grid", "--set", "hyena_range=diagonal")
+    assert code == 2 and "is not an option of 'hyena_range'" in err
+
+
+@pytest.mark.parametrize("content,message", [
+    ("prairie prairie\n", "a grid has 4 lines of 5 cards, this file has 1 lines"),
+    ("\n".join(["prairie prairie prairie prairie prairie"] * 3 + ["prairie prairie prairie prairie giraf"]),
+     "unknown card 'giraf'"),
+    ("\n".join(["prairie prairie prairie prairie prairie"] * 3 + ["prairie prairie . prairie prairie"]),
+     "this grid must be full"),
+])
+def test_score_bad_grid_exit_2(tmp_path, content, message):
+    bad = tmp_path / "bad.grid"
+    bad.write_text(content)
+    code, _, err = run("score", SPEC, str(bad))
+    assert code == 2
+    assert message in err
+    assert f"{bad}:" in err
+
+
+def test_score_unknown_card_has_caret_and_hint(tmp_path):
+    bad = tmp_path / "bad.grid"
+    bad.write_text("\n".join(["prairie prairie prairie prairie prairie"] * 3 +
+                             ["prairie prairie prairie prairie giraf"]))
+    _, _, err = run("score", SPEC, str(bad))
+    assert ":4:33: error: unknown card 'giraf'" in err
+    assert "^^^^^" in err and "did you mean 'giraffe'?" in err
+
+
+def test_play_json():
+    code, out, err = run("play", SPEC, "--players", "3", "--seed", "7", "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["mode"] == "standard" and len(data["seats"]) == 3
+    assert all(len(row) == 5 and all(row) for s in data["seats"] for row in s["board"])
+    assert set(data["reports"]["score"]) == {"p1", "p2", "p3"}
+
+
+def test_play_solo_text():
+    code, out, err = run("play", SPEC, "--mode", "solo", "--seed", "2")
+    assert code == 0, err
+    assert "Jhay (automaton)" in out and "margin:" in out and "result:" in out
+
+
+def test_play_bad_players_exit_2():
+    code, _, err = run("play", SPEC, "--players", "9", "--seed", "1")
+    assert code == 2 and "no mode" in err
+
+
+def test_graph_formats():
+    code, out, _ = run("graph", SPEC, "--format", "json")
+    assert code == 0 and json.loads(out)["name"] == "ecosystem_savanna"
+    code, out, _ = run("graph", SPEC, "--format", "dot")
+    assert code == 0 and out.startswith('digraph "ecosystem_savanna"')
+
+
+def test_query_unknown_name_exit_2():
+    code, _, err = run("query", SPEC, "best-arangement")
+    assert code == 2 and "did you mean 'best-arrangement'?" in err
+
+
+def test_query_missing_input_exit_2():
+    code, _, err = run("query", SPEC, "best-arrangement")
+    assert code == 2 and "--cards" in err
+
+
+def test_query_wrong_card_count(tmp_path):
+    cards = tmp_path / "cards.txt"
+    cards.write_text("water prairie tree")
+    code, out, err = run("query", SPEC, "best-arrangement", "--cards", str(cards), "--json")
+    assert code == 0, err
+    assert json.loads(out)["status"] == "INFEASIBLE"
