@@ -91,6 +91,11 @@ class ExprCompiler:
         return f"ST.per_seat[{e.name!r}][{self.ex(e.seat)}.index]"
 
     def ex_Call(self, e: I.Call) -> str:
+        if self.program is not None and e.name in self.program.funcs:
+            fd = self.program.funcs[e.name]
+            # a definition whose value is one of its parameters (a switch made it so)
+            if isinstance(fd.body, I.Local) and fd.body.name in [p for p, _ in fd.params]:
+                return self.ex(e.args[[p for p, _ in fd.params].index(fd.body.name)])
         args = ", ".join(self.ex(a) for a in e.args)
         if self.program is not None and e.name in self.program.scorings:
             return f"s_{e.name}({e.mode}, _FORCE{', ' if args else ''}{args})"
@@ -105,11 +110,42 @@ class ExprCompiler:
     def ex_Agg(self, e: I.Agg) -> str:
         fors = []
         for b in e.binders:
-            part = f"for {_pyname(b.var)} in {self.ex(b.coll)}"
-            if b.cond is not None:
-                part += f" if {self.ex(b.cond)}"
+            coll, cond = self.indexed(b)
+            part = f"for {_pyname(b.var)} in {coll}"
+            if cond is not None:
+                part += f" if {self.ex(cond)}"
             fors.append(part)
+        if e.func == "set" and len(e.binders) == 1 and isinstance(e.elem, I.Local) \
+                and e.elem.name == e.binders[0].var and isinstance(e.binders[0].coll.type, CollT) \
+                and e.binders[0].coll.type.kind == "set":
+            # the members of a set, filtered: already without duplicates
+            return f"tuple([{_pyname(e.elem.name)} {' '.join(fors)}])"
         return "(" + AGGREGATES[e.func].emit(self.ex(e.elem), " ".join(fors)) + ")"
+
+    def indexed(self, b: I.Binder):
+        """``for c in cells(g) if g[c] == K and rest`` -> the cells of ``g`` holding K.
+
+        Boards are never changed, so each one indexes its cells by value once; the
+        filter's first test is then answered by the index (same cells, same order).
+        """
+        cond = b.cond
+        first, rest = cond, None
+        if isinstance(cond, I.Op) and cond.op == "and":
+            first, rest = cond.args[0], cond.args[1]
+        if isinstance(b.coll, I.Const) and isinstance(first, I.Op) and first.op == "eq" \
+                and self.program is not None:
+            get, value = first.args
+            if isinstance(value, I.Op) and value.op == "board_get":
+                get, value = value, get
+            if isinstance(get, I.Op) and get.op == "board_get" and isinstance(value, I.Const) \
+                    and value.value is not None and isinstance(get.args[1], I.Local) \
+                    and get.args[1].name == b.var and isinstance(get.args[0], (I.Local, I.Global)) \
+                    and isinstance(get.args[0].type, BoardT):
+                grid = self.program.grids.get(get.args[0].type.grid)
+                if grid is not None and b.coll.value == grid.cells:
+                    board = self.ex(get.args[0])
+                    return f"{board}.with_value({self.em.const(value.value)})", rest
+        return self.ex(b.coll), cond
 
     def ex_MapLit(self, e: I.MapLit) -> str:  # pragma: no cover - folded by the resolver
         raise RuntimeRulesError("unfolded table of values")
@@ -282,10 +318,24 @@ class Interpreter:
         return self.source
 
     # ------------------------------------------------------------ definitions
+    @staticmethod
+    def _hoist(params, lines: list[str]) -> list[str]:
+        """Read each board parameter's cards through one local lookup function."""
+        out = list(lines)
+        for name, t in params:
+            if isinstance(t, BoardT):
+                v = _pyname(name)
+                needle = f"{v}.cards.get("
+                if any(needle in ln for ln in out[1:]):
+                    out = [out[0], f"    _get_{v} = {v}.cards.get"] + \
+                          [ln.replace(needle, f"_get_{v}(") for ln in out[1:]]
+        return out
+
     def _func(self, fd: I.FuncDef):
         params = ", ".join(_pyname(p) for p, _ in fd.params)
         body = self.exc.ex(fd.body)
-        self.funcs.append(f"def f_{fd.name}({params}):\n    return {body}\n")
+        lines = self._hoist(fd.params, [f"def f_{fd.name}({params}):", f"    return {body}"])
+        self.funcs.append("\n".join(lines) + "\n")
 
     def _scoring(self, sd: I.ScoringDef):
         params = ", ".join(_pyname(p) for p, _ in sd.params)
@@ -301,7 +351,7 @@ class Interpreter:
             for st in step.body:
                 flat.append((step.name, st))
         self._scoring_body(flat, sd.layers, lines, 1)
-        self.funcs.append("\n".join(lines) + "\n")
+        self.funcs.append("\n".join(self._hoist(sd.params, lines)) + "\n")
 
     def _scoring_body(self, flat, layers, lines, depth):
         pad = "    " * depth

@@ -37,27 +37,28 @@ BUILTIN_FUNCS = {name for name, _ in BUILTIN_CALLS} | {"cells", "rows", "columns
 TYPE_NAMES = {"int", "bool", "text", "cell", "seat", "relation"}
 
 
-class AttrData:
-    """Constant data of a table-column read: ``card.family``."""
+class AttrData(dict):
+    """Constant data of a table-column read (``card.family``): value -> column value."""
 
     def __init__(self, enum: str, column: str, type_: Type, mapping: dict):
+        super().__init__(mapping)
         self.enum, self.column, self.type, self.mapping = enum, column, type_, mapping
-
-    def get(self, key):
-        return self.mapping.get(key)
 
     def __repr__(self):
         return f"{self.enum}.{self.column}"
 
+    __hash__ = object.__hash__
 
-class MapValue:
+
+class MapValue(dict):
     """A constant table of values: ``{1: 1, 2: 4, 3: 9, else: 16}``."""
 
     def __init__(self, mapping: dict, default: Any, has_default: bool, key_type: Type, value_type: Type):
+        super().__init__(mapping)
         self.mapping, self.default, self.has_default = mapping, default, has_default
         self.key_type, self.value_type = key_type, value_type
 
-    def __getitem__(self, key):
+    def __missing__(self, key):
         return rt.map_get(self.mapping, key, self.default, self.has_default)
 
     def __repr__(self):
@@ -66,19 +67,24 @@ class MapValue:
             items += f", else: {self.default}"
         return "{" + items + "}"
 
+    __hash__ = object.__hash__
 
-class RelData:
-    """A relation applied on one grid: the relation, the grid and its lookup table."""
+
+class RelData(rt.RelationTable):
+    """A relation applied on one grid: its lookup table, with the relation and grid."""
 
     def __init__(self, relation: rt.Relation, grid: I.GridInfo, name: str):
-        self.relation, self.grid, self.name = relation, grid, name
-        self.table = rt.RelationTable(relation, grid.rows, grid.cols)
+        super().__init__(relation, grid.rows, grid.cols)
+        self.grid, self.name = grid, name
 
-    def __getitem__(self, pos):
-        return self.table[pos]
+    @property
+    def table(self):
+        return self
 
     def __repr__(self):
         return f"{self.name} on {self.grid.name}"
+
+    __hash__ = object.__hash__
 
 
 class Scope:

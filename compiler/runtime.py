@@ -28,7 +28,7 @@ class Board:
     box is at (0, 0); placing left of or above it shifts every card.
     """
 
-    __slots__ = ("grid", "rows", "cols", "floating", "cards")
+    __slots__ = ("grid", "rows", "cols", "floating", "cards", "_index")
 
     def __init__(self, grid: str, rows: int, cols: int, floating: bool,
                  cards: dict[tuple[int, int], str] | None = None):
@@ -37,6 +37,21 @@ class Board:
         self.cols = cols
         self.floating = floating
         self.cards: dict[tuple[int, int], str] = dict(cards or {})
+        self._index = None
+
+    def with_value(self, value) -> tuple:
+        """The cells holding ``value``, in reading order (cached: boards are never changed)."""
+        index = self._index
+        if index is None:
+            index = {}
+            cards = self.cards
+            for r in range(self.rows):
+                for c in range(self.cols):
+                    k = cards.get((r, c))
+                    if k is not None:
+                        index.setdefault(k, []).append((r, c))
+            index = self._index = {k: tuple(v) for k, v in index.items()}
+        return index.get(value, ())
 
     def __eq__(self, other):
         return isinstance(other, Board) and self.grid == other.grid and self.cards == other.cards

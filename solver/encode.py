@@ -53,6 +53,7 @@ class Encoder:
         self.scorings: list[ScoreV] = []
         self.boards: list[BoardV] = []
         self._counter = 0
+        self.guards: list = []        # literals under which the value being encoded matters
 
     # ================================================================ literals
     def new_bool(self, name: str):
@@ -176,17 +177,18 @@ class Encoder:
         raise NotSupportedError(f"expected a number, found {type(v).__name__}", span)
 
     def linear(self, parts: list[tuple[int, Any]], const: int = 0) -> IntV | int:
-        """``const + sum(coef * value)`` for int/bool/IntV values."""
+        """``const + sum(coef * value)`` for int/bool/IntV values, with the tighter of
+        two bounds: from the parts' own bounds, and from the merged variables."""
         terms: dict = {}
-        lb = ub = const
+        plo = phi = const
         for coef, v in parts:
             if coef == 0:
                 continue
             v = self.intv(v)
             if isinstance(v, int):
                 const += coef * v
-                lb += coef * v
-                ub += coef * v
+                plo += coef * v
+                phi += coef * v
                 continue
             const += coef * v.const
             for k, (var, c) in v.terms.items():
@@ -194,27 +196,22 @@ class Encoder:
                     terms[k] = (var, terms[k][1] + coef * c)
                 else:
                     terms[k] = (var, coef * c)
-            lo, hi = coef * v.lb, coef * v.ub
-            lb += min(lo, hi) - coef * v.const
-            ub += max(lo, hi) - coef * v.const
-        lb += 0
+            a, b = coef * v.lb, coef * v.ub
+            plo += min(a, b)
+            phi += max(a, b)
         terms = {k: t for k, t in terms.items() if t[1] != 0}
         if not terms:
             return const
-        # bounds: recompute from terms when every variable is 0/1 (tighter after merging)
-        lo, hi = const, const
-        exact = True
+        tlo = thi = const
         for var, c in terms.values():
             dom = self.var_bounds(var)
             if dom is None:
-                exact = False
+                tlo, thi = plo, phi
                 break
             a, b = c * dom[0], c * dom[1]
-            lo += min(a, b)
-            hi += max(a, b)
-        if exact:
-            lb, ub = lo, hi
-        return IntV(terms, const, lb, ub)
+            tlo += min(a, b)
+            thi += max(a, b)
+        return IntV(terms, const, max(plo, tlo), min(phi, thi))
 
     @staticmethod
     def var_bounds(var):
@@ -242,6 +239,14 @@ class Encoder:
     def var_int(self, var, lb: int, ub: int) -> IntV:
         return IntV({self.key(var): (var, 1)}, 0, lb, ub)
 
+    def under(self, guard, e: I.Expr, env):
+        """Encode ``e`` knowing its value only matters when ``guard`` holds."""
+        self.guards.append(guard)
+        try:
+            return self.encode(e, env)
+        finally:
+            self.guards.pop()
+
     def gate(self, cond, v, span: Span | None = None):
         """``v if cond else 0`` for a literal ``cond`` and an int value ``v``."""
         c = cond if isinstance(cond, bool) else cond
@@ -254,12 +259,29 @@ class Encoder:
             return self.linear([(v, self.boolv(c))])
         if self.all_bool(v):
             parts = [(coef, self.boolv(self.and_([c, var]))) for var, coef in v.terms.values()]
-            return self.linear(parts + [(v.const, self.boolv(c))])
+            out = self.linear(parts + [(v.const, self.boolv(c))])
+            if isinstance(out, IntV):
+                self._gate_bounds(c, v, out)
+            return out
         lo, hi = min(0, v.lb), max(0, v.ub)
         z = self.new_int(lo, hi, self.fresh("gate"))
         self.model.add(z == v.expr()).only_enforce_if(c)
         self.model.add(z == 0).only_enforce_if(self.not_(c))
         return self.var_int(z, lo, hi)
+
+    def _gate_bounds(self, c, v: IntV, out: IntV):
+        """Per-cell contribution bounds: a gated value never exceeds the value's own
+        bounds times the gate, which the linear relaxation does not see by itself."""
+        pos = v.const + sum(coef for _, coef in v.terms.values() if coef > 0)
+        neg = v.const + sum(coef for _, coef in v.terms.values() if coef < 0)
+        expr = out.expr()
+        if v.ub < pos:
+            self.model.add(expr <= v.ub * c)
+        if v.lb > neg:
+            self.model.add(expr >= v.lb * c)
+        if v.cond_bound is not None and v.cond_bound[0] is c:
+            _, num, den, key = v.cond_bound
+            self.model.add(den * expr <= num * key.expr())
 
     def all_bool(self, v: IntV) -> bool:
         return all(self.var_bounds(var) == (0, 1) for var, _ in v.terms.values())

@@ -453,22 +453,52 @@ op("seat_attr", 1, t_seat_attr, "getattr({0}, {D})", "a seat's kind or title")
 
 
 def enc_map_get(E, n, k):
-    """A table of values at a symbolic key: one literal per reachable key."""
+    """A table of values at a symbolic key, as thresholds: f(lo) plus, for each k,
+    (f(k) - f(k-1)) when key >= k. When the value only matters under a guard that
+    the key counts (a group's size counts its own root), the key's lower bound under
+    that guard is used, and value <= alpha * key is offered to the gate."""
     mv = n.data
     k = E.intv(k, n.span)
+    if isinstance(k, int):
+        return mv[k]
+    lo, hi = k.lb, k.ub
+    guard = None
+    if all(coef > 0 for _, coef in k.terms.values()) and \
+            all(E.var_bounds(var) and E.var_bounds(var)[0] >= 0 for var, _ in k.terms.values()):
+        for g in reversed(E.guards):
+            if not isinstance(g, bool) and E.key(g) in k.terms:
+                guard = g
+                lo = max(lo, k.const + k.terms[E.key(g)][1])
+                break
+
+    def f(x):
+        if x in mv.mapping:
+            return mv.mapping[x]
+        if mv.has_default:
+            return mv.default
+        return None
+
+    top = max([x for x in mv.mapping if isinstance(x, int)] + [lo]) + 1
+    hi_eff = min(hi, top)
+    if any(f(x) is None for x in range(lo, hi_eff + 1)):
+        allowed = [x for x in range(lo, hi + 1) if f(x) is not None]
+        if not allowed:
+            raise NotSupportedError("no entry of this table of values can be reached", n.span)
+        E.implies(guard if guard is not None else True,
+                  E.and_([E.cmp(k, ">=", min(allowed)), E.cmp(k, "<=", max(allowed))]))
+        lo, hi_eff = min(allowed), min(max(allowed), hi_eff)
     parts = []
-    covered = []
-    for key, value in mv.mapping.items():
-        if isinstance(key, int) and k.lb <= key <= k.ub:
-            lit = E.cmp(k, "==", key)
-            covered.append(lit)
-            parts.append((value, E.boolv(lit)))
-    if mv.has_default:
-        other = E.not_(E.or_(covered))
-        parts.append((mv.default, E.boolv(other)))
-    else:
-        E.implies(True, E.or_(covered))
-    return E.linear(parts)
+    for x in range(lo + 1, hi_eff + 1):
+        delta = f(x) - f(x - 1)
+        if delta:
+            parts.append((delta, E.boolv(E.cmp(k, ">=", x))))
+    value = E.linear(parts, f(lo))
+    if isinstance(value, IntV) and guard is not None and lo >= 1:
+        from fractions import Fraction
+        alpha = max(Fraction(f(x), x) for x in range(lo, hi_eff + 1))
+        if all(f(x) <= alpha * x for x in range(lo, hi + 1) if f(x) is not None):
+            value.cond_bound = (guard, alpha.numerator, alpha.denominator, k)
+    return value
 
 
 op("map_get", 1, t_map_get, "{D}[{0}]", "a value from a table of values", enc_map_get)
@@ -688,15 +718,15 @@ def ta_bool(t):
 
 # Aggregate encodings receive (E, node, items) where items are (guard, element):
 # the element counts only when its guard literal holds.
-agg("sum", ta_int, "sum({elem} {fors})", "total",
-    lambda E, n, items: E.linear([(1, E.gate(g, E.encode(n.elem, env), n.span)) for g, env in items]))
-agg("count", lambda t: INT, "sum(1 {fors})", "how many",
+agg("sum", ta_int, "sum([{elem} {fors}])", "total",
+    lambda E, n, items: E.linear([(1, E.gate(g, E.under(g, n.elem, env), n.span)) for g, env in items]))
+agg("count", lambda t: INT, "len([1 {fors}])", "how many",
     lambda E, n, items: E.linear([(1, E.boolv(g)) for g, _ in items]))
 agg("any", ta_bool, "any({elem} {fors})", "at least one",
-    lambda E, n, items: E.boolv(E.or_([E.and_([g, E.lit(E.encode(n.elem, env), n.span)])
+    lambda E, n, items: E.boolv(E.or_([E.and_([g, E.lit(E.under(g, n.elem, env), n.span)])
                                        for g, env in items])))
 agg("all", ta_bool, "all({elem} {fors})", "every one",
-    lambda E, n, items: E.boolv(E.and_([E.or_([E.not_(g), E.lit(E.encode(n.elem, env), n.span)])
+    lambda E, n, items: E.boolv(E.and_([E.or_([E.not_(g), E.lit(E.under(g, n.elem, env), n.span)])
                                         for g, env in items])))
 
 
@@ -716,9 +746,10 @@ agg("max", ta_int, "_rt.agg_max({elem} {fors})", "largest (error when empty)", _
 
 
 def enc_distinct(E, n, items):
+    """One "seen" literal per possible value; there are never more values than elements."""
     by_value: dict = {}
     for g, env in items:
-        v = E.encode(n.elem, env)
+        v = E.under(g, n.elem, env)
         if isinstance(v, EnumV):
             for value, lit in v.lits.items():
                 by_value.setdefault(value, []).append(E.and_([g, lit]))
@@ -726,7 +757,14 @@ def enc_distinct(E, n, items):
             raise NotSupportedError("the solver counts distinct known or enum values only", n.span)
         else:
             by_value.setdefault(v, []).append(g)
-    return E.linear([(1, E.boolv(E.or_(ls, "seen"))) for ls in by_value.values()])
+    result = E.linear([(1, E.boolv(E.or_(ls, "seen"))) for ls in by_value.values()])
+    elements = E.linear([(1, E.boolv(g)) for g, _ in items])
+    if isinstance(result, IntV):
+        cap = elements if isinstance(elements, int) else elements.ub
+        if cap < result.ub:
+            E.model.add(result.expr() <= (elements if isinstance(elements, int) else elements.expr()))
+            result.ub = cap
+    return result
 
 
 agg("distinct", lambda t: INT, "len(set({elem} {fors}))", "number of different values", enc_distinct)

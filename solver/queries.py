@@ -104,13 +104,15 @@ def build(program: I.Program, name: str, inputs: dict[str, Any], symmetry: bool 
 
 def run_query(program: I.Program, name: str, inputs: dict[str, Any], time_limit: float = 60.0,
               workers: int = 2, symmetry: bool = True, hints: dict | None = None,
-              log: bool = False) -> Answer:
+              log: bool = False, params: dict | None = None) -> Answer:
     started = time.perf_counter()
     enc, env, objective, obj, sym_count = build(program, name, inputs, symmetry)
     solver = cp_model.CpSolver()
     solver.parameters.max_time_in_seconds = float(time_limit)
     solver.parameters.num_workers = int(workers)
     solver.parameters.log_search_progress = log
+    for key, value in (params or {}).items():
+        setattr(solver.parameters, key, value)
     status_code = solver.solve(enc.model)
     seconds = time.perf_counter() - started
     status = STATUS.get(status_code, "UNKNOWN")

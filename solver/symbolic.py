@@ -41,6 +41,9 @@ class IntV(Sym):
     const: int
     lb: int
     ub: int
+    # (guard literal, numerator, denominator, key): under the guard,
+    # denominator * value <= numerator * key (a bound the gate may add).
+    cond_bound: Any = None
 
     def expr(self):
         return sum((c * v for v, c in self.terms.values()), self.const)
