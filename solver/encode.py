@@ -47,6 +47,8 @@ class Encoder:
         self._and: dict = {}
         self._or: dict = {}
         self._or_parts: dict[int, set[int]] = {}
+        self._or_literals: dict[int, list] = {}
+        self.distribute = False         # distribute AND over OR of one-hot literals (see add_pair_marginals)
         self._cmp: dict = {}
         self.choices: list[Choice] = []
         self.infeasible: list[Span] = []
@@ -54,6 +56,9 @@ class Encoder:
         self.boards: list[BoardV] = []
         self._counter = 0
         self.guards: list = []        # literals under which the value being encoded matters
+        self.onehot: dict[int, tuple[int, Any]] = {}   # literal key -> (one-hot group, value)
+        self.pairs: dict[tuple[int, int], dict] = {}    # (group, group) -> {(a, b): and-literal}
+        self._groups: list[dict] = []
 
     # ================================================================ literals
     def new_bool(self, name: str):
@@ -111,12 +116,65 @@ class Encoder:
         memo = frozenset(self.key(l) for l in out)
         if memo in self._and:
             return self._and[memo]
+        if self.distribute and len(out) == 2:
+            # x and (y1 or y2 ...) == (x and y1) or (x and y2) ...: when x and the y's are
+            # one-hot values of grid cells the products are pairwise, which the pair
+            # marginals tighten.
+            a, b = out
+            for x, y in ((a, b), (b, a)):
+                parts = self._or_literals.get(self.key(y))
+                if parts and self.key(x) in self.onehot and \
+                        all(self.key(p) in self.onehot for p in parts):
+                    z = self.or_([self.and_([x, p]) for p in parts], name)
+                    if not isinstance(z, bool):
+                        self.model.add_implication(z, x)     # still implied: keeps the bound z <= x
+                        self.model.add_implication(z, y)
+                    self._and[memo] = z
+                    return z
         z = self.new_bool(self.fresh(name))
         for l in out:
             self.model.add_implication(z, l)
         self.model.add_bool_or([self.not_(l) for l in out] + [z])
         self._and[memo] = z
+        if len(out) == 2:
+            a, b = (self.onehot.get(self.key(l)) for l in out)
+            if a is not None and b is not None and a[0] != b[0]:
+                if a[0] > b[0]:
+                    a, b = b, a
+                self.pairs.setdefault((a[0], b[0]), {})[(a[1], b[1])] = z
         return z
+
+    def add_pair_marginals(self) -> int:
+        """For two one-hot groups (two cells of a grid), the products of one value of the
+        first with the values of the second sum to at most that value (and the other way
+        round): a tighter relaxation than each product alone. Returns constraints added."""
+        added = 0
+        for (ga, gb), table in self.pairs.items():
+            if len(table) < 2:
+                continue
+            lits_a, lits_b = self._groups[ga], self._groups[gb]
+            by_a: dict = {}
+            by_b: dict = {}
+            for (va, vb), z in table.items():
+                by_a.setdefault(va, []).append(z)
+                by_b.setdefault(vb, []).append(z)
+            for va, zs in by_a.items():
+                if len(zs) > 1:
+                    self.model.add(sum(zs) <= lits_a[va])
+                    added += 1
+            for vb, zs in by_b.items():
+                if len(zs) > 1:
+                    self.model.add(sum(zs) <= lits_b[vb])
+                    added += 1
+        return added
+
+    def register_onehot(self, lits: dict):
+        """Declare literals of which exactly one is true (the values of one cell)."""
+        group = len(self._groups)
+        self._groups.append(lits)
+        for value, lit in lits.items():
+            if not isinstance(lit, bool):
+                self.onehot[self.key(lit)] = (group, value)
 
     def or_(self, lits, name: str = "or"):
         out = []
@@ -145,6 +203,7 @@ class Encoder:
         self.model.add_bool_or(out + [self.not_(z)])
         self._or[memo] = z
         self._or_parts[self.key(z)] = set(memo)
+        self._or_literals[self.key(z)] = out
         return z
 
     def implies(self, a, b):
@@ -675,6 +734,7 @@ class Encoder:
         for cell in grid.cells:
             lits = {v: self.new_bool(f"{name}[{cell_name(cell)}]={v if v else '.'}") for v in values}
             self.model.add_exactly_one(list(lits.values()))
+            self.register_onehot(lits)
             cells[cell] = EnumV(lits)
         board = BoardV(grid, cells, name)
         self.boards.append(board)

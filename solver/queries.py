@@ -99,6 +99,7 @@ def build(program: I.Program, name: str, inputs: dict[str, Any], symmetry: bool 
         else:
             enc.model.minimize(obj.expr())
     sym_count = break_symmetries(enc, query) if symmetry else 0
+    enc.add_pair_marginals()
     return enc, env, objective, obj, sym_count
 
 
