@@ -140,6 +140,20 @@ def cmd_dump(args) -> int:
     return 0
 
 
+def cmd_docs(args) -> int:
+    from compiler.docgen import operators_page, rules_page
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    for path in args.specs:
+        program = _load(path, args.set)
+        target = out / f"{program.name}.md"
+        target.write_text(rules_page(program), encoding="utf-8")
+        print(f"wrote {target}")
+    (out / "operators.md").write_text(operators_page(), encoding="utf-8")
+    print(f"wrote {out / 'operators.md'}")
+    return 0
+
+
 def cmd_score(args) -> int:
     from compiler.inputs import read_grid
     from compiler.interpret import Interpreter
@@ -297,6 +311,10 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("path", metavar="PATH")
     d.add_argument("--stage", choices=["ast", "python"], default="ast")
     common(d)
+    dc = sub.add_parser("docs", help="write the rules pages of specs as Markdown")
+    dc.add_argument("specs", nargs="+", metavar="SPEC")
+    dc.add_argument("--out", default="docs/rules", metavar="DIR")
+    common(dc)
     s = sub.add_parser("score", help="score finished grids as the players of one game")
     s.add_argument("spec", metavar="SPEC")
     s.add_argument("grids", nargs="+", metavar="GRID")
@@ -331,7 +349,7 @@ def main(argv: list[str] | None = None) -> int:
             code = cmd_query(args, extra)
         else:
             code = {"check": cmd_check, "graph": cmd_graph, "dump": cmd_dump, "score": cmd_score,
-                    "play": cmd_play}[args.command](args)
+                    "play": cmd_play, "docs": cmd_docs}[args.command](args)
     except RulesError as exc:
         print(exc.render(), file=sys.stderr)
         return exc.exit_code

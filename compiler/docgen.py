@@ -1,0 +1,108 @@
+"""Checked program -> Markdown rules pages for the documentation site.
+
+In:  an ``ir.Program`` and its rules graph.
+Out: one Markdown page per spec: the readings of the rulebook (switches), the
+     tables as tables, then every definition in the order of the rules graph
+     with its rulebook IDs, its doc comment and its source; plus a page listing
+     the language's operators. The pages are committed and a test regenerates
+     and compares them.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from . import ast as A
+from . import ir as I
+
+SECTIONS = [
+    ("Readings of the rulebook", (A.Switch,)),
+    ("Components", (A.Enum, A.Table, A.Grid, A.Constant)),
+    ("Relations", (A.Relation,)),
+    ("Rules and quantities", (A.Rule, A.Def, A.Outcome)),
+    ("Scoring", (A.Scoring,)),
+    ("Game state", (A.State,)),
+    ("Procedures", (A.Procedure,)),
+    ("Modes", (A.Mode,)),
+    ("Queries", (A.Query,)),
+]
+
+
+def _source(d: A.Definition) -> str:
+    path = Path(d.span.file)
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except OSError:
+        return ""
+    return "\n".join(lines[d.span.line - 1:d.span.end_line])
+
+
+def _ids(tags) -> str:
+    return " ".join(f"`{t}`" for t in tags) if tags else ""
+
+
+def rules_page(program: I.Program) -> str:
+    out = [f"# {program.title}", ""]
+    game = next((d for f in program.files for d in f.definitions if isinstance(d, A.Game)), None)
+    if game and game.doc:
+        out += [game.doc, ""]
+    out += [f"Generated from `{program.root}` by `rulewright docs`; every rule shows the "
+            f"rulebook IDs it implements.", ""]
+    defs = [d for d in program.definitions.values() if not isinstance(d, A.Game)]
+    # the file order of the spec keeps related rules together
+    order = {id(d): i for i, d in enumerate(d for f in program.files for d in f.definitions)}
+    defs.sort(key=lambda d: order.get(id(d), 0))
+    for title, kinds in SECTIONS:
+        items = [d for d in defs if isinstance(d, kinds)]
+        if not items:
+            continue
+        out += [f"## {title}", ""]
+        if kinds == (A.Switch,):
+            out += ["| reading | options | chosen | rulebook |", "|---|---|---|---|"]
+            for d in items:
+                opts = " \\| ".join(d.options)
+                default = d.default[1] if isinstance(d.default, tuple) else d.default
+                chosen = program.switches.get(d.name, default)
+                chosen = str(chosen).lower() if isinstance(chosen, bool) else chosen
+                out.append(f"| `{d.name}` | {opts} | **{chosen}** | {_ids(d.rule_ids)} |")
+            out.append("")
+            for d in items:
+                out += [f"**`{d.name}`**: {d.doc.replace(chr(10), ' ')}", ""]
+            continue
+        for d in items:
+            name = d.name if not isinstance(d, A.State) else ("per seat" if d.per_seat else "shared state")
+            out += [f"### {name}", ""]
+            if d.rule_ids:
+                out += [f"Rulebook: {_ids(d.rule_ids)}", ""]
+            if d.doc:
+                out += [d.doc, ""]
+            if isinstance(d, A.Table) and d.name in program.enums:
+                info = program.enums[d.name]
+                cols = list(info.columns)
+                out += ["| " + " | ".join([d.name] + cols) + " |", "|" + "---|" * (len(cols) + 1)]
+                for v in info.values:
+                    out.append("| " + " | ".join([v] + [str(info.attrs[c].get(v)) for c in cols]) + " |")
+                out.append("")
+            if isinstance(d, A.Scoring):
+                for step in d.steps:
+                    out += [f"- **{step.name}** {_ids([t for t, _ in step.tags])}: "
+                            f"{step.doc.replace(chr(10), ' ')}"]
+                out.append("")
+            src = _source(d)
+            if src:
+                out += ["```", src, "```", ""]
+    return "\n".join(out).rstrip() + "\n"
+
+
+def operators_page() -> str:
+    from solver.operators import AGGREGATES, OPERATORS
+    out = ["# Operators", "",
+           "Every operator of the expression language has one concrete meaning (used by the "
+           "interpreter) and, beside it, its CP-SAT encoding. Operators marked *constant only* are "
+           "evaluated while the model is built and cannot depend on a choice.", "",
+           "| operator | meaning | solver |", "|---|---|---|"]
+    for name, op in OPERATORS.items():
+        out.append(f"| `{name}` | {op.doc} | {'encoded' if op.encode else 'constant only'} |")
+    out += ["", "| aggregate | meaning | solver |", "|---|---|---|"]
+    for name, agg in AGGREGATES.items():
+        out.append(f"| `{name}` | {agg.doc} | {'encoded' if agg.encode else 'constant only'} |")
+    return "\n".join(out) + "\n"
