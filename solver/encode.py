@@ -54,6 +54,7 @@ class Encoder:
         self.infeasible: list[Span] = []
         self.scorings: list[ScoreV] = []
         self.boards: list[BoardV] = []
+        self.symmetries: list = []    # (board, value order, mirror maps) broken by lex-leader
         self._counter = 0
         self.guards: list = []        # literals under which the value being encoded matters
         self.onehot: dict[int, tuple[int, Any]] = {}   # literal key -> (one-hot group, value)
@@ -132,9 +133,10 @@ class Encoder:
                     self._and[memo] = z
                     return z
         z = self.new_bool(self.fresh(name))
+        # Linear inequalities (not clauses): the solver's linear relaxation keeps them.
         for l in out:
-            self.model.add_implication(z, l)
-        self.model.add_bool_or([self.not_(l) for l in out] + [z])
+            self.model.add(z <= l)
+        self.model.add(z >= sum(out) - (len(out) - 1))
         self._and[memo] = z
         if len(out) == 2:
             a, b = (self.onehot.get(self.key(l)) for l in out)
@@ -199,8 +201,8 @@ class Encoder:
             return self._or[memo]
         z = self.new_bool(self.fresh(name))
         for l in out:
-            self.model.add_implication(l, z)
-        self.model.add_bool_or(out + [self.not_(z)])
+            self.model.add(z >= l)
+        self.model.add(z <= sum(out))
         self._or[memo] = z
         self._or_parts[self.key(z)] = set(memo)
         self._or_literals[self.key(z)] = out
@@ -326,6 +328,11 @@ class Encoder:
         z = self.new_int(lo, hi, self.fresh("gate"))
         self.model.add(z == v.expr()).only_enforce_if(c)
         self.model.add(z == 0).only_enforce_if(self.not_(c))
+        # big-M forms for the relaxation
+        self.model.add(z <= hi * c)
+        self.model.add(z >= lo * c)
+        self.model.add(z <= v.expr() - v.lb * (1 - c))
+        self.model.add(z >= v.expr() - v.ub * (1 - c))
         return self.var_int(z, lo, hi)
 
     def _gate_bounds(self, c, v: IntV, out: IntV):
@@ -401,12 +408,17 @@ class Encoder:
                 self._cmp[memo] = z
                 return z
         z = self.new_bool(self.fresh("cmp"))
+        # enforced constraints for propagation, and their big-M forms for the relaxation
         if op == "<=":
             self.model.add(expr <= k).only_enforce_if(z)
             self.model.add(expr >= k + 1).only_enforce_if(self.not_(z))
+            self.model.add(expr + (ub - k) * z <= ub)
+            self.model.add(expr - (k + 1 - lb) * (1 - z) >= lb)
         elif op == ">=":
             self.model.add(expr >= k).only_enforce_if(z)
             self.model.add(expr <= k - 1).only_enforce_if(self.not_(z))
+            self.model.add(expr - (k - lb) * z >= lb)
+            self.model.add(expr + (ub - k + 1) * (1 - z) <= ub)
         else:
             self.model.add(expr == k).only_enforce_if(z)
             self.model.add(expr != k).only_enforce_if(self.not_(z))
@@ -439,8 +451,12 @@ class Encoder:
         exprs = [v if isinstance(v, int) else v.expr() for v in syms]
         if kind == "min":
             self.model.add_min_equality(z, exprs)
+            for x in exprs:                  # the side the linear relaxation needs
+                self.model.add(z <= x)
         else:
             self.model.add_max_equality(z, exprs)
+            for x in exprs:
+                self.model.add(z >= x)
         return self.var_int(z, lo, hi)
 
     def mul(self, a, b, span: Span | None = None):

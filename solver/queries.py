@@ -103,16 +103,39 @@ def build(program: I.Program, name: str, inputs: dict[str, Any], symmetry: bool 
     return enc, env, objective, obj, sym_count
 
 
+# Measured on Ecosystem: Savanna (see benchmarks/queries.py): CP-SAT's presolve rewrites
+# the model's inequalities into clauses its default linear relaxation then leaves out;
+# without presolve and with the full linearization, the "max_lp" worker keeps the
+# relaxation (bound 117 instead of 471 on the rulebook's 20 cards).
+SOLVER_PARAMS = {"cp_model_presolve": False, "linearization_level": 2}
+SUBSOLVERS = ["max_lp", "quick_restart"]
+
+
 def run_query(program: I.Program, name: str, inputs: dict[str, Any], time_limit: float = 60.0,
-              workers: int = 2, symmetry: bool = True, hints: dict | None = None,
+              workers: int = 2, symmetry: bool = True, hint_seconds: float | None = None,
               log: bool = False, params: dict | None = None) -> Answer:
     started = time.perf_counter()
     enc, env, objective, obj, sym_count = build(program, name, inputs, symmetry)
+    if hint_seconds is None:
+        hint_seconds = min(3.0, 0.15 * time_limit)
+    hinted = None
+    if isinstance(obj, IntV) and hint_seconds > 0:
+        from .hints import local_search_hint
+        hinted = local_search_hint(enc, program, program.queries[name], inputs, hint_seconds)
     solver = cp_model.CpSolver()
-    solver.parameters.max_time_in_seconds = float(time_limit)
+    remaining = max(0.1, float(time_limit) - (time.perf_counter() - started))
+    solver.parameters.max_time_in_seconds = remaining
     solver.parameters.num_workers = int(workers)
     solver.parameters.log_search_progress = log
+    for key, value in SOLVER_PARAMS.items():
+        setattr(solver.parameters, key, value)
+    if 1 < workers <= len(SUBSOLVERS):
+        solver.parameters.subsolvers.extend(SUBSOLVERS[:workers])
     for key, value in (params or {}).items():
+        if key == "subsolvers":
+            solver.parameters.ClearField("subsolvers") if hasattr(solver.parameters, "ClearField") \
+                else None
+            continue
         setattr(solver.parameters, key, value)
     status_code = solver.solve(enc.model)
     seconds = time.perf_counter() - started
@@ -121,7 +144,7 @@ def run_query(program: I.Program, name: str, inputs: dict[str, Any], time_limit:
         raise NotSupportedError(f"internal: the CP-SAT model of '{name}' is invalid: "
                                 f"{enc.model.validate()}")
     stats = {"variables": len(enc.model.proto.variables), "constraints": len(enc.model.proto.constraints),
-             "symmetries_broken": sym_count}
+             "symmetries_broken": sym_count, "hint_objective": hinted}
     witness: dict[str, Any] = {}
     breakdown: dict[str, Any] = {}
     objective_value = bound = None

@@ -139,6 +139,7 @@ def break_symmetries(enc, query: I.QueryDef) -> int:
             index[cell] = enc.linear([(values.index(v), enc.boolv(lit)) for v, lit in e.lits.items()
                                       if not isinstance(lit, bool)])
         order = list(board.cells)
+        enc.symmetries.append((board, values, [sigma for _, sigma in sigmas]))
         for name, sigma in sigmas:
             prefix = True
             for cell in order:
@@ -153,3 +154,17 @@ def break_symmetries(enc, query: I.QueryDef) -> int:
                     break
             added += 1
     return added
+
+
+def canonical(enc, board_sym, cards: dict) -> dict:
+    """The image of a concrete grid (cell -> value) that the lex-leader constraints accept."""
+    for sym, values, sigmas in getattr(enc, "symmetries", []):
+        if sym is not board_sym:
+            continue
+        order = list(sym.cells)
+
+        def key(cs):
+            return [values.index(cs.get(c)) for c in order]
+        images = [cards] + [{sigma(*c): v for c, v in cards.items()} for sigma in sigmas]
+        return min(images, key=key)
+    return cards

@@ -1,0 +1,129 @@
+"""Good first answers for the solver: local search through the interpreter.
+
+In:  an encoded query (its encoder, the chosen grids and other choices) and a
+     time budget.
+Out: a complete solution hint for the CP-SAT model, or nothing.
+
+Generic: a first feasible answer comes from CP-SAT itself (no objective, a short
+limit); then the grids the query chooses whole are improved by simulated
+annealing, each candidate checked and scored by the interpreter (swap two cells,
+or put another card on one cell; a candidate that breaks a ``where`` or a
+``require`` is rejected). The best grid found is fixed and the model solved to
+complete every other variable, and that full assignment becomes the hint.
+"""
+from __future__ import annotations
+
+import math
+import random
+import time
+from typing import Any
+
+from ortools.sat.python import cp_model
+
+from compiler import ir as I
+from compiler import runtime as rt
+
+from .symbolic import BoardV, CaseV, SetV
+
+
+def _read(solver, value):
+    from .queries import read_value
+    return read_value(solver, value)
+
+
+def local_search_hint(enc, program: I.Program, query: I.QueryDef, inputs: dict[str, Any],
+                      seconds: float, seed: int = 0) -> int | None:
+    """Add a hint to ``enc.model``; return the interpreter's objective of it (or None)."""
+    if seconds <= 0:
+        return None
+    started = time.perf_counter()
+    boards = [c for c in enc.choices if c.scoring is None and isinstance(c.value, BoardV)]
+    if not boards:
+        return None
+    objective = next((s for s in query.body if isinstance(s, I.Objective)), None)
+    if objective is None:
+        return None
+    sign = 1 if objective.sense == "maximize" else -1
+    # a first feasible answer
+    feas = enc.model.clone()
+    feas.clear_objective()
+    solver = cp_model.CpSolver()
+    solver.parameters.max_time_in_seconds = max(0.5, seconds * 0.3)
+    solver.parameters.num_workers = 2
+    if solver.solve(feas) not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return None
+    values = {c.name: _read(solver, c.value) for c in enc.choices if c.scoring is None}
+
+    from compiler.interpret import Interpreter
+    interp = Interpreter(program)
+
+    def ok_and_score(vals) -> int | None:
+        env: dict[str, Any] = {}
+        for st in query.body:
+            if isinstance(st, I.Input):
+                env[st.name] = inputs[st.name]
+            elif isinstance(st, I.Let):
+                env[st.name] = interp.evaluate(st.value, env)
+            elif isinstance(st, I.Choose):
+                env[st.name] = vals[st.name]
+                if st.domain == "element" and vals[st.name] not in rt.as_tuple(interp.evaluate(st.coll, env)):
+                    return None
+                if st.where is not None and not interp.evaluate(st.where, env):
+                    return None
+            elif isinstance(st, I.Require):
+                if not interp.evaluate(st.cond, env):
+                    return None
+            elif isinstance(st, I.Objective):
+                return sign * int(interp.evaluate(st.value, env))
+        return None
+
+    current = ok_and_score(values)
+    if current is None:
+        return None
+    best, best_vals = current, dict(values)
+    rng = random.Random(seed)
+    name = boards[0].name
+    grid = boards[0].value.grid
+    cards = list(program.enums[grid.cell_enum].values)
+    cells = list(grid.cells)
+    temp = 3.0
+    budget = started + seconds * 0.85
+    while time.perf_counter() < budget:
+        board: rt.Board = values[name]
+        new = dict(board.cards)
+        if rng.random() < 0.7:
+            a, b = rng.sample(cells, 2)
+            new[a], new[b] = board.cards.get(b), board.cards.get(a)
+            new = {k: v for k, v in new.items() if v is not None}
+        else:
+            new[rng.choice(cells)] = rng.choice(cards)
+        cand = dict(values)
+        cand[name] = rt.Board(board.grid, board.rows, board.cols, board.floating, new)
+        score = ok_and_score(cand)
+        if score is None:
+            continue
+        if score >= current or rng.random() < math.exp((score - current) / temp):
+            values, current = cand, score
+            if score > best:
+                best, best_vals = score, dict(cand)
+        temp = max(0.2, temp * 0.9995)
+    # complete the hint: fix the best grid and solve for everything else
+    from .symmetry import canonical
+    fixed = enc.model.clone()
+    for choice in boards:
+        cards = canonical(enc, choice.value, best_vals[choice.name].cards)
+        for cell, e in choice.value.cells.items():
+            card = cards.get(cell)
+            lit = e.lits.get(card)
+            if lit is None or isinstance(lit, bool):
+                continue
+            fixed.add_bool_or([lit])
+    solver = cp_model.CpSolver()
+    solver.parameters.max_time_in_seconds = max(1.0, seconds * 0.5)
+    solver.parameters.num_workers = 2
+    if solver.solve(fixed) not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return None
+    for i in range(len(enc.model.proto.variables)):
+        var = enc.model.get_int_var_from_proto_index(i)
+        enc.model.add_hint(var, solver.value(var))
+    return sign * best
