@@ -573,6 +573,9 @@ op("placed", 3, t_placed, "_rt.placed({0}, {1}, {2})", "the grid with one more c
 
 def enc_extends(E, n, full, part):
     """The known grid ``part`` appears in the chosen grid ``full`` at one of its translations."""
+    if isinstance(full, BoardV) and isinstance(part, CaseV):
+        # one known partial grid per alternative (for instance per place of the new card)
+        return E.boolv(E.or_([E.and_([lit, E.lit(enc_extends(E, n, full, p))]) for lit, p in part.cases]))
     if not isinstance(full, BoardV) or isinstance(part, Sym):
         raise NotSupportedError("the solver checks a known partial grid inside a chosen grid", n.span)
     if not part.cards:
