@@ -1,0 +1,105 @@
+"""The solver against the interpreter: optima equal brute force, bounds are sound.
+
+On small grids (the spec with ``grid_rows``/``grid_columns`` overridden) every
+arrangement can be enumerated and scored by the interpreter: the solver's proven
+optimum must equal the brute-force maximum. On the real 4 x 5 grid the solver's
+answer must never be beaten by random arrangements, and neither may its proven
+bound.
+"""
+import itertools
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from conftest import savanna
+from compiler import runtime as rt
+from compiler.diagnostics import NotSupportedError
+from solver.queries import run_query
+
+CARDS = ["water", "prairie", "tree", "gazelle", "zebra", "giraffe", "cheetah", "lion", "elephant",
+         "hyena", "vulture"]
+
+
+def brute_force_best(interp, cards, rows, cols):
+    cells = [(r, c) for r in range(rows) for c in range(cols)]
+    best = None
+    for perm in set(itertools.permutations(cards)):
+        board = rt.Board("ecosystem", rows, cols, True, dict(zip(cells, perm)))
+        value = int(interp.call("score", board, ()))
+        best = value if best is None else max(best, value)
+    return best
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(cards=st.lists(st.sampled_from(CARDS), min_size=6, max_size=6))
+def test_best_arrangement_equals_brute_force_on_2x3(cards):
+    program, interp = savanna(grid_rows=2, grid_columns=3)
+    answer = run_query(program, "best_arrangement", {"cards": tuple(cards)}, time_limit=60, workers=2)
+    assert answer.status == "OPTIMAL"
+    assert answer.replayed
+    assert answer.objective == brute_force_best(interp, cards, 2, 3)
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(cards=st.lists(st.sampled_from(CARDS), min_size=6, max_size=6))
+def test_brute_force_agrees_under_other_readings(cards):
+    program, interp = savanna(grid_rows=2, grid_columns=3, hyena_range="manhattan",
+                              cheetah_range="lines", vulture_range="just_below")
+    answer = run_query(program, "best_arrangement", {"cards": tuple(cards)}, time_limit=60, workers=2)
+    assert answer.status == "OPTIMAL"
+    assert answer.objective == brute_force_best(interp, cards, 2, 3)
+
+
+def test_max_score_equals_brute_force_on_2x2():
+    program, interp = savanna(grid_rows=2, grid_columns=2)
+    answer = run_query(program, "max_score", {}, time_limit=60, workers=2)
+    assert answer.status == "OPTIMAL"
+    cells = [(0, 0), (0, 1), (1, 0), (1, 1)]
+    best = max(int(interp.call("score", rt.Board("ecosystem", 2, 2, True, dict(zip(cells, combo))), ()))
+               for combo in itertools.product(CARDS, repeat=4))
+    assert answer.objective == best
+
+
+@settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10**6))
+def test_full_grid_answer_and_bound_are_never_beaten(seed):
+    program, interp = savanna()
+    deck = [k for k in CARDS for _ in range(program.enums["card"].attrs["count"][k])]
+    rng = random.Random(seed)
+    cards = tuple(rng.sample(deck, 20))
+    answer = run_query(program, "best_arrangement", {"cards": cards}, time_limit=8, workers=2)
+    assert answer.status in ("OPTIMAL", "FEASIBLE")
+    assert answer.replayed
+    witness = answer.witness["g"]
+    assert sorted(witness.cards.values()) == sorted(cards)
+    cells = list(rt.frame(4, 5))
+    for _ in range(300):
+        perm = list(cards)
+        rng.shuffle(perm)
+        value = int(interp.call("score", rt.Board("ecosystem", 4, 5, True, dict(zip(cells, perm))), ()))
+        assert value <= answer.objective <= answer.bound
+
+
+def test_infeasible_and_unsupported_are_reported():
+    program, _ = savanna(grid_rows=2, grid_columns=3)
+    answer = run_query(program, "best_arrangement", {"cards": ("water",) * 5}, time_limit=10)
+    assert answer.status == "INFEASIBLE" and answer.objective is None
+    auto, _ = savanna(grid_rows=2, grid_columns=3, lion_prey_chooser="reading_order")
+    with pytest.raises(NotSupportedError) as info:
+        run_query(auto, "best_arrangement", {"cards": ("lion", "prairie", "gazelle") * 2}, time_limit=10)
+    assert "take" in info.value.render() or "first n elements" in info.value.render()
+
+
+def test_best_placement_keeps_the_partial_grid():
+    program, interp = savanna()
+    from compiler.inputs import read_grid
+    from pathlib import Path
+    root = Path(__file__).resolve().parent.parent
+    state = read_grid(str(root / "examples" / "partial.grid"), program, "ecosystem", allow_free=True)
+    answer = run_query(program, "best_placement", {"state": state, "card": "hyena"}, time_limit=60)
+    assert answer.status == "OPTIMAL" and answer.replayed
+    spot, final = answer.witness["spot"], answer.witness["g"]
+    assert spot in rt.placements(state)
+    assert rt.extends(final, rt.placed(state, "hyena", spot))
