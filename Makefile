@@ -20,7 +20,8 @@ demo: $(STAMP)
 	$(BIN)/rulewright check spec/ecosystem_savanna
 	$(BIN)/rulewright score spec/ecosystem_savanna examples/margot.grid
 	$(BIN)/rulewright play spec/ecosystem_savanna --players 4 --seed 1
-	$(BIN)/rulewright query spec/ecosystem_savanna best-arrangement --cards examples/margot.cards
+	$(BIN)/rulewright query spec/ecosystem_savanna best-placement --state examples/partial.grid --card hyena
+	$(BIN)/rulewright query spec/ecosystem_savanna best-arrangement --cards examples/margot.cards --time-limit 20
 
 test: $(STAMP)
 	$(BIN)/python -m pytest tests

@@ -275,6 +275,24 @@ def _jsonable(value):
     return value
 
 
+class ReplayAgent:
+    """Replays recorded choices (a playthrough's log) and checks each one is still legal."""
+
+    def __init__(self, choices: list):
+        self.choices = list(choices)
+
+    def choose(self, name, options, state, seat):
+        if not self.choices:
+            raise IllegalMoveError(f"the trace has no more choices for {seat.name}")
+        want_name, value = self.choices.pop(0)
+        if want_name != name:
+            raise IllegalMoveError(f"the trace has choice '{want_name}' where the game asks '{name}'")
+        for option in options:
+            if _jsonable(option) == value:
+                return option
+        raise IllegalMoveError(f"the traced {name} {value!r} is not legal here")
+
+
 class RandomAgent:
     """Chooses uniformly among the legal options, from its own seeded generator."""
 
