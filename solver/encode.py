@@ -14,8 +14,8 @@ operator's concrete meaning is used instead (constant folding), so the model
 only holds what depends on a choice. Anything that cannot be encoded raises
 ``NotSupportedError`` with the span of the construct.
 
-Variables are named after their spec origin (``g[1,3]=zebra``,
-``lion_prey[2,0]``) so a dumped model is readable.
+Variables are named after their spec origin (``g[1,3]=water``,
+``score.choice[2,0]``) so a dumped model is readable.
 """
 from __future__ import annotations
 

@@ -57,25 +57,11 @@ def local_search_hint(enc, program: I.Program, query: I.QueryDef, inputs: dict[s
     from compiler.interpret import Interpreter
     interp = Interpreter(program)
 
+    from .queries import interpret_query
+
     def ok_and_score(vals) -> int | None:
-        env: dict[str, Any] = {}
-        for st in query.body:
-            if isinstance(st, I.Input):
-                env[st.name] = inputs[st.name]
-            elif isinstance(st, I.Let):
-                env[st.name] = interp.evaluate(st.value, env)
-            elif isinstance(st, I.Choose):
-                env[st.name] = vals[st.name]
-                if st.domain == "element" and vals[st.name] not in rt.as_tuple(interp.evaluate(st.coll, env)):
-                    return None
-                if st.where is not None and not interp.evaluate(st.where, env):
-                    return None
-            elif isinstance(st, I.Require):
-                if not interp.evaluate(st.cond, env):
-                    return None
-            elif isinstance(st, I.Objective):
-                return sign * int(interp.evaluate(st.value, env))
-        return None
+        value, _, _ = interpret_query(interp, query, inputs, vals)
+        return None if value is None else sign * value
 
     current = ok_and_score(values)
     if current is None:

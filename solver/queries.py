@@ -103,10 +103,10 @@ def build(program: I.Program, name: str, inputs: dict[str, Any], symmetry: bool 
     return enc, env, objective, obj, sym_count
 
 
-# Measured on Ecosystem: Savanna (see benchmarks/queries.py): CP-SAT's presolve rewrites
-# the model's inequalities into clauses its default linear relaxation then leaves out;
-# without presolve and with the full linearization, the "max_lp" worker keeps the
-# relaxation (bound 117 instead of 471 on the rulebook's 20 cards).
+# Measured with benchmarks/queries.py: CP-SAT's presolve rewrites the model's
+# inequalities into clauses its default linear relaxation then leaves out; without
+# presolve and with the full linearization, the "max_lp" worker keeps the relaxation
+# (a bound of 117 instead of 471 on the first benchmark instance).
 SOLVER_PARAMS = {"cp_model_presolve": False, "linearization_level": 2}
 SUBSOLVERS = ["max_lp", "quick_restart"]
 
@@ -208,39 +208,49 @@ def read_value(solver: cp_model.CpSolver, v):
 
 
 # ---------------------------------------------------------------- replay
-def replay(program: I.Program, name: str, inputs: dict[str, Any], witness: dict[str, Any],
-           claimed: int) -> None:
-    """Check a solver witness with the interpreter; raise ``ReplayError`` on any disagreement."""
-    from compiler.interpret import Interpreter
-    interp = Interpreter(program)
-    query = program.queries[name]
+def interpret_query(interp, query: I.QueryDef, inputs: dict[str, Any], values: dict[str, Any],
+                    forced: dict | None = None) -> tuple[int | None, str | None, Any]:
+    """Walk a query's statements with the interpreter for given choices.
+
+    Returns (objective, problem, span): the objective's value when every choice is an
+    option and every ``where`` and ``require`` holds, else None and what failed."""
     env: dict[str, Any] = {}
-    forced = {k: v for k, v in witness.items() if k not in {c.name for c in query.body
-                                                             if isinstance(c, I.Choose)}}
     for st in query.body:
         if isinstance(st, I.Input):
             env[st.name] = inputs[st.name]
         elif isinstance(st, I.Let):
             env[st.name] = interp.evaluate(st.value, env)
         elif isinstance(st, I.Choose):
-            value = witness.get(st.name)
-            if st.domain == "element":
-                options = rt.as_tuple(interp.evaluate(st.coll, env))
-                if value not in options:
-                    raise ReplayError(f"replay: the solver's {st.name} {value!r} is not an option", st.span)
+            value = values.get(st.name)
+            if st.domain == "element" and value not in rt.as_tuple(interp.evaluate(st.coll, env)):
+                return None, f"{st.name} {value!r} is not an option", st.span
             env[st.name] = value
             if st.where is not None and not interp.evaluate(st.where, env):
-                raise ReplayError(f"replay: the solver's {st.name} breaks its 'where' condition", st.span)
+                return None, f"{st.name} breaks its 'where' condition", st.span
         elif isinstance(st, I.Require):
             if not interp.evaluate(st.cond, env):
-                raise ReplayError("replay: the solver's answer breaks a 'require'", st.span)
+                return None, "the answer breaks a 'require'", st.span
         elif isinstance(st, I.Objective):
-            with_witness = int(interp.evaluate(st.value, env, forced=forced))
-            if with_witness != claimed:
-                raise ReplayError(f"replay: the interpreter scores the solver's witness {with_witness}, "
-                                  f"the solver claims {claimed}", st.span)
-            best_inner = int(interp.evaluate(st.value, env))
-            if (st.sense == "maximize" and best_inner > claimed) or \
-                    (st.sense == "minimize" and best_inner < claimed):
-                raise ReplayError(f"replay: with better choices inside the score the witness scores "
-                                  f"{best_inner}, not {claimed}", st.span)
+            return int(interp.evaluate(st.value, env, forced=forced)), None, st.span
+    return None, "the query has no objective", query.node.span
+
+
+def replay(program: I.Program, name: str, inputs: dict[str, Any], witness: dict[str, Any],
+           claimed: int) -> None:
+    """Check a solver witness with the interpreter; raise ``ReplayError`` on any disagreement."""
+    from compiler.interpret import Interpreter
+    interp = Interpreter(program)
+    query = program.queries[name]
+    chosen = {c.name for c in query.body if isinstance(c, I.Choose)}
+    forced = {k: v for k, v in witness.items() if k not in chosen}
+    with_witness, problem, span = interpret_query(interp, query, inputs, witness, forced)
+    if problem is not None:
+        raise ReplayError(f"replay: the solver's {problem}", span)
+    if with_witness != claimed:
+        raise ReplayError(f"replay: the interpreter scores the solver's witness {with_witness}, "
+                          f"the solver claims {claimed}", span)
+    best_inner, _, _ = interpret_query(interp, query, inputs, witness)
+    sense = next(s.sense for s in query.body if isinstance(s, I.Objective))
+    if (sense == "maximize" and best_inner > claimed) or (sense == "minimize" and best_inner < claimed):
+        raise ReplayError(f"replay: with better choices inside the score the witness scores "
+                          f"{best_inner}, not {claimed}", span)

@@ -5,10 +5,10 @@ Out: lex-leader constraints (a grid is never larger, cell by cell in reading
      order, than its own mirror image) for every mirror image of the grid that
      maps every relation the query's rules use onto itself; the count added.
 
-The check is made on the compiled relations, not assumed: for Ecosystem:
-Savanna the left-right mirror keeps "adjacent", the diagonals, "two away" and
-"below in the same column", while the top-bottom mirror breaks "below", so only
-the left-right mirror is used. Queries that read positions (``row``,
+The check is made on the compiled relations, not assumed: for instance the
+left-right mirror keeps "adjacent", the diagonals, "two away" and "below in the
+same column", while the top-bottom mirror breaks "below", so a spec that reads
+"below" gets only the left-right mirror. Queries that read positions (``row``,
 ``column``, ``first``, ``take``, ``extends``, ``placed``...) get no symmetry
 breaking.
 """
