@@ -131,7 +131,6 @@ class Resolver:
         self.current: str | None = None
         self.game: A.Game | None = None
         self.scorings: dict[str, I.ScoringDef] = {}
-        self.scoring_sigs: dict[str, A.Scoring] = {}
         self.procedures: dict[str, I.ProcDef] = {}
         self.modes: dict[str, I.ModeDef] = {}
         self.queries: dict[str, I.QueryDef] = {}
@@ -211,8 +210,6 @@ class Resolver:
                                     "choose another name")
                     continue
                 self.defs[d.name] = d
-                if isinstance(d, A.Scoring):
-                    self.scoring_sigs[d.name] = d
                 if isinstance(d, A.Outcome):
                     if self.outcome is not None:
                         self.diag.error(d.name_span, "a spec has only one 'outcome'",

@@ -529,29 +529,8 @@ class Encoder:
         if e.name in self.program.scorings:
             return self.scoring(self.program.scorings[e.name], args, e.mode, e.span)
         fd = self.program.funcs[e.name]
-        inner = {p: a for (p, _), a in zip(fd.params, args)}
-        if all(not isinstance(a, Sym) for a in args) and self._pure(fd.body):
-            from compiler.interpret import evaluate_closed
-            try:
-                return evaluate_closed(fd.body, inner) if self._closed_ok(fd.body) else \
-                    self.encode(fd.body, inner)
-            except Exception:
-                return self.encode(fd.body, inner)
-        return self.encode(fd.body, inner)
-
-    def _pure(self, e) -> bool:
-        return True
-
-    def _closed_ok(self, e) -> bool:
-        # Only fold bodies made of operators and aggregates (no calls, no state).
-        if isinstance(e, (I.Const, I.Local)):
-            return True
-        if isinstance(e, I.Op):
-            return all(self._closed_ok(a) for a in e.args)
-        if isinstance(e, I.Agg):
-            return all(self._closed_ok(b.coll) and (b.cond is None or self._closed_ok(b.cond))
-                       for b in e.binders) and self._closed_ok(e.elem)
-        return False
+        # inline the definition's body; what its known arguments decide is folded
+        return self.encode(fd.body, {p: a for (p, _), a in zip(fd.params, args)})
 
     def en_Op(self, e: I.Op, env):
         args = [self.encode(a, env) for a in e.args]

@@ -86,9 +86,12 @@ class Answer:
         return "\n".join(lines)
 
 
-def build(program: I.Program, name: str, inputs: dict[str, Any], symmetry: bool = True):
+def build(program: I.Program, name: str, inputs: dict[str, Any], symmetry: bool = True,
+          options: dict | None = None):
     query = program.queries[name]
     enc = Encoder(program)
+    for key, value in (options or {}).items():
+        setattr(enc, key, value)
     env, objective, sense = enc.run_query(query, inputs)
     if objective is None:
         raise NotSupportedError(f"query '{name}' has no objective", query.node.span)
