@@ -48,7 +48,7 @@ def local_search_hint(enc, program: I.Program, query: I.QueryDef, inputs: dict[s
     feas = enc.model.clone()
     feas.clear_objective()
     solver = cp_model.CpSolver()
-    solver.parameters.max_time_in_seconds = max(0.5, seconds * 0.3)
+    solver.parameters.max_time_in_seconds = max(2.0, seconds * 0.2)   # stops at the first answer
     solver.parameters.num_workers = 2
     if solver.solve(feas) not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return None
@@ -72,8 +72,11 @@ def local_search_hint(enc, program: I.Program, query: I.QueryDef, inputs: dict[s
     grid = boards[0].value.grid
     cards = list(program.enums[grid.cell_enum].values)
     cells = list(grid.cells)
-    temp = 3.0
+    t_start, t_end = 4.0, 0.3
+    begin = time.perf_counter()
     budget = started + seconds * 0.85
+    span = max(1e-3, budget - begin)
+    temp = t_start
     while time.perf_counter() < budget:
         board: rt.Board = values[name]
         new = dict(board.cards)
@@ -92,7 +95,7 @@ def local_search_hint(enc, program: I.Program, query: I.QueryDef, inputs: dict[s
             values, current = cand, score
             if score > best:
                 best, best_vals = score, dict(cand)
-        temp = max(0.2, temp * 0.9995)
+        temp = t_start * (t_end / t_start) ** min(1.0, (time.perf_counter() - begin) / span)
     # complete the hint: fix the best grid and solve for everything else
     from .symmetry import canonical
     fixed = enc.model.clone()

@@ -120,7 +120,7 @@ def run_query(program: I.Program, name: str, inputs: dict[str, Any], time_limit:
     started = time.perf_counter()
     enc, env, objective, obj, sym_count = build(program, name, inputs, symmetry)
     if hint_seconds is None:
-        hint_seconds = min(3.0, 0.15 * time_limit)
+        hint_seconds = min(20.0, 0.4 * time_limit)
     hinted = None
     if isinstance(obj, IntV) and hint_seconds > 0:
         from .hints import local_search_hint
