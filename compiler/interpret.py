@@ -147,9 +147,6 @@ class ExprCompiler:
                     return f"{board}.with_value({self.em.const(value.value)})", rest
         return self.ex(b.coll), cond
 
-    def ex_MapLit(self, e: I.MapLit) -> str:  # pragma: no cover - folded by the resolver
-        raise RuntimeRulesError("unfolded table of values")
-
 
 def evaluate_closed(e: I.Expr, env: dict[str, Any] | None = None) -> Any:
     """Evaluate an expression that reads no state and no definitions (constant folding)."""

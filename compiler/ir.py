@@ -81,12 +81,6 @@ class Agg(Expr):
     binders: list[Binder]
 
 
-@dataclass(eq=False)
-class MapLit(Expr):
-    pairs: list[tuple[Any, Expr]]
-    default: Expr | None
-
-
 # ----------------------------------------------------------------- statements
 @dataclass(eq=False)
 class Stmt:

@@ -60,6 +60,8 @@ class Encoder:
         self.onehot: dict[int, tuple[int, Any]] = {}   # literal key -> (one-hot group, value)
         self.pairs: dict[tuple[int, int], dict] = {}    # (group, group) -> {(a, b): and-literal}
         self._groups: list[dict] = []
+        self._group_owner: dict[int, Any] = {}
+        self.value_caps: dict[tuple[int, Any], int] = {}   # (id of a grid, value) -> most cells
 
     # ================================================================ literals
     def new_bool(self, name: str):
@@ -170,10 +172,11 @@ class Encoder:
                     added += 1
         return added
 
-    def register_onehot(self, lits: dict):
-        """Declare literals of which exactly one is true (the values of one cell)."""
+    def register_onehot(self, lits: dict, owner=None):
+        """Declare literals of which exactly one is true (the values of one cell of ``owner``)."""
         group = len(self._groups)
         self._groups.append(lits)
+        self._group_owner[group] = owner
         for value, lit in lits.items():
             if not isinstance(lit, bool):
                 self.onehot[self.key(lit)] = (group, value)
@@ -565,9 +568,6 @@ class Encoder:
                                     f"({operator.doc})", e.span)
         return operator.encode(self, e, *args)
 
-    def en_MapLit(self, e, env):  # pragma: no cover - folded by the resolver
-        raise NotSupportedError("table of values", e.span)
-
     # ------------------------------------------------------------ aggregates
     def iterate(self, binders: list[I.Binder], env, guard=True):
         """(guard literal, environment) for every combination of the binders."""
@@ -726,14 +726,31 @@ class Encoder:
         if allow_free:
             values = values + [None]
         cells = {}
+        board_ref = object()
         for cell in grid.cells:
             lits = {v: self.new_bool(f"{name}[{cell_name(cell)}]={v if v else '.'}") for v in values}
             self.model.add_exactly_one(list(lits.values()))
-            self.register_onehot(lits)
+            self.register_onehot(lits, board_ref)
             cells[cell] = EnumV(lits)
         board = BoardV(grid, cells, name)
+        board.ref = board_ref
         self.boards.append(board)
         return board
+
+    def count_cap(self, guards: list):
+        """When counted literals are all one value of one grid's cells, at most as many
+        as that grid can hold of the value (known from a required multiset)."""
+        if not guards or any(isinstance(g, bool) for g in guards):
+            return None
+        infos = [self.onehot.get(self.key(g)) for g in guards]
+        if any(i is None for i in infos):
+            return None
+        owners = {id(self._group_owner.get(i[0])) for i in infos}
+        values = {i[1] for i in infos}
+        if len(owners) != 1 or len(values) != 1:
+            return None
+        owner = self._group_owner.get(infos[0][0])
+        return self.value_caps.get((id(owner), infos[0][1]))
 
     # ------------------------------------------------------------ requirements
     def require(self, e: I.Expr, env):
@@ -742,6 +759,7 @@ class Encoder:
             self.require(e.args[0], env)
             self.require(e.args[1], env)
             return
+        self._record_caps(e, env)
         v = self.encode(e, env)
         lit = self.lit(v, e.span)
         if lit is False:
@@ -751,6 +769,22 @@ class Encoder:
         if lit is True:
             return
         self.model.add_bool_or([lit])
+
+    def _record_caps(self, e: I.Expr, env):
+        """A required ``contents(g) == known`` or ``within(contents(g), known)`` caps how
+        many cells of g can hold each value."""
+        if not (isinstance(e, I.Op) and e.op in ("multiset_eq", "within") and
+                isinstance(e.args[0], I.Op) and e.args[0].op == "contents"):
+            return
+        board = self.encode(e.args[0].args[0], env)
+        known = self.encode(e.args[1], env)
+        if not isinstance(board, BoardV) or isinstance(known, Sym) or not hasattr(board, "ref"):
+            return
+        counts: dict = {}
+        for x in rt.as_tuple(known):
+            counts[x] = counts.get(x, 0) + 1
+        for value in self.program.enums[board.grid.cell_enum].values:
+            self.value_caps[(id(board.ref), value)] = counts.get(value, 0)
 
     # ------------------------------------------------------------ statements of a query
     def run_query(self, q: I.QueryDef, inputs: dict[str, Any]):

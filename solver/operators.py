@@ -723,8 +723,16 @@ def ta_bool(t):
 # the element counts only when its guard literal holds.
 agg("sum", ta_int, "sum([{elem} {fors}])", "total",
     lambda E, n, items: E.linear([(1, E.gate(g, E.under(g, n.elem, env), n.span)) for g, env in items]))
-agg("count", lambda t: INT, "len([1 {fors}])", "how many",
-    lambda E, n, items: E.linear([(1, E.boolv(g)) for g, _ in items]))
+def enc_count(E, n, items):
+    result = E.linear([(1, E.boolv(g)) for g, _ in items])
+    cap = E.count_cap([g for g, _ in items])
+    if isinstance(result, IntV) and cap is not None and cap < result.ub:
+        E.model.add(result.expr() <= cap)
+        result.ub = cap
+    return result
+
+
+agg("count", lambda t: INT, "len([1 {fors}])", "how many", enc_count)
 agg("any", ta_bool, "any({elem} {fors})", "at least one",
     lambda E, n, items: E.boolv(E.or_([E.and_([g, E.lit(E.under(g, n.elem, env), n.span)])
                                        for g, env in items])))

@@ -84,6 +84,7 @@ class BoardV(Sym):
     grid: Any           # ir.GridInfo
     cells: dict         # cell -> EnumV
     name: str = "g"
+    ref: Any = None     # identity of the grid's one-hot groups
 
 
 @dataclass(eq=False)
