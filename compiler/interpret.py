@@ -70,6 +70,7 @@ class ExprCompiler:
     def __init__(self, program: I.Program | None, em: _Emitter):
         self.program = program
         self.em = em
+        self.rename: dict[str, str] = {}     # binder -> Python name inside flattened loops
 
     def ex(self, e: I.Expr) -> str:
         return getattr(self, "ex_" + type(e).__name__)(e)
@@ -78,7 +79,7 @@ class ExprCompiler:
         return self.em.const(e.value)
 
     def ex_Local(self, e: I.Local) -> str:
-        return _pyname(e.name)
+        return self.rename.get(e.name) or _pyname(e.name)
 
     def ex_Global(self, e: I.Global) -> str:
         if e.name in ("seats", "players"):
@@ -107,7 +108,53 @@ class ExprCompiler:
         data = self.em.const(e.data) if e.data is not None else None
         return operator.emit(args, data)
 
+    def as_set(self, coll: I.Expr) -> str:
+        """Code for a collection used only as a set: a relation's frozenset table."""
+        from solver.operators import OPERATORS  # noqa: F401 (same module the templates come from)
+        if isinstance(coll, I.Op) and coll.op == "rel_apply" and hasattr(coll.data, "sets"):
+            return f"{self.em.const(coll.data.sets)}[{self.ex(coll.args[0])}]"
+        return self.ex(coll)
+
+    def board_value_test(self, cond, var: str):
+        """``g[var] == K`` with g a grid and K known: (grid code, K code), else None."""
+        if not (isinstance(cond, I.Op) and cond.op == "eq") or self.program is None:
+            return None
+        get, value = cond.args
+        if isinstance(value, I.Op) and value.op == "board_get":
+            get, value = value, get
+        if isinstance(get, I.Op) and get.op == "board_get" and isinstance(value, I.Const) \
+                and value.value is not None and isinstance(get.args[1], I.Local) \
+                and get.args[1].name == var and isinstance(get.args[0], (I.Local, I.Global)) \
+                and isinstance(get.args[0].type, BoardT):
+            return self.ex(get.args[0]), self.em.const(value.value)
+        return None
+
     def ex_Agg(self, e: I.Agg) -> str:
+        special = self.special_agg(e)
+        if special is not None:
+            return special
+        return self.comprehension(e)
+
+    def special_agg(self, e: I.Agg) -> str | None:
+        """"Does / how many of these cells hold K": set operations on the grid's cells by value."""
+        if len(e.binders) == 1 and isinstance(e.binders[0].coll.type, CollT) \
+                and e.binders[0].coll.type.kind == "set":
+            b = e.binders[0]
+            test = None
+            if e.func == "any" and b.cond is None:
+                test = self.board_value_test(e.elem, b.var)
+                if test:
+                    return f"(not {test[0]}.sets().get({test[1]}, _rt.NOTHING).isdisjoint({self.as_set(b.coll)}))"
+            if e.func == "count" and b.cond is not None:
+                test = self.board_value_test(b.cond, b.var)
+                if test:
+                    coll, rest = self.indexed(b)
+                    if rest is None and coll != self.ex(b.coll):
+                        return f"len({coll})"       # every cell holding K
+                    return f"len({test[0]}.sets().get({test[1]}, _rt.NOTHING).intersection({self.as_set(b.coll)}))"
+        return None
+
+    def comprehension(self, e: I.Agg) -> str:
         fors = []
         for b in e.binders:
             coll, cond = self.indexed(b)
@@ -123,7 +170,8 @@ class ExprCompiler:
         return "(" + AGGREGATES[e.func].emit(self.ex(e.elem), " ".join(fors)) + ")"
 
     def indexed(self, b: I.Binder):
-        """``for c in cells(g) if g[c] == K and rest`` -> the cells of ``g`` holding K.
+        """``for c in cells(g) if g[c] == K and rest`` -> the cells of ``g`` holding K
+        (``g[c] == K or g[c] == L``: holding K or L, merged in reading order).
 
         Boards are never changed, so each one indexes its cells by value once; the
         filter's first test is then answered by the index (same cells, same order).
@@ -132,20 +180,102 @@ class ExprCompiler:
         first, rest = cond, None
         if isinstance(cond, I.Op) and cond.op == "and":
             first, rest = cond.args[0], cond.args[1]
-        if isinstance(b.coll, I.Const) and isinstance(first, I.Op) and first.op == "eq" \
-                and self.program is not None:
-            get, value = first.args
-            if isinstance(value, I.Op) and value.op == "board_get":
-                get, value = value, get
-            if isinstance(get, I.Op) and get.op == "board_get" and isinstance(value, I.Const) \
-                    and value.value is not None and isinstance(get.args[1], I.Local) \
-                    and get.args[1].name == b.var and isinstance(get.args[0], (I.Local, I.Global)) \
-                    and isinstance(get.args[0].type, BoardT):
-                grid = self.program.grids.get(get.args[0].type.grid)
-                if grid is not None and b.coll.value == grid.cells:
-                    board = self.ex(get.args[0])
-                    return f"{board}.with_value({self.em.const(value.value)})", rest
+        if not isinstance(b.coll, I.Const) or first is None:
+            return self.ex(b.coll), cond
+        tests = [first]
+        if isinstance(first, I.Op) and first.op == "or":
+            tests = list(first.args)
+        found = [self.board_value_test(t, b.var) for t in tests]
+        if all(found) and len({f[0] for f in found}) == 1:
+            board_expr = self._board_of(tests[0])
+            grid = self.program.grids.get(board_expr.type.grid)
+            if grid is not None and b.coll.value == grid.cells:
+                board = found[0][0]
+                if len(found) == 1:
+                    return f"{board}.index().get({found[0][1]}, ())", rest
+                parts = " + ".join(f"{board}.index().get({k}, [])" for _, k in found)
+                return f"sorted({parts})", rest
         return self.ex(b.coll), cond
+
+    @staticmethod
+    def _board_of(test: I.Op) -> I.Expr:
+        get = test.args[0] if isinstance(test.args[0], I.Op) and test.args[0].op == "board_get" \
+            else test.args[1]
+        return get.args[0]
+
+
+# Operator arguments evaluated whatever the other arguments are (so an aggregate there
+# may be computed beforehand by a loop); the others are lazy: if's branches, and/or's
+# right side.
+_LAZY = {"if": {1, 2}, "and": {1}, "or": {1}}
+
+
+class Flattener:
+    """Aggregates in strict positions become plain loops in the enclosing function
+    (Python 3.11 runs every comprehension as a function call); aggregates in lazy
+    positions keep their expression form, so short-circuits behave the same."""
+
+    def __init__(self, exc: ExprCompiler, em: _Emitter):
+        self.exc, self.em = exc, em
+
+    def value(self, e: I.Expr, lines: list[str], pad: str) -> str:
+        if isinstance(e, I.Agg):
+            return self.loop(e, lines, pad)
+        if isinstance(e, I.Op) and self._has_agg(e):
+            lazy = _LAZY.get(e.op, set())
+            args = [self.exc.ex(a) if i in lazy else self.value(a, lines, pad) for i, a in enumerate(e.args)]
+            data = self.em.const(e.data) if e.data is not None else None
+            return OPERATORS[e.op].emit(args, data)
+        return self.exc.ex(e)
+
+    @staticmethod
+    def _has_agg(e) -> bool:
+        if isinstance(e, I.Agg):
+            return True
+        if isinstance(e, I.Op):
+            return any(Flattener._has_agg(a) for a in e.args)
+        return False
+
+    def loop(self, e: I.Agg, lines: list[str], pad: str) -> str:
+        special = self.exc.special_agg(e)
+        if special is not None:
+            return special
+        if e.func in ("any", "all") and len(e.binders) > 1:
+            return self.exc.comprehension(e)
+        t = self.em.fresh("t")
+        init = {"sum": "0", "count": "0", "any": "False", "all": "True", "distinct": "set()",
+                "list": "[]", "set": "{}", "min": "[]", "max": "[]"}[e.func]
+        lines.append(f"{pad}{t} = {init}")
+        saved = dict(self.exc.rename)
+        inner = pad
+        for b in e.binders:
+            coll, cond = self.exc.indexed(b)
+            var = self.em.fresh("v_" + b.var)
+            lines.append(f"{inner}for {var} in {coll}:")
+            inner += "    "
+            self.exc.rename[b.var] = var
+            if cond is not None:
+                test = self.value(cond, lines, inner)
+                lines.append(f"{inner}if {test}:")
+                inner += "    "
+        elem = self.value(e.elem, lines, inner) if e.func != "count" else None
+        if e.func == "sum":
+            lines.append(f"{inner}{t} += {elem}")
+        elif e.func == "count":
+            lines.append(f"{inner}{t} += 1")
+        elif e.func == "any":
+            lines += [f"{inner}if {elem}:", f"{inner}    {t} = True", f"{inner}    break"]
+        elif e.func == "all":
+            lines += [f"{inner}if not ({elem}):", f"{inner}    {t} = False", f"{inner}    break"]
+        elif e.func == "distinct":
+            lines.append(f"{inner}{t}.add({elem})")
+        elif e.func in ("list", "min", "max"):
+            lines.append(f"{inner}{t}.append({elem})")
+        elif e.func == "set":
+            lines.append(f"{inner}{t}[{elem}] = None")
+        self.exc.rename = saved
+        return {"distinct": f"len({t})", "list": f"tuple({t})", "set": f"tuple({t})",
+                "min": f"_rt.agg_min({t})", "max": f"_rt.agg_max({t})"}.get(e.func, t)
 
 
 def evaluate_closed(e: I.Expr, env: dict[str, Any] | None = None) -> Any:
@@ -306,6 +436,7 @@ class Interpreter:
         self.program = program
         self.em = _Emitter()
         self.exc = ExprCompiler(program, self.em)
+        self.flat = Flattener(self.exc, self.em)
         self._span_list: list[Span] = []
         self._eval_cache: dict = {}
         self.funcs: list[str] = []
@@ -340,17 +471,20 @@ class Interpreter:
         for name, t in params:
             if isinstance(t, BoardT):
                 v = _pyname(name)
-                needle = f"{v}.cards.get("
-                if any(needle in ln for ln in out[1:]):
-                    out = [out[0], f"    _get_{v} = {v}.cards.get"] + \
-                          [ln.replace(needle, f"_get_{v}(") for ln in out[1:]]
+                for needle, local, init in ((f"{v}.cards.get(", f"_get_{v}(", f"{v}.cards.get"),
+                                            (f"{v}.index().get(", f"_idx_{v}(", f"{v}.index().get"),
+                                            (f"{v}.sets().get(", f"_set_{v}(", f"{v}.sets().get")):
+                    if any(needle in ln for ln in out[1:]):
+                        out = [out[0], f"    {local[:-1]} = {init}"] + \
+                              [ln.replace(needle, local) for ln in out[1:]]
         return out
 
     def _func(self, fd: I.FuncDef):
         params = ", ".join(_pyname(p) for p, _ in fd.params)
-        body = self.exc.ex(fd.body)
-        lines = self._hoist(fd.params, [f"def f_{fd.name}({params}):", f"    return {body}"])
-        self.funcs.append("\n".join(lines) + "\n")
+        lines = [f"def f_{fd.name}({params}):"]
+        body = self.flat.value(fd.body, lines, "    ")
+        lines.append(f"    return {body}")
+        self.funcs.append("\n".join(self._hoist(fd.params, lines)) + "\n")
 
     def _scoring(self, sd: I.ScoringDef):
         params = ", ".join(_pyname(p) for p, _ in sd.params)
@@ -368,25 +502,29 @@ class Interpreter:
         self._scoring_body(flat, sd.layers, lines, 1)
         self.funcs.append("\n".join(self._hoist(sd.params, lines)) + "\n")
 
-    def _scoring_body(self, flat, layers, lines, depth):
+    def _scoring_body(self, flat, layers, lines, depth, inner=False):
         pad = "    " * depth
         for i, (step, st) in enumerate(flat):
             if isinstance(st, I.Choose):
-                self._scoring_choice(st, flat[i + 1:], step, layers, lines, depth)
+                self._scoring_choice(st, flat[i + 1:], step, layers, lines, depth, inner)
                 return
             self._scoring_stmt(st, step, lines, depth)
         layers = ", ".join(f"{l!r}: {_pyname(l)}" for l in self._layers)
+        if inner:
+            # while options are compared only the total matters
+            lines.append(f"{pad}if not _full:")
+            lines.append(f"{pad}    return sum(_steps.values())")
         lines.append(f"{pad}return _rt.Score(_steps, _choices, {{{layers}}})")
 
     def _scoring_stmt(self, st: I.Stmt, step: str, lines: list[str], depth: int):
         pad = "    " * depth
         if isinstance(st, I.Points):
-            lines.append(f"{pad}_steps[{step!r}] += {self.exc.ex(st.value)}")
+            lines.append(f"{pad}_steps[{step!r}] += {self.flat.value(st.value, lines, pad)}")
         elif isinstance(st, I.Let):
-            lines.append(f"{pad}{_pyname(st.name)} = {self.exc.ex(st.value)}")
+            lines.append(f"{pad}{_pyname(st.name)} = {self.flat.value(st.value, lines, pad)}")
         elif isinstance(st, I.Mark):
             layer = _pyname(st.layer)
-            lines.append(f"{pad}{layer} = {layer} | frozenset({self.exc.ex(st.cells)})")
+            lines.append(f"{pad}{layer} = {layer} | frozenset({self.flat.value(st.cells, lines, pad)})")
         elif isinstance(st, I.If):
             lines.append(f"{pad}if {self.exc.ex(st.cond)}:")
             for s in st.then or []:
@@ -406,26 +544,31 @@ class Interpreter:
         else:
             raise RuntimeRulesError(f"'{type(st).__name__.lower()}' cannot be used in a scoring", st.span)
 
-    def _scoring_choice(self, st: I.Choose, rest, step, layers, lines, depth):
+    def _scoring_choice(self, st: I.Choose, rest, step, layers, lines, depth, inner):
+        """The rest of the scoring becomes a function of the choice; every option is
+        tried for its total, then the best one is run again for the full score."""
         pad = "    " * depth
         var = _pyname(st.name)
         k = self.em.fresh("k")
         layer_params = "".join(f", {_pyname(l)}" for l in layers)
-        lines.append(f"{pad}def {k}({var}, _steps, _choices{layer_params}):")
+        lines.append(f"{pad}def {k}({var}, _steps, _choices{layer_params}, _full):")
         lines.append(f"{pad}    _steps = dict(_steps)")
         lines.append(f"{pad}    _choices = dict(_choices)")
         lines.append(f"{pad}    _choices[{st.name!r}] = {var}")
-        self._scoring_body(rest, layers, lines, depth + 1)
+        self._scoring_body(rest, layers, lines, depth + 1, inner=True)
         options = self._options(st)
         span = self.span_ref(st.span)
+        full = "_full" if inner else "True"
         lines.append(f"{pad}_opts = {options}")
         lines.append(f"{pad}if _forced is not None and {st.name!r} in _forced:")
         lines.append(f"{pad}    _pick = _forced[{st.name!r}]")
         lines.append(f"{pad}    if _pick not in _opts:")
         lines.append(f"{pad}        raise _err('the given {st.name} is not a legal choice: ' + repr(_pick), {span})")
-        lines.append(f"{pad}    return {k}(_pick, _steps, _choices{layer_params})")
-        lines.append(f"{pad}return _rt.best_score(_mode, ({k}(_o, _steps, _choices{layer_params}) "
-                     f"for _o in _opts), {span})")
+        lines.append(f"{pad}    return {k}(_pick, _steps, _choices{layer_params}, {full})")
+        lines.append(f"{pad}if len(_opts) != 1:")
+        lines.append(f"{pad}    _opts = [_rt.best_option(_mode, _opts, lambda _o: {k}(_o, _steps, _choices"
+                     f"{layer_params}, False), {span})]")
+        lines.append(f"{pad}return {k}(_opts[0], _steps, _choices{layer_params}, {full})")
 
     def _options(self, st: I.Choose) -> str:
         var = _pyname(st.name)

@@ -76,6 +76,8 @@ class RelData(rt.RelationTable):
     def __init__(self, relation: rt.Relation, grid: I.GridInfo, name: str):
         super().__init__(relation, grid.rows, grid.cols)
         self.grid, self.name = grid, name
+        # the same cells as frozensets, for set operations (no order needed)
+        self.sets = {pos: frozenset(cells) for pos, cells in self.items()}
 
     @property
     def table(self):

@@ -28,7 +28,7 @@ class Board:
     box is at (0, 0); placing left of or above it shifts every card.
     """
 
-    __slots__ = ("grid", "rows", "cols", "floating", "cards", "_index")
+    __slots__ = ("grid", "rows", "cols", "floating", "cards", "_index", "_sets")
 
     def __init__(self, grid: str, rows: int, cols: int, floating: bool,
                  cards: dict[tuple[int, int], str] | None = None):
@@ -38,20 +38,34 @@ class Board:
         self.floating = floating
         self.cards: dict[tuple[int, int], str] = dict(cards or {})
         self._index = None
+        self._sets = None
 
-    def with_value(self, value) -> tuple:
-        """The cells holding ``value``, in reading order (cached: boards are never changed)."""
+    def index(self) -> dict:
+        """Value -> the cells holding it, in reading order (built once: boards never change)."""
         index = self._index
         if index is None:
             index = {}
-            cards = self.cards
-            for r in range(self.rows):
-                for c in range(self.cols):
-                    k = cards.get((r, c))
-                    if k is not None:
-                        index.setdefault(k, []).append((r, c))
-            index = self._index = {k: tuple(v) for k, v in index.items()}
-        return index.get(value, ())
+            get = self.cards.get
+            for pos in frame(self.rows, self.cols):
+                k = get(pos)
+                if k is not None:
+                    if k in index:
+                        index[k].append(pos)
+                    else:
+                        index[k] = [pos]
+            self._index = index
+        return index
+
+    def sets(self) -> dict:
+        """Value -> frozenset of the cells holding it (built once)."""
+        sets = self._sets
+        if sets is None:
+            sets = self._sets = {k: frozenset(v) for k, v in self.index().items()}
+        return sets
+
+    def with_value(self, value) -> list:
+        """The cells holding ``value``, in reading order."""
+        return self.index().get(value, ())
 
     def __eq__(self, other):
         return isinstance(other, Board) and self.grid == other.grid and self.cards == other.cards
@@ -140,8 +154,16 @@ def contents(board: Board) -> tuple:
     return tuple(board.cards[p] for p in sorted(board.cards))
 
 
+NOTHING = frozenset()
+_FRAMES: dict = {}
+
+
 def frame(rows: int, cols: int) -> tuple:
-    return tuple((r, c) for r in range(rows) for c in range(cols))
+    """The cells of a rows x cols grid in reading order."""
+    cells = _FRAMES.get((rows, cols))
+    if cells is None:
+        cells = _FRAMES[(rows, cols)] = tuple((r, c) for r in range(rows) for c in range(cols))
+    return cells
 
 
 def pos_text(pos) -> str:
@@ -206,21 +228,18 @@ class RelationTable(dict):
 def groups(cells: Iterable, table: RelationTable) -> tuple:
     """Connected groups of ``cells`` under a relation, in first-seen order."""
     members = tuple(dict.fromkeys(cells))
-    inside = set(members)
-    seen: set = set()
+    remaining = set(members)
     out = []
     for start in members:
-        if start in seen:
+        if start not in remaining:
             continue
+        remaining.discard(start)
         group = [start]
-        seen.add(start)
-        i = 0
-        while i < len(group):
-            for n in table[group[i]]:
-                if n in inside and n not in seen:
-                    seen.add(n)
+        for cur in group:               # the list grows while it is walked
+            for n in table[cur]:
+                if n in remaining:
+                    remaining.discard(n)
                     group.append(n)
-            i += 1
         out.append(tuple(group))
     return tuple(out)
 
@@ -257,6 +276,18 @@ class Score(int):
 
     def __repr__(self):
         return f"Score({int(self)}, {self.steps})"
+
+
+def best_option(mode: int, options, total, span=None):
+    """The option whose total is best for the chooser (the first one on ties)."""
+    best = best_total = None
+    for option in options:
+        t = total(option)
+        if best_total is None or (t > best_total if mode > 0 else t < best_total):
+            best, best_total = option, t
+    if best_total is None:
+        raise RuntimeRulesError("no legal option for a choice", span)
+    return best
 
 
 def best_score(mode: int, scores, span=None):

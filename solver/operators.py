@@ -778,7 +778,7 @@ def enc_distinct(E, n, items):
     return result
 
 
-agg("distinct", lambda t: INT, "len(set({elem} {fors}))", "number of different values", enc_distinct)
+agg("distinct", lambda t: INT, "len({{elem} {fors}})", "number of different values", enc_distinct)
 
 
 def enc_list(E, n, items):
