@@ -250,6 +250,8 @@ class Flattener:
         inner = pad
         for b in e.binders:
             coll, cond = self.exc.indexed(b)
+            if coll == self.exc.ex(b.coll):
+                coll = self.value(b.coll, lines, inner)
             var = self.em.fresh("v_" + b.var)
             lines.append(f"{inner}for {var} in {coll}:")
             inner += "    "
