@@ -79,7 +79,8 @@ class Diagnostic:
     notes: tuple[tuple[Span, str], ...] = ()
 
     def render(self) -> str:
-        out = [f"{self.span}: {self.severity}: {self.message}"]
+        where = f"{self.span}: " if self.span.line > 0 else ""
+        out = [f"{where}{self.severity}: {self.message}"]
         out.extend(_quote(self.span))
         for span, note in self.notes:
             out.append(f"{span}: note: {note}")

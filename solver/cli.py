@@ -276,11 +276,16 @@ def cmd_query(args, extra: list[str]) -> int:
         hint = did_you_mean(args.name, names) or ("queries: " + ", ".join(names) if names else "none")
         raise UsageError(f"no query '{args.name}' in {args.spec} ({hint})")
     query = program.queries[name]
-    qp = _Parser(prog=f"rulewright query {args.spec} {args.name}",
-                 description=query.title or name)
+    description = (query.title or name) + (": " + query.node.doc if query.node.doc else "")
+    qp = _Parser(prog=f"rulewright query {args.spec} {args.name}", description=description,
+                 epilog="Also: --json, --time-limit SECONDS (default 60), --workers N (default 2), "
+                        "--set NAME=VALUE.")
     for iname, itype, doc in query.inputs:
         qp.add_argument("--" + iname.replace("_", "-"), required=True, metavar="VALUE",
                         help=f"{doc or iname} ({itype})")
+    if args.query_help:
+        qp.print_help()
+        return 0
     inputs_ns = qp.parse_args(extra)
     from compiler.inputs import parse_value
     inputs = {iname: parse_value(getattr(inputs_ns, iname), itype, program, iname)
@@ -343,8 +348,15 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     parser = build_parser()
+    query_help = False
+    if argv[:1] == ["query"] and len([a for a in argv[1:] if not a.startswith("-")]) >= 2 and \
+            ("-h" in argv or "--help" in argv):
+        # help on one query: its own inputs
+        query_help = True
+        argv = [a for a in argv if a not in ("-h", "--help")]
     try:
         args, extra = parser.parse_known_args(argv)
+        args.query_help = query_help
         if args.command != "query" and extra:
             raise UsageError(f"rulewright {args.command}: unrecognized arguments: {' '.join(extra)}")
         if args.command == "query":
