@@ -77,7 +77,11 @@ def local_search_hint(enc, program: I.Program, query: I.QueryDef, inputs: dict[s
     budget = started + seconds * 0.85
     span = max(1e-3, budget - begin)
     temp = t_start
+    last_gain = begin
     while time.perf_counter() < budget:
+        now = time.perf_counter()
+        if now - last_gain > max(1.0, 0.3 * (now - begin)) and now - begin > 0.25 * span:
+            break               # no better grid for a while: stop searching
         board: rt.Board = values[name]
         new = dict(board.cards)
         if rng.random() < 0.7:
@@ -95,6 +99,7 @@ def local_search_hint(enc, program: I.Program, query: I.QueryDef, inputs: dict[s
             values, current = cand, score
             if score > best:
                 best, best_vals = score, dict(cand)
+                last_gain = time.perf_counter()
         temp = t_start * (t_end / t_start) ** min(1.0, (time.perf_counter() - begin) / span)
     # complete the hint: fix the best grid and solve for everything else
     from .symmetry import canonical

@@ -119,28 +119,33 @@ def run_query(program: I.Program, name: str, inputs: dict[str, Any], time_limit:
               log: bool = False, params: dict | None = None) -> Answer:
     started = time.perf_counter()
     enc, env, objective, obj, sym_count = build(program, name, inputs, symmetry)
-    if hint_seconds is None:
-        hint_seconds = min(20.0, 0.4 * time_limit)
+
+    def solve(seconds: float):
+        solver = cp_model.CpSolver()
+        solver.parameters.max_time_in_seconds = max(0.1, seconds)
+        solver.parameters.num_workers = int(workers)
+        solver.parameters.log_search_progress = log
+        for key, value in SOLVER_PARAMS.items():
+            setattr(solver.parameters, key, value)
+        if 1 < workers <= len(SUBSOLVERS):
+            solver.parameters.subsolvers.extend(SUBSOLVERS[:workers])
+        for key, value in (params or {}).items():
+            setattr(solver.parameters, key, value)
+        return solver, solver.solve(enc.model)
+
+    def left() -> float:
+        return float(time_limit) - (time.perf_counter() - started)
+
+    # A short solve settles small questions; only then is local search worth it.
+    solver, status_code = solve(min(1.0, 0.1 * time_limit))
     hinted = None
-    if isinstance(obj, IntV) and hint_seconds > 0:
-        from .hints import local_search_hint
-        hinted = local_search_hint(enc, program, program.queries[name], inputs, hint_seconds)
-    solver = cp_model.CpSolver()
-    remaining = max(0.1, float(time_limit) - (time.perf_counter() - started))
-    solver.parameters.max_time_in_seconds = remaining
-    solver.parameters.num_workers = int(workers)
-    solver.parameters.log_search_progress = log
-    for key, value in SOLVER_PARAMS.items():
-        setattr(solver.parameters, key, value)
-    if 1 < workers <= len(SUBSOLVERS):
-        solver.parameters.subsolvers.extend(SUBSOLVERS[:workers])
-    for key, value in (params or {}).items():
-        if key == "subsolvers":
-            solver.parameters.ClearField("subsolvers") if hasattr(solver.parameters, "ClearField") \
-                else None
-            continue
-        setattr(solver.parameters, key, value)
-    status_code = solver.solve(enc.model)
+    if status_code not in (cp_model.OPTIMAL, cp_model.INFEASIBLE) and left() > 0.5:
+        if hint_seconds is None:
+            hint_seconds = min(20.0, 0.4 * left())
+        if isinstance(obj, IntV) and hint_seconds > 0:
+            from .hints import local_search_hint
+            hinted = local_search_hint(enc, program, program.queries[name], inputs, hint_seconds)
+        solver, status_code = solve(left())
     seconds = time.perf_counter() - started
     status = STATUS.get(status_code, "UNKNOWN")
     if status == "MODEL_INVALID":
