@@ -80,7 +80,7 @@ def local_search_hint(enc, program: I.Program, query: I.QueryDef, inputs: dict[s
     last_gain = begin
     while time.perf_counter() < budget:
         now = time.perf_counter()
-        if now - last_gain > max(1.0, 0.3 * (now - begin)) and now - begin > 0.25 * span:
+        if now - last_gain > max(2.0, 0.5 * (now - begin)) and now - begin > 0.4 * span:
             break               # no better grid for a while: stop searching
         board: rt.Board = values[name]
         new = dict(board.cards)

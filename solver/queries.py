@@ -141,7 +141,7 @@ def run_query(program: I.Program, name: str, inputs: dict[str, Any], time_limit:
     hinted = None
     if status_code not in (cp_model.OPTIMAL, cp_model.INFEASIBLE) and left() > 0.5:
         if hint_seconds is None:
-            hint_seconds = min(20.0, 0.4 * left())
+            hint_seconds = min(20.0, 0.5 * left())
         if isinstance(obj, IntV) and hint_seconds > 0:
             from .hints import local_search_hint
             hinted = local_search_hint(enc, program, program.queries[name], inputs, hint_seconds)
