@@ -75,11 +75,36 @@ class Call(Expr):
 
 @dataclass(frozen=True)
 class Aggregate(Expr):
-    """``sum(e for x in C if p)``; ``count(x in C if p)`` has ``elem = Name(x)``."""
+    """``sum(e for x in C if p)``; ``count(x in C if p)`` has ``elem = Name(x)``;
+    ``ranked(x for x in C by key)`` and ``allocate(need for x in C by key from supply)``
+    carry a key and a supply."""
     func: str
     func_span: Span
     elem: Expr
     binders: tuple[Binder, ...]
+    key: Expr | None = None
+    supply: Expr | None = None
+
+
+@dataclass(frozen=True)
+class FieldInit(Node):
+    name: str
+    value: Expr
+
+
+@dataclass(frozen=True)
+class New(Expr):
+    """``new species(owner = p, dp = 0)``: a record value."""
+    record: str
+    record_span: Span
+    fields: tuple[FieldInit, ...]
+
+
+@dataclass(frozen=True)
+class With(Expr):
+    """``s with (dp = s.dp + 1)``: the same record with some fields changed."""
+    base: Expr
+    fields: tuple[FieldInit, ...]
 
 
 @dataclass(frozen=True)
@@ -250,6 +275,21 @@ class Report(Stmt):
 
 
 @dataclass(frozen=True)
+class SetVar(Stmt):
+    """``set x = e`` (a local, or shared state) or ``set hand(p) = e`` (state kept per key)."""
+    name: str
+    name_span: Span
+    key: Expr | None
+    value: Expr
+
+
+@dataclass(frozen=True)
+class While(Stmt):
+    cond: Expr
+    body: tuple[Stmt, ...]
+
+
+@dataclass(frozen=True)
 class Input(Stmt):
     name: str
     name_span: Span
@@ -402,8 +442,25 @@ class StateVar(Node):
 
 @dataclass(frozen=True)
 class State(Definition):
-    per_seat: bool
+    per: str | None                    # None: shared; 'seat' or an enum/table: one copy per key
     vars: tuple[StateVar, ...]
+
+    @property
+    def per_seat(self) -> bool:
+        return self.per == "seat"
+
+
+@dataclass(frozen=True)
+class Field(Node):
+    name: str
+    tags: tuple[tuple[str, Span], ...]
+    doc: str
+    type: TypeExpr
+
+
+@dataclass(frozen=True)
+class Record(Definition):
+    fields: tuple[Field, ...]
 
 
 @dataclass(frozen=True)
@@ -452,7 +509,7 @@ def dump(node: Any, indent: int = 0) -> str:
         simple, nested = [], []
         for f in fields(node):
             if f.name in ("span", "name_span", "func_span", "var_span", "layer_span",
-                          "zone_span", "proc_span", "default_span"):
+                          "zone_span", "proc_span", "default_span", "record_span"):
                 continue
             value = getattr(node, f.name)
             if isinstance(value, Node) or (isinstance(value, tuple) and value and

@@ -161,22 +161,31 @@ class _Builder:
         return A.Scoring(self.span(node), name, nspan, tags, doc, params, tuple(layers),
                          tuple(steps))
 
-    def _state(self, node, doc, per_seat: bool):
-        _, tags, rest = self.split(node.children)
+    def _state(self, node, doc, per: str | None, rest_children):
+        _, tags, rest = self.split(rest_children)
         vars_ = []
         for v in rest:
             docs, vtags, vrest = self.split(v.children)
             init = self.expr(vrest[2]) if len(vrest) > 2 and vrest[2] is not None else None
             vars_.append(A.StateVar(self.span(v), str(vrest[0]), vtags, self.doc(docs),
                                     self.type(vrest[1]), init))
-        name = "per seat" if per_seat else "state"
-        return A.State(self.span(node), name, self.span(node), tags, doc, per_seat, tuple(vars_))
+        name = f"per {per}" if per else "state"
+        return A.State(self.span(node), name, self.span(node), tags, doc, per, tuple(vars_))
 
     def def_state_def(self, node, doc):
-        return self._state(node, doc, False)
+        return self._state(node, doc, None, node.children)
 
     def def_seat_state_def(self, node, doc):
-        return self._state(node, doc, True)
+        key = node.children[0]
+        return self._state(node, doc, str(key), node.children[1:])
+
+    def def_record_def(self, node, doc):
+        name, nspan, tags, rest = self.head(node)
+        fields = []
+        for f in rest:
+            docs, ftags, frest = self.split(f.children)
+            fields.append(A.Field(self.span(f), str(frest[0]), ftags, self.doc(docs), self.type(frest[1])))
+        return A.Record(self.span(node), name, nspan, tags, doc, tuple(fields))
 
     def def_procedure_def(self, node, doc):
         name, nspan, tags, rest = self.head(node)
@@ -343,6 +352,18 @@ class _Builder:
             value = rest[0]
         return A.Report(self.span(node), str(name), var, coll, self.expr(value))
 
+    def st_set_var(self, node):
+        name, value = node.children
+        return A.SetVar(self.span(node), str(name), self.span(name), None, self.expr(value))
+
+    def st_set_keyed(self, node):
+        name, key, value = node.children
+        return A.SetVar(self.span(node), str(name), self.span(name), self.expr(key), self.expr(value))
+
+    def st_while_stmt(self, node):
+        cond, body = node.children
+        return A.While(self.span(node), self.expr(cond), self.block(body))
+
     def st_input_stmt(self, node):
         docs, tags, rest = self.split(node.children)
         return A.Input(self.span(node), str(rest[0]), self.span(rest[0]), self.type(rest[1]), tags,
@@ -429,6 +450,18 @@ class _Builder:
         base, name = node.children
         return A.Attr(self.span(node), self.expr(base), str(name), self.span(name))
 
+    def field_inits(self, nodes):
+        return tuple(A.FieldInit(self.span(f), str(f.children[0]), self.expr(f.children[1]))
+                     for f in nodes if f is not None)
+
+    def ex_new_record(self, node):
+        name, *fields = node.children
+        return A.New(self.span(node), str(name), self.span(name), self.field_inits(fields))
+
+    def ex_with_(self, node):
+        base, *fields = node.children
+        return A.With(self.span(node), self.expr(base), self.field_inits(fields))
+
     def ex_tuple(self, node):
         items = tuple(self.expr(c) for c in node.children if c is not None)
         return A.Literal(self.span(node), "tuple", items)
@@ -496,8 +529,13 @@ class _Builder:
                                    (A.Binder(m.span, m.left.id, m.right, None),))
             return A.Call(span, func, fspan, tuple(items))
         if args.data == "args_comp":
-            elem, *fors = args.children
-            return A.Aggregate(span, func, fspan, self.expr(elem), self.binders(fors))
+            elem, *rest = args.children
+            fors = [c for c in rest if isinstance(c, Tree) and c.data == "comp_for"]
+            key = next((self.expr(c.children[0]) for c in rest
+                        if isinstance(c, Tree) and c.data == "comp_by"), None)
+            supply = next((self.expr(c.children[0]) for c in rest
+                           if isinstance(c, Tree) and c.data == "comp_from"), None)
+            return A.Aggregate(span, func, fspan, self.expr(elem), self.binders(fors), key, supply)
         member, cond = args.children
         binder, elem = self.membership_binder(member, self.expr(cond), f"{func}(...)")
         return A.Aggregate(span, func, fspan, elem, (binder,))

@@ -69,7 +69,7 @@ def rules_page(program: I.Program) -> str:
                 out += [f"**`{d.name}`**: {d.doc.replace(chr(10), ' ')}", ""]
             continue
         for d in items:
-            name = d.name if not isinstance(d, A.State) else ("per seat" if d.per_seat else "shared state")
+            name = d.name if not isinstance(d, A.State) else (f"per {d.per}" if d.per else "shared state")
             out += [f"### {name}", ""]
             if d.rule_ids:
                 out += [f"Rulebook: {_ids(d.rule_ids)}", ""]

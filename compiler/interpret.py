@@ -89,7 +89,7 @@ class ExprCompiler:
         return f"f_{e.name}()"
 
     def ex_SeatVar(self, e: I.SeatVar) -> str:
-        return f"ST.per_seat[{e.name!r}][{self.ex(e.seat)}.index]"
+        return f"ST.per[{e.name!r}][{self.ex(e.seat)}]"
 
     def ex_Call(self, e: I.Call) -> str:
         if self.program is not None and e.name in self.program.funcs:
@@ -155,19 +155,46 @@ class ExprCompiler:
         return None
 
     def comprehension(self, e: I.Agg) -> str:
+        saved = dict(self.rename)
+        if e.supply is not None:
+            return self._allocation(e, saved)
         fors = []
-        for b in e.binders:
-            coll, cond = self.indexed(b)
-            part = f"for {_pyname(b.var)} in {coll}"
-            if cond is not None:
-                part += f" if {self.ex(cond)}"
-            fors.append(part)
-        if e.func == "set" and len(e.binders) == 1 and isinstance(e.elem, I.Local) \
-                and e.elem.name == e.binders[0].var and isinstance(e.binders[0].coll.type, CollT) \
-                and e.binders[0].coll.type.kind == "set":
-            # the members of a set, filtered: already without duplicates
-            return f"tuple([{_pyname(e.elem.name)} {' '.join(fors)}])"
-        return "(" + AGGREGATES[e.func].emit(self.ex(e.elem), " ".join(fors)) + ")"
+        try:
+            for b in e.binders:
+                coll, cond = self.indexed(b)
+                self.rename.pop(b.var, None)          # the binder's own name inside the comprehension
+                part = f"for {_pyname(b.var)} in {coll}"
+                if cond is not None:
+                    part += f" if {self.ex(cond)}"
+                fors.append(part)
+            if e.func == "set" and len(e.binders) == 1 and isinstance(e.elem, I.Local) \
+                    and e.elem.name == e.binders[0].var and isinstance(e.binders[0].coll.type, CollT) \
+                    and e.binders[0].coll.type.kind == "set":
+                # the members of a set, filtered: already without duplicates
+                return f"tuple([{_pyname(e.elem.name)} {' '.join(fors)}])"
+            key = self.ex(e.key) if e.key is not None else ""
+            var = _pyname(e.binders[0].var) if e.binders else ""
+            return "(" + AGGREGATES[e.func].emit(self.ex(e.elem), " ".join(fors), key, "", var) + ")"
+        finally:
+            self.rename = saved
+
+    def _allocation(self, e: I.Agg, outer: dict) -> str:
+        """allocate(...): the supply is read outside the claimants' comprehension."""
+        try:
+            supply = self.ex(e.supply)
+            fors = []
+            for b in e.binders:
+                coll, cond = self.indexed(b)
+                self.rename.pop(b.var, None)
+                part = f"for {_pyname(b.var)} in {coll}"
+                if cond is not None:
+                    part += f" if {self.ex(cond)}"
+                fors.append(part)
+            body = AGGREGATES[e.func].emit(self.ex(e.elem), " ".join(fors), self.ex(e.key), supply,
+                                           _pyname(e.binders[0].var))
+            return "(" + body + ")"
+        finally:
+            self.rename = outer
 
     def indexed(self, b: I.Binder):
         """``for c in cells(g) if g[c] == K and rest`` -> the cells of ``g`` holding K
@@ -240,7 +267,7 @@ class Flattener:
         special = self.exc.special_agg(e)
         if special is not None:
             return special
-        if e.func in ("any", "all") and len(e.binders) > 1:
+        if (e.func in ("any", "all") and len(e.binders) > 1) or e.key is not None:
             return self.exc.comprehension(e)
         t = self.em.fresh("t")
         init = {"sum": "0", "count": "0", "any": "False", "all": "True", "distinct": "set()",
@@ -312,7 +339,7 @@ class GameState:
         self.rng = random.Random(seed)
         self.agents = agents or {}
         self.shared: dict[str, Any] = {}
-        self.per_seat: dict[str, list[Any]] = {}
+        self.per: dict[str, dict[Any, Any]] = {}     # state kept per seat or per key
         self.reports: dict[str, Any] = {}
         self.log: list[Event] = []
 
@@ -348,19 +375,19 @@ class GameState:
         self.rng.shuffle(zone.cards)
 
     def place(self, card, source: rt.Zone, var: str, seat: rt.Seat | None, at, span: Span):
-        board = self.per_seat[var][seat.index] if seat is not None else self.shared[var]
+        board = self.per[var][seat] if seat is not None else self.shared[var]
         if at not in rt.placements(board):
             raise IllegalMoveError(f"cannot place '{card}' at {rt.pos_text(at)}", span)
         self._take(source, card, span)
         new = rt.placed(board, card, at)
         if seat is not None:
-            self.per_seat[var][seat.index] = new
+            self.per[var][seat] = new
         else:
             self.shared[var] = new
         self.log.append(Event("place", seat.name if seat else None, {"card": card, "at": list(at)}))
 
     def pass_zone(self, var: str, direction: str, span: Span):
-        zones = self.per_seat[var]
+        zones = [self.per[var][s] for s in self.seats]
         n = len(zones)
         contents = [z.cards for z in zones]
         # Seats sit clockwise in order; the seat on one's left is the next one.
@@ -638,6 +665,22 @@ class Interpreter:
                 self._block(st.other, lines, depth + 1)
         elif isinstance(st, I.Do):
             lines.append(f"{pad}p_{st.proc}({', '.join(ex(a) for a in st.args)})")
+        elif isinstance(st, I.SetVar):
+            value = ex(st.value)
+            if st.scope == "local":
+                lines.append(f"{pad}{_pyname(st.name)} = {value}")
+            elif st.scope == "shared":
+                lines.append(f"{pad}ST.shared[{st.name!r}] = {value}")
+            else:
+                lines.append(f"{pad}ST.per[{st.name!r}][{ex(st.key)}] = {value}")
+        elif isinstance(st, I.While):
+            guard = self.em.fresh("w")
+            lines.append(f"{pad}{guard} = 0")
+            lines.append(f"{pad}while {ex(st.cond)}:")
+            lines.append(f"{pad}    {guard} += 1")
+            lines.append(f"{pad}    if {guard} > 1000000:")
+            lines.append(f"{pad}        raise _err('a while loop went round a million times', {span})")
+            self._block(st.body, lines, depth + 1)
         elif isinstance(st, I.Report):
             if st.var is None:
                 lines.append(f"{pad}ST.report({st.name!r}, {ex(st.value)})")
@@ -683,20 +726,24 @@ class Interpreter:
         self.ns["ST"] = st
         for var in self.program.state.values():
             if var.per_seat:
-                st.per_seat[var.name] = [self.initial(var, s) for s in seats]
+                st.per[var.name] = {s: self.initial(var, s) for s in seats}
+            elif var.keyed:
+                st.per[var.name] = {k: self.initial(var, k) for k in self.program.enums[var.per].values}
             else:
                 st.shared[var.name] = self.initial(var, None)
         return st
 
-    def initial(self, var: I.StateVarDef, seat: rt.Seat | None):
+    def initial(self, var: I.StateVarDef, seat):
         t = var.type
-        label = var.name if seat is None else f"{var.name}({seat.name})"
+        label = var.name if seat is None else f"{var.name}({getattr(seat, 'name', seat)})"
         if var.init is not None:
             value = eval(self.exc.ex(var.init), self.ns)  # noqa: S307
         else:
             value = None
         if isinstance(t, CollT) and t.kind == "pile":
             return rt.Zone(label, list(value or ()))
+        if isinstance(t, CollT):
+            return tuple(value or ())
         if isinstance(t, BoardT):
             g = self.program.grids[t.grid]
             return value if value is not None else rt.Board(g.name, g.rows, g.cols, g.floating)

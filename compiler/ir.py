@@ -76,9 +76,11 @@ class Binder:
 
 @dataclass(eq=False)
 class Agg(Expr):
-    func: str               # sum count any all min max distinct list set
+    func: str               # sum count any all min max distinct list set ranked sorted allocate...
     elem: Expr
     binders: list[Binder]
+    key: Expr | None = None       # ``by`` key (ranked, sorted, allocate)
+    supply: Expr | None = None    # ``from`` supply (allocate)
 
 
 # ----------------------------------------------------------------- statements
@@ -185,6 +187,22 @@ class Report(Stmt):
 
 
 @dataclass(eq=False)
+class SetVar(Stmt):
+    """Assign a local (``scope='local'``), shared state (``'shared'``) or state kept per
+    key (``'keyed'``, with ``key``)."""
+    name: str
+    scope: str
+    key: Expr | None
+    value: Expr
+
+
+@dataclass(eq=False)
+class While(Stmt):
+    cond: Expr
+    body: list[Stmt]
+
+
+@dataclass(eq=False)
 class Input(Stmt):
     name: str
     type: Type
@@ -258,8 +276,25 @@ class StateVarDef:
     name: str
     type: Type
     init: Expr | None
-    per_seat: bool
+    per: str | None             # None: shared; 'seat' or an enum/table name: one value per key
     node: A.StateVar
+    key_type: Type | None = None
+
+    @property
+    def per_seat(self) -> bool:
+        return self.per == "seat"
+
+    @property
+    def keyed(self) -> bool:
+        return self.per is not None
+
+
+@dataclass
+class RecordInfo:
+    name: str
+    fields: list[tuple[str, Type]]
+    node: A.Record
+    cls: Any = None             # the run-time tuple class (runtime.record_class)
 
 
 @dataclass
@@ -315,6 +350,7 @@ class Program:
     procedures: dict[str, ProcDef]
     modes: dict[str, ModeDef]
     queries: dict[str, QueryDef]
+    records: dict[str, RecordInfo]
     outcome: str | None
     reads: list[tuple[str, str, str, Span]]    # (from, to, kind: reads|contains|precedes|calls, span)
     overrides: dict[str, Any] = field(default_factory=dict)

@@ -24,8 +24,8 @@ from . import runtime as rt
 from .diagnostics import (NO_SPAN, Diagnostic, DiagnosticBag, ResolveError, RulesError, Span,
                           did_you_mean)
 from .types import (ANY, BOOL, INT, NONE, RELATION, SEAT, TEXT, AnyT, BoardT, BoolT, CellT, CollT,
-                    EnumT, IntT, LayerT, MapT, NoneT, ScoreT, SeatT, TextT, TupleT, Type, assignable,
-                    is_bool, is_cell, is_coll, is_int, join)
+                    EnumT, IntT, LayerT, MapT, NoneT, RecordT, ScoreT, SeatT, TextT, TupleT, Type,
+                    assignable, is_bool, is_cell, is_coll, is_int, join)
 
 BUILTIN_ENUMS = {
     "direction": ["left", "right"],
@@ -34,6 +34,7 @@ BUILTIN_ENUMS = {
 BUILTIN_COLLECTIONS = {"seats", "players"}
 BUILTIN_FUNCS = {name for name, _ in BUILTIN_CALLS} | {"cells", "rows", "columns", "groups",
                                                        "least", "most"} | set(AGGREGATES)
+KEYED_AGGREGATES = {"ranked", "sorted", "allocate", "allocate_skipping"}
 TYPE_NAMES = {"int", "bool", "text", "cell", "seat", "relation"}
 
 
@@ -136,6 +137,7 @@ class Resolver:
         self.procedures: dict[str, I.ProcDef] = {}
         self.modes: dict[str, I.ModeDef] = {}
         self.queries: dict[str, I.QueryDef] = {}
+        self.records: dict[str, I.RecordInfo] = {}
         self.outcome: str | None = None
 
     # ================================================================ driver
@@ -148,6 +150,7 @@ class Resolver:
         self.check_overrides()
         self.resolve_enums()
         self.resolve_constants()
+        self.resolve_records()
         self.declare_state()
         self.resolve_grids()
         self.resolve_state()
@@ -183,7 +186,7 @@ class Resolver:
             enums=self.enums, enum_of_value=self.enum_of_value, grids=self.grids,
             funcs=self.funcs, scorings=self.scorings, state=self.state,
             procedures=self.procedures, modes=self.modes, queries=self.queries,
-            outcome=self.outcome, reads=self.reads, overrides=self.overrides)
+            records=self.records, outcome=self.outcome, reads=self.reads, overrides=self.overrides)
 
     # ================================================================ collect
     def collect(self):
@@ -341,6 +344,47 @@ class Resolver:
         self.diag.error(span, f"column '{column}' holds {ctype}, not {value!r}")
         return None
 
+    # ================================================================ records
+    def resolve_records(self):
+        for name, node in self.defs.items():
+            if isinstance(node, A.Record):
+                self.records[name] = I.RecordInfo(name, [], node)
+        for name, node in self.defs.items():
+            if not isinstance(node, A.Record):
+                continue
+            seen: dict[str, Span] = {}
+            for f in node.fields:
+                if f.name in seen:
+                    self.diag.error(f.span, f"field '{f.name}' appears twice in record '{name}'",
+                                    notes=((seen[f.name], "first here"),))
+                    continue
+                seen[f.name] = f.span
+                self.records[name].fields.append((f.name, self.type(f.type)))
+            rec = self.records[name]
+            rec.cls = rt.record_class(name, [f for f, _ in rec.fields])
+
+    def record_fields(self, rec: I.RecordInfo, inits, span: Span, scope: Scope,
+                      complete: bool) -> dict[str, I.Expr]:
+        """Resolve ``name = value`` field initialisers of a record (all fields when ``complete``)."""
+        fields = dict(rec.fields)
+        out: dict[str, I.Expr] = {}
+        for f in inits:
+            value = self.expr(f.value, scope)
+            if f.name not in fields:
+                self.diag.error(f.span, f"record '{rec.name}' has no field '{f.name}'",
+                                did_you_mean(f.name, fields) or "fields: " + ", ".join(fields))
+                continue
+            if f.name in out:
+                self.diag.error(f.span, f"field '{f.name}' is given twice")
+            if not assignable(value.type, fields[f.name]):
+                self.diag.error(f.value.span, f"field '{f.name}' of '{rec.name}' is {fields[f.name]}, "
+                                              f"not {value.type}")
+            out[f.name] = value
+        missing = [n for n in fields if n not in out]
+        if complete and missing:
+            self.diag.error(span, f"new {rec.name} needs a value for " + ", ".join(missing))
+        return out
+
     # ================================================================ types
     def type(self, node: A.TypeExpr) -> Type:
         if isinstance(node, A.TypeOf):
@@ -356,10 +400,12 @@ class Resolver:
         node_def = self.defs.get(name)
         if isinstance(node_def, A.Grid):
             return BoardT(name)
+        if isinstance(node_def, A.Record):
+            return RecordT(name)
         if isinstance(node_def, A.Switch) and len(node_def.options) >= 2:
             return EnumT(name)
         candidates = list(simple) + ["cell"] + list(self.enums) + \
-            [k for k, v in self.defs.items() if isinstance(v, A.Grid)]
+            [k for k, v in self.defs.items() if isinstance(v, (A.Grid, A.Record))]
         self.diag.error(node.span, f"unknown type '{name}'", did_you_mean(name, candidates))
         return ANY
 
@@ -482,7 +528,17 @@ class Resolver:
                     self.diag.error(var.span, f"'{var.name}' is already defined")
                     continue
                 typ = self.type(var.type)
-                self.state[var.name] = I.StateVarDef(var.name, typ, None, node.per_seat, var)
+                key_type = None
+                if node.per == "seat":
+                    key_type = SEAT
+                elif node.per is not None:
+                    if node.per in self.enums or isinstance(self.defs.get(node.per), (A.Enum, A.Table)):
+                        key_type = EnumT(node.per)
+                    else:
+                        self.diag.error(node.span, f"'per {node.per}': state is kept per seat or per value "
+                                                   f"of an enum or table",
+                                        did_you_mean(node.per, list(self.enums) + ["seat"]))
+                self.state[var.name] = I.StateVarDef(var.name, typ, None, node.per, var, key_type)
 
     def resolve_state(self):
         for key, node in self.defs.items():
@@ -618,8 +674,8 @@ class Resolver:
             return I.Global(CollT("list", SEAT), node.span, name)
         if name in self.state:
             sv = self.state[name]
-            if sv.per_seat:
-                self.diag.error(node.span, f"'{name}' belongs to each seat: write {name}(p) for a seat p")
+            if sv.keyed:
+                self.diag.error(node.span, f"'{name}' is kept per {sv.per}: write {name}(x) for a {sv.per} x")
                 return I.Const(ANY, node.span, None)
             self.reads_edge(name, node.span)
             return I.Global(sv.type, node.span, name)
@@ -663,15 +719,15 @@ class Resolver:
             return I.Const(ANY, node.span, None)
         if name in self.state:
             sv = self.state[name]
-            if not sv.per_seat:
-                self.diag.error(node.func_span, f"'{name}' is shared by all seats: write {name} without (...)")
+            if not sv.keyed:
+                self.diag.error(node.func_span, f"'{name}' is shared: write {name} without (...)")
                 return I.Const(ANY, node.span, None)
             if len(node.args) != 1:
-                self.diag.error(node.span, f"'{name}' takes one seat: {name}(p)")
+                self.diag.error(node.span, f"'{name}' takes one {sv.per}: {name}(x)")
                 return I.Const(ANY, node.span, None)
             seat = self.expr(node.args[0], scope)
-            if not isinstance(seat.type, (SeatT, AnyT)):
-                self.diag.error(node.args[0].span, f"expected a seat, found {seat.type}")
+            if not assignable(seat.type, sv.key_type):
+                self.diag.error(node.args[0].span, f"'{name}' is kept per {sv.per}, not per {seat.type}")
             self.reads_edge(name, node.func_span)
             return I.SeatVar(sv.type, node.span, name, seat)
         d = self.defs.get(name)
@@ -717,7 +773,7 @@ class Resolver:
                 candidates = [k for k, v in self.defs.items()
                               if isinstance(v, (A.Def, A.Rule, A.Relation, A.Outcome, A.Scoring))]
                 candidates += [f for f, _ in BUILTIN_CALLS] + list(BUILTIN_FUNCS)
-                candidates += [k for k, v in self.state.items() if v.per_seat]
+                candidates += [k for k, v in self.state.items() if v.keyed]
                 self.diag.error(node.func_span, f"unknown function '{name}'", did_you_mean(name, candidates))
             return I.Const(ANY, node.span, None)
         args = [self.expr(a, scope) for a in node.args]
@@ -899,7 +955,42 @@ class Resolver:
             return I.Const(ANY, node.span, None)
         binders, inner = self.binders(node.binders, scope)
         elem = self.expr(node.elem, inner)
-        return self.finish_agg(node.func, elem, binders, node)
+        keyed = node.func in KEYED_AGGREGATES
+        if keyed and node.key is None:
+            self.diag.error(node.span, f"{node.func}() needs a 'by' key",
+                            f"for example {node.func}(x for x in xs by x.points)")
+            return I.Const(ANY, node.span, None)
+        if not keyed and node.key is not None:
+            self.diag.error(node.key.span, f"{node.func}() takes no 'by' key")
+        if (node.supply is not None) != node.func.startswith("allocate"):
+            where = node.supply.span if node.supply is not None else node.span
+            self.diag.error(where, "'from SUPPLY' goes with allocate() only" if node.supply is not None
+                            else f"{node.func}() needs 'from' a supply: {node.func}(need for x in xs by key from 10)")
+        if not keyed:
+            return self.finish_agg(node.func, elem, binders, node)
+        if node.func.startswith("allocate") and len(binders) != 1:
+            self.diag.error(node.span, f"{node.func}() takes one 'for': the claimants")
+        key = self.expr(node.key, inner)
+        supply = self.expr(node.supply, scope) if node.supply is not None else None
+        if supply is not None and not is_int(supply.type):
+            self.diag.error(node.supply.span, f"the supply is a number, found {supply.type}")
+        if isinstance(key.type, TupleT):
+            bad = [t for t in key.type.items if not is_int(t)]
+        else:
+            bad = [] if is_int(key.type) else [key.type]
+        if bad:
+            self.diag.error(node.key.span, f"a 'by' key is a number or a tuple of numbers, found {key.type}")
+        agg = AGGREGATES[node.func]
+        try:
+            typ = agg.typing(elem.type) if not node.func.startswith("allocate") else \
+                agg.typing(binders[0].coll.type.elem if binders and isinstance(binders[0].coll.type, CollT)
+                           else ANY)
+            if node.func.startswith("allocate") and not is_int(elem.type):
+                raise OpTypeError(f"what each claimant needs is a number, found {elem.type}")
+        except OpTypeError as exc:
+            self.diag.error(node.elem.span, exc.message)
+            typ = ANY
+        return I.Agg(typ, node.span, node.func, elem, binders, key, supply)
 
     def ex_Comprehension(self, node: A.Comprehension, scope: Scope) -> I.Expr:
         binders, inner = self.binders(node.binders, scope)
@@ -964,6 +1055,10 @@ class Resolver:
         if isinstance(t, LayerT):
             return self.make_op("layer_get", [base, index], node.span, None,
                                 [node.base.span, node.index.span])
+        if isinstance(t, MapT) and not isinstance(base, I.Const):
+            if not isinstance(t.key, AnyT) and not assignable(index.type, t.key):
+                self.diag.error(node.index.span, f"this table is indexed by {t.key}, not {index.type}")
+            return self.make_op("dict_get", [base, index], node.span, None, [node.base.span, node.index.span])
         if isinstance(t, MapT) and isinstance(base, I.Const):
             mv = base.value
             if not isinstance(mv.key_type, AnyT) and not isinstance(index.type, AnyT) and \
@@ -989,6 +1084,14 @@ class Resolver:
             self.diag.error(node.name_span, f"'{t.name}' has no column '{node.name}'",
                             did_you_mean(node.name, cols) or (f"columns: {', '.join(cols)}" if cols else None))
             return I.Const(ANY, node.span, None)
+        if isinstance(t, RecordT):
+            rec = self.records.get(t.name)
+            fields = dict(rec.fields) if rec else {}
+            if node.name in fields:
+                return self.make_op("field", [base], node.span, rt.FieldData(node.name, fields[node.name]))
+            self.diag.error(node.name_span, f"record '{t.name}' has no field '{node.name}'",
+                            did_you_mean(node.name, fields) or ("fields: " + ", ".join(fields)))
+            return I.Const(ANY, node.span, None)
         if isinstance(t, SeatT):
             if node.name in ("kind", "title", "name"):
                 return self.make_op("seat_attr", [base], node.span, node.name)
@@ -997,6 +1100,31 @@ class Resolver:
         if not isinstance(t, AnyT):
             self.diag.error(node.name_span, f"a {t} has no '{node.name}'")
         return I.Const(ANY, node.span, None)
+
+    def ex_New(self, node: A.New, scope: Scope) -> I.Expr:
+        rec = self.records.get(node.record)
+        if rec is None:
+            records = list(self.records)
+            self.diag.error(node.record_span, f"unknown record '{node.record}'",
+                            did_you_mean(node.record, records) or ("records: " + ", ".join(records)
+                                                                   if records else "declare it: record NAME { ... }"))
+            return I.Const(ANY, node.span, None)
+        self.reads_edge(rec.name, node.record_span)
+        values = self.record_fields(rec, node.fields, node.span, scope, complete=True)
+        args = [values.get(n, I.Const(ANY, node.span, None)) for n, _ in rec.fields]
+        return self.make_op("new_record", args, node.span, rec.cls, fold=False)
+
+    def ex_With(self, node: A.With, scope: Scope) -> I.Expr:
+        base = self.expr(node.base, scope)
+        if not isinstance(base.type, RecordT):
+            if not isinstance(base.type, AnyT):
+                self.diag.error(node.base.span, f"'with' changes fields of a record, not of a {base.type}")
+            return I.Const(ANY, node.span, None)
+        rec = self.records[base.type.name]
+        values = self.record_fields(rec, node.fields, node.span, scope, complete=False)
+        names = tuple(values)
+        return self.make_op("with", [base] + [values[n] for n in names], node.span,
+                            tuple(f"f_{n}" for n in names), fold=False)
 
     def ex_Unary(self, node: A.Unary, scope: Scope) -> I.Expr:
         operand = self.expr(node.operand, scope)
@@ -1014,6 +1142,8 @@ class Resolver:
                 name = "concat"
             else:
                 name = "add"
+        elif op == "-" and isinstance(left.type, CollT):
+            name = "minus"
         else:
             name = {"-": "sub", "*": "mul", "//": "floordiv", "%": "mod", "==": "eq", "!=": "ne",
                     "<": "lt", "<=": "le", ">": "gt", ">=": "ge", "and": "and", "or": "or",
@@ -1278,6 +1408,54 @@ class Resolver:
             inner.names[node.var] = coll.type.elem if isinstance(coll.type, CollT) else ANY
             var = node.var
         return I.Report(node.span, node.name, var, coll, self.expr(node.value, inner))
+
+    def st_SetVar(self, node: A.SetVar, scope, context):
+        value = self.expr(node.value, scope)
+        if node.key is not None:
+            sv = self.state.get(node.name)
+            if sv is None or not sv.keyed:
+                keyed = [k for k, v in self.state.items() if v.keyed]
+                self.diag.error(node.name_span, f"'{node.name}' is not state kept per seat or per key",
+                                did_you_mean(node.name, keyed))
+                return None
+            if not self.only_in(node, context, ("procedure",), "set"):
+                return None
+            key = self.expr(node.key, scope)
+            if not assignable(key.type, sv.key_type):
+                self.diag.error(node.key.span, f"'{node.name}' is kept per {sv.per}, not per {key.type}")
+            if not assignable(value.type, sv.type):
+                self.diag.error(node.value.span, f"'{node.name}' holds {sv.type}, not {value.type}")
+            self.reads_edge(node.name, node.name_span, "writes")
+            return I.SetVar(node.span, node.name, "keyed", key, value)
+        local = scope.lookup(node.name)
+        if local is not None:
+            if isinstance(local, LayerT):
+                self.diag.error(node.name_span, f"'{node.name}' is a layer: use 'mark'")
+                return None
+            if not assignable(value.type, local):
+                self.diag.error(node.value.span, f"'{node.name}' holds {local}, not {value.type}")
+            return I.SetVar(node.span, node.name, "local", None, value)
+        sv = self.state.get(node.name)
+        if sv is not None:
+            if sv.keyed:
+                self.diag.error(node.name_span, f"'{node.name}' is kept per {sv.per}: set {node.name}(x) = ...")
+                return None
+            if not self.only_in(node, context, ("procedure",), "set"):
+                return None
+            if not assignable(value.type, sv.type):
+                self.diag.error(node.value.span, f"'{node.name}' holds {sv.type}, not {value.type}")
+            self.reads_edge(node.name, node.name_span, "writes")
+            return I.SetVar(node.span, node.name, "shared", None, value)
+        self.diag.error(node.name_span, f"cannot set '{node.name}': it is not a local value or game state",
+                        did_you_mean(node.name, scope.all_names() | set(self.state)) or
+                        f"declare it first: let {node.name} = ...")
+        return None
+
+    def st_While(self, node: A.While, scope, context):
+        cond = self.expr(node.cond, scope)
+        if not is_bool(cond.type):
+            self.diag.error(node.cond.span, f"'while' takes a condition, found {cond.type}")
+        return I.While(node.span, cond, self.block(node.body, scope, context))
 
     def st_Input(self, node, scope, context):
         if not self.only_in(node, context, ("query",), "input"):

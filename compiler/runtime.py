@@ -11,6 +11,7 @@ lists are tuples; sets are tuples without duplicates in first-seen order.
 """
 from __future__ import annotations
 
+import collections
 import itertools
 from dataclasses import dataclass, field
 from typing import Any, Iterable
@@ -244,13 +245,124 @@ def groups(cells: Iterable, table: RelationTable) -> tuple:
     return tuple(out)
 
 
+# ------------------------------------------------------------------- records
+def record_class(name: str, fields: list[str]):
+    """A tuple type for one record: immutable, hashable, compared field by field."""
+    base = collections.namedtuple(f"rec_{name}", ["rtype"] + [f"f_{f}" for f in fields])
+
+    class Rec(base):
+        __slots__ = ()
+        rw_name = name
+        rw_fields = tuple(fields)
+
+        def __new__(cls, *values):
+            return base.__new__(cls, name, *values)
+
+        def __repr__(self):
+            return f"{name}(" + ", ".join(f"{f}={v!r}" for f, v in zip(fields, self[1:])) + ")"
+
+        def as_dict(self) -> dict:
+            return dict(zip(fields, self[1:]))
+
+    Rec.__name__ = name
+    return Rec
+
+
+class FieldData(str):
+    """The attribute name of a record field, with the field's type."""
+
+    def __new__(cls, name: str, type_):
+        obj = super().__new__(cls, f"f_{name}")
+        obj.type = type_
+        return obj
+
+
+def with_fields(names: tuple, base, *values):
+    return base._replace(**dict(zip(names, values)))
+
+
+def minus(a, b) -> tuple:
+    items = list(as_tuple(a))
+    for x in as_tuple(b):
+        if x in items:
+            items.remove(x)
+    return tuple(items)
+
+
+def ranked(pairs) -> tuple:
+    """(key, element) pairs -> groups of elements with equal keys, the largest key first."""
+    order = sorted(range(len(pairs)), key=lambda i: pairs[i][0], reverse=True)
+    groups: list = []
+    last = object()
+    for i in order:
+        key, elem = pairs[i]
+        if groups and key == last:
+            groups[-1].append(elem)
+        else:
+            groups.append([elem])
+            last = key
+    return tuple(tuple(g) for g in groups)
+
+
+def sorted_by(pairs) -> tuple:
+    return tuple(elem for _, elem in sorted(pairs, key=lambda p: p[0], reverse=True))
+
+
+def allocate(supply: int, claims, stop: bool) -> dict:
+    """Serve ``supply`` to (key, claimant, need) claims, the largest key first. A group of
+    equal keys is served together when what is left covers all of it; otherwise its
+    members share what is left in proportion to their needs (rounded down) and, with
+    ``stop``, nobody after them gets anything; without ``stop`` the group gets nothing
+    and the next ones are still served."""
+    out: dict = {}
+    left = supply
+    for group in ranked([(key, (who, need)) for key, who, need in claims]):
+        total = sum(need for _, need in group)
+        if total <= left:
+            for who, need in group:
+                out[who] = out.get(who, 0) + need
+            left -= total
+        elif stop:
+            for who, need in group:
+                out[who] = out.get(who, 0) + (left * need // total if total else 0)
+            left = 0
+        else:
+            for who, _ in group:
+                out.setdefault(who, 0)
+    return out
+
+
+def group_rank(x, groups) -> int:
+    for i, group in enumerate(groups, start=1):
+        if x in group:
+            return i
+    return 0
+
+
+def seats_from(seats, first, direction: str) -> tuple:
+    n = len(seats)
+    step = 1 if direction == "left" else -1
+    return tuple(seats[(first.index + step * i) % n] for i in range(n))
+
+
+def next_seat(seats, seat, direction: str):
+    step = 1 if direction == "left" else -1
+    return seats[(seat.index + step) % len(seats)]
+
+
 # --------------------------------------------------------------------- seats
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Seat:
     index: int
     name: str
     kind: str
     title: str
+
+    def __eq__(self, other):
+        return isinstance(other, Seat) and other.index == self.index and other.name == self.name
+
+    def __hash__(self):
+        return self.index
 
     def __str__(self):
         return self.title

@@ -102,6 +102,14 @@ class LayerT(Type):
 
 
 @dataclass(frozen=True)
+class RecordT(Type):
+    name: str
+
+    def __str__(self):
+        return self.name
+
+
+@dataclass(frozen=True)
 class CollT(Type):
     """``pile of T`` (ordered, duplicates), ``list of T`` (ordered), ``set of T`` (no duplicates)."""
 

@@ -169,7 +169,7 @@ def cmd_score(args) -> int:
     seats = [rt.Seat(i, f"p{i + 1}", "player", path) for i, path in enumerate(args.grids)]
     state = interp.new_state(seats)
     for seat, board in zip(seats, boards):
-        state.per_seat[var][seat.index] = board
+        state.per[var][seat] = board
     results = [interp.call(program.outcome, seat, state=state) for seat in seats]
     if args.json:
         players = []
@@ -230,7 +230,7 @@ def cmd_play(args) -> int:
     for var in program.state.values():
         if var.per_seat:
             for seat in state.seats:
-                boards.setdefault(seat.name, {})[var.name] = state.per_seat[var.name][seat.index]
+                boards.setdefault(seat.name, {})[var.name] = state.per[var.name][seat]
     if args.json:
         out = {"spec": program.name, "mode": mode.name, "players": players, "seed": args.seed,
                "seats": [{"name": s.name, "kind": s.kind, "title": s.title,

@@ -524,7 +524,7 @@ class Encoder:
         seat = self.encode(e.seat, env)
         if self.state is None or isinstance(seat, Sym):
             raise NotSupportedError(f"'{e.name}(...)' needs a known seat and a game state", e.span)
-        value = self.state.per_seat[e.name][seat.index]
+        value = self.state.per[e.name][seat]
         return rt.as_tuple(value) if isinstance(value, rt.Zone) else value
 
     def en_Call(self, e: I.Call, env):

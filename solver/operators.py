@@ -21,9 +21,9 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from compiler import runtime as _rt
-from compiler.types import (ANY, BOOL, INT, RELATION, AnyT, BoardT, BoolT, CellT, CollT, EnumT,
-                            IntT, LayerT, NoneT, SeatT, TupleT, Type, TextT, is_bool, is_cell,
-                            is_coll, is_int, same)
+from compiler.types import (ANY, BOOL, INT, RELATION, SEAT, AnyT, BoardT, BoolT, CellT, CollT, EnumT,
+                            IntT, LayerT, MapT, NoneT, RecordT, SeatT, TupleT, Type, TextT, is_bool,
+                            is_cell, is_coll, is_int, same)
 
 
 class OpTypeError(Exception):
@@ -268,7 +268,7 @@ def t_range(ts, data):
 # Encodings receive the encoder ``E`` (helpers in ``solver.encode``), the node
 # (for its span and data) and the operand values, at least one of them symbolic.
 from .symbolic import (BoardV, BoolV, CaseV, CountsV, EnumV, GroupsV, IntV, LayerV, ListV,  # noqa: E402
-                       SetV, Sym)
+                       RecordV, SetV, Sym)
 from compiler.diagnostics import NotSupportedError  # noqa: E402
 
 
@@ -689,6 +689,73 @@ op("make_list", None, lambda ts, data: data, "({*},)", "a list of values", _enc_
 op("make_set", None, lambda ts, data: data, "_rt.oset(({*},))", "a set of values")
 
 
+# ------------------------------------------------------------ records and game state
+def enc_field(E, n, rec):
+    if isinstance(rec, RecordV):
+        return rec.fields[str(n.data)]
+    raise NotSupportedError("the solver reads fields of records it built itself only", n.span)
+
+
+def enc_new_record(E, n, *values):
+    return RecordV(n.data.rw_name, dict(zip(n.data.rw_fields, values)))
+
+
+def enc_with(E, n, base, *values):
+    if not isinstance(base, RecordV):
+        raise NotSupportedError("the solver changes fields of records it built itself only", n.span)
+    fields = dict(base.fields)
+    fields.update({name[2:]: v for name, v in zip(n.data, values)})
+    return RecordV(base.name, fields)
+
+
+def t_field(ts, data):
+    need(isinstance(ts[0], (RecordT, AnyT)), f"expected a record, found {ts[0]}", 0)
+    return data.type
+
+
+def t_with(ts, data):
+    need(isinstance(ts[0], (RecordT, AnyT)), f"expected a record, found {ts[0]}", 0)
+    return ts[0]
+
+
+def t_dict_get(ts, data):
+    need(isinstance(ts[0], (MapT, AnyT)), f"expected a table, found {ts[0]}", 0)
+    return ts[0].value if isinstance(ts[0], MapT) else ANY
+
+
+def t_minus(ts, data):
+    need(is_coll(ts[0]) and is_coll(ts[1]), f"'-' takes two collections here, found {ts[0]} and {ts[1]}", 1)
+    return ts[0]
+
+
+def t_group_rank(ts, data):
+    need(is_coll(ts[1]), f"rank() takes an element and ranked groups, found {ts[1]}", 1)
+    return INT
+
+
+def t_seats_from(ts, data):
+    need(isinstance(ts[0], (SeatT, AnyT)), f"expected a seat, found {ts[0]}", 0)
+    need(ts[1] == EnumT("direction") or isinstance(ts[1], AnyT), f"expected left or right, found {ts[1]}", 1)
+    return CollT("list", SEAT)
+
+
+def t_next_seat(ts, data):
+    t_seats_from(ts, data)
+    return SEAT
+
+
+op("field", 1, t_field, "getattr({0}, {D})", "a field of a record", enc_field)
+op("new_record", None, lambda ts, data: RecordT(data.rw_name), "{D}({*})", "a new record", enc_new_record)
+op("with", None, t_with, "_rt.with_fields({D}, {*})", "a record with some fields changed", enc_with)
+op("dict_get", 2, t_dict_get, "{0}.get({1}, 0)", "a value of a computed table (0 when absent)")
+op("minus", 2, t_minus, "_rt.minus({0}, {1})", "a collection without the elements of another (with multiplicity)")
+op("group_rank", 2, t_group_rank, "_rt.group_rank({0}, {1})",
+   "the 1-based place of the group holding an element (0 when absent)")
+op("seats_from", 2, t_seats_from, "_rt.seats_from(ST.seats, {0}, {1})",
+   "every seat in turn from one seat, to the left (clockwise) or to the right")
+op("next_seat", 2, t_next_seat, "_rt.next_seat(ST.seats, {0}, {1})", "the next seat to the left or right")
+
+
 # ------------------------------------------------------------ aggregates
 @dataclass
 class Aggregate:
@@ -698,8 +765,9 @@ class Aggregate:
     encode: Callable | None = None
     doc: str = ""
 
-    def emit(self, elem: str, fors: str) -> str:
-        return self.py.replace("{elem}", elem).replace("{fors}", fors)
+    def emit(self, elem: str, fors: str, key: str = "", supply: str = "", var: str = "") -> str:
+        return (self.py.replace("{elem}", elem).replace("{fors}", fors).replace("{key}", key)
+                .replace("{supply}", supply).replace("{var}", var))
 
 
 AGGREGATES: dict[str, Aggregate] = {}
@@ -800,6 +868,17 @@ def enc_set(E, n, items):
     return SetV({v: E.or_(gs) for v, gs in members.items()})
 
 
+agg("ranked", lambda t: CollT("list", CollT("list", t)), "_rt.ranked([({key}, {elem}) {fors}])",
+    "the elements in groups of equal keys, the largest key first")
+agg("sorted", lambda t: CollT("list", t), "_rt.sorted_by([({key}, {elem}) {fors}])",
+    "the elements by key, the largest first (ties keep their order)")
+agg("allocate", lambda t: MapT(t, INT), "_rt.allocate({supply}, [({key}, {var}, {elem}) {fors}], True)",
+    "a supply served to claimants by key, the largest first; ties are served together when the "
+    "supply covers them all, else they share what is left; after the first claimant short of its "
+    "need nobody else is served")
+agg("allocate_skipping", lambda t: MapT(t, INT), "_rt.allocate({supply}, [({key}, {var}, {elem}) {fors}], False)",
+    "like allocate, but claimants the rest of the supply cannot cover are skipped and the next ones "
+    "are still served")
 agg("list", lambda t: CollT("list", t), "tuple({elem} {fors})", "list comprehension", enc_list)
 agg("set", lambda t: CollT("set", t), "_rt.oset({elem} {fors})", "set comprehension", enc_set)
 
@@ -811,5 +890,6 @@ BUILTIN_CALLS: dict[tuple[str, int | None], str] = {
     ("column", 1): "column", ("occupied", 2): "occupied", ("free", 2): "free", ("empty", 1): "empty",
     ("full", 1): "full", ("contents", 1): "contents", ("placements", 1): "placements",
     ("placed", 3): "placed", ("extends", 2): "extends", ("offsets", None): "offsets",
-    ("rays", None): "rays",
+    ("rays", None): "rays", ("rank", 2): "group_rank", ("seats_from", 2): "seats_from",
+    ("next_seat", 2): "next_seat",
 }

@@ -119,6 +119,14 @@ class ScoreV(Sym):
     mode: int = 1
 
 
+@dataclass(eq=False)
+class RecordV(Sym):
+    """A record whose fields may be symbolic."""
+
+    name: str
+    fields: dict        # field name -> value
+
+
 @dataclass
 class Choice:
     """A decision the solver makes, remembered so the witness can be read back."""

@@ -24,6 +24,9 @@ relation adjacent = offsets((-1, 0), (1, 0), (0, -1), (0, 1))
 relation diagonal = offsets((-1, -1), (-1, 1), (1, -1), (1, 1))
 relation down = rays((1, 0))
 def sample = {1: 10, 2: 20, else: 0}
+record animal { name: text, strength: int, hearts: int }
+def herd = [new animal(name = "a", strength = 3, hearts = 2), new animal(name = "b", strength = 5, hearts = 1),
+            new animal(name = "c", strength = 3, hearts = 2), new animal(name = "d", strength = 1, hearts = 4)]
 """
 
 ROWS = [
@@ -82,6 +85,23 @@ ROWS = [
     ("size(placements(empty_board))", 9),
     ("size(groups({(0, 0), (0, 1), (2, 2)}, adjacent))", 2),
     ("[size(g) for g in groups({(0, 0), (1, 0), (1, 1), (2, 2)}, adjacent)]", (3, 1)),
+    # records
+    ("new animal(name = \"x\", strength = 2, hearts = 1).strength", 2),
+    ("(new animal(name = \"x\", strength = 2, hearts = 1) with (hearts = 7)).hearts", 7),
+    ("(new animal(name = \"x\", strength = 2, hearts = 1) with (hearts = 7)).strength", 2),
+    ("new animal(name = \"x\", strength = 2, hearts = 1) == new animal(name = \"x\", strength = 2, hearts = 1)", True),
+    ("sum(a.hearts for a in herd)", 9),
+    # rankings and allocation (largest key first; equal keys form a group)
+    ("[size(g) for g in ranked(a for a in herd by a.strength)]", (1, 2, 1)),
+    ("[a.name for a in first(ranked(a for a in herd by (a.strength, a.hearts)))]", ("b",)),
+    ("[a.name for a in sorted(a for a in herd by -a.strength)]", ("d", "a", "c", "b")),
+    ("rank(first(herd), ranked(a for a in herd by a.strength))", 2),
+    ("[allocate(a.hearts for a in herd by a.strength from 5)[a] for a in herd]", (2, 1, 2, 0)),
+    ("[allocate(a.hearts for a in herd by a.strength from 4)[a] for a in herd]", (1, 1, 1, 0)),
+    ("[allocate(a.hearts for a in herd by a.strength from 2)[a] for a in herd]", (0, 1, 0, 0)),
+    ("[allocate_skipping(a.hearts for a in herd by a.strength from 6)[a] for a in herd]", (2, 1, 2, 0)),
+    ("[allocate_skipping(a.hearts for a in herd by -a.strength from 5)[a] for a in herd]", (0, 1, 0, 4)),
+    ("[3, 1, 3, 2] - [3, 2]", (1, 3)),
     # errors: (source, message fragment)
     ("1 + true", "error: expected a number, found bool"),
     ("pawn.size", "error: 'piece' has no column 'size'"),
@@ -96,6 +116,13 @@ ROWS = [
     ("min(1, 2, 3)", "min() takes two numbers or one collection, not 3 arguments"),
     ("{1: 2, 1: 3}[1]", "key 1 appears twice"),
     ("1 // 0", "cannot compute this"),
+    ("new animal(name = \"x\", strength = 2)", "new animal needs a value for hearts"),
+    ("new animal(name = \"x\", strength = 2, hearts = 1, legs = 4)", "record 'animal' has no field 'legs'"),
+    ("first(herd).strenght", "did you mean 'strength'?"),
+    ("ranked(a for a in herd)", "ranked() needs a 'by' key"),
+    ("allocate(a.hearts for a in herd by a.strength)", "needs 'from' a supply"),
+    ("sum(a.hearts for a in herd by a.strength)", "sum() takes no 'by' key"),
+    ("new beast(name = \"x\")", "unknown record 'beast'"),
 ]
 
 

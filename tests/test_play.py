@@ -17,8 +17,8 @@ def all_cards(state) -> Counter:
     total: Counter = Counter()
     for value in state.shared.values():
         total.update(rt.as_tuple(value))
-    for values in state.per_seat.values():
-        for value in values:
+    for values in state.per.values():
+        for value in values.values():
             total.update(rt.as_tuple(value))
     return total
 
@@ -32,14 +32,14 @@ def check_game(mode: str, players: int, seed: int):
     state = interp.play(mode, players, seed)
     assert all_cards(state) == box(program)
     for seat in state.seats:
-        board = state.per_seat["board"][seat.index]
+        board = state.per["board"][seat]
         if seat.kind == "neutral":
             assert not board.cards
-            assert len(state.per_seat["pile"][seat.index]) == 20
+            assert len(state.per["pile"][seat]) == 20
         else:
             assert len(board.cards) == 20
             assert set(board.cards) == set(rt.frame(4, 5))
-        assert not state.per_seat["hand"][seat.index].cards
+        assert not state.per["hand"][seat].cards
     return state
 
 
@@ -77,9 +77,9 @@ def test_same_seed_same_game():
     _, interp = savanna()
     a = interp.play("standard", 4, 123)
     b = interp.play("standard", 4, 123)
-    assert [x.cards for x in a.per_seat["board"]] == [x.cards for x in b.per_seat["board"]]
+    assert [x.cards for x in a.per["board"].values()] == [x.cards for x in b.per["board"].values()]
     c = interp.play("standard", 4, 124)
-    assert [x.cards for x in a.per_seat["board"]] != [x.cards for x in c.per_seat["board"]]
+    assert [x.cards for x in a.per["board"].values()] != [x.cards for x in c.per["board"].values()]
 
 
 def test_every_placement_is_next_to_an_earlier_card():
@@ -96,4 +96,4 @@ def test_every_placement_is_next_to_an_earlier_card():
             r, c = pos
             assert any(q in board.cards for q in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)))
         board = rt.placed(board, event.detail["card"], pos)
-    assert board == state.per_seat["board"][0]
+    assert board == state.per["board"][state.seats[0]]
