@@ -284,6 +284,13 @@ class SetVar(Stmt):
 
 
 @dataclass(frozen=True)
+class Take(Stmt):
+    """``take X from Z``: cards leave a pile (to nowhere: a species, for example)."""
+    what: Expr
+    source: Expr
+
+
+@dataclass(frozen=True)
 class While(Stmt):
     cond: Expr
     body: tuple[Stmt, ...]

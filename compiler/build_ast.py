@@ -360,6 +360,10 @@ class _Builder:
         name, key, value = node.children
         return A.SetVar(self.span(node), str(name), self.span(name), self.expr(key), self.expr(value))
 
+    def st_take_stmt(self, node):
+        what, source = node.children
+        return A.Take(self.span(node), self.expr(what), self.expr(source))
+
     def st_while_stmt(self, node):
         cond, body = node.children
         return A.While(self.span(node), self.expr(cond), self.block(body))

@@ -365,6 +365,17 @@ class GameState:
             target.cards.append(card)
         self.log.append(Event("move", None, {"cards": items, "from": source.name, "to": target.name}))
 
+    def take(self, what, source: rt.Zone, span: Span):
+        items = list(what) if isinstance(what, (tuple, list, rt.Zone)) else [what]
+        for card in items:
+            self._take(source, card, span)
+        self.log.append(Event("take", None, {"cards": items, "from": source.name}))
+
+    def put(self, what, target: rt.Zone, span: Span):
+        items = list(what) if isinstance(what, (tuple, list, rt.Zone)) else [what]
+        target.cards.extend(items)
+        self.log.append(Event("put", None, {"cards": items, "to": target.name}))
+
     def move_all(self, source: rt.Zone, target: rt.Zone, span: Span):
         items = list(source.cards)
         source.cards.clear()
@@ -641,8 +652,12 @@ class Interpreter:
             lines.append(f"{pad}ST.shuffle({ex(st.zone)}, {span})")
         elif isinstance(st, I.Deal):
             lines.append(f"{pad}ST.deal({ex(st.count)}, {ex(st.source)}, {ex(st.target)}, {span})")
+        elif isinstance(st, I.Take):
+            lines.append(f"{pad}ST.take({ex(st.what)}, {ex(st.source)}, {span})")
         elif isinstance(st, I.Move):
-            if st.source is None:
+            if st.source == "values":
+                lines.append(f"{pad}ST.put({ex(st.what)}, {ex(st.target)}, {span})")
+            elif st.source is None:
                 lines.append(f"{pad}ST.move_all({ex(st.what)}, {ex(st.target)}, {span})")
             else:
                 lines.append(f"{pad}ST.move({ex(st.what)}, {ex(st.source)}, {ex(st.target)}, {span})")
@@ -720,6 +735,17 @@ class Interpreter:
         if name in self.program.scorings:
             return self.ns[f"s_{name}"](mode, forced, *args)
         return self.ns[f"f_{name}"](*args)
+
+    def run(self, procedure: str, *args, state: GameState | None = None):
+        """Run one procedure of the spec on the current (or given) state."""
+        if state is not None:
+            self.ns["ST"] = state
+        return self.ns[f"p_{procedure}"](*args)
+
+    def record(self, name: str, **fields):
+        """A record value of the spec: ``record('species', id=1, ...)``."""
+        info = self.program.records[name]
+        return info.cls(*[fields[f] for f, _ in info.fields])
 
     def new_state(self, seats: list[rt.Seat], seed: int | None = None, agents=None) -> GameState:
         st = GameState(self, seats, seed, agents)

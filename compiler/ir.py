@@ -197,6 +197,12 @@ class SetVar(Stmt):
 
 
 @dataclass(eq=False)
+class Take(Stmt):
+    what: Expr
+    source: Expr
+
+
+@dataclass(eq=False)
 class While(Stmt):
     cond: Expr
     body: list[Stmt]

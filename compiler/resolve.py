@@ -34,8 +34,12 @@ BUILTIN_ENUMS = {
 BUILTIN_COLLECTIONS = {"seats", "players"}
 BUILTIN_FUNCS = {name for name, _ in BUILTIN_CALLS} | {"cells", "rows", "columns", "groups",
                                                        "least", "most"} | set(AGGREGATES)
-KEYED_AGGREGATES = {"ranked", "sorted", "allocate", "allocate_skipping"}
+KEYED_AGGREGATES = {"ranked", "sorted", "allocate", "allocate_skipping", "allocate_even"}
 TYPE_NAMES = {"int", "bool", "text", "cell", "seat", "relation"}
+
+
+def _rt_oset(items):
+    return rt.oset(items)
 
 
 class AttrData(dict):
@@ -308,23 +312,31 @@ class Resolver:
                             "the header of this table file does not match the table",
                             "expected: " + ",".join(expected))
             return []
+        lines = text.splitlines()
         for lineno, fields_ in enumerate(reader, start=2):
             if not fields_ or not "".join(fields_).strip():
                 continue
-            span = Span(str(path), lineno, 1, lineno, len(",".join(fields_)) + 1)
+            line = lines[lineno - 1] if lineno - 1 < len(lines) else ""
             cells = []
-            for f in fields_[1:]:
-                f = f.strip()
-                if f.lstrip("-").isdigit():
-                    cells.append((int(f), span))
-                elif f.replace("_", "").isalnum() and f.islower():
-                    cells.append((("name", f), span))
-                else:
-                    cells.append((f, span))
-            rows.append(A.Row(span, fields_[0].strip(), tuple(cells)))
+            col = 1
+            for i, f in enumerate(fields_):
+                # locate the cell on its line for diagnostics (best effort with quoting)
+                at = line.find(f, col - 1) + 1 if f else col
+                at = at if at > 0 else col
+                cspan = Span(str(path), lineno, at, lineno, at + max(1, len(f)))
+                col = at + len(f) + 1
+                if i == 0:
+                    key_span = cspan
+                    continue
+                cells.append((("raw", f.strip()), cspan))
+            rows.append(A.Row(key_span, fields_[0].strip(), tuple(cells)))
         return rows
 
     def table_value(self, value, ctype: Type, span: Span, column: str):
+        if isinstance(value, tuple) and value[0] == "raw":
+            return self.csv_value(value[1], ctype, span, column)
+        if isinstance(value, str) and isinstance(ctype, CollT):
+            return self.csv_value(value, ctype, span, column)
         if isinstance(value, tuple) and value[0] == "name":
             word = value[1]
             if isinstance(ctype, BoolT) and word in ("true", "false"):
@@ -332,6 +344,8 @@ class Resolver:
             if isinstance(ctype, EnumT):
                 if self.enum_of_value.get(word) == ctype.name:
                     return word
+                if word == "none":
+                    return None
                 hint = did_you_mean(word, self.enums.get(ctype.name, I.EnumInfo("", [])).values)
                 self.diag.error(span, f"'{word}' is not a {ctype.name} (column '{column}')", hint)
                 return None
@@ -384,6 +398,32 @@ class Resolver:
         if complete and missing:
             self.diag.error(span, f"new {rec.name} needs a value for " + ", ".join(missing))
         return out
+
+    def csv_value(self, text: str, ctype: Type, span: Span, column: str):
+        """A table cell written as text: numbers, words, '-' or 'none' for nothing, a
+        collection as words separated by spaces, a list of collections separated by '/'."""
+        if isinstance(ctype, CollT):
+            if isinstance(ctype.elem, CollT):
+                parts = [p for p in text.split("/")] if text.strip() not in ("", "-") else []
+                return tuple(self.csv_value(p.strip(), ctype.elem, span, column) for p in parts)
+            words = [] if text.strip() in ("", "-", "none") else text.split()
+            items = tuple(self.csv_value(w, ctype.elem, span, column) for w in words)
+            return _rt_oset(items) if ctype.kind == "set" else items
+        if isinstance(ctype, IntT):
+            if text.lstrip("-").isdigit():
+                return int(text)
+            self.diag.error(span, f"column '{column}' holds numbers, not '{text}'")
+            return None
+        if isinstance(ctype, TextT):
+            return text
+        if isinstance(ctype, BoolT) and text in ("true", "false"):
+            return text == "true"
+        if isinstance(ctype, EnumT):
+            if text in ("-", "none", ""):
+                return None
+            return self.table_value(("name", text), ctype, span, column)
+        self.diag.error(span, f"column '{column}' holds {ctype}, not '{text}'")
+        return None
 
     # ================================================================ types
     def type(self, node: A.TypeExpr) -> Type:
@@ -1055,6 +1095,13 @@ class Resolver:
         if isinstance(t, LayerT):
             return self.make_op("layer_get", [base, index], node.span, None,
                                 [node.base.span, node.index.span])
+        if isinstance(t, TupleT):
+            if not (isinstance(index, I.Const) and isinstance(index.value, int)
+                    and 0 <= index.value < len(t.items)):
+                self.diag.error(node.index.span, f"a tuple of {len(t.items)} is indexed by a number "
+                                                 f"from 0 to {len(t.items) - 1} known before play")
+                return I.Const(ANY, node.span, None)
+            return self.make_op("tuple_get", [base, index], node.span, t.items[index.value])
         if isinstance(t, MapT) and not isinstance(base, I.Const):
             if not isinstance(t.key, AnyT) and not assignable(index.type, t.key):
                 self.diag.error(node.index.span, f"this table is indexed by {t.key}, not {index.type}")
@@ -1325,11 +1372,23 @@ class Resolver:
             return None
         target = self.zone(node.target, scope, "the target")
         if node.source is None:
-            what = self.zone(node.what, scope, "what is moved")
-            return I.Move(node.span, what, None, target)
+            what = self.expr(node.what, scope)
+            if isinstance(what, (I.Global, I.SeatVar)) and what.name in self.state:
+                return I.Move(node.span, what, None, target)       # a whole pile
+            if not is_coll(what.type):
+                self.diag.error(node.what.span, f"'move' without 'from' takes a pile or a list of cards, "
+                                                f"found {what.type}")
+            return I.Move(node.span, what, "values", target)        # cards from nowhere
         source = self.zone(node.source, scope, "the source")
         what = self.expr(node.what, scope)
         return I.Move(node.span, what, source, target)
+
+    def st_Take(self, node, scope, context):
+        if not self.only_in(node, context, ("procedure",), "take"):
+            return None
+        source = self.zone(node.source, scope, "the source")
+        what = self.expr(node.what, scope)
+        return I.Take(node.span, what, source)
 
     def st_Place(self, node, scope, context):
         if not self.only_in(node, context, ("procedure",), "place"):

@@ -308,12 +308,13 @@ def sorted_by(pairs) -> tuple:
     return tuple(elem for _, elem in sorted(pairs, key=lambda p: p[0], reverse=True))
 
 
-def allocate(supply: int, claims, stop: bool) -> dict:
+def allocate(supply: int, claims, stop: bool, even: bool = False) -> dict:
     """Serve ``supply`` to (key, claimant, need) claims, the largest key first. A group of
     equal keys is served together when what is left covers all of it; otherwise its
     members share what is left in proportion to their needs (rounded down) and, with
     ``stop``, nobody after them gets anything; without ``stop`` the group gets nothing
-    and the next ones are still served."""
+    and the next ones are still served. With ``even`` a short group splits what is
+    left evenly instead."""
     out: dict = {}
     left = supply
     for group in ranked([(key, (who, need)) for key, who, need in claims]):
@@ -324,12 +325,26 @@ def allocate(supply: int, claims, stop: bool) -> dict:
             left -= total
         elif stop:
             for who, need in group:
-                out[who] = out.get(who, 0) + (left * need // total if total else 0)
+                share = left // len(group) if even else (left * need // total if total else 0)
+                out[who] = out.get(who, 0) + min(need, share)
             left = 0
         else:
             for who, _ in group:
                 out.setdefault(who, 0)
     return out
+
+
+def subsets_of(items) -> tuple:
+    """Every distinct sub-collection (with multiplicity), each in sorted order."""
+    values = sorted(as_tuple(items), key=repr)
+    out = {()}
+    for v in values:
+        out |= {tuple(sorted(s + (v,), key=repr)) for s in out}
+    return tuple(sorted(out, key=lambda s: (len(s), repr(s))))
+
+
+def sort_values(items) -> tuple:
+    return tuple(sorted(as_tuple(items), key=repr))
 
 
 def group_rank(x, groups) -> int:

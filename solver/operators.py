@@ -747,6 +747,12 @@ def t_next_seat(ts, data):
 op("field", 1, t_field, "getattr({0}, {D})", "a field of a record", enc_field)
 op("new_record", None, lambda ts, data: RecordT(data.rw_name), "{D}({*})", "a new record", enc_new_record)
 op("with", None, t_with, "_rt.with_fields({D}, {*})", "a record with some fields changed", enc_with)
+op("tuple_get", 2, lambda ts, data: data, "{0}[{1}]", "an element of a tuple (counted from 0)",
+   lambda E, n, t, i: t[i] if not isinstance(t, Sym) else _nonlinear("tuple element")(E, n))
+op("subsets", 1, lambda ts, data: (t_size(ts, data) and CollT("list", ts[0])),
+   "_rt.subsets_of({0})", "every distinct sub-collection, with multiplicity")
+op("sort", 1, lambda ts, data: (t_size(ts, data) and ts[0]), "_rt.sort_values({0})",
+   "the elements in a fixed order (by name)")
 op("dict_get", 2, t_dict_get, "{0}.get({1}, 0)", "a value of a computed table (0 when absent)")
 op("minus", 2, t_minus, "_rt.minus({0}, {1})", "a collection without the elements of another (with multiplicity)")
 op("group_rank", 2, t_group_rank, "_rt.group_rank({0}, {1})",
@@ -879,6 +885,8 @@ agg("allocate", lambda t: MapT(t, INT), "_rt.allocate({supply}, [({key}, {var}, 
 agg("allocate_skipping", lambda t: MapT(t, INT), "_rt.allocate({supply}, [({key}, {var}, {elem}) {fors}], False)",
     "like allocate, but claimants the rest of the supply cannot cover are skipped and the next ones "
     "are still served")
+agg("allocate_even", lambda t: MapT(t, INT), "_rt.allocate({supply}, [({key}, {var}, {elem}) {fors}], True, True)",
+    "like allocate, but claimants tied when the supply runs short split what is left evenly")
 agg("list", lambda t: CollT("list", t), "tuple({elem} {fors})", "list comprehension", enc_list)
 agg("set", lambda t: CollT("set", t), "_rt.oset({elem} {fors})", "set comprehension", enc_set)
 
@@ -891,5 +899,6 @@ BUILTIN_CALLS: dict[tuple[str, int | None], str] = {
     ("full", 1): "full", ("contents", 1): "contents", ("placements", 1): "placements",
     ("placed", 3): "placed", ("extends", 2): "extends", ("offsets", None): "offsets",
     ("rays", None): "rays", ("rank", 2): "group_rank", ("seats_from", 2): "seats_from",
+    ("subsets", 1): "subsets", ("sort", 1): "sort",
     ("next_seat", 2): "next_seat",
 }
