@@ -284,6 +284,12 @@ class SetVar(Stmt):
 
 
 @dataclass(frozen=True)
+class Checkpoint(Stmt):
+    """``checkpoint NAME``: a named moment of play where a game can be stopped and saved."""
+    name: str
+
+
+@dataclass(frozen=True)
 class Take(Stmt):
     """``take X from Z``: cards leave a pile (to nowhere: a species, for example)."""
     what: Expr

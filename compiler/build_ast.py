@@ -360,6 +360,9 @@ class _Builder:
         name, key, value = node.children
         return A.SetVar(self.span(node), str(name), self.span(name), self.expr(key), self.expr(value))
 
+    def st_checkpoint_stmt(self, node):
+        return A.Checkpoint(self.span(node), str(node.children[0]))
+
     def st_take_stmt(self, node):
         what, source = node.children
         return A.Take(self.span(node), self.expr(what), self.expr(source))

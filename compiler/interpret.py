@@ -342,6 +342,11 @@ class GameState:
         self.per: dict[str, dict[Any, Any]] = {}     # state kept per seat or per key
         self.reports: dict[str, Any] = {}
         self.log: list[Event] = []
+        self.checkpoints: dict[str, int] = {}
+        self.watchers: list = []           # called at every checkpoint with (state, "name:count")
+        self.stop_at: str | None = None    # "name:count": stop the game there
+        self.stopped: str | None = None
+        self.mode: str | None = None
 
     # --------------------------------------------------------------- zones
     def _take(self, zone: rt.Zone, card, span: Span):
@@ -427,6 +432,16 @@ class GameState:
                                               "options": len(options)}))
         return pick
 
+    def checkpoint(self, name: str):
+        """A named moment of play: counted, logged, shown to watchers, maybe the stop."""
+        self.checkpoints[name] = self.checkpoints.get(name, 0) + 1
+        label = f"{name}:{self.checkpoints[name]}"
+        self.log.append(Event("checkpoint", None, {"name": name, "count": self.checkpoints[name]}))
+        for watch in self.watchers:
+            watch(self, label)
+        if self.stop_at is not None and label == self.stop_at:
+            raise StopGame(label)
+
     def report(self, name: str, value, item=None):
         if item is None:
             self.reports[name] = value
@@ -440,6 +455,10 @@ def _jsonable(value):
     if isinstance(value, rt.Seat):
         return value.name
     return value
+
+
+class StopGame(Exception):
+    """Raised at the checkpoint a game was asked to stop at."""
 
 
 class ReplayAgent:
@@ -652,6 +671,8 @@ class Interpreter:
             lines.append(f"{pad}ST.shuffle({ex(st.zone)}, {span})")
         elif isinstance(st, I.Deal):
             lines.append(f"{pad}ST.deal({ex(st.count)}, {ex(st.source)}, {ex(st.target)}, {span})")
+        elif isinstance(st, I.Checkpoint):
+            lines.append(f"{pad}ST.checkpoint({st.name!r})")
         elif isinstance(st, I.Take):
             lines.append(f"{pad}ST.take({ex(st.what)}, {ex(st.source)}, {span})")
         elif isinstance(st, I.Move):
@@ -734,6 +755,8 @@ class Interpreter:
             self.ns["ST"] = state
         if name in self.program.scorings:
             return self.ns[f"s_{name}"](mode, forced, *args)
+        if name in self.program.constants and not args:
+            return self.program.constants[name]     # a param or a switch
         return self.ns[f"f_{name}"](*args)
 
     def run(self, procedure: str, *args, state: GameState | None = None):
@@ -789,15 +812,24 @@ class Interpreter:
                 seats.append(rt.Seat(len(seats), spec.name, spec.kind, spec.title or spec.name))
         return seats
 
-    def play(self, mode_name: str, players: int, seed: int, agent_factory: Callable | None = None) -> GameState:
+    def play(self, mode_name: str, players: int, seed: int, agent_factory: Callable | None = None,
+             stop_at: str | None = None, watchers: list | None = None) -> GameState:
+        """Play a whole game (or up to the checkpoint ``stop_at``, 'name' or 'name:count')."""
         mode = self.program.modes[mode_name]
         seats = self.seats_for(mode, players)
         factory = agent_factory or (lambda seat, s: RandomAgent(s * 1_000_003 + seat.index))
         agents = {s.index: factory(s, seed) for s in seats if s.kind == "player"}
         st = self.new_state(seats, seed, agents)
+        st.mode = mode.name
+        if stop_at is not None:
+            st.stop_at = stop_at if ":" in stop_at else stop_at + ":1"
+        st.watchers = list(watchers or [])
         named = {s.name: s for s in seats}
         args = [named[s.name] for s in mode.seats if s.name]
-        self.ns[f"p_mode_{mode.name}"](*args)
+        try:
+            self.ns[f"p_mode_{mode.name}"](*args)
+        except StopGame as stop:
+            st.stopped = str(stop)
         return st
 
     def board(self, rows: list[list[str]], grid: str | None = None) -> rt.Board:

@@ -197,6 +197,11 @@ class SetVar(Stmt):
 
 
 @dataclass(eq=False)
+class Checkpoint(Stmt):
+    name: str
+
+
+@dataclass(eq=False)
 class Take(Stmt):
     what: Expr
     source: Expr

@@ -1383,6 +1383,11 @@ class Resolver:
         what = self.expr(node.what, scope)
         return I.Move(node.span, what, source, target)
 
+    def st_Checkpoint(self, node, scope, context):
+        if not self.only_in(node, context, ("procedure",), "checkpoint"):
+            return None
+        return I.Checkpoint(node.span, node.name)
+
     def st_Take(self, node, scope, context):
         if not self.only_in(node, context, ("procedure",), "take"):
             return None

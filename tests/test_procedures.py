@@ -18,6 +18,7 @@ procedure round {
     set tokens = tokens + [new token(owner = p, place = where, power = size(tokens) + 1)]
   }
   set rounds = rounds + 1
+  checkpoint round_end
 }
 
 mode play "Play" players 2..3 {
@@ -49,3 +50,17 @@ def test_mini_game(tmp_path):
     assert r["strongest"] == (6,)
     assert all(v == 0 for v in state.per["stock"].values())
     assert sum(1 for t in state.shared["tokens"] if t.f_place == "north") == 3
+
+
+def test_checkpoints_watch_and_stop(tmp_path):
+    path = tmp_path / "mini.rules"
+    path.write_text(SPEC)
+    interp = Interpreter(load(path))
+    seen = []
+    state = interp.play("play", 2, 5, watchers=[lambda st, label: seen.append((label, len(st.shared["tokens"])))])
+    assert seen == [("round_end:1", 2), ("round_end:2", 4), ("round_end:3", 6)]
+    assert state.stopped is None
+    stopped = interp.play("play", 2, 5, stop_at="round_end:2")
+    assert stopped.stopped == "round_end:2" and len(stopped.shared["tokens"]) == 4
+    assert stopped.reports == {}
+    assert interp.play("play", 2, 5, stop_at="round_end").stopped == "round_end:1"

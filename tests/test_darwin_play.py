@@ -1,0 +1,155 @@
+"""Properties of whole Darwin's Choice games played by random legal agents.
+
+Each game is watched at every checkpoint the spec declares (every turn, the start and
+end of each Evaluation Phase, each Transition Phase, the end of the game); the
+invariants are stated against the spec's own components and definitions.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from compiler import load
+from compiler.interpret import Interpreter
+
+ROOT = Path(__file__).resolve().parent.parent
+_CACHE: dict = {}
+
+CARD_ZONES = ("small_stack", "large_stack", "small_discard", "large_discard", "removed_cards", "trade_zone")
+
+
+def dc(**overrides) -> Interpreter:
+    key = tuple(sorted(overrides.items()))
+    if key not in _CACHE:
+        _CACHE[key] = Interpreter(load(ROOT / "spec" / "darwins_choice",
+                                       {k: str(v) for k, v in overrides.items()}))
+    return _CACHE[key]
+
+
+def box(it: Interpreter) -> Counter:
+    return Counter(k for k in it.call("small_box") + it.call("large_box"))
+
+
+def cards_on_table(state) -> Counter:
+    where = Counter()
+    for zone in CARD_ZONES:
+        where.update(state.shared[zone])
+    for p in state.players:
+        where.update(state.per["hand"][p])
+    for s in state.shared["world"]:
+        where.update(s.f_cards)
+    return where
+
+
+class Watch:
+    """Checks the invariants at every checkpoint and remembers what it saw."""
+
+    def __init__(self, it: Interpreter):
+        self.it = it
+        self.box = box(it)
+        self.dp_box = it.call("darwin_points_in_box")
+        self.food_units = it.call("food_units")
+        self.markers = it.call("markers_per_colour")
+        self.labels: list[str] = []
+        self.survivors_checked = 0
+
+    def __call__(self, state, label: str):
+        it = self.it
+        self.labels.append(label)
+        world = state.shared["world"]
+        # 237 Animal Cards, none lost, none duplicated
+        assert cards_on_table(state) == self.box, label
+        # Darwin Points: the stock, the species and the banked points make the box
+        banked = sum(state.per["banked"][p] for p in state.players)
+        if it.call("darwin_point_stock") == "limited":
+            assert state.shared["dp_stock"] >= 0, label
+        assert state.shared["dp_stock"] + sum(s.f_dp for s in world) + banked == self.dp_box, label
+        ids = [s.f_id for s in world]
+        assert len(ids) == len(set(ids)), label
+        for s in world:
+            # every species has a head and a body and its parts dock on the body
+            assert it.call("well_formed", s.f_cards), (label, s)
+            assert s.f_home in state.shared["in_play"], (label, s)
+        # at most one species per Player Marker
+        for p in state.players:
+            assert sum(1 for s in world if s.f_owner == p) <= self.markers, label
+        # food chips: never more than a biome supplies, never more than the box holds
+        for c in state.shared["in_play"]:
+            here = [s for s in world if s.f_home == c]
+            assert sum(s.f_plants for s in here) <= it.call("plant_supply", c), (label, c)
+            assert sum(s.f_meat for s in here) <= it.call("meat_supply", c), (label, c)
+        assert sum(s.f_plants + s.f_meat for s in world) <= self.food_units, label
+        if label.startswith("evaluated:"):
+            # every survivor of an Evaluation Phase meets its Requirements and was fed
+            for s in world:
+                assert it.call("meets", s, s.f_home), (label, s)
+                assert s.f_plants + s.f_meat + s.f_prey >= it.call("hearts", s), (label, s)
+                self.survivors_checked += 1
+
+
+def play_watched(players: int, seed: int, **overrides) -> tuple:
+    it = dc(**overrides)
+    watch = Watch(it)
+    state = it.play("standard", players, seed, watchers=[watch])
+    return it, state, watch
+
+
+@pytest.mark.parametrize("players", [3, 4, 5, 6])
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10**9))
+def test_random_games_keep_the_invariants(players, seed):
+    it, state, watch = play_watched(players, seed)
+    # a whole game: four Eras, an evaluation after each, a transition between them
+    assert state.stopped is None
+    assert state.shared["era"] == it.call("eras") + 1
+    for name, count in (("era", 4), ("evaluation", 4), ("evaluated", 4), ("transition", 3), ("game_end", 1)):
+        assert state.checkpoints[name] == count, name
+    assert set(state.reports["score"]) == set(state.players)
+    best = max(state.reports["score"].values())
+    assert set(state.reports["winners"]) == {p for p, v in state.reports["score"].items() if v == best}
+
+
+def test_watcher_sees_survivors():
+    """The properties are not vacuous: games do have species that survive evaluations."""
+    total = 0
+    for seed in range(3):
+        _, _, watch = play_watched(4, seed)
+        total += watch.survivors_checked
+    assert total > 0
+
+
+def other_readings() -> list[tuple[str, str]]:
+    """Every switch of the spec with each value other than its default."""
+    program = dc().program
+    found = []
+    for name, default in program.switches.items():
+        options = program.enums[name].values if name in program.enums else [True, False]
+        found += [(name, str(v).lower()) for v in options if v != default]
+    return found
+
+
+@pytest.mark.parametrize("switch,value", other_readings())
+def test_every_reading_keeps_the_invariants(switch, value):
+    for seed in range(2):
+        play_watched(5, seed, **{switch: value})
+
+
+def test_stop_at_a_checkpoint():
+    it = dc()
+    state = it.play("standard", 4, 11, stop_at="evaluation:2")
+    assert state.stopped == "evaluation:2"
+    assert state.shared["era"] == 2
+    assert state.checkpoints["evaluation"] == 2 and "transition" in state.checkpoints
+    assert "game_end" not in state.checkpoints and state.reports == {}
+
+
+def test_the_same_seed_plays_the_same_game():
+    it = dc()
+    a = it.play("standard", 3, 5)
+    b = it.play("standard", 3, 5)
+    assert a.reports == b.reports
+    assert [e.detail for e in a.log] == [e.detail for e in b.log]
