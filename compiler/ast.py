@@ -290,6 +290,15 @@ class Checkpoint(Stmt):
 
 
 @dataclass(frozen=True)
+class Note(Stmt):
+    """``note NAME = e``: a line of the game's narrative (what a played game shows);
+    ``section NAME = e`` starts a part of it ("Era 2")."""
+    name: str
+    value: Expr
+    heading: bool = False
+
+
+@dataclass(frozen=True)
 class Take(Stmt):
     """``take X from Z``: cards leave a pile (to nowhere: a species, for example)."""
     what: Expr
@@ -353,7 +362,7 @@ class Game(Definition):
 
 @dataclass(frozen=True)
 class Switch(Definition):
-    options: tuple[str, ...]          # ('bool',) / ('int',) or the named options
+    options: tuple                   # ('bool',) / ('int',), the named options or the numbers
     default: Any                      # int, str (option or true/false)
     default_span: Span
 

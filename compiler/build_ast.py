@@ -82,7 +82,7 @@ class _Builder:
         *options, default = rest
         value, vspan = self.literal(default)
         return A.Switch(self.span(node), name, nspan, tags, doc,
-                        tuple(str(o) for o in options), value, vspan)
+                        tuple(int(o) if o.type == "SIGNED_INT" else str(o) for o in options), value, vspan)
 
     def def_param_def(self, node, doc):
         name, nspan, tags, rest = self.head(node)
@@ -362,6 +362,14 @@ class _Builder:
 
     def st_checkpoint_stmt(self, node):
         return A.Checkpoint(self.span(node), str(node.children[0]))
+
+    def st_note(self, node):
+        name, value = node.children
+        return A.Note(self.span(node), str(name), self.expr(value))
+
+    def st_section(self, node):
+        name, value = node.children
+        return A.Note(self.span(node), str(name), self.expr(value), heading=True)
 
     def st_take_stmt(self, node):
         what, source = node.children

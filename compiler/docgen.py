@@ -59,7 +59,7 @@ def rules_page(program: I.Program) -> str:
         if kinds == (A.Switch,):
             out += ["| reading | options | chosen | rulebook |", "|---|---|---|---|"]
             for d in items:
-                opts = " \\| ".join(d.options)
+                opts = " \\| ".join(map(str, d.options))
                 default = d.default[1] if isinstance(d.default, tuple) else d.default
                 chosen = program.switches.get(d.name, default)
                 chosen = str(chosen).lower() if isinstance(chosen, bool) else chosen

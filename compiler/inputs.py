@@ -20,7 +20,8 @@ from .types import BoardT, BoolT, CollT, EnumT, IntT, TextT, Type
 EMPTY = {".", "_", "-"}
 
 
-def _read(path: str) -> str:
+def read_text(path: str) -> str:
+    """A user's input file as text, registered for located errors; a missing file is a clear error."""
     p = Path(path)
     try:
         text = p.read_text(encoding="utf-8")
@@ -55,7 +56,7 @@ def enum_value(word: str, enum: I.EnumInfo, span: Span | None, what: str) -> str
 def read_grid(path: str, program: I.Program, grid_name: str, allow_free: bool) -> rt.Board:
     grid = program.grids[grid_name]
     enum = program.enums[grid.cell_enum]
-    text = _read(path)
+    text = read_text(path)
     rows = [(i, line) for i, line in enumerate(text.splitlines(), start=1)
             if line.strip() and not line.lstrip().startswith("#")]
     if len(rows) != grid.rows:
@@ -101,7 +102,7 @@ def read_cards(source: str, program: I.Program, enum_name: str) -> tuple[str, ..
     """A card list from a file, or from the argument itself when no such file exists."""
     enum = program.enums[enum_name]
     if Path(source).is_file():
-        text = _read(source)
+        text = read_text(source)
         return tuple(enum_value(w, enum, span, enum_name) for w, span in _words(text, source))
     if "/" in source or source.endswith(".txt"):
         raise BadInputError(f"{source}: no such file")

@@ -442,6 +442,10 @@ class GameState:
         if self.stop_at is not None and label == self.stop_at:
             raise StopGame(label)
 
+    def note(self, name: str, value, heading: bool = False):
+        """A line of the narrative (or the heading of a part of it), in the log."""
+        self.log.append(Event("note", None, {"name": name, "value": value, "heading": heading}))
+
     def report(self, name: str, value, item=None):
         if item is None:
             self.reports[name] = value
@@ -673,6 +677,8 @@ class Interpreter:
             lines.append(f"{pad}ST.deal({ex(st.count)}, {ex(st.source)}, {ex(st.target)}, {span})")
         elif isinstance(st, I.Checkpoint):
             lines.append(f"{pad}ST.checkpoint({st.name!r})")
+        elif isinstance(st, I.Note):
+            lines.append(f"{pad}ST.note({st.name!r}, {ex(st.value)}, {st.heading!r})")
         elif isinstance(st, I.Take):
             lines.append(f"{pad}ST.take({ex(st.what)}, {ex(st.source)}, {span})")
         elif isinstance(st, I.Move):

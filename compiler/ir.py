@@ -202,6 +202,13 @@ class Checkpoint(Stmt):
 
 
 @dataclass(eq=False)
+class Note(Stmt):
+    name: str
+    value: Expr
+    heading: bool = False
+
+
+@dataclass(eq=False)
 class Take(Stmt):
     what: Expr
     source: Expr
@@ -365,6 +372,15 @@ class Program:
     outcome: str | None
     reads: list[tuple[str, str, str, Span]]    # (from, to, kind: reads|contains|precedes|calls, span)
     overrides: dict[str, Any] = field(default_factory=dict)
+
+    def switch_options(self, name: str) -> list:
+        """Every value a switch can take (for 'int' switches: the default only is known)."""
+        opts = self.definitions[name].options
+        if opts == ("bool",):
+            return [True, False]
+        if opts == ("int",):
+            return [self.switches[name]]
+        return list(opts)
 
     def grid(self, name: str | None) -> GridInfo:
         if name is None:

@@ -38,6 +38,11 @@ KEYED_AGGREGATES = {"ranked", "sorted", "allocate", "allocate_skipping", "alloca
 TYPE_NAMES = {"int", "bool", "text", "cell", "seat", "relation"}
 
 
+def _named_options(node: A.Switch) -> bool:
+    """A switch between named options (an enum of its own), not bool, int or numbers."""
+    return len(node.options) >= 2 and all(isinstance(o, str) for o in node.options)
+
+
 def _rt_oset(items):
     return rt.oset(items)
 
@@ -260,7 +265,7 @@ class Resolver:
                     self.add_enum_value(v, name, span)
                 self.enums[name] = info
             elif isinstance(node, A.Switch):
-                if len(node.options) >= 2:
+                if _named_options(node):
                     self.enums[name] = I.EnumInfo(name, list(node.options), node=node)
                     for opt in node.options:
                         self.add_enum_value(opt, name, node.name_span)
@@ -442,7 +447,7 @@ class Resolver:
             return BoardT(name)
         if isinstance(node_def, A.Record):
             return RecordT(name)
-        if isinstance(node_def, A.Switch) and len(node_def.options) >= 2:
+        if isinstance(node_def, A.Switch) and _named_options(node_def):
             return EnumT(name)
         candidates = list(simple) + ["cell"] + list(self.enums) + \
             [k for k, v in self.defs.items() if isinstance(v, (A.Grid, A.Record))]
@@ -478,6 +483,16 @@ class Resolver:
             if not ok:
                 self.diag.error(node.default_span, f"the default of switch '{name}' must be a {kind}")
                 return
+        elif not _named_options(node):
+            typ = INT
+            if any(not isinstance(o, int) for o in node.options):
+                self.diag.error(node.name_span, f"switch '{name}' mixes numbers and names",
+                                "a switch's options are all names or all numbers: 101 | 102")
+                return
+            if value not in node.options:
+                self.diag.error(node.default_span, f"'{value}' is not an option of switch '{name}'",
+                                "options: " + " | ".join(map(str, node.options)))
+                return
         else:
             typ = EnumT(name)
             if value not in node.options:
@@ -495,8 +510,13 @@ class Resolver:
             if text in ("true", "false"):
                 return text == "true"
         elif isinstance(typ, IntT):
-            if text.lstrip("-").isdigit():
+            numbers = node.options if isinstance(node, A.Switch) and not _named_options(node) else None
+            if text.lstrip("-").isdigit() and (numbers is None or int(text) in numbers):
                 return int(text)
+            if numbers:
+                from .diagnostics import BadInputError
+                raise BadInputError(f"'{text}' is not an option of '{name}' (options: "
+                                    + " | ".join(map(str, numbers)) + ")")
         elif isinstance(typ, EnumT):
             options = self.enums[typ.name].values
             if text in options:
@@ -1387,6 +1407,11 @@ class Resolver:
         if not self.only_in(node, context, ("procedure",), "checkpoint"):
             return None
         return I.Checkpoint(node.span, node.name)
+
+    def st_Note(self, node, scope, context):
+        if not self.only_in(node, context, ("procedure",), "section" if node.heading else "note"):
+            return None
+        return I.Note(node.span, node.name, self.expr(node.value, scope), node.heading)
 
     def st_Take(self, node, scope, context):
         if not self.only_in(node, context, ("procedure",), "take"):

@@ -20,6 +20,7 @@ from typing import Any
 from compiler import graph as rules_graph
 from compiler import runtime as rt
 from compiler.diagnostics import BadInputError, RulesError
+from compiler.render import board_lines
 from compiler.types import BoardT
 
 
@@ -75,18 +76,6 @@ def text_value(value: Any) -> str:
     if isinstance(value, (tuple, list)):
         return ", ".join(text_value(v) for v in value) or "none"
     return str(value)
-
-
-def board_lines(board: rt.Board, marked=()) -> list[str]:
-    width = max([len(k) for k in board.cards.values()] + [1])
-    out = []
-    for r in range(board.rows):
-        cells = []
-        for c in range(board.cols):
-            k = board.cards.get((r, c), ".")
-            cells.append((k + ("*" if (r, c) in marked else "")).ljust(width + 1))
-        out.append("  " + " ".join(cells).rstrip())
-    return out
 
 
 def score_lines(score: rt.Score, indent: str = "  ") -> list[str]:
@@ -199,9 +188,7 @@ def cmd_score(args) -> int:
     return 0
 
 
-def cmd_play(args) -> int:
-    from compiler.interpret import Interpreter
-    program = _load(args.spec, args.set)
+def _pick_mode(program, args):
     if not program.modes:
         raise BadInputError(f"{args.spec}: the spec has no 'mode' to play")
     if args.mode:
@@ -213,47 +200,118 @@ def cmd_play(args) -> int:
         if args.players is not None and not mode.min_players <= args.players <= mode.max_players:
             raise UsageError(f"mode '{mode.name}' is for {mode.min_players}..{mode.max_players} players, "
                              f"not {args.players}")
-    else:
-        if args.players is None:
-            raise UsageError("play needs --players N (or --mode)")
-        fitting = [m for m in program.modes.values() if m.min_players <= args.players <= m.max_players]
-        if not fitting:
-            ranges = ", ".join(f"{m.name}: {m.min_players}..{m.max_players}" for m in program.modes.values())
-            raise UsageError(f"no mode of {args.spec} is for {args.players} players ({ranges})")
-        mode = fitting[0]
+        return mode
+    if args.players is None:
+        raise UsageError("play needs --players N (or --mode)")
+    fitting = [m for m in program.modes.values() if m.min_players <= args.players <= m.max_players]
+    if not fitting:
+        ranges = ", ".join(f"{m.name}: {m.min_players}..{m.max_players}" for m in program.modes.values())
+        raise UsageError(f"no mode of {args.spec} is for {args.players} players ({ranges})")
+    return fitting[0]
+
+
+def _checkpoint_names(program) -> list[str]:
+    from compiler import ir as I
+    names: list[str] = []
+
+    def walk(body):
+        for st in body or ():
+            if isinstance(st, I.Checkpoint) and st.name not in names:
+                names.append(st.name)
+            for sub in vars(st).values():
+                if isinstance(sub, list) and sub and isinstance(sub[0], I.Stmt):
+                    walk(sub)
+    for pd in program.procedures.values():
+        walk(pd.body)
+    for md in program.modes.values():
+        walk(md.body)
+    return names
+
+
+def _stop_label(program, stop_at: str) -> str:
+    name, _, count = stop_at.partition(":")
+    known = _checkpoint_names(program)
+    if name not in known:
+        from compiler.diagnostics import did_you_mean
+        hint = did_you_mean(name, known) or ("checkpoints: " + ", ".join(known) if known
+                                             else "this spec declares no checkpoint")
+        raise UsageError(f"--stop-at: no checkpoint '{name}' in the spec ({hint})")
+    if count and not (count.isdigit() and int(count) >= 1):
+        raise UsageError(f"--stop-at takes NAME or NAME:N with N = 1, 2, ..., not '{stop_at}'")
+    return f"{name}:{count or 1}"
+
+
+def _narrative(state) -> list[str]:
+    from compiler import render
+    lines: list[str] = []
+    for ev in state.log:
+        if ev.kind != "note":
+            continue
+        name, value = ev.detail["name"], ev.detail["value"]
+        if ev.detail.get("heading"):
+            lines += ["", f"== {render.words(name).capitalize()} {render.text(value)} =="]
+        else:
+            lines += render.block(name, value)
+    return lines
+
+
+def cmd_play(args) -> int:
+    from compiler import render, state_io
+    from compiler.interpret import Interpreter
+    program = _load(args.spec, args.set)
+    mode = _pick_mode(program, args)
     players = args.players if args.players is not None else mode.min_players
+    stop_at = _stop_label(program, args.stop_at) if args.stop_at else None
+    if stop_at and not args.save_state:
+        raise UsageError("--stop-at goes with --save-state FILE (where to write the state)")
     interp = Interpreter(program)
     started = time.perf_counter()
-    state = interp.play(mode.name, players, args.seed)
+    state = interp.play(mode.name, players, args.seed, stop_at=stop_at)
     seconds = time.perf_counter() - started
-    boards = {}
-    for var in program.state.values():
-        if var.per_seat:
-            for seat in state.seats:
-                boards.setdefault(seat.name, {})[var.name] = state.per[var.name][seat]
+    if stop_at and state.stopped is None:
+        name = stop_at.split(":")[0]
+        raise BadInputError(f"the game ended before checkpoint {stop_at} "
+                            f"('{name}' was reached {state.checkpoints.get(name, 0)} time(s))")
+    doc = state_io.dump(state, seed=args.seed)
+    if args.save_state:
+        _write(args.save_state, json.dumps(doc, indent=1, ensure_ascii=False) + "\n")
+    if args.log:
+        _write(args.log, "".join(json.dumps({"kind": e.kind, "seat": e.seat,
+                                             **{k: state_io.plain(v) for k, v in e.detail.items()}},
+                                            ensure_ascii=False) + "\n" for e in state.log))
+    per_seat = [v for v in program.state.values() if v.per_seat]
     if args.json:
         out = {"spec": program.name, "mode": mode.name, "players": players, "seed": args.seed,
+               "stopped_at": state.stopped,
                "seats": [{"name": s.name, "kind": s.kind, "title": s.title,
-                          **{k: jsonable(v) for k, v in boards[s.name].items()}} for s in state.seats],
-               "shared": {k: jsonable(v) for k, v in state.shared.items()},
-               "reports": {k: jsonable(v) for k, v in state.reports.items()},
+                          **{v.name: state_io.encode(program, v.type, state.per[v.name][s]) for v in per_seat}}
+                         for s in state.seats],
+               "notes": [{"name": e.detail["name"], "value": state_io.plain(e.detail["value"]),
+                          **({"section": True} if e.detail.get("heading") else {})}
+                         for e in state.log if e.kind == "note"],
+               "reports": {k: state_io.plain(v) for k, v in state.reports.items()},
+               "state": doc,
                "choices": sum(1 for e in state.log if e.kind == "choose"),
                "seconds": round(seconds, 3)}
         print(json.dumps(out, indent=2, ensure_ascii=False))
         return 0
     print(f"{program.title}: {mode.title or mode.name}, {players} player(s), seed {args.seed}")
-    for seat in state.seats:
+    print("\n".join(_narrative(state)))
+    boards = [v for v in per_seat if isinstance(v.type, BoardT)]
+    for seat in state.seats if boards else ():
         print()
         print(f"{seat.title} ({seat.kind})")
-        for name, value in boards[seat.name].items():
-            if isinstance(value, rt.Board) and value.cards:
+        for var in boards:
+            value = state.per[var.name][seat]
+            if value.cards:
                 print("\n".join(board_lines(value)))
-            elif isinstance(value, rt.Zone) and value.cards:
-                print(f"  {name}: {' '.join(value.cards)}")
+    if state.stopped:
+        print()
+        print(f"stopped at {state.stopped}; state written to {args.save_state}")
     for name, value in state.reports.items():
         print()
         if isinstance(value, dict):
-            print(f"{name}:")
+            print(f"{render.words(name)}:")
             for key, v in value.items():
                 label = key.title if isinstance(key, rt.Seat) else str(key)
                 if isinstance(v, rt.Score):
@@ -262,7 +320,34 @@ def cmd_play(args) -> int:
                 else:
                     print(f"  {label}: {text_value(v)}")
         else:
-            print(f"{name}: {text_value(value)}")
+            print(f"{render.words(name)}: {text_value(value)}")
+    return 0
+
+
+def _write(path: str, text: str) -> None:
+    try:
+        Path(path).write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise BadInputError(f"{path}: cannot write: {exc.strerror or exc}") from None
+
+
+def cmd_show(args) -> int:
+    from compiler import state_io
+    from compiler.interpret import Interpreter
+    doc, text = state_io.read_document(args.state)
+    saved = doc.get("switches") or {}
+    sets = _overrides(args.set)
+    if isinstance(saved, dict):
+        for k, v in saved.items():
+            sets.setdefault(k, str(v).lower() if isinstance(v, bool) else str(v))
+    from compiler import load
+    program = load(args.spec, sets)
+    interp = Interpreter(program)
+    state = state_io.load(interp, args.state, doc, text)
+    if args.json:
+        print(json.dumps(state_io.dump(state, seed=doc.get("seed")), indent=1, ensure_ascii=False))
+        return 0
+    print("\n".join(state_io.show(state)))
     return 0
 
 
@@ -333,6 +418,16 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--seed", type=int, default=0)
     pl.add_argument("--mode")
     pl.add_argument("--json", action="store_true")
+    pl.add_argument("--log", metavar="FILE", help="write every event of the game as JSON lines")
+    pl.add_argument("--save-state", metavar="FILE", help="write the game state as JSON (docs/state.md)")
+    pl.add_argument("--stop-at", metavar="CHECKPOINT",
+                    help="stop the game at a checkpoint of the spec, NAME or NAME:N (the N-th time)")
+
+    sh = sub.add_parser("show", help="print a saved game state readably")
+    sh.add_argument("spec", metavar="SPEC")
+    sh.add_argument("--state", required=True, metavar="FILE")
+    sh.add_argument("--json", action="store_true", help="print the state checked and normalised")
+    common(sh)
     common(pl)
     q = sub.add_parser("query", help="answer a query of the spec with the CP-SAT solver",
                        description="Inputs of the query follow its name, e.g. --cards FILE.")
@@ -363,7 +458,7 @@ def main(argv: list[str] | None = None) -> int:
             code = cmd_query(args, extra)
         else:
             code = {"check": cmd_check, "graph": cmd_graph, "dump": cmd_dump, "score": cmd_score,
-                    "play": cmd_play, "docs": cmd_docs}[args.command](args)
+                    "play": cmd_play, "docs": cmd_docs, "show": cmd_show}[args.command](args)
     except RulesError as exc:
         print(exc.render(), file=sys.stderr)
         return exc.exit_code

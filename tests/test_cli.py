@@ -138,3 +138,68 @@ def test_query_wrong_card_count(tmp_path):
     code, out, err = run("query", SPEC, "best-arrangement", "--cards", str(cards), "--json")
     assert code == 0, err
     assert json.loads(out)["status"] == "INFEASIBLE"
+
+
+DARWIN = "spec/darwins_choice"
+
+
+def test_play_darwin_text_tells_the_game():
+    code, out, err = run("play", DARWIN, "--players", "4", "--seed", "7")
+    assert code == 0, err
+    assert out.startswith("Darwin's Choice: standard game, 4 player(s), seed 7") or "seed 7" in out.splitlines()[0]
+    for era in range(1, 5):
+        assert f"== Era {era} ==" in out
+    assert out.count("== Evaluation") == 4 and out.count("== Transition") == 3
+    assert "event:" in out and "biomes:" in out and "species:" in out and "scores:" in out
+
+
+def test_play_darwin_json_and_log(tmp_path):
+    log = tmp_path / "game.jsonl"
+    code, out, err = run("play", DARWIN, "--players", "3", "--seed", "11", "--json", "--log", str(log))
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["spec"] == "darwins_choice" and [s["name"] for s in data["seats"]] == ["p1", "p2", "p3"]
+    assert {n["name"] for n in data["notes"]} >= {"event", "biomes", "species", "scores"}
+    assert sum(1 for n in data["notes"] if n.get("section") and n["name"] == "era") == 4
+    assert data["state"]["format"] == "rulewright-state/1" and data["stopped_at"] is None
+    events = [json.loads(line) for line in log.read_text().splitlines()]
+    assert sum(1 for e in events if e["kind"] == "choose") == data["choices"]
+    assert events[-1] == {"kind": "checkpoint", "seat": None, "name": "game_end", "count": 1}
+
+
+def test_save_state_then_show(tmp_path):
+    state = tmp_path / "s.json"
+    code, out, err = run("play", DARWIN, "--players", "5", "--seed", "2", "--stop-at", "turn:9",
+                         "--save-state", str(state))
+    assert code == 0, err
+    assert f"stopped at turn:9; state written to {state}" in out
+    doc = json.loads(state.read_text())
+    assert doc["checkpoint"] == "turn:9" and len(doc["seats"]) == 5
+    code, shown, err = run("show", DARWIN, "--state", str(state))
+    assert code == 0, err
+    assert "stopped at turn:9" in shown.splitlines()[0] and "Player 5" in shown
+    code, again, err = run("show", DARWIN, "--state", str(state), "--json")
+    assert code == 0, err
+    assert json.loads(again) == doc
+
+
+def test_saved_switches_come_back(tmp_path):
+    state = tmp_path / "s.json"
+    code, _, err = run("play", DARWIN, "--players", "3", "--seed", "4", "--set", "markers_per_colour=12",
+                       "--stop-at", "era", "--save-state", str(state))
+    assert code == 0, err
+    assert json.loads(state.read_text())["switches"]["markers_per_colour"] == 12
+    code, out, err = run("show", DARWIN, "--state", str(state), "--json")
+    assert code == 0, err
+    assert json.loads(out)["switches"]["markers_per_colour"] == 12
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--stop-at", "evaluaton", "--save-state", "x.json"], "no checkpoint 'evaluaton' in the spec (did you mean 'evaluation'?)"),
+    (["--stop-at", "turn"], "--stop-at goes with --save-state FILE"),
+    (["--stop-at", "turn:0", "--save-state", "x.json"], "--stop-at takes NAME or NAME:N"),
+    (["--stop-at", "evaluation:9", "--save-state", "x.json"], "the game ended before checkpoint evaluation:9"),
+])
+def test_stop_at_mistakes_exit_2(tmp_path, args, message):
+    code, _, err = run("play", DARWIN, "--players", "3", "--seed", "1", *args, cwd=ROOT)
+    assert code == 2 and message in err and "Traceback" not in err

@@ -63,6 +63,15 @@ class Watch:
         world = state.shared["world"]
         # 237 Animal Cards, none lost, none duplicated
         assert cards_on_table(state) == self.box, label
+        # 22 Biome Cards: stacks, discard, shown, brought in, or on a continent (a volcano
+        # lies on top of the card it covers); 16 Event Cards; 5 Continental Cards
+        sh = state.shared
+        biomes = Counter(sh["biome_stack"]) + Counter(sh["biome_discard"]) + Counter(sh["biome_shown"]) \
+            + Counter(sh["brought_biome"]) + Counter(state.per["biome_card"][c] for c in sh["in_play"])
+        assert biomes == Counter(self.it.program.enums["biome"].values), label
+        events = Counter(sh["event_stack"]) + Counter(sh["event_discard"]) + Counter(sh["event_shown"])
+        assert events == Counter(self.it.program.enums["event"].values), label
+        assert sorted(sh["continental_stack"]) == sorted(self.it.program.enums["continent"].values), label
         # Darwin Points: the stock, the species and the banked points make the box
         banked = sum(state.per["banked"][p] for p in state.players)
         if it.call("darwin_point_stock") == "limited":
@@ -127,8 +136,7 @@ def other_readings() -> list[tuple[str, str]]:
     program = dc().program
     found = []
     for name, default in program.switches.items():
-        options = program.enums[name].values if name in program.enums else [True, False]
-        found += [(name, str(v).lower()) for v in options if v != default]
+        found += [(name, str(v).lower()) for v in program.switch_options(name) if v != default]
     return found
 
 

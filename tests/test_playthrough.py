@@ -11,8 +11,10 @@ from pathlib import Path
 import pytest
 
 from conftest import grid, savanna
+from compiler import load, state_io
 from compiler import runtime as rt
-from compiler.interpret import ReplayAgent
+from compiler.diagnostics import IllegalMoveError
+from compiler.interpret import Interpreter, ReplayAgent
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "tests" / "golden" / "savanna_playthrough_3p_seed1.jsonl"
@@ -42,30 +44,66 @@ def test_legal_placement_counts(interp, text, expected):
     assert len(legal_spots(interp, board)) == expected
 
 
+GAMES = {
+    # name: (spec, mode, players, seed, golden file)
+    "savanna": (ROOT / "spec" / "ecosystem_savanna", "standard", 3, 1, GOLDEN),
+    "darwin": (ROOT / "spec" / "darwins_choice", "standard", 4, 3,
+               ROOT / "tests" / "golden" / "darwin_playthrough_4p_seed3.jsonl"),
+}
+
+
+def interpreter(spec):
+    return Interpreter(load(spec))
+
+
 def trace(state):
-    return [{"kind": e.kind, "seat": e.seat, **e.detail} for e in state.log]
+    return [{"kind": e.kind, "seat": e.seat, **{k: state_io.plain(v) for k, v in e.detail.items()}}
+            for e in state.log]
 
 
-def test_playthrough_matches_golden(update_golden):
-    _, interp = savanna()
-    state = interp.play("standard", 3, 1)
-    lines = [json.dumps(event, sort_keys=True) for event in trace(state)]
+@pytest.mark.parametrize("game", GAMES)
+def test_playthrough_matches_golden(game, update_golden):
+    spec, mode, players, seed, golden = GAMES[game]
+    state = interpreter(spec).play(mode, players, seed)
+    lines = [json.dumps(event, sort_keys=True, ensure_ascii=False) for event in trace(state)]
     text = "\n".join(lines) + "\n"
-    if update_golden or not GOLDEN.exists():
-        GOLDEN.write_text(text)
-    assert text == GOLDEN.read_text(), "the seeded game changed; rerun with --update-golden and review"
+    if update_golden or not golden.exists():
+        golden.write_text(text, encoding="utf-8")
+    assert text == golden.read_text(encoding="utf-8"), \
+        "the seeded game changed; rerun with --update-golden and review the diff"
 
 
-def test_playthrough_replays_step_by_step():
-    _, interp = savanna()
-    events = [json.loads(line) for line in GOLDEN.read_text().splitlines()]
+def recorded(golden):
+    """The events of a golden trace and each seat's choices in order."""
+    events = [json.loads(line) for line in golden.read_text(encoding="utf-8").splitlines()]
     by_seat: dict = {}
     for e in events:
         if e["kind"] == "choose" and e["seat"] is not None:
             by_seat.setdefault(e["seat"], []).append((e["choice"], e["value"]))
+    return events, by_seat
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_playthrough_replays_step_by_step(game):
+    spec, mode, players, seed, golden = GAMES[game]
+    interp = interpreter(spec)
+    events, by_seat = recorded(golden)
     agents = {seat: ReplayAgent(choices) for seat, choices in by_seat.items()}
-    state = interp.play("standard", 3, 1, agent_factory=lambda seat, seed: agents[seat.name])
+    state = interp.play(mode, players, seed, agent_factory=lambda seat, seed: agents[seat.name])
     assert trace(state) == events
     assert all(not a.choices for a in agents.values())
-    totals = {p.name: int(s) for p, s in state.reports["score"].items()}
-    assert totals == {p.name: int(s) for p, s in interp.play("standard", 3, 1).reports["score"].items()}
+    reference = interp.play(mode, players, seed)
+    assert state_io.plain(state.reports) == state_io.plain(reference.reports)
+
+
+def test_replay_rejects_an_illegal_traced_choice():
+    """A trace edited to an option the rules forbid is refused where it happens."""
+    spec, mode, players, seed, golden = GAMES["darwin"]
+    interp = interpreter(spec)
+    events, by_seat = recorded(golden)
+    seat, choices = next((s, c) for s, c in by_seat.items() if any(n == "made" for n, _ in c))
+    i = next(k for k, (n, _) in enumerate(choices) if n == "made")
+    choices[i] = ("made", [["macaw_head"], choices[i][1][1]])   # a head alone is no species
+    agents = {s: ReplayAgent(c) for s, c in by_seat.items()}
+    with pytest.raises(IllegalMoveError, match="not legal here"):
+        interp.play(mode, players, seed, agent_factory=lambda s, _: agents[s.name])

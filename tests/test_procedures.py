@@ -64,3 +64,58 @@ def test_checkpoints_watch_and_stop(tmp_path):
     assert stopped.stopped == "round_end:2" and len(stopped.shared["tokens"]) == 4
     assert stopped.reports == {}
     assert interp.play("play", 2, 5, stop_at="round_end").stopped == "round_end:1"
+
+
+NOTES = """
+game notes "Notes"
+switch bonus: 0 | 10 = 0
+switch rounds_played: 1 | 2 | 3 = 2
+per seat { score: int }
+
+mode play "Play" players 2..2 {
+  seats players
+  for r in 1..rounds_played {
+    section round = r
+    for p in players {
+      choose n in 1..3 by p
+      set score(p) = score(p) + n
+      note scored = (p, n)
+    }
+  }
+  note bonus = bonus
+  report score for p in players = score(p) + bonus
+}
+"""
+
+
+def notes_of(state):
+    return [(e.detail["name"], e.detail["value"], e.detail["heading"]) for e in state.log if e.kind == "note"]
+
+
+def test_notes_and_sections_are_logged_in_order(tmp_path):
+    path = tmp_path / "notes.rules"
+    path.write_text(NOTES)
+    state = Interpreter(load(path)).play("play", 2, 3)
+    notes = notes_of(state)
+    assert [(n, h) for n, _, h in notes] == [("round", True), ("scored", False), ("scored", False),
+                                             ("round", True), ("scored", False), ("scored", False),
+                                             ("bonus", False)]
+    assert [v for n, v, _ in notes if n == "round"] == [1, 2]
+    picks = [e.detail["value"] for e in state.log if e.kind == "choose"]
+    assert [v[1] for n, v, _ in notes if n == "scored"] == picks
+    assert {p.name: s for p, s in state.reports["score"].items()} == {
+        "p1": picks[0] + picks[2], "p2": picks[1] + picks[3]}
+
+
+def test_numeric_switches(tmp_path):
+    import pytest
+    from compiler.diagnostics import BadInputError
+    path = tmp_path / "notes.rules"
+    path.write_text(NOTES)
+    program = load(path, {"bonus": "10", "rounds_played": "3"})
+    assert program.switch_options("bonus") == [0, 10] and program.switches["rounds_played"] == 3
+    state = Interpreter(program).play("play", 2, 3)
+    assert sum(1 for n, _, _ in notes_of(state) if n == "round") == 3
+    assert all(s >= 13 for s in state.reports["score"].values())
+    with pytest.raises(BadInputError, match=r"'5' is not an option of 'bonus' \(options: 0 \| 10\)"):
+        load(path, {"bonus": "5"})

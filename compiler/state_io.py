@@ -1,0 +1,402 @@
+"""Game states as JSON files: written from a game, read back checked against the spec.
+
+In:  a ``GameState`` and its program (the type of every state variable), or a JSON
+     document written by ``rulewright play --save-state`` or by hand.
+Out: the document (schema ``rulewright-state/1``, described in docs/state.md); a
+     ``GameState`` rebuilt from one; a readable rendering. A bad file is a
+     ``BadInputError`` at ``file:line:col`` with the offending line, a caret and a
+     hint, never a traceback.
+
+Encoding follows the declared types, so any spec's state round-trips: enum and
+table values and seats by name, piles and lists as arrays, records as objects of
+their fields, maps as objects, boards as rows of card names (``null`` when free).
+"""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from . import ir as I
+from . import render
+from . import runtime as rt
+from .diagnostics import BadInputError, Diagnostic, Span, did_you_mean, register_source
+from .types import (AnyT, BoardT, BoolT, CellT, CollT, EnumT, IntT, MapT, NoneT, RecordT, SeatT,
+                    TextT, TupleT, Type)
+
+FORMAT = "rulewright-state/1"
+SEAT_KINDS = ("player", "neutral", "automaton")
+
+
+# ------------------------------------------------------------------ writing
+def encode(program: I.Program, t: Type, v: Any) -> Any:
+    if v is None:
+        return None
+    if isinstance(t, (IntT, BoolT, TextT, EnumT)):
+        return v
+    if isinstance(t, SeatT):
+        return v.name
+    if isinstance(t, CollT):
+        items = v.cards if isinstance(v, rt.Zone) else v
+        return [encode(program, t.elem, x) for x in items]
+    if isinstance(t, RecordT):
+        info = program.records[t.name]
+        return {f: encode(program, ft, x) for (f, ft), x in zip(info.fields, v[1:])}
+    if isinstance(t, TupleT):
+        return [encode(program, it, x) for it, x in zip(t.items, v)]
+    if isinstance(t, MapT):
+        return {str(encode(program, t.key, k)): encode(program, t.value, x) for k, x in v.items()}
+    if isinstance(t, BoardT):
+        return [[v.cards.get((r, c)) for c in range(v.cols)] for r in range(v.rows)]
+    if isinstance(t, CellT):
+        return list(v)
+    return _plain(v)
+
+
+def _plain(v: Any) -> Any:
+    """A value whose type is not known precisely (reports, log details)."""
+    if isinstance(v, rt.Seat):
+        return v.name
+    if isinstance(v, rt.Zone):
+        return list(v.cards)
+    if isinstance(v, rt.Score):
+        return int(v)
+    if render.is_record(v):
+        return {f: _plain(x) for f, x in zip(v.rw_fields, v[1:])}
+    if isinstance(v, rt.Board):
+        return [[v.cards.get((r, c)) for c in range(v.cols)] for r in range(v.rows)]
+    if isinstance(v, dict):
+        return {(k.name if isinstance(k, rt.Seat) else str(k)): _plain(x) for k, x in v.items()}
+    if isinstance(v, (tuple, list, set, frozenset)):
+        return [_plain(x) for x in v]
+    return v
+
+
+plain = _plain
+
+
+def dump(state, *, seed: int | None = None) -> dict:
+    """The whole state of a game as a JSON-ready document."""
+    program = state.interp.program
+    doc: dict[str, Any] = {
+        "format": FORMAT,
+        "spec": program.name,
+        "mode": state.mode,
+        "seed": seed,
+        "checkpoint": state.stopped,
+        "switches": dict(program.switches),
+        "seats": [{"name": s.name, "kind": s.kind, "title": s.title} for s in state.seats],
+        "state": {}, "per_seat": {}, "per_key": {},
+        "checkpoints": dict(state.checkpoints),
+        "reports": {k: _plain(v) for k, v in state.reports.items()},
+    }
+    for var in program.state.values():
+        if var.per_seat:
+            doc["per_seat"][var.name] = {s.name: encode(program, var.type, state.per[var.name][s])
+                                         for s in state.seats}
+        elif var.keyed:
+            doc["per_key"][var.name] = {str(k): encode(program, var.type, v)
+                                        for k, v in state.per[var.name].items()}
+        else:
+            doc["state"][var.name] = encode(program, var.type, state.shared[var.name])
+    return doc
+
+
+# ------------------------------------------------------------------ reading
+class _Located:
+    """Where each value of a JSON text starts and ends, by its path of keys and indexes."""
+
+    def __init__(self, text: str):
+        self.text = text
+        self.where: dict[tuple, tuple[int, int]] = {}
+        try:
+            self._value(self._ws(0), ())
+        except (IndexError, ValueError):
+            pass                                  # json.loads has already vouched for the text
+
+    def _ws(self, i: int) -> int:
+        while i < len(self.text) and self.text[i] in " \t\r\n":
+            i += 1
+        return i
+
+    def _string_end(self, i: int) -> int:
+        i += 1
+        while self.text[i] != '"':
+            i += 2 if self.text[i] == "\\" else 1
+        return i + 1
+
+    def _value(self, i: int, path: tuple) -> int:
+        start, ch = i, self.text[i]
+        if ch == "{":
+            i = self._ws(i + 1)
+            while self.text[i] != "}":
+                end = self._string_end(i)
+                key = json.loads(self.text[i:end])
+                self.where[path + (key, "key")] = (i, end)
+                i = self._ws(self._ws(end) + 1)        # past ':'
+                i = self._ws(self._value(i, path + (key,)))
+                if self.text[i] == ",":
+                    i = self._ws(i + 1)
+            end = i + 1
+        elif ch == "[":
+            i = self._ws(i + 1)
+            n = 0
+            while self.text[i] != "]":
+                i = self._ws(self._value(i, path + (n,)))
+                n += 1
+                if self.text[i] == ",":
+                    i = self._ws(i + 1)
+            end = i + 1
+        elif ch == '"':
+            end = self._string_end(i)
+        else:
+            end = i
+            while end < len(self.text) and self.text[end] not in ",]} \t\r\n":
+                end += 1
+        self.where[path] = (start, end)
+        return end
+
+    def span(self, file: str, path: tuple) -> Span | None:
+        found = self.where.get(path)
+        if found is None:
+            return None
+        start, end = found
+        if "\n" in self.text[start:end]:
+            end = start + 1
+        line = self.text.count("\n", 0, start) + 1
+        col = start - (self.text.rfind("\n", 0, start) + 1) + 1
+        return Span(file, line, col, line, col + (end - start))
+
+
+def _a(noun: str) -> str:
+    return ("an " if noun[:1] in "aeiou" else "a ") + noun
+
+
+def _path_text(path: tuple) -> str:
+    out = ""
+    for p in path:
+        out += f"[{p}]" if isinstance(p, int) else (f".{p}" if out else str(p))
+    return out or "the document"
+
+
+class Reader:
+    """Decodes one state document against a program, with located errors."""
+
+    def __init__(self, program: I.Program, path: str, text: str):
+        self.program = program
+        self.file = path
+        self.loc = _Located(text)
+        self.seats: dict[str, rt.Seat] = {}
+
+    def fail(self, path: tuple, message: str, hint: str | None = None, key: bool = False):
+        span = self.loc.span(self.file, path + ("key",)) if key else None
+        span = span or self.loc.span(self.file, path)
+        at = _path_text(path)
+        if span is None:
+            raise BadInputError(f"{self.file}: {at}: {message}" + (f" ({hint})" if hint else ""))
+        raise BadInputError(Diagnostic(span, f"{at}: {message}", hint))
+
+    def decode(self, t: Type, raw: Any, path: tuple, top: bool = False) -> Any:
+        if raw is None:
+            if isinstance(t, (IntT, BoolT, CollT, BoardT)):
+                self.fail(path, f"null where a {t} is needed")
+            return None
+        if isinstance(t, IntT):
+            if type(raw) is not int:
+                self.fail(path, f"expected a whole number, not {json.dumps(raw)}")
+            return raw
+        if isinstance(t, BoolT):
+            if type(raw) is not bool:
+                self.fail(path, f"expected true or false, not {json.dumps(raw)}")
+            return raw
+        if isinstance(t, TextT):
+            if not isinstance(raw, str):
+                self.fail(path, f"expected a text, not {json.dumps(raw)}")
+            return raw
+        if isinstance(t, EnumT):
+            values = self.program.enums[t.name].values
+            if raw not in values:
+                hint = did_you_mean(str(raw), values) or f"a {t.name} is one of: " + ", ".join(values[:12]) \
+                    + (", ..." if len(values) > 12 else "")
+                self.fail(path, f"{json.dumps(raw)} is not {_a(t.name)}", hint)
+            return raw
+        if isinstance(t, SeatT):
+            if raw not in self.seats:
+                self.fail(path, f"{json.dumps(raw)} is not a seat of this game",
+                          did_you_mean(str(raw), self.seats) or "seats: " + ", ".join(self.seats))
+            return self.seats[raw]
+        if isinstance(t, CollT):
+            if not isinstance(raw, list):
+                self.fail(path, f"expected a list ({t}), not {json.dumps(raw)[:40]}")
+            items = [self.decode(t.elem, x, path + (i,)) for i, x in enumerate(raw)]
+            if t.kind == "set" and len(set(map(repr, items))) != len(items):
+                self.fail(path, "a set holds each value once")
+            return rt.Zone(path[-1] if path else "pile", items) if top and t.kind == "pile" else tuple(items)
+        if isinstance(t, RecordT):
+            info = self.program.records[t.name]
+            names = [f for f, _ in info.fields]
+            if not isinstance(raw, dict):
+                self.fail(path, f"expected a {t.name} (an object with {', '.join(names)})")
+            for k in raw:
+                if k not in names:
+                    self.fail(path + (k,), f"a {t.name} has no field '{k}'",
+                              did_you_mean(k, names) or "fields: " + ", ".join(names), key=True)
+            missing = [f for f in names if f not in raw]
+            if missing:
+                self.fail(path, f"this {t.name} lacks " + ", ".join(missing))
+            return info.cls(*[self.decode(ft, raw[f], path + (f,)) for f, ft in info.fields])
+        if isinstance(t, TupleT):
+            if not isinstance(raw, list) or len(raw) != len(t.items):
+                self.fail(path, f"expected {len(t.items)} values {t}")
+            return tuple(self.decode(it, x, path + (i,)) for i, (it, x) in enumerate(zip(t.items, raw)))
+        if isinstance(t, MapT):
+            if not isinstance(raw, dict):
+                self.fail(path, f"expected an object ({t})")
+            out = {}
+            for k, x in raw.items():
+                key = int(k) if isinstance(t.key, IntT) and k.lstrip("-").isdigit() else k
+                out[self.decode(t.key, key, path + (k,))] = self.decode(t.value, x, path + (k,))
+            return out
+        if isinstance(t, BoardT):
+            return self.board(t, raw, path)
+        if isinstance(t, CellT):
+            if not (isinstance(raw, list) and len(raw) == 2 and all(type(x) is int for x in raw)):
+                self.fail(path, "expected a cell [row, column]")
+            return tuple(raw)
+        if isinstance(t, (AnyT, NoneT)):
+            return raw
+        return raw
+
+    def board(self, t: BoardT, raw: Any, path: tuple) -> rt.Board:
+        g = self.program.grids[t.grid]
+        if not isinstance(raw, list) or len(raw) != g.rows or \
+                any(not isinstance(r, list) or len(r) != g.cols for r in raw):
+            self.fail(path, f"expected {g.rows} rows of {g.cols} cells (null for a free cell)")
+        cell = EnumT(g.cell_enum)
+        cards = {}
+        for r, row in enumerate(raw):
+            for c, x in enumerate(row):
+                if x is not None:
+                    cards[(r, c)] = self.decode(cell, x, path + (r, c))
+        return rt.Board(g.name, g.rows, g.cols, g.floating, cards)
+
+
+def read_document(path: str) -> tuple[dict, str]:
+    """The JSON of a state file, or a located syntax error."""
+    from .inputs import read_text
+    text = read_text(str(path))
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError as exc:
+        span = Span(str(path), exc.lineno, exc.colno, exc.lineno, exc.colno + 1)
+        raise BadInputError(Diagnostic(span, f"not valid JSON: {exc.msg}",
+                                       "a state file is a JSON object; see docs/state.md")) from None
+    if not isinstance(doc, dict):
+        raise BadInputError(f"{path}: a state file is a JSON object (see docs/state.md)")
+    return doc, text
+
+
+def load(interp, path: str, doc: dict | None = None, text: str | None = None):
+    """Rebuild a ``GameState`` from a state file; state left out keeps its initial value."""
+    if doc is None:
+        doc, text = read_document(path)
+    program = interp.program
+    rd = Reader(program, str(path), text or "")
+    fmt = doc.get("format", FORMAT)
+    if fmt != FORMAT:
+        rd.fail(("format",), f"unknown format {json.dumps(fmt)}", f"this version reads {FORMAT}")
+    if doc.get("spec", program.name) != program.name:
+        rd.fail(("spec",), f"this state is of the spec '{doc['spec']}', not '{program.name}'")
+    known = {"format", "spec", "mode", "seed", "checkpoint", "switches", "seats", "state", "per_seat",
+             "per_key", "checkpoints", "reports"}
+    for k in doc:
+        if k not in known:
+            rd.fail((k,), f"unknown entry '{k}'", did_you_mean(k, known) or "see docs/state.md", key=True)
+    raw_seats = doc.get("seats")
+    if not isinstance(raw_seats, list) or not raw_seats:
+        rd.fail(("seats",), "a state needs its seats: a list of {\"name\": ..., \"kind\": \"player\"}")
+    seats = []
+    for i, s in enumerate(raw_seats):
+        if isinstance(s, str):
+            s = {"name": s}
+        if not isinstance(s, dict) or not isinstance(s.get("name"), str):
+            rd.fail(("seats", i), "a seat is an object with a \"name\"")
+        kind = s.get("kind", "player")
+        if kind not in SEAT_KINDS:
+            rd.fail(("seats", i, "kind"), f"unknown seat kind {json.dumps(kind)}",
+                    did_you_mean(str(kind), SEAT_KINDS) or "kinds: " + ", ".join(SEAT_KINDS))
+        seats.append(rt.Seat(i, s["name"], kind, s.get("title") or s["name"]))
+    rd.seats = {s.name: s for s in seats}
+    if len(rd.seats) != len(seats):
+        rd.fail(("seats",), "two seats have the same name")
+    mode = doc.get("mode")
+    if mode is not None and mode not in program.modes:
+        rd.fail(("mode",), f"no mode '{mode}' in this spec",
+                did_you_mean(str(mode), program.modes) or "modes: " + ", ".join(program.modes))
+    state = interp.new_state(seats, doc.get("seed"))
+    state.mode = mode
+    state.stopped = doc.get("checkpoint")
+    state.checkpoints = dict(doc.get("checkpoints") or {})
+    shared = {v.name: v for v in program.state.values() if not v.keyed}
+    per_seat = {v.name: v for v in program.state.values() if v.per_seat}
+    per_key = {v.name: v for v in program.state.values() if v.keyed and not v.per_seat}
+    for section, vars_ in (("state", shared), ("per_seat", per_seat), ("per_key", per_key)):
+        body = doc.get(section) or {}
+        if not isinstance(body, dict):
+            rd.fail((section,), "expected an object of state variables")
+        for name, raw in body.items():
+            if name not in vars_:
+                everywhere = {**shared, **per_seat, **per_key}
+                hint = (f"'{name}' belongs under \"{_section_of(everywhere[name])}\""
+                        if name in everywhere else did_you_mean(name, vars_) or
+                        "variables here: " + ", ".join(vars_))
+                rd.fail((section, name), f"no state variable '{name}' here", hint, key=True)
+            var = vars_[name]
+            if section == "state":
+                state.shared[name] = rd.decode(var.type, raw, (section, name), top=True)
+                continue
+            if not isinstance(raw, dict):
+                rd.fail((section, name), "expected an object with one entry per "
+                        + ("seat" if section == "per_seat" else var.per))
+            keys = rd.seats if section == "per_seat" else {k: k for k in program.enums[var.per].values}
+            for k, x in raw.items():
+                if k not in keys:
+                    rd.fail((section, name, k), f"'{k}' is not {_a('seat' if section == 'per_seat' else var.per)}",
+                            did_you_mean(k, keys) or "one of: " + ", ".join(keys), key=True)
+                state.per[name][keys[k]] = rd.decode(var.type, x, (section, name, k), top=True)
+    return state
+
+
+def _section_of(var: I.StateVarDef) -> str:
+    return "per_seat" if var.per_seat else "per_key" if var.keyed else "state"
+
+
+# ------------------------------------------------------------------ showing
+def show(state, title: str | None = None) -> list[str]:
+    """The state of a game, readably: shared state, then each seat, then each key."""
+    program = state.interp.program
+    lines = [f"{title or program.title}" + (f", mode {state.mode}" if state.mode else "")
+             + (f", stopped at {state.stopped}" if state.stopped else "")]
+    lines.append("seats: " + ", ".join(f"{s.title} ({s.name}{', ' + s.kind if s.kind != 'player' else ''})"
+                                       for s in state.seats))
+    shared = [v for v in program.state.values() if not v.keyed]
+    if shared:
+        lines += ["", "shared"]
+        for var in shared:
+            lines += render.block(var.name, state.shared[var.name], "  ")
+    per_seat = [v for v in program.state.values() if v.per_seat]
+    for seat in state.seats:
+        if per_seat:
+            lines += ["", seat.title]
+            for var in per_seat:
+                lines += render.block(var.name, state.per[var.name][seat], "  ")
+    by_key: dict[str, list] = {}
+    for v in program.state.values():
+        if v.keyed and not v.per_seat:
+            by_key.setdefault(v.per, []).append(v)
+    for per, vars_ in by_key.items():
+        lines += ["", f"per {per}"]
+        for key in program.enums[per].values:
+            values = [(v.name, state.per[v.name][key]) for v in vars_]
+            lines.append(f"  {key}: " + "; ".join(f"{render.words(n)} {render.text(x, render.LONG_PILE)}"
+                                                  for n, x in values))
+    return lines

@@ -1,0 +1,165 @@
+"""Game states as JSON: written by a game, read back checked, shown readably.
+
+A state saved at a checkpoint round-trips exactly; every kind of mistake a person
+can make writing one by hand is reported at its line and column with a hint.
+"""
+import json
+import re
+
+import pytest
+
+from compiler import load, state_io
+from compiler.diagnostics import BadInputError
+from compiler.interpret import Interpreter
+from conftest import ROOT
+
+DARWIN = ROOT / "spec" / "darwins_choice"
+
+
+@pytest.fixture(scope="module")
+def darwin():
+    return Interpreter(load(DARWIN))
+
+
+@pytest.fixture(scope="module")
+def saved(darwin, tmp_path_factory):
+    state = darwin.play("standard", 4, 7, stop_at="evaluation:2")
+    path = tmp_path_factory.mktemp("state") / "era2.json"
+    doc = state_io.dump(state, seed=7)
+    path.write_text(json.dumps(doc, indent=1, ensure_ascii=False))
+    return state, doc, path
+
+
+def test_stops_where_asked(saved):
+    state, doc, _ = saved
+    assert state.stopped == "evaluation:2" and doc["checkpoint"] == "evaluation:2"
+    assert doc["checkpoints"]["evaluation"] == 2 and doc["state"]["era"] == 2
+    assert doc["format"] == state_io.FORMAT and doc["spec"] == "darwins_choice"
+
+
+def test_round_trip_is_exact(darwin, saved):
+    state, doc, path = saved
+    again = state_io.load(darwin, str(path))
+    assert state_io.dump(again, seed=7) == doc
+    for var in darwin.program.state.values():
+        if not var.keyed:
+            assert state_io.plain(again.shared[var.name]) == state_io.plain(state.shared[var.name]), var.name
+
+
+def test_loaded_state_answers_the_rules(darwin, saved):
+    """A loaded position is a position: the spec's definitions evaluate on it as on the original."""
+    state, _, path = saved
+    again = state_io.load(darwin, str(path))
+    original = state_io.plain(darwin.call("species_lines", state=state))
+    assert original and state_io.plain(darwin.call("species_lines", state=again)) == original
+
+
+def test_show_is_readable(darwin, saved):
+    _, _, path = saved
+    lines = state_io.show(state_io.load(darwin, str(path)))
+    text = "\n".join(lines)
+    assert lines[0] == "Darwin's Choice, mode standard, stopped at evaluation:2"
+    assert "Player 1" in text and "trade zone (6)" in text and "per continent" in text
+
+
+def edited(path, tmp_path, change):
+    text = change(path.read_text())
+    out = tmp_path / "edited.json"
+    out.write_text(text)
+    return out
+
+
+def rewritten(path, tmp_path, change):
+    """A copy of the saved state with its JSON changed by a function."""
+    data = json.loads(path.read_text())
+    change(data)
+    out = tmp_path / "rewritten.json"
+    out.write_text(json.dumps(data, indent=1))
+    return out
+
+
+def error_of(darwin, path):
+    with pytest.raises(BadInputError) as info:
+        state_io.load(darwin, str(path))
+    return str(info.value)
+
+
+def located(message, path, text):
+    """The line:col the message names holds the text it complains about."""
+    m = re.search(re.escape(str(path)) + r":(\d+):(\d+)", message)
+    assert m, message
+    line = path.read_text().splitlines()[int(m.group(1)) - 1]
+    assert line[int(m.group(2)) - 1:].startswith(text), (line, message)
+    assert "^" in message
+
+
+def test_bad_json_is_located(darwin, saved, tmp_path):
+    _, _, path = saved
+    bad = edited(path, tmp_path, lambda t: t.replace('"era": 2', '"era": 2,,', 1))
+    message = error_of(darwin, bad)
+    assert "not valid JSON" in message and "docs/state.md" in message
+    assert re.search(r"edited\.json:\d+:\d+", message)
+
+
+def test_unknown_card_has_did_you_mean(darwin, saved, tmp_path):
+    _, doc, path = saved
+    card = doc["state"]["trade_zone"][0]
+    typo = card[:-2]
+    bad = edited(path, tmp_path, lambda t: t.replace(f'"{card}"', f'"{typo}"', 1))
+    message = error_of(darwin, bad)
+    assert f'"{typo}" is not an animal_card' in message
+    assert f"did you mean '{card}'?" in message
+    located(message, bad, f'"{typo}"')
+
+
+def test_unknown_variable_is_named(darwin, saved, tmp_path):
+    _, _, path = saved
+    bad = edited(path, tmp_path, lambda t: t.replace('"trade_zone"', '"trade_zon"', 1))
+    message = error_of(darwin, bad)
+    assert "no state variable 'trade_zon'" in message and "did you mean 'trade_zone'?" in message
+    located(message, bad, '"trade_zon"')
+
+
+def test_variable_in_the_wrong_section(darwin, saved, tmp_path):
+    _, doc, path = saved
+    bad = rewritten(path, tmp_path, lambda d: d["state"].update(hand=d["per_seat"].pop("hand")))
+    message = error_of(darwin, bad)
+    assert "'hand' belongs under \"per_seat\"" in message
+
+
+def test_wrong_type_and_unknown_seat(darwin, saved, tmp_path):
+    _, _, path = saved
+    message = error_of(darwin, edited(path, tmp_path, lambda t: t.replace('"era": 2', '"era": "two"', 1)))
+    assert 'state.era: expected a whole number, not "two"' in message
+    bad = rewritten(path, tmp_path, lambda d: d["per_seat"]["banked"].update(p9=0))
+    message = error_of(darwin, bad)
+    assert "'p9' is not a seat" in message
+
+
+def test_record_field_mistakes(darwin, saved, tmp_path):
+    _, _, path = saved
+    first = lambda d: d["state"]["world"][0]                                     # noqa: E731
+    bad = rewritten(path, tmp_path, lambda d: first(d).update(food=first(d).pop("plants")))
+    message = error_of(darwin, bad)
+    assert "has no field 'food'" in message
+
+
+def test_state_of_another_spec_is_refused(darwin, saved, tmp_path):
+    _, _, path = saved
+    message = error_of(darwin, edited(path, tmp_path,
+                                      lambda t: t.replace('"darwins_choice"', '"ecosystem_savanna"', 1)))
+    assert "of the spec 'ecosystem_savanna', not 'darwins_choice'" in message
+
+
+def test_hand_written_minimal_state(darwin, tmp_path):
+    """A hand-written state may give only what matters; the rest keeps its initial value."""
+    doc = {"format": state_io.FORMAT, "spec": "darwins_choice",
+           "seats": ["p1", "p2", "p3"],
+           "per_seat": {"hand": {"p1": ["bongo_head", "chimpanzee_body"]}},
+           "state": {"era": 1}}
+    path = tmp_path / "mine.json"
+    path.write_text(json.dumps(doc))
+    state = state_io.load(darwin, str(path))
+    assert [s.name for s in state.seats] == ["p1", "p2", "p3"]
+    hand = state.per["hand"][state.seats[0]]
+    assert list(getattr(hand, "cards", hand)) == ["bongo_head", "chimpanzee_body"]
