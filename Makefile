@@ -1,5 +1,5 @@
 # rulewright: the two commands of the README, plus helpers.
-#   make demo   install, then compile every spec, score a grid, play a game, answer a query
+#   make demo   install, then compile the specs, score a grid, play games, answer queries, save and show a position
 #   make test   install, then run the whole test suite
 PYTHON ?= python3
 VENV   := .venv
@@ -22,6 +22,10 @@ demo: $(STAMP)
 	$(BIN)/rulewright play spec/ecosystem_savanna --players 4 --seed 1
 	$(BIN)/rulewright query spec/ecosystem_savanna best-placement --state examples/partial.grid --card hyena
 	$(BIN)/rulewright query spec/ecosystem_savanna best-arrangement --cards examples/margot.cards --time-limit 20
+	$(BIN)/rulewright check spec/darwins_choice
+	$(BIN)/rulewright play spec/darwins_choice --players 4 --seed 7
+	$(BIN)/rulewright play spec/darwins_choice --players 4 --seed 7 --stop-at evaluation:2 --save-state $(VENV)/darwin-era2.json
+	$(BIN)/rulewright show spec/darwins_choice --state $(VENV)/darwin-era2.json
 
 test: $(STAMP)
 	$(BIN)/python -m pytest tests

@@ -15,7 +15,8 @@
 """
 
 
-def load(path, overrides=None):
-    """Parse, build and resolve a spec directory or file into an ``ir.Program``."""
+def load(path, overrides=None, tables=None, options=None):
+    """Parse, build and resolve a spec directory or file into an ``ir.Program``, then
+    run its checks (``tables``/``options``: a player's own files for its tables)."""
     from .loader import load as _load
-    return _load(path, overrides)
+    return _load(path, overrides, tables, options)

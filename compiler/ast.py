@@ -396,6 +396,7 @@ class Table(Definition):
     columns: tuple[Column, ...]
     rows: tuple[Row, ...]
     source: str | None                 # CSV file the rows came from
+    option: str | None = None          # command-line option that loads another file: --NAME
 
 
 @dataclass(frozen=True)
@@ -504,6 +505,16 @@ class Mode(Definition):
     players: Expr
     seats: tuple[SeatEntry, ...]
     body: tuple[Stmt, ...]
+
+
+@dataclass(frozen=True)
+class Check(Definition):
+    """``check NAME [for x in C if p]: cond else "message"``."""
+    var: str | None
+    domain: Expr | None
+    filter: Expr | None
+    cond: Expr
+    message: str
 
 
 @dataclass(frozen=True)

@@ -100,8 +100,9 @@ class _Builder:
                         for c in rest if isinstance(c, Tree) and c.data == "column")
         body = rest[-1]
         if body.data == "table_file":
+            option = body.children[1].children[0] if len(body.children) > 1 and body.children[1] else None
             return A.Table(self.span(node), name, nspan, tags, doc, columns, (),
-                           self.string(body.children[0]))
+                           self.string(body.children[0]), str(option) if option else None)
         rows = []
         for row in body.children:
             key = row.children[0]
@@ -211,6 +212,17 @@ class _Builder:
                 seats.append(A.SeatEntry(self.span(entry), str(kids[0]), str(kids[1]), title_))
         body = tuple(self.stmt(s) for s in rest[2:])
         return A.Mode(self.span(node), name, nspan, tags, doc, title, players, tuple(seats), body)
+
+    def def_check_def(self, node, doc):
+        name, nspan, tags, rest = self.head(node)
+        var = domain = filter_ = None
+        if isinstance(rest[0], Tree) and rest[0].data == "check_for":
+            loop = rest.pop(0).children
+            var, domain = str(loop[0]), self.expr(loop[1])
+            if len(loop) > 2 and loop[2] is not None:
+                filter_ = self.expr(loop[2].children[0])
+        return A.Check(self.span(node), name, nspan, tags, doc, var, domain, filter_,
+                       self.expr(rest[0]), self.string(rest[1]))
 
     def def_query_def(self, node, doc):
         name, nspan, tags, rest = self.head(node)

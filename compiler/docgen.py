@@ -19,6 +19,7 @@ SECTIONS = [
     ("Components", (A.Enum, A.Table, A.Grid, A.Constant)),
     ("Relations", (A.Relation,)),
     ("Rules and quantities", (A.Rule, A.Def, A.Outcome)),
+    ("Checks of the data", (A.Check,)),
     ("Scoring", (A.Scoring,)),
     ("Game state", (A.State,)),
     ("Procedures", (A.Procedure,)),

@@ -243,6 +243,7 @@ class Objective(Stmt):
 class EnumInfo:
     name: str
     values: list[str]
+    spans: dict[str, Span] = field(default_factory=dict)             # value -> where it is defined
     columns: dict[str, Type] = field(default_factory=dict)
     attrs: dict[str, dict[str, Any]] = field(default_factory=dict)   # column -> value -> attr
     sources: dict[str, str] = field(default_factory=dict)            # value -> row source note
@@ -342,6 +343,21 @@ class ModeDef:
 
 
 @dataclass
+class CheckDef:
+    """A fact about the spec's data, evaluated when the spec is loaded. With a loop
+    variable, every element of ``domain`` passing ``filter`` must satisfy ``cond``.
+    ``sides`` are the two operands when ``cond`` is a comparison (shown on failure)."""
+    name: str
+    var: str | None
+    domain: Expr | None
+    filter: Expr | None
+    cond: Expr
+    message: str
+    sides: tuple[Expr, str, Expr] | None
+    node: A.Check
+
+
+@dataclass
 class QueryDef:
     name: str
     title: str | None
@@ -372,6 +388,9 @@ class Program:
     outcome: str | None
     reads: list[tuple[str, str, str, Span]]    # (from, to, kind: reads|contains|precedes|calls, span)
     overrides: dict[str, Any] = field(default_factory=dict)
+    checks: dict[str, CheckDef] = field(default_factory=dict)
+    table_files: dict[str, str] = field(default_factory=dict)   # table -> file it was read from
+    own_tables: dict[str, str] = field(default_factory=dict)    # tables read from a player's files
 
     def switch_options(self, name: str) -> list:
         """Every value a switch can take (for 'int' switches: the default only is known)."""

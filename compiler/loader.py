@@ -43,7 +43,32 @@ def parse_files(files: list[Path]):
     return out
 
 
-def load(path: str | Path, overrides: dict[str, Any] | None = None):
+def load(path: str | Path, overrides: dict[str, Any] | None = None,
+         tables: dict[str, str] | None = None, options: dict[str, str] | None = None):
+    """``tables`` replaces the file of a table read ``from "file.csv"`` by name;
+    ``options`` does the same by the option the table declares (``option cards``
+    makes ``--cards FILE``). Every ``check`` of the spec then runs on what was read."""
+    from . import ast as A
+    from .checks import run_checks
+    from .diagnostics import did_you_mean
     files = spec_files(path)
     asts = parse_files(files)
-    return Resolver(asts, str(path), overrides).run()
+    from_files = {d.name: d for f in asts for d in f.definitions
+                  if isinstance(d, A.Table) and d.source is not None}
+    chosen = dict(tables or {})
+    for name in chosen:
+        if name not in from_files:
+            hint = did_you_mean(name, from_files) or (
+                "tables read from files: " + ", ".join(from_files) if from_files else
+                "this spec reads no table from a file")
+            raise BadInputError(f"--table: no table '{name}' read from a file in {path} ({hint})")
+    by_option = {d.option: d.name for d in from_files.values() if d.option}
+    for opt, file in (options or {}).items():
+        if opt not in by_option:
+            hint = ("its tables from files: " + ", ".join(from_files) + "; use --table NAME=FILE"
+                    if from_files else "this spec reads no table from a file")
+            raise BadInputError(f"--{opt}: {path} declares no table loaded with --{opt} ({hint})")
+        chosen[by_option[opt]] = file
+    program = Resolver(asts, str(path), overrides, chosen).run()
+    run_checks(program)
+    return program

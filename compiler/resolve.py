@@ -13,6 +13,7 @@ see relations and switch-dependent choices as constants.
 from __future__ import annotations
 
 import csv
+import re
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +37,17 @@ BUILTIN_FUNCS = {name for name, _ in BUILTIN_CALLS} | {"cells", "rows", "columns
                                                        "least", "most"} | set(AGGREGATES)
 KEYED_AGGREGATES = {"ranked", "sorted", "allocate", "allocate_skipping", "allocate_even"}
 TYPE_NAMES = {"int", "bool", "text", "cell", "seat", "relation"}
+
+
+_NAME = re.compile(r"[a-z_][a-z0-9_]*")
+
+
+def _within(span: Span, m: "re.Match") -> Span:
+    """The span of a word matched inside a one-line cell."""
+    if span.line != span.end_line:
+        return span
+    start = span.col + m.start() + (len(m.group()) - len(m.group().lstrip()))
+    return Span(span.file, span.line, start, span.line, start + max(1, len(m.group().strip())))
 
 
 def _named_options(node: A.Switch) -> bool:
@@ -126,10 +138,14 @@ class Scope:
 
 
 class Resolver:
-    def __init__(self, files: list[A.SpecFile], root: str, overrides: dict[str, Any] | None = None):
+    def __init__(self, files: list[A.SpecFile], root: str, overrides: dict[str, Any] | None = None,
+                 tables: dict[str, str] | None = None):
         self.files = files
         self.root = root
         self.overrides = dict(overrides or {})
+        self.tables = dict(tables or {})          # table -> a player's own file in place of the spec's
+        self.table_files: dict[str, str] = {}
+        self.checks: dict[str, I.CheckDef] = {}
         self.diag = DiagnosticBag()
         self.defs: dict[str, A.Definition] = {}
         self.enums: dict[str, I.EnumInfo] = {}
@@ -158,6 +174,8 @@ class Resolver:
         self.collect()
         self.check_overrides()
         self.resolve_enums()
+        if any(d.span.file.endswith(".csv") for d in self.diag.items):
+            self.diag.raise_if_any(ResolveError)   # a broken table file: later errors would only echo it
         self.resolve_constants()
         self.resolve_records()
         self.declare_state()
@@ -166,6 +184,9 @@ class Resolver:
         for name, node in self.defs.items():
             if isinstance(node, (A.Def, A.Rule, A.Relation, A.Outcome)):
                 self.func(name)
+        for name, node in self.defs.items():
+            if isinstance(node, A.Check):
+                self.resolve_check(node)
         for name, node in self.defs.items():
             if isinstance(node, A.Scoring):
                 self.resolve_scoring(node)
@@ -195,7 +216,8 @@ class Resolver:
             enums=self.enums, enum_of_value=self.enum_of_value, grids=self.grids,
             funcs=self.funcs, scorings=self.scorings, state=self.state,
             procedures=self.procedures, modes=self.modes, queries=self.queries,
-            records=self.records, outcome=self.outcome, reads=self.reads, overrides=self.overrides)
+            records=self.records, outcome=self.outcome, reads=self.reads, overrides=self.overrides,
+            checks=self.checks, table_files=self.table_files, own_tables=self.tables)
 
     # ================================================================ collect
     def collect(self):
@@ -256,7 +278,8 @@ class Resolver:
     def resolve_enums(self):
         for name, node in list(self.defs.items()):
             if isinstance(node, A.Enum):
-                info = I.EnumInfo(name, [v for v, _ in node.values], node=node)
+                info = I.EnumInfo(name, [v for v, _ in node.values], dict((v, sp) for v, sp in node.values),
+                                  node=node)
                 seen = set()
                 for v, span in node.values:
                     if v in seen:
@@ -289,6 +312,12 @@ class Resolver:
                 self.diag.error(row.span, f"'{row.key}' appears twice in table '{name}'")
                 continue
             info.values.append(row.key)
+            info.spans[row.key] = row.span
+            if not _NAME.fullmatch(row.key):
+                self.diag.error(row.span, f"'{row.key}' is not a name",
+                                "names are lower-case letters, digits and '_', starting with a letter: "
+                                + (re.sub(r"[^a-z0-9_]+", "_", row.key.lower()).strip("_") or "a_name"))
+                continue
             self.add_enum_value(row.key, name, row.span)
             if len(row.cells) != len(columns):
                 n = len(row.cells)
@@ -300,7 +329,13 @@ class Resolver:
                 info.attrs[cname][row.key] = self.table_value(value, ctype, vspan, cname)
 
     def read_csv_rows(self, node: A.Table, columns: list[str]) -> list[A.Row]:
-        path = Path(node.span.file).parent / node.source
+        own = self.tables.get(node.name)
+        path = Path(own) if own else Path(node.span.file).parent / node.source
+        self.table_files[node.name] = str(path)
+        if own and not path.is_file():
+            from .diagnostics import BadInputError
+            raise BadInputError(f"{own}: no such file (the table '{node.name}' to load in place of "
+                                f"{node.source})")
         try:
             text = path.read_text(encoding="utf-8")
         except OSError as exc:
@@ -337,6 +372,34 @@ class Resolver:
             rows.append(A.Row(key_span, fields_[0].strip(), tuple(cells)))
         return rows
 
+    # ================================================================ checks
+    def resolve_check(self, node: A.Check):
+        saved, self.current = self.current, node.name
+        scope = Scope(kind="def")
+        domain = filter_ = None
+        if node.var is not None:
+            domain = self.expr(node.domain, scope)
+            elem: Type = ANY
+            if isinstance(domain.type, CollT):
+                elem = domain.type.elem
+            elif not isinstance(domain.type, AnyT):
+                self.diag.error(node.domain.span, f"a check runs over a collection, not {domain.type}")
+            scope = scope.child()
+            scope.names[node.var] = elem
+            if node.filter is not None:
+                filter_ = self.expr(node.filter, scope)
+                if not is_bool(filter_.type):
+                    self.diag.error(node.filter.span, f"a condition is true or false, not {filter_.type}")
+        cond = self.expr(node.cond, scope)
+        if not is_bool(cond.type):
+            self.diag.error(node.cond.span, f"a check is true or false; this is {cond.type}")
+        sides = None
+        if isinstance(node.cond, A.Binary) and node.cond.op in ("==", "!=", "<", "<=", ">", ">="):
+            sides = (self.expr(node.cond.left, scope), node.cond.op, self.expr(node.cond.right, scope))
+        self.current = saved
+        self.checks[node.name] = I.CheckDef(node.name, node.var, domain, filter_, cond, node.message,
+                                            sides, node)
+
     def table_value(self, value, ctype: Type, span: Span, column: str):
         if isinstance(value, tuple) and value[0] == "raw":
             return self.csv_value(value[1], ctype, span, column)
@@ -352,7 +415,8 @@ class Resolver:
                 if word == "none":
                     return None
                 hint = did_you_mean(word, self.enums.get(ctype.name, I.EnumInfo("", [])).values)
-                self.diag.error(span, f"'{word}' is not a {ctype.name} (column '{column}')", hint)
+                self.diag.error(span, f"'{word}' is not {'an' if ctype.name[:1] in 'aeiou' else 'a'} "
+                                      f"{ctype.name} (column '{column}')", hint)
                 return None
             self.diag.error(span, f"column '{column}' holds {ctype}, not '{word}'")
             return None
@@ -409,10 +473,14 @@ class Resolver:
         collection as words separated by spaces, a list of collections separated by '/'."""
         if isinstance(ctype, CollT):
             if isinstance(ctype.elem, CollT):
-                parts = [p for p in text.split("/")] if text.strip() not in ("", "-") else []
-                return tuple(self.csv_value(p.strip(), ctype.elem, span, column) for p in parts)
-            words = [] if text.strip() in ("", "-", "none") else text.split()
-            items = tuple(self.csv_value(w, ctype.elem, span, column) for w in words)
+                if text.strip() in ("", "-"):
+                    return ()
+                return tuple(self.csv_value(m.group().strip(), ctype.elem, _within(span, m), column)
+                             for m in re.finditer(r"[^/]+", text))
+            if text.strip() in ("", "-", "none"):
+                return _rt_oset(()) if ctype.kind == "set" else ()
+            items = tuple(self.csv_value(m.group(), ctype.elem, _within(span, m), column)
+                          for m in re.finditer(r"\S+", text))
             return _rt_oset(items) if ctype.kind == "set" else items
         if isinstance(ctype, IntT):
             if text.lstrip("-").isdigit():

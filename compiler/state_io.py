@@ -14,6 +14,7 @@ their fields, maps as objects, boards as rows of card names (``null`` when free)
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 from . import ir as I
@@ -44,12 +45,17 @@ def encode(program: I.Program, t: Type, v: Any) -> Any:
     if isinstance(t, TupleT):
         return [encode(program, it, x) for it, x in zip(t.items, v)]
     if isinstance(t, MapT):
-        return {str(encode(program, t.key, k)): encode(program, t.value, x) for k, x in v.items()}
+        return {_key_text(encode(program, t.key, k)): encode(program, t.value, x) for k, x in v.items()}
     if isinstance(t, BoardT):
         return [[v.cards.get((r, c)) for c in range(v.cols)] for r in range(v.rows)]
     if isinstance(t, CellT):
         return list(v)
     return _plain(v)
+
+
+def _key_text(k: Any) -> str:
+    """A map key as a JSON object key: true/false for booleans, as JSON writes them."""
+    return json.dumps(k) if isinstance(k, bool) else str(k)
 
 
 def _plain(v: Any) -> Any:
@@ -74,6 +80,12 @@ def _plain(v: Any) -> Any:
 plain = _plain
 
 
+def changed_params(program: I.Program) -> dict[str, Any]:
+    """The params given another value than the spec's (``--set``), to save with a state."""
+    return {k: program.constants[k] for k in program.overrides
+            if k in program.constants and k not in program.switches}
+
+
 def dump(state, *, seed: int | None = None) -> dict:
     """The whole state of a game as a JSON-ready document."""
     program = state.interp.program
@@ -84,6 +96,9 @@ def dump(state, *, seed: int | None = None) -> dict:
         "seed": seed,
         "checkpoint": state.stopped,
         "switches": dict(program.switches),
+        **({"params": params} if (params := changed_params(program)) else {}),
+        **({"tables": {k: str(Path(v).resolve()) for k, v in program.own_tables.items()}}
+           if program.own_tables else {}),
         "seats": [{"name": s.name, "kind": s.kind, "title": s.title} for s in state.seats],
         "state": {}, "per_seat": {}, "per_key": {},
         "checkpoints": dict(state.checkpoints),
@@ -198,7 +213,7 @@ class Reader:
     def decode(self, t: Type, raw: Any, path: tuple, top: bool = False) -> Any:
         if raw is None:
             if isinstance(t, (IntT, BoolT, CollT, BoardT)):
-                self.fail(path, f"null where a {t} is needed")
+                self.fail(path, f"null where {_a(str(t))} is needed")
             return None
         if isinstance(t, IntT):
             if type(raw) is not int:
@@ -230,7 +245,10 @@ class Reader:
             items = [self.decode(t.elem, x, path + (i,)) for i, x in enumerate(raw)]
             if t.kind == "set" and len(set(map(repr, items))) != len(items):
                 self.fail(path, "a set holds each value once")
-            return rt.Zone(path[-1] if path else "pile", items) if top and t.kind == "pile" else tuple(items)
+            if top and t.kind == "pile":
+                label = f"{path[1]}({path[2]})" if len(path) == 3 else str(path[-1])
+                return rt.Zone(label, items)
+            return tuple(items)
         if isinstance(t, RecordT):
             info = self.program.records[t.name]
             names = [f for f, _ in info.fields]
@@ -253,7 +271,8 @@ class Reader:
                 self.fail(path, f"expected an object ({t})")
             out = {}
             for k, x in raw.items():
-                key = int(k) if isinstance(t.key, IntT) and k.lstrip("-").isdigit() else k
+                key = int(k) if isinstance(t.key, IntT) and k.lstrip("-").isdigit() else \
+                    {"true": True, "false": False}.get(k, k) if isinstance(t.key, BoolT) else k
                 out[self.decode(t.key, key, path + (k,))] = self.decode(t.value, x, path + (k,))
             return out
         if isinstance(t, BoardT):
@@ -306,8 +325,8 @@ def load(interp, path: str, doc: dict | None = None, text: str | None = None):
         rd.fail(("format",), f"unknown format {json.dumps(fmt)}", f"this version reads {FORMAT}")
     if doc.get("spec", program.name) != program.name:
         rd.fail(("spec",), f"this state is of the spec '{doc['spec']}', not '{program.name}'")
-    known = {"format", "spec", "mode", "seed", "checkpoint", "switches", "seats", "state", "per_seat",
-             "per_key", "checkpoints", "reports"}
+    known = {"format", "spec", "mode", "seed", "checkpoint", "switches", "params", "tables", "seats",
+             "state", "per_seat", "per_key", "checkpoints", "reports"}
     for k in doc:
         if k not in known:
             rd.fail((k,), f"unknown entry '{k}'", did_you_mean(k, known) or "see docs/state.md", key=True)
@@ -332,10 +351,23 @@ def load(interp, path: str, doc: dict | None = None, text: str | None = None):
     if mode is not None and mode not in program.modes:
         rd.fail(("mode",), f"no mode '{mode}' in this spec",
                 did_you_mean(str(mode), program.modes) or "modes: " + ", ".join(program.modes))
-    state = interp.new_state(seats, doc.get("seed"))
+    seed = doc.get("seed")
+    if seed is not None and type(seed) is not int:
+        rd.fail(("seed",), f"the seed is a whole number or null, not {json.dumps(seed)}")
+    stopped = doc.get("checkpoint")
+    if stopped is not None and not isinstance(stopped, str):
+        rd.fail(("checkpoint",), "the checkpoint is a text NAME:N or null")
+    counts = doc.get("checkpoints") or {}
+    if not isinstance(counts, dict) or any(type(n) is not int or n < 0 for n in counts.values()):
+        rd.fail(("checkpoints",), "checkpoints is an object of checkpoint names and counts: {\"era\": 2}")
+    reports = doc.get("reports") or {}
+    if not isinstance(reports, dict):
+        rd.fail(("reports",), "reports is an object of report names and values")
+    state = interp.new_state(seats, seed)
     state.mode = mode
-    state.stopped = doc.get("checkpoint")
-    state.checkpoints = dict(doc.get("checkpoints") or {})
+    state.stopped = stopped
+    state.checkpoints = dict(counts)
+    state.reports = dict(reports)       # as saved: plain JSON values, shown and written back as they are
     shared = {v.name: v for v in program.state.values() if not v.keyed}
     per_seat = {v.name: v for v in program.state.values() if v.per_seat}
     per_key = {v.name: v for v in program.state.values() if v.keyed and not v.per_seat}
@@ -364,6 +396,35 @@ def load(interp, path: str, doc: dict | None = None, text: str | None = None):
                             did_you_mean(k, keys) or "one of: " + ", ".join(keys), key=True)
                 state.per[name][keys[k]] = rd.decode(var.type, x, (section, name, k), top=True)
     return state
+
+
+def saved_settings(program: I.Program, path: str, doc: dict, text: str) -> dict[str, str]:
+    """The switches and params a state was saved with, checked against the spec, as
+    ``--set`` values."""
+    rd = Reader(program, str(path), text)
+    out: dict[str, str] = {}
+    for section in ("switches", "params"):
+        body = doc.get(section) or {}
+        if not isinstance(body, dict):
+            rd.fail((section,), f"{section} is an object of names and values")
+        names = program.switches if section == "switches" else \
+            {k: v for k, v in program.constants.items() if k not in program.switches}
+        for name, value in body.items():
+            if name not in names:
+                rd.fail((section, name), f"this spec has no {'switch' if section == 'switches' else 'param'} '{name}'",
+                        did_you_mean(name, names) or f"{section} here: " + ", ".join(names), key=True)
+            if section == "switches":
+                options = program.switch_options(name)
+                if program.definitions[name].options != ("int",) and value not in options:
+                    rd.fail((section, name), f"{json.dumps(value)} is not an option of '{name}'",
+                            "options: " + " | ".join(json.dumps(o) for o in options))
+            if type(value) is not type(names[name]):
+                rd.fail((section, name), f"'{name}' takes {type(names[name]).__name__}, not {json.dumps(value)}")
+            out[name] = json.dumps(value) if isinstance(value, bool) else str(value)
+    tables = doc.get("tables") or {}
+    if not isinstance(tables, dict) or any(not isinstance(v, str) for v in tables.values()):
+        rd.fail(("tables",), "tables is an object of table names and CSV files")
+    return out
 
 
 def _section_of(var: I.StateVarDef) -> str:
@@ -399,4 +460,8 @@ def show(state, title: str | None = None) -> list[str]:
             values = [(v.name, state.per[v.name][key]) for v in vars_]
             lines.append(f"  {key}: " + "; ".join(f"{render.words(n)} {render.text(x, render.LONG_PILE)}"
                                                   for n, x in values))
+    if state.reports:
+        lines += ["", "reports"]
+        for name, value in state.reports.items():
+            lines += render.block(name, _plain(value), "  ")
     return lines

@@ -43,9 +43,21 @@ def _overrides(items: list[str] | None) -> dict[str, str]:
     return out
 
 
-def _load(path: str, sets):
+def _tables(args) -> dict[str, str]:
+    out = {}
+    for item in getattr(args, "table", None) or []:
+        if "=" not in item:
+            raise UsageError(f"--table takes NAME=FILE, not '{item}'")
+        k, v = item.split("=", 1)
+        out[k.strip()] = v.strip()
+    return out
+
+
+def _load(path: str, args, sets: dict[str, str] | None = None):
+    """A spec with the --set values and the player's own table files of the command."""
     from compiler import load
-    return load(path, _overrides(sets))
+    options = {"cards": args.cards} if getattr(args, "cards", None) else {}
+    return load(path, sets if sets is not None else _overrides(args.set), _tables(args), options)
 
 
 # ------------------------------------------------------------------ output helpers
@@ -96,11 +108,10 @@ def _seat_board_var(program) -> str:
 
 # ------------------------------------------------------------------ commands
 def cmd_check(args) -> int:
-    from compiler.loader import load
     code = 0
     for path in args.paths:
         try:
-            program = load(path, _overrides(args.set))
+            program = _load(path, args)
         except RulesError as exc:
             print(exc.render(), file=sys.stderr)
             code = max(code, exc.exit_code)
@@ -112,7 +123,7 @@ def cmd_check(args) -> int:
 
 
 def cmd_graph(args) -> int:
-    program = _load(args.path, args.set)
+    program = _load(args.path, args)
     g = rules_graph.build(program)
     print(rules_graph.to_dot(g) if args.format == "dot" else rules_graph.to_json(g))
     return 0
@@ -125,7 +136,7 @@ def cmd_dump(args) -> int:
         for f in parse_files(spec_files(args.path)):
             print(dump(f))
         return 0
-    program = _load(args.path, args.set)
+    program = _load(args.path, args)
     from compiler.interpret import Interpreter
     print(Interpreter(program).python_source())
     return 0
@@ -136,7 +147,7 @@ def cmd_docs(args) -> int:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     for path in args.specs:
-        program = _load(path, args.set)
+        program = _load(path, args)
         target = out / f"{program.name}.md"
         target.write_text(rules_page(program), encoding="utf-8")
         print(f"wrote {target}")
@@ -148,7 +159,7 @@ def cmd_docs(args) -> int:
 def cmd_score(args) -> int:
     from compiler.inputs import read_grid
     from compiler.interpret import Interpreter
-    program = _load(args.spec, args.set)
+    program = _load(args.spec, args)
     if program.outcome is None:
         raise BadInputError(f"{args.spec}: the spec has no 'outcome' to score with")
     var = _seat_board_var(program)
@@ -249,7 +260,8 @@ def _narrative(state) -> list[str]:
             continue
         name, value = ev.detail["name"], ev.detail["value"]
         if ev.detail.get("heading"):
-            lines += ["", f"== {render.words(name).capitalize()} {render.text(value)} =="]
+            sep = " " if isinstance(value, int) else ": "
+            lines += ["", f"== {render.words(name).capitalize()}{sep}{render.text(value)} =="]
         else:
             lines += render.block(name, value)
     return lines
@@ -258,7 +270,7 @@ def _narrative(state) -> list[str]:
 def cmd_play(args) -> int:
     from compiler import render, state_io
     from compiler.interpret import Interpreter
-    program = _load(args.spec, args.set)
+    program = _load(args.spec, args)
     mode = _pick_mode(program, args)
     players = args.players if args.players is not None else mode.min_players
     stop_at = _stop_label(program, args.stop_at) if args.stop_at else None
@@ -335,15 +347,22 @@ def cmd_show(args) -> int:
     from compiler import state_io
     from compiler.interpret import Interpreter
     doc, text = state_io.read_document(args.state)
-    saved = doc.get("switches") or {}
-    sets = _overrides(args.set)
-    if isinstance(saved, dict):
-        for k, v in saved.items():
-            sets.setdefault(k, str(v).lower() if isinstance(v, bool) else str(v))
-    from compiler import load
-    program = load(args.spec, sets)
-    interp = Interpreter(program)
-    state = state_io.load(interp, args.state, doc, text)
+    given = _overrides(args.set)
+    program = _load(args.spec, args, given)
+    # the switches, params and tables the game was played with, unless the command says otherwise
+    saved = {k: v for k, v in state_io.saved_settings(program, args.state, doc, text).items()
+             if k not in given}
+    changed = {k: v for k, v in saved.items()
+               if v != (json.dumps(program.constants[k]) if isinstance(program.constants[k], bool)
+                        else str(program.constants[k]))}
+    tables = doc.get("tables") or {}
+    if tables and not args.cards and not args.table:
+        args.table = [f"{k}={v}" for k, v in tables.items()]
+    else:
+        tables = {}
+    if changed or tables:
+        program = _load(args.spec, args, {**given, **saved})
+    state = state_io.load(Interpreter(program), args.state, doc, text)
     if args.json:
         print(json.dumps(state_io.dump(state, seed=doc.get("seed")), indent=1, ensure_ascii=False))
         return 0
@@ -353,7 +372,7 @@ def cmd_show(args) -> int:
 
 def cmd_query(args, extra: list[str]) -> int:
     from solver.queries import run_query
-    program = _load(args.spec, args.set)
+    program = _load(args.spec, args)
     name = args.name.replace("-", "_")
     if name not in program.queries:
         from compiler.diagnostics import did_you_mean
@@ -388,9 +407,16 @@ def build_parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", parser_class=_Parser, metavar="COMMAND")
     sub.required = True
 
-    def common(sp):
+    def common(sp, cards: bool = True):
         sp.add_argument("--set", action="append", metavar="NAME=VALUE",
                         help="set a switch or param of the spec (repeatable)")
+        if cards:
+            sp.add_argument("--cards", metavar="FILE", dest="cards",
+                            help="your own card table (CSV) in place of the spec's; it is checked")
+        sp.add_argument("--card-table", metavar="FILE", dest="cards",
+                        help="the same as --cards (on every command, query included)")
+        sp.add_argument("--table", action="append", metavar="NAME=FILE",
+                        help="any table of the spec read from your own CSV file (repeatable)")
 
     c = sub.add_parser("check", help="compile specs; exit 0 when clean")
     c.add_argument("paths", nargs="+", metavar="PATH")
@@ -436,7 +462,7 @@ def build_parser() -> argparse.ArgumentParser:
     q.add_argument("--json", action="store_true")
     q.add_argument("--time-limit", type=float, default=60.0, metavar="SECONDS")
     q.add_argument("--workers", type=int, default=2)
-    common(q)
+    common(q, cards=False)    # a query's inputs may be called --cards: use --card-table
     return p
 
 

@@ -92,6 +92,11 @@ class Watch:
             assert sum(s.f_plants for s in here) <= it.call("plant_supply", c), (label, c)
             assert sum(s.f_meat for s in here) <= it.call("meat_supply", c), (label, c)
         assert sum(s.f_plants + s.f_meat for s in world) <= self.food_units, label
+        # chips follow the diet: no plants for a carnivore, no meat for a herbivore
+        for s in world:
+            diet = it.call("diet_of", s)
+            assert not (diet == "carnivore" and s.f_plants), (label, s)
+            assert not (diet == "herbivore" and s.f_meat), (label, s)
         if label.startswith("evaluated:"):
             # every survivor of an Evaluation Phase meets its Requirements and was fed
             for s in world:
@@ -161,3 +166,35 @@ def test_the_same_seed_plays_the_same_game():
     b = it.play("standard", 3, 5)
     assert a.reports == b.reports
     assert [e.detail for e in a.log] == [e.detail for e in b.log]
+
+
+ACTIONS = ("creates", "mutates", "mutates_twice", "migrates")
+
+
+def actions_by_turn(state):
+    """(era, turn number, [species id acted]) for every turn of a game, from its notes."""
+    out, era, turn = [], 0, None
+    for e in state.log:
+        if e.kind == "checkpoint" and e.detail["name"] == "era":
+            era += 1
+        elif e.kind == "checkpoint" and e.detail["name"] == "turn":
+            turn = [era, e.detail["count"], []]
+            out.append(turn)
+        elif e.kind == "note" and e.detail["name"] in ACTIONS and turn is not None:
+            turn[2].append(e.detail["value"].f_id)
+    return out
+
+
+@pytest.mark.parametrize("reading", ["per_turn", "per_species"])
+def test_main_actions_reading(reading):
+    """per_turn: at most one main action a turn; per_species: several in some turn.
+    Either way no species acts twice in an Era (the Player Markers)."""
+    most = 0
+    for seed in range(4):
+        _, state, _ = play_watched(4, seed, main_actions=reading)
+        turns = actions_by_turn(state)
+        most = max(most, max(len(t[2]) for t in turns))
+        for era in {t[0] for t in turns}:
+            acted = [i for t in turns if t[0] == era for i in t[2]]
+            assert len(acted) == len(set(acted)), (seed, era)
+    assert most == 1 if reading == "per_turn" else most >= 2

@@ -163,3 +163,37 @@ def test_hand_written_minimal_state(darwin, tmp_path):
     assert [s.name for s in state.seats] == ["p1", "p2", "p3"]
     hand = state.per["hand"][state.seats[0]]
     assert list(getattr(hand, "cards", hand)) == ["bongo_head", "chimpanzee_body"]
+
+
+def test_end_of_game_reports_round_trip(darwin, tmp_path):
+    state = darwin.play("standard", 3, 2)
+    doc = state_io.dump(state, seed=2)
+    assert set(doc["reports"]) >= {"score", "winners"}
+    path = tmp_path / "end.json"
+    path.write_text(json.dumps(doc))
+    again = state_io.load(darwin, str(path))
+    assert state_io.dump(again, seed=2) == doc
+    assert "reports" in state_io.show(again)
+
+
+def test_bad_bookkeeping_entries_are_located(darwin, saved, tmp_path):
+    _, _, path = saved
+    message = error_of(darwin, rewritten(path, tmp_path, lambda d: d.update(checkpoints=[1])))
+    assert "checkpoints is an object of checkpoint names and counts" in message
+    message = error_of(darwin, rewritten(path, tmp_path, lambda d: d.update(seed="seven")))
+    assert "the seed is a whole number or null" in message
+
+
+def test_saved_settings_are_checked(darwin, saved, tmp_path):
+    _, _, path = saved
+    program = darwin.program
+    bad = rewritten(path, tmp_path, lambda d: d["switches"].update(omnivore_meet="before_carnivores"))
+    with pytest.raises(BadInputError) as info:
+        state_io.saved_settings(program, str(bad), json.loads(bad.read_text()), bad.read_text())
+    assert "this spec has no switch 'omnivore_meet'" in str(info.value) and "did you mean 'omnivore_meat'?" in str(info.value)
+    bad = rewritten(path, tmp_path, lambda d: d["switches"].update(markers_per_colour=10))
+    with pytest.raises(BadInputError, match=r'"10" is not an option|10 is not an option'):
+        state_io.saved_settings(program, str(bad), json.loads(bad.read_text()), bad.read_text())
+    good = rewritten(path, tmp_path, lambda d: d.update(params={"hand_size": 8}))
+    assert state_io.saved_settings(program, str(good), json.loads(good.read_text()), good.read_text())[
+        "hand_size"] == "8"

@@ -1,0 +1,180 @@
+"""`check` definitions and players' own tables (`--cards FILE`, `--table NAME=FILE`).
+
+A check is a fact the spec's data must satisfy; it runs whenever the spec is loaded,
+on the tables the spec ships and on tables a player brings. A failing row is reported
+at its own line, in whichever file it came from.
+"""
+import csv
+import json
+import re
+import subprocess
+import sys
+
+import pytest
+
+from compiler import load
+from compiler.diagnostics import BadInputError, ResolveError
+from conftest import ROOT
+
+DARWIN = ROOT / "spec" / "darwins_choice"
+CATALOGUE = DARWIN / "animal_cards.csv"
+
+MINI = """
+game mini "Mini"
+enum colour { red, blue }
+table gem (colour: colour, worth: int) from "gems.csv" option gems
+
+/// Every gem is worth something, and the red ones at least 2.
+check worth_something for g in gem: g.worth > 0 else "a gem is worth something"
+check red_worth for g in gem if g.colour == red: g.worth >= 2 else "red gems are worth 2 or more"
+check three_gems: size(gem) == 3 else "there are three gems"
+"""
+
+
+def mini(tmp_path, rows, spec=MINI):
+    (tmp_path / "mini.rules").write_text(spec)
+    (tmp_path / "gems.csv").write_text("name,colour,worth\n" + "\n".join(rows) + "\n")
+    return tmp_path / "mini.rules"
+
+
+def test_checks_pass_silently(tmp_path):
+    program = load(mini(tmp_path, ["ruby,red,3", "sapphire,blue,1", "garnet,red,2"]))
+    assert set(program.checks) == {"worth_something", "red_worth", "three_gems"}
+
+
+def test_failing_rows_are_reported_at_their_line(tmp_path):
+    path = mini(tmp_path, ["ruby,red,1", "sapphire,blue,0", "garnet,red,2"])
+    with pytest.raises(ResolveError) as info:
+        load(path)
+    text = info.value.render()
+    assert "gems.csv:2:1: error: red gems are worth 2 or more: ruby (found 1, needs >= 2)" in text
+    assert "gems.csv:3:1: error: a gem is worth something: sapphire (found 0, needs > 0)" in text
+    assert "hint: check 'red_worth' at " in text and "three gems" not in text
+    assert len(info.value.diagnostics) == 2
+
+
+def test_whole_table_check_names_the_file(tmp_path):
+    path = mini(tmp_path, ["ruby,red,3", "sapphire,blue,1"])
+    with pytest.raises(ResolveError) as info:
+        load(path)
+    text = info.value.render()
+    assert "mini.rules:9:7: error: there are three gems: found 2, needs == 3" in text
+    assert "computed over gem from" in text and "gems.csv" in text
+
+
+def test_a_players_table_replaces_the_spec_one(tmp_path):
+    path = mini(tmp_path, ["ruby,red,3", "sapphire,blue,1", "garnet,red,2"])
+    own = tmp_path / "mine.csv"
+    own.write_text("name,colour,worth\nopal,blue,5\njade,red,1\npearl,blue,2\n")
+    with pytest.raises(ResolveError, match=r"mine\.csv:3:1: error: red gems are worth 2 or more: jade"):
+        load(path, options={"gems": str(own)})
+    own.write_text("name,colour,worth\nopal,blue,5\njade,red,4\npearl,blue,2\n")
+    program = load(path, tables={"gem": str(own)})
+    assert program.enums["gem"].values == ["opal", "jade", "pearl"]
+    assert program.own_tables == {"gem": str(own)}
+
+
+def test_unknown_option_and_table(tmp_path):
+    path = mini(tmp_path, ["ruby,red,3", "sapphire,blue,1", "garnet,red,2"])
+    with pytest.raises(BadInputError, match=r"--cards: .* declares no table loaded with --cards"):
+        load(path, options={"cards": "x.csv"})
+    with pytest.raises(BadInputError, match=r"no table 'gems' read from a file .*did you mean 'gem'"):
+        load(path, tables={"gems": "x.csv"})
+
+
+@pytest.mark.parametrize("check,message", [
+    ("check c for g in gem: g.worth else \"m\"", "a check is true or false"),
+    ("check c for g in 3: true else \"m\"", "a check runs over a collection"),
+])
+def test_ill_typed_checks(tmp_path, check, message):
+    path = mini(tmp_path, ["ruby,red,3", "sapphire,blue,1", "garnet,red,2"], MINI + check + "\n")
+    with pytest.raises(ResolveError, match=message):
+        load(path)
+
+
+# ---------------------------------------------------------------- Darwin's Choice
+def catalogue_rows():
+    with CATALOGUE.open(encoding="utf-8", newline="") as f:
+        return list(csv.reader(f))
+
+
+def write(rows, path):
+    with path.open("w", encoding="utf-8", newline="") as f:
+        csv.writer(f).writerows(rows)
+    return path
+
+
+def edit(rows, part, column, value):
+    head = rows[0]
+    row = next(r for r in rows[1:] if r[head.index("part")] == part)
+    row[head.index(column)] = value
+    return row[0]
+
+
+def test_shipped_catalogue_passes_every_check():
+    program = load(DARWIN)
+    assert {"cards_in_box", "small_cards_in_box", "large_cards_in_box", "bodies_have_sites",
+            "sized_by_part", "head_diet", "diet_on_heads", "biomes_in_box"} <= set(program.checks)
+
+
+@pytest.mark.parametrize("part,column,value,message", [
+    ("body", "sites", "-", "a Body Card needs docking sites"),
+    ("tail", "diet", "carnivore", "only Head Cards show a nutrition symbol"),
+    ("head", "diet", "none", "a Head Card shows its nutrition symbol"),
+    ("wing", "size", "large", "heads, wings, single legs and tails are small cards"),
+    ("legs", "sites", "tail_site", "only Body Cards have docking sites"),
+])
+def test_own_catalogue_row_mistakes(tmp_path, part, column, value, message):
+    rows = catalogue_rows()
+    name = edit(rows, part, column, value)
+    own = write(rows, tmp_path / "mine.csv")
+    with pytest.raises(ResolveError) as info:
+        load(DARWIN, options={"cards": str(own)})
+    text = info.value.render()
+    assert re.search(r"mine\.csv:\d+:1: error: " + re.escape(message) + r"[^\n]*: " + name, text), text
+
+
+def test_own_catalogue_counts_and_symbols(tmp_path):
+    rows = catalogue_rows()
+    rows.pop()                                        # one card short
+    own = write(rows, tmp_path / "short.csv")
+    with pytest.raises(ResolveError, match=r"the box holds 237 Animal Cards: found 236, needs == 237"):
+        load(DARWIN, options={"cards": str(own)})
+    rows = catalogue_rows()
+    i = rows[0].index("abilities")
+    row = next(r for r in rows[1:] if "climbing" in r[i])
+    row[i] = row[i].replace("climbing", "climbin", 1)
+    own = write(rows, tmp_path / "typo.csv")
+    with pytest.raises(ResolveError) as info:
+        load(DARWIN, options={"cards": str(own)})
+    text = info.value.render()
+    assert "'climbin' is not an ability (column 'abilities')" in text and "did you mean 'climbing'?" in text
+    rows = catalogue_rows()
+    rows.append(list(rows[1]))                        # the same name twice
+    own = write(rows, tmp_path / "twice.csv")
+    with pytest.raises(ResolveError, match=f"'{rows[1][0]}' appears twice in table 'animal_card'"):
+        load(DARWIN, options={"cards": str(own)})
+
+
+def test_play_with_own_catalogue(tmp_path):
+    """A player's table with other printed values plays, and the saved state remembers it."""
+    rows = catalogue_rows()
+    s = rows[0].index("strength")
+    for r in rows[1:]:
+        r[s] = str(int(r[s]) + 1)
+        r[rows[0].index("source")] = "printed"
+    own = write(rows, tmp_path / "printed.csv")
+    state = tmp_path / "s.json"
+    cmd = [sys.executable, "-m", "solver.cli", "play", "spec/darwins_choice", "--players", "3", "--seed", "5",
+           "--cards", str(own), "--stop-at", "evaluation", "--save-state", str(state)]
+    proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(state.read_text())["tables"] == {"animal_card": str(own)}
+    proc = subprocess.run([sys.executable, "-m", "solver.cli", "show", "spec/darwins_choice", "--state",
+                           str(state)], cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    program = load(DARWIN, options={"cards": str(own)})
+    shipped = load(DARWIN)
+    some = program.enums["animal_card"].values[0]
+    assert program.enums["animal_card"].attrs["strength"][some] == \
+        shipped.enums["animal_card"].attrs["strength"][some] + 1
