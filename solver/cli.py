@@ -29,6 +29,10 @@ class UsageError(BadInputError):
 
 
 class _Parser(argparse.ArgumentParser):
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("allow_abbrev", False)   # a query input --card is not --card-table
+        super().__init__(*args, **kwargs)
+
     def error(self, message):  # one clear message, exit 2
         raise UsageError(f"{self.prog}: {message} (see {self.prog} --help)")
 

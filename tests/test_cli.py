@@ -203,3 +203,11 @@ def test_saved_switches_come_back(tmp_path):
 def test_stop_at_mistakes_exit_2(tmp_path, args, message):
     code, _, err = run("play", DARWIN, "--players", "3", "--seed", "1", *args, cwd=ROOT)
     assert code == 2 and message in err and "Traceback" not in err
+
+
+def test_query_input_is_not_taken_for_a_longer_option():
+    """`--card` is the query's input, not an abbreviation of `--card-table`."""
+    code, out, err = run("query", SPEC, "best-placement", "--state", "examples/partial.grid", "--card", "hyena",
+                         "--time-limit", "30")
+    assert code == 0, err
+    assert "OPTIMAL" in out or "FEASIBLE" in out
