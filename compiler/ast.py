@@ -94,7 +94,7 @@ class FieldInit(Node):
 
 @dataclass(frozen=True)
 class New(Expr):
-    """``new species(owner = p, dp = 0)``: a record value."""
+    """``new token(owner = p, power = 0)``: a record value."""
     record: str
     record_span: Span
     fields: tuple[FieldInit, ...]
@@ -300,7 +300,7 @@ class Note(Stmt):
 
 @dataclass(frozen=True)
 class Take(Stmt):
-    """``take X from Z``: cards leave a pile (to nowhere: a species, for example)."""
+    """``take X from Z``: cards leave a pile for nowhere in particular (into a record's field, for example)."""
     what: Expr
     source: Expr
 

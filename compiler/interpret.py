@@ -772,7 +772,7 @@ class Interpreter:
         return self.ns[f"p_{procedure}"](*args)
 
     def record(self, name: str, **fields):
-        """A record value of the spec: ``record('species', id=1, ...)``."""
+        """A record value of the spec: ``record('token', owner=seat, power=3)``."""
         info = self.program.records[name]
         return info.cls(*[fields[f] for f, _ in info.fields])
 

@@ -96,20 +96,28 @@ class Encoder:
             return not lit
         return ~lit
 
-    def and_(self, lits, name: str = "and"):
-        out = []
-        seen = set()
+    def _operands(self, lits, absorbing: bool):
+        """The distinct literals of an and (absorbing False) or an or (absorbing True),
+        with the keys seen; or the absorbing constant when one literal is, or when a
+        literal and its negation both appear."""
+        out, seen = [], set()
         for l in lits:
-            if l is False:
-                return False
-            if l is True:
+            if l is absorbing:
+                return absorbing, seen
+            if l is (not absorbing):
                 continue
             k = self.key(l)
             if -k - 1 in seen:
-                return False
+                return absorbing, seen
             if k not in seen:
                 seen.add(k)
                 out.append(l)
+        return out, seen
+
+    def and_(self, lits, name: str = "and"):
+        out, seen = self._operands(lits, False)
+        if out is False:
+            return False
         # x and (x or y ...) == x
         out = [l for l in out if not (self._or_parts.get(self.key(l), set()) & (seen - {self.key(l)}))]
         if not out:
@@ -182,19 +190,9 @@ class Encoder:
                 self.onehot[self.key(lit)] = (group, value)
 
     def or_(self, lits, name: str = "or"):
-        out = []
-        seen = set()
-        for l in lits:
-            if l is True:
-                return True
-            if l is False:
-                continue
-            k = self.key(l)
-            if -k - 1 in seen:
-                return True
-            if k not in seen:
-                seen.add(k)
-                out.append(l)
+        out, _ = self._operands(lits, True)
+        if out is True:
+            return True
         if not out:
             return False
         if len(out) == 1:

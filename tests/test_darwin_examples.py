@@ -148,22 +148,26 @@ def test_dc_ex3_food_distribution_and_evaluation():
         sorted(BISON_LION_TAMARIN)
 
 
+def with_cards(st, species_id: int, cards):
+    """The example's table with one species' cards changed."""
+    st.shared["world"] = tuple(s._replace(f_cards=tuple(cards)) if s.f_id == species_id else s
+                               for s in st.shared["world"])
+    return st
+
+
 def test_dc_ex3_side_oracles():
     it = dc()
     # BLT with a Digging card (Meerkat legs: running, not counted in High mountains):
     # the Orca tortoise cannot cover its need and dies, there being no other prey.
     st = example3(it)
-    st.shared["world"] = tuple(s._replace(f_cards=s.f_cards + ("meerkat_legs",)) if s.f_id == 3 else s
-                               for s in st.shared["world"])
+    with_cards(st, 3, named(st)["BLT"].f_cards + ("meerkat_legs",))
     blt = named(st)["BLT"]
     assert it.call("protected", blt) and it.call("adaptation", blt) == 4
     it.run("food_evaluation", state=st)
     assert set(named(st)) == {"WB", "PT", "BLT", "MM"}
     # BLT with Adaptation 7 (> 6) could not be eaten either
-    st = example3(it)
-    st.shared["world"] = tuple(s._replace(f_cards=("bison_head", "chimpanzee_body", "snow_leopard_legs",
-                                                   "golden_eagle_wing")) if s.f_id == 3 else s
-                               for s in st.shared["world"])
+    st = with_cards(example3(it), 3, ("bison_head", "chimpanzee_body", "snow_leopard_legs",
+                                      "golden_eagle_wing"))
     assert it.call("adaptation", named(st)["BLT"]) > 6
     assert not it.call("can_eat", named(st)["OT"], named(st)["BLT"])
 
@@ -183,8 +187,7 @@ def test_dc_ex4_tie_break_side_oracle():
     # if MM had strength 1 it would tie PT for 3rd; PT's Adaptation (9 > 3) keeps the place
     it = dc()
     st = example3(it)
-    st.shared["world"] = tuple(s._replace(f_cards=s.f_cards + ("red_kangaroo_tail",)) if s.f_id == 4 else s
-                               for s in st.shared["world"])
+    with_cards(st, 4, named(st)["MM"].f_cards + ("red_kangaroo_tail",))
     mm = named(st)["MM"]
     assert it.call("strength", mm) == 1 and it.call("adaptation", mm) == 3
     it.run("evaluation", state=st)
