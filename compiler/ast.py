@@ -318,6 +318,7 @@ class Input(Stmt):
     type: TypeExpr
     tags: tuple[tuple[str, Span], ...]
     doc: str
+    default: Expr | None = None
 
 
 @dataclass(frozen=True)
@@ -423,6 +424,9 @@ class Def(Definition):
 class Rule(Definition):
     params: tuple[Param, ...] | None
     value: Expr
+    # ``else "..."``: the sentence that explains the rule when it fails, as text parts
+    # and interpolated expressions over the parameters.
+    message: tuple | None = None
 
 
 @dataclass(frozen=True)

@@ -136,7 +136,50 @@ class _Builder:
         params = None
         if rest and isinstance(rest[0], Tree) and rest[0].data == "params":
             params = self.params(rest.pop(0))
-        return A.Rule(self.span(node), name, nspan, tags, doc, params, self.expr(rest[-1]))
+        message = None
+        if rest and rest[-1] is None:
+            rest.pop()
+        elif rest and isinstance(rest[-1], Tree) and rest[-1].data == "rule_else":
+            message = self.interpolated(rest.pop().children[0])
+        return A.Rule(self.span(node), name, nspan, tags, doc, params, self.expr(rest[-1]), message)
+
+    def interpolated(self, tok: Token) -> tuple:
+        """A message string -> its text parts and ``{expression}`` parts, each expression
+        parsed at its place in the file (so its errors point into the string)."""
+        from .parse import parser
+        raw = str(tok)[1:-1]
+        parts: list = []
+        i = 0
+        text = ""
+        while i < len(raw):
+            ch = raw[i]
+            if ch == "\\" and i + 1 < len(raw):
+                text += {"n": "\n", "t": "\t"}.get(raw[i + 1], raw[i + 1])
+                i += 2
+                continue
+            if ch == "{":
+                j = raw.find("}", i)
+                if j < 0:
+                    self.fail(tok, "a '{' in this message is never closed", "write {expression}")
+                if text:
+                    parts.append(text)
+                    text = ""
+                col = tok.column + 1 + i + 1          # column of the expression's first character
+                source = "\n" * (tok.line - 1) + "def m_=" + " " * max(0, col - 8) + raw[i + 1:j]
+                try:
+                    tree = parser().parse(source)
+                except Exception:
+                    self.fail(tok, f"'{raw[i + 1:j]}' in this message is not an expression",
+                              "write {expression} with an expression over the rule's parameters")
+                definition = tree.children[0].children[-1]
+                parts.append(self.expr(definition.children[-1]))
+                i = j + 1
+                continue
+            text += ch
+            i += 1
+        if text:
+            parts.append(text)
+        return tuple(parts)
 
     def def_outcome_def(self, node, doc):
         name, nspan, tags, rest = self.head(node)
@@ -288,7 +331,8 @@ class _Builder:
         if domain.data == "dom_element":
             kind, coll = "element", self.expr(domain.children[0])
         elif domain.data == "dom_subset":
-            kind, coll, size = "subset", self.expr(domain.children[0]), self.expr(domain.children[1])
+            kind, coll = "subset", self.expr(domain.children[0])
+            size = self.expr(domain.children[1]) if len(domain.children) > 1 and domain.children[1] is not None else None
         else:
             kind, type_ = "value", self.type(domain.children[0])
         return A.Choose(self.span(node), str(name), self.span(name), tags, kind, coll, size, type_,
@@ -393,8 +437,9 @@ class _Builder:
 
     def st_input_stmt(self, node):
         docs, tags, rest = self.split(node.children)
+        default = self.expr(rest[2]) if len(rest) > 2 and rest[2] is not None else None
         return A.Input(self.span(node), str(rest[0]), self.span(rest[0]), self.type(rest[1]), tags,
-                       self.doc(docs))
+                       self.doc(docs), default)
 
     def st_require_stmt(self, node):
         _, tags, rest = self.split(node.children)

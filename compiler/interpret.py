@@ -638,6 +638,8 @@ class Interpreter:
         cond = f" if {self.exc.ex(st.where)}" if st.where is not None else ""
         if st.domain == "element":
             return f"[{var} for {var} in {self.exc.ex(st.coll)}{cond}]"
+        if st.domain == "subset" and st.size is None:
+            return f"[{var} for {var} in _rt.subsets_of({self.exc.ex(st.coll)}){cond}]"
         if st.domain == "subset":
             return (f"[{var} for {var} in _rt.subsets(tuple({self.exc.ex(st.coll)}), "
                     f"{self.exc.ex(st.size)}){cond}]")

@@ -224,6 +224,7 @@ class While(Stmt):
 class Input(Stmt):
     name: str
     type: Type
+    default: Expr | None = None
 
 
 @dataclass(eq=False)
@@ -272,6 +273,7 @@ class FuncDef:
     type: Type
     body: Expr | None
     node: A.Definition
+    message: tuple | None = None    # a rule's explanation: text parts and expressions
 
 
 @dataclass

@@ -716,9 +716,13 @@ class Resolver:
                                 "build it from offsets(...), rays(...), '+' and switches")
         if isinstance(node, A.Outcome) and not is_int(typ):
             self.diag.error(node.value.span, f"an outcome is a number or a score; '{name}' is {typ}")
+        message = None
+        if isinstance(node, A.Rule) and node.message is not None:
+            message = tuple(part if isinstance(part, str) else self.expr(part, scope)
+                            for part in node.message)
         self.current = saved
         self.in_progress.discard(name)
-        fd = I.FuncDef(name, kind, params, typ, body, node)
+        fd = I.FuncDef(name, kind, params, typ, body, node, message)
         self.funcs[name] = fd
         return fd
 
@@ -1275,6 +1279,8 @@ class Resolver:
                 name = "rel_union"
             elif is_coll(left.type) and not isinstance(left.type, AnyT):
                 name = "concat"
+            elif isinstance(left.type, TextT) or isinstance(right.type, TextT):
+                name = "text_concat"
             else:
                 name = "add"
         elif op == "-" and isinstance(left.type, CollT):
@@ -1373,7 +1379,11 @@ class Resolver:
                 self.diag.error(node.coll.span, f"a choice is made in a collection, found {coll.type}")
             elem = coll.type.elem if isinstance(coll.type, CollT) else ANY
             var_t = elem if node.domain == "element" else CollT("set", elem)
-            if node.domain == "subset":
+            if node.domain == "subset" and node.size is None:
+                # any sub-collection: a pile's copies are chosen one by one
+                var_t = CollT("pile" if isinstance(coll.type, CollT) and coll.type.kind == "pile"
+                              else "set", elem)
+            elif node.domain == "subset":
                 size = self.expr(node.size, scope)
                 if not is_int(size.type):
                     self.diag.error(node.size.span, f"the size of a choice is a number, found {size.type}")
@@ -1555,7 +1565,7 @@ class Resolver:
         return I.Do(node.span, node.proc, args)
 
     def st_Report(self, node, scope, context):
-        if not self.only_in(node, context, ("procedure",), "report"):
+        if not self.only_in(node, context, ("procedure", "query"), "report"):
             return None
         var = coll = None
         inner = scope
@@ -1618,8 +1628,13 @@ class Resolver:
         if not self.only_in(node, context, ("query",), "input"):
             return None
         t = self.type(node.type)
+        default = None
+        if node.default is not None:
+            default = self.expr(node.default, scope)
+            if not assignable(default.type, t):
+                self.diag.error(node.default.span, f"the default of '{node.name}' is {default.type}, not {t}")
         self.bind(scope, node.name, t, node.name_span)
-        return I.Input(node.span, node.name, t)
+        return I.Input(node.span, node.name, t, default)
 
     def st_Require(self, node, scope, context):
         if not self.only_in(node, context, ("query",), "require"):
@@ -1695,7 +1710,18 @@ class Resolver:
         for st, ast_st in zip([s for s in body if isinstance(s, I.Input)],
                               [s for s in node.body if isinstance(s, A.Input)]):
             inputs.append((st.name, st.type, ast_st.doc))
-        objectives = [s for s in body if isinstance(s, I.Objective)]
-        if len(objectives) != 1:
-            self.diag.error(node.name_span, f"query '{node.name}' needs exactly one maximize or minimize")
+        # At most one maximize/minimize on every path through the query's branches; a
+        # query without one asks whether its conditions can be met at all.
+        def objectives(stmts) -> int:
+            most = 0
+            count = 0
+            for st in stmts:
+                if isinstance(st, I.Objective):
+                    count += 1
+                elif isinstance(st, I.If):
+                    most = max(most, objectives(st.then), objectives(st.other))
+            return count + most
+        if objectives(body) > 1:
+            self.diag.error(node.name_span, f"query '{node.name}' has more than one maximize or minimize "
+                                            "on one path")
         self.queries[node.name] = I.QueryDef(node.name, node.title, body, inputs, node)

@@ -506,3 +506,17 @@ def as_tuple(value: Any) -> tuple:
     if isinstance(value, Board):
         return contents(value)
     return tuple(value)
+
+
+def join_text(items, sep: str) -> str:
+    """The elements as words (names with spaces), joined by ``sep``: for messages."""
+    from .render import text
+    out = []
+    for x in as_tuple(items):
+        if isinstance(x, str):
+            out.append(x.replace("_", " "))
+        elif isinstance(x, tuple) and not hasattr(x, "rw_fields"):
+            out.append(join_text(x, ", "))
+        else:
+            out.append(text(x))
+    return sep.join(out)

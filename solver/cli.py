@@ -348,11 +348,23 @@ def _write(path: str, text: str) -> None:
 
 
 def cmd_show(args) -> int:
+    program, state, doc = _load_state(args)
+    from compiler import state_io
+    if args.json:
+        print(json.dumps(state_io.dump(state, seed=doc.get("seed")), indent=1, ensure_ascii=False))
+        return 0
+    print("\n".join(state_io.show(state)))
+    return 0
+
+
+def _load_state(args, program=None):
+    """The spec and a saved game state, with the switches, params and tables the game
+    was played with unless the command line says otherwise."""
     from compiler import state_io
     from compiler.interpret import Interpreter
     doc, text = state_io.read_document(args.state)
     given = _overrides(args.set)
-    program = _load(args.spec, args, given)
+    program = program or _load(args.spec, args, given)
     # the switches, params and tables the game was played with, unless the command says otherwise
     saved = {k: v for k, v in state_io.saved_settings(program, args.state, doc, text).items()
              if k not in given}
@@ -367,17 +379,21 @@ def cmd_show(args) -> int:
     if changed or tables:
         program = _load(args.spec, args, {**given, **saved})
     state = state_io.load(Interpreter(program), args.state, doc, text)
-    if args.json:
-        print(json.dumps(state_io.dump(state, seed=doc.get("seed")), indent=1, ensure_ascii=False))
-        return 0
-    print("\n".join(state_io.show(state)))
-    return 0
+    return program, state, doc
 
 
 def cmd_query(args, extra: list[str]) -> int:
     from solver.queries import run_query
+    from compiler.types import BoolT, SeatT
+    from compiler import ir as I
+    state = None
     program = _load(args.spec, args)
     name = args.name.replace("-", "_")
+    if name in program.queries and any(n == "state" for n, _, _ in program.queries[name].inputs):
+        if args.state is not None:          # the query's own input called 'state' (a grid...)
+            extra = ["--state", args.state] + list(extra)
+    elif args.state is not None:
+        program, state, _ = _load_state(args, program)
     if name not in program.queries:
         from compiler.diagnostics import did_you_mean
         names = [q.replace("_", "-") for q in program.queries]
@@ -388,22 +404,61 @@ def cmd_query(args, extra: list[str]) -> int:
     qp = _Parser(prog=f"rulewright query {args.spec} {args.name}", description=description,
                  epilog="Also: --json, --time-limit SECONDS (default 60), --workers N (default 2), "
                         "--set NAME=VALUE.")
+    defaults = {st.name: st.default for st in query.body if isinstance(st, I.Input)}
     for iname, itype, doc in query.inputs:
-        qp.add_argument("--" + iname.replace("_", "-"), required=True, metavar="VALUE",
-                        help=f"{doc or iname} ({itype})")
+        flag = "--" + iname.replace("_", "-")
+        optional = defaults.get(iname) is not None
+        if isinstance(itype, BoolT) and optional:
+            qp.add_argument(flag, nargs="?", const="true", default=None, metavar="true|false",
+                            help=f"{doc or iname}")
+        else:
+            qp.add_argument(flag, required=not optional, metavar="VALUE",
+                            help=f"{doc or iname} ({itype})" + (" (has a default)" if optional else ""))
     if args.query_help:
         qp.print_help()
         return 0
+    if query.inputs and any(_reads_state(program, query)) and state is None:
+        raise UsageError(f"query '{args.name}' asks about a game position: give --state FILE "
+                         "(a state saved by 'play --save-state', see docs/state.md)")
     inputs_ns = qp.parse_args(extra)
     from compiler.inputs import parse_value
-    inputs = {iname: parse_value(getattr(inputs_ns, iname), itype, program, iname)
-              for iname, itype, _ in query.inputs}
-    answer = run_query(program, name, inputs, time_limit=args.time_limit, workers=args.workers)
+    inputs = {}
+    for iname, itype, _ in query.inputs:
+        raw = getattr(inputs_ns, iname)
+        if raw is None:
+            continue
+        if isinstance(itype, SeatT):
+            inputs[iname] = _seat(raw, state, iname)
+        else:
+            inputs[iname] = parse_value(raw, itype, program, iname)
+    answer = run_query(program, name, inputs, time_limit=args.time_limit, workers=args.workers,
+                       state=state)
     if args.json:
         print(json.dumps(answer.to_json(), indent=2, ensure_ascii=False))
     else:
         print(answer.to_text())
     return 0
+
+
+def _reads_state(program, query):
+    """Whether a query reads the game state (a state variable is downstream of it in
+    the rules graph)."""
+    import networkx as nx
+    g = rules_graph.build(program)
+    seen = nx.descendants(g, query.name) if query.name in g else set()
+    return [n in program.state for n in seen]
+
+
+def _seat(raw: str, state, name: str):
+    if state is None:
+        raise UsageError(f"--{name.replace('_', '-')} names a seat of a game: give --state FILE")
+    for seat in state.seats:
+        if raw in (seat.name, seat.title, str(seat.index + 1)):
+            return seat
+    from compiler.diagnostics import did_you_mean
+    names = [s.name for s in state.seats]
+    raise UsageError(f"--{name.replace('_', '-')}: no seat '{raw}' in this game "
+                     f"({did_you_mean(raw, names) or 'seats: ' + ', '.join(names)})")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -466,6 +521,8 @@ def build_parser() -> argparse.ArgumentParser:
     q.add_argument("--json", action="store_true")
     q.add_argument("--time-limit", type=float, default=60.0, metavar="SECONDS")
     q.add_argument("--workers", type=int, default=2)
+    q.add_argument("--state", metavar="FILE", default=None,
+                   help="the game position the query is about (a saved state, docs/state.md)")
     common(q, cards=False)    # a query's inputs may be called --cards: use --card-table
     return p
 

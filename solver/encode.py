@@ -26,12 +26,82 @@ from ortools.sat.python import cp_model
 
 from compiler import ir as I
 from compiler import runtime as rt
-from compiler.diagnostics import NotSupportedError, Span
+from compiler.diagnostics import NotSupportedError, RulesError, Span
 from compiler.types import BoardT, CollT, EnumT
 
 from .operators import AGGREGATES, OPERATORS
 from .symbolic import (BoardV, BoolV, CaseV, Choice, CountsV, EnumV, GroupsV, IntV, LayerV, ListV,
-                       ScoreV, SetV, Sym)
+                       MapV, RecordV, ScoreV, SetV, Sym)
+
+
+def _symbolic(v) -> bool:
+    if isinstance(v, Sym):
+        return True
+    if isinstance(v, tuple) and not hasattr(v, "rw_fields"):
+        return any(_symbolic(x) for x in v)
+    return False
+
+
+def _hashable(v):
+    try:
+        hash(v)
+        return v
+    except TypeError:
+        return ("id", id(v))
+
+
+_FREE: dict = {}
+
+
+def free_locals(e: I.Expr, program) -> frozenset | None:
+    """The local names an expression reads (None when it calls a scoring, whose
+    choices and breakdown the encoder keeps itself)."""
+    key = id(e)
+    if key in _FREE and _FREE[key][0] is e:
+        return _FREE[key][1]
+    result = _free(e, program)
+    _FREE[key] = (e, result)
+    return result
+
+
+def _free(e, program):
+    if isinstance(e, I.Local):
+        return frozenset([e.name])
+    if isinstance(e, (I.Const, I.Global)):
+        return frozenset()
+    if isinstance(e, I.SeatVar):
+        return _free(e.seat, program)
+    if isinstance(e, (I.Call, I.Op)):
+        if isinstance(e, I.Call) and e.name in program.scorings:
+            return None
+        out = frozenset()
+        for a in e.args:
+            f = _free(a, program)
+            if f is None:
+                return None
+            out |= f
+        return out
+    if isinstance(e, I.Agg):
+        bound: set = set()
+        out = frozenset()
+        parts = []
+        for b in e.binders:
+            parts.append((b.coll, frozenset(bound)))
+            bound.add(b.var)
+            if b.cond is not None:
+                parts.append((b.cond, frozenset(bound)))
+        for x in (e.elem, e.key):
+            if x is not None:
+                parts.append((x, frozenset(bound)))
+        if e.supply is not None:
+            parts.append((e.supply, frozenset()))
+        for x, inner in parts:
+            f = _free(x, program)
+            if f is None:
+                return None
+            out |= f - inner
+        return out
+    return None
 
 
 def cell_name(c) -> str:
@@ -62,13 +132,30 @@ class Encoder:
         self._groups: list[dict] = []
         self._group_owner: dict[int, Any] = {}
         self.value_caps: dict[tuple[int, Any], int] = {}   # (id of a grid, value) -> most cells
+        # With a game state, known sub-expressions are computed by the interpreter
+        # (the reference semantics, compiled) and definition calls are remembered.
+        self.interp = None
+        self._bounds: dict = {}       # variable index -> bounds, for the variables made here
+        self._calls: dict = {}
+        self._records: dict = {}
+        self.agg_env: dict = {}
+        self.explain = False          # one assumption literal per checked rule (for reasons)
+        self.leaves: list = []        # the rules a query checks (see require_leaf)
+        self.objectives: list = []    # (path guard, value) of every maximize/minimize reached
+        self.reports: list = []       # (path guard, report statement, environment)
+        self.paths: list = []         # (path guard, {choice: value}) of every case split
+        self.inputs: dict = {}
 
     # ================================================================ literals
     def new_bool(self, name: str):
-        return self.model.new_bool_var(name)
+        var = self.model.new_bool_var(name)
+        self._bounds[var.index] = (0, 1)
+        return var
 
     def new_int(self, lb: int, ub: int, name: str):
-        return self.model.new_int_var(lb, ub, name)
+        var = self.model.new_int_var(lb, ub, name)
+        self._bounds[var.index] = (lb, ub)
+        return var
 
     def fresh(self, prefix: str) -> str:
         self._counter += 1
@@ -275,10 +362,12 @@ class Encoder:
             thi += max(a, b)
         return IntV(terms, const, max(plo, tlo), min(phi, thi))
 
-    @staticmethod
-    def var_bounds(var):
+    def var_bounds(self, var):
         if type(var).__name__ == "NotBooleanVariable":
             return (0, 1)
+        hit = self._bounds.get(getattr(var, "index", None))
+        if hit is not None:
+            return hit
         try:
             dom = list(var.proto.domain)
         except AttributeError:
@@ -496,7 +585,118 @@ class Encoder:
 
     # ================================================================ walking
     def encode(self, e: I.Expr, env: dict[str, Any]):
+        if self.interp is not None and not isinstance(e, (I.Const, I.Local)):
+            free = free_locals(e, self.program)
+            if free is not None and all(n in env and not _symbolic(env[n]) for n in free):
+                try:
+                    return self.interp.evaluate(e, {n: env[n] for n in free}, state=self.state)
+                except RulesError:
+                    pass     # walked below, where the error is located or the value unused
         return getattr(self, "en_" + type(e).__name__)(e, env)
+
+    # ------------------------------------------------------------ records
+    def record(self, name: str, fields: dict, like=None):
+        """A record whose fields may be symbolic; the same fields give the same record,
+        so a record built twice by the same definition is one claimant, one key."""
+        if not any(isinstance(v, Sym) for v in fields.values()):
+            info = self.program.records[name]
+            return info.cls(*[fields[f] for f, _ in info.fields])
+        memo = (name,) + tuple((f, ("S", id(v)) if isinstance(v, Sym) else _hashable(v))
+                               for f, v in sorted(fields.items()))
+        hit = self._records.get(memo)
+        if hit is not None:
+            return hit[0]
+        rec = RecordV(name, fields)
+        self._records[memo] = (rec, list(fields.values()))
+        return rec
+
+    # ------------------------------------------------------------ tuples
+    def lex(self, a: list, op: str, b: list, span: Span | None = None):
+        """A literal for tuples compared element by element (op in == != < <= > >=)."""
+        if len(a) != len(b):
+            raise NotSupportedError("tuples of different lengths", span)
+        if op in ("==", "!="):
+            eq = self.and_([self.cmp(x, "==", y, span) for x, y in zip(a, b)])
+            return eq if op == "==" else self.not_(eq)
+        if op in ("<", "<="):
+            a, b, op = b, a, {"<": ">", "<=": ">="}[op]
+        result = self.cmp(a[-1], op, b[-1], span)
+        for x, y in zip(reversed(a[:-1]), reversed(b[:-1])):
+            result = self.or_([self.cmp(x, ">", y, span), self.and_([self.cmp(x, "==", y, span), result])])
+        return result
+
+    def div(self, num, den, span: Span | None = None):
+        """``num // den`` for a non-negative numerator and a positive denominator."""
+        num, den = self.intv(num, span), self.intv(den, span)
+        if isinstance(num, int) and isinstance(den, int):
+            return num // den
+        if isinstance(den, int):
+            lo, hi = num.lb // den, num.ub // den
+            z = self.new_int(lo, hi, self.fresh("div"))
+            self.model.add(den * z <= num.expr())
+            self.model.add(num.expr() <= den * z + den - 1)
+            return self.var_int(z, lo, hi)
+        dpos = self.minmax("max", [den, 1], span)
+        lo, hi = min(0, num.lb) if not isinstance(num, int) else min(0, num), \
+            num.ub if not isinstance(num, int) else num
+        z = self.new_int(lo, max(lo, hi), self.fresh("div"))
+        self.model.add_division_equality(z, self.to_var(num), self.to_var(dpos))
+        return self.var_int(z, lo, max(lo, hi))
+
+    # ------------------------------------------------------------ allocation
+    def allocate(self, claims, supply, stop: bool, even: bool, span: Span | None = None) -> MapV:
+        """A supply served by key, the largest first (see ``runtime.allocate``), for
+        claims (guard, key, need, claimant) whose keys and needs may be symbolic:
+        what comes before each claimant and what its tied group needs are sums of
+        needs under pairwise key comparisons."""
+        def items(k):
+            if isinstance(k, ListV):
+                return [x for _, x in k.items]
+            return list(k) if isinstance(k, tuple) else [k]
+        keys = [items(k) for _, k, _, _ in claims]
+        n = len(claims)
+        above: dict = {}
+        tied: dict = {}
+        for i in range(n):
+            for j in range(n):
+                if i == j or claims[j][0] is False:
+                    continue
+                above[j, i] = self.and_([claims[j][0], self.lex(keys[j], ">", keys[i], span)])
+                tied[j, i] = self.and_([claims[j][0], self.lex(keys[j], "==", keys[i], span)])
+        entries = []
+        shares = {}
+        if not stop:
+            for i, (g, _, need, _) in enumerate(claims):
+                need = self.intv(need, span)
+                ub = need if isinstance(need, int) else need.ub
+                shares[i] = self.var_int(self.new_int(0, max(0, ub), self.fresh("share")), 0, max(0, ub))
+        for i, (g, _, need, who) in enumerate(claims):
+            if g is False:
+                continue
+            group_need = self.linear([(1, need)] + [(1, self.gate(tied[j, i], claims[j][2], span))
+                                                    for j in range(n) if (j, i) in tied])
+            if stop:
+                before = self.linear([(1, self.gate(above[j, i], claims[j][2], span))
+                                      for j in range(n) if (j, i) in above])
+                left = self.minmax("max", [0, self.linear([(1, supply), (-1, before)])], span)
+                full = self.cmp(group_need, "<=", left, span)
+                if even:
+                    size = self.linear([(1, 1)] + [(1, self.boolv(tied[j, i])) for j in range(n) if (j, i) in tied])
+                    short = self.minmax("min", [need, self.div(left, size, span)], span)
+                else:
+                    short = self.div(self.mul(left, need, span), self.minmax("max", [group_need, 1], span), span)
+                share = self.merge_cases([(full, need), (self.not_(full), short)], span)
+            else:
+                served = self.linear([(1, self.gate(above[j, i], shares[j], span))
+                                      for j in range(n) if (j, i) in above])
+                left = self.linear([(1, supply), (-1, served)])
+                full = self.cmp(group_need, "<=", left, span)
+                share = self.gate(full, need, span)
+                self.model.add(shares[i].expr() == self.intv(share).expr()
+                               if isinstance(self.intv(share), IntV) else shares[i].expr() == share)
+                share = shares[i]
+            entries.append((g, who, share))
+        return MapV(entries)
 
     def en_Const(self, e: I.Const, env):
         return e.value
@@ -531,7 +731,15 @@ class Encoder:
             return self.scoring(self.program.scorings[e.name], args, e.mode, e.span)
         fd = self.program.funcs[e.name]
         # inline the definition's body; what its known arguments decide is folded
-        return self.encode(fd.body, {p: a for (p, _), a in zip(fd.params, args)})
+        if self.interp is None:
+            return self.encode(fd.body, {p: a for (p, _), a in zip(fd.params, args)})
+        memo = (e.name,) + tuple(("S", id(a)) if _symbolic(a) else _hashable(a) for a in args)
+        hit = self._calls.get(memo)
+        if hit is not None:
+            return hit[0]
+        value = self.encode(fd.body, {p: a for (p, _), a in zip(fd.params, args)})
+        self._calls[memo] = (value, args)
+        return value
 
     def en_Op(self, e: I.Op, env):
         args = [self.encode(a, env) for a in e.args]
@@ -609,7 +817,11 @@ class Encoder:
         agg = AGGREGATES[e.func]
         if agg.encode is None:
             raise NotSupportedError(f"the solver cannot use {e.func}() here", e.span)
-        return agg.encode(self, e, items)
+        saved, self.agg_env = self.agg_env, env
+        try:
+            return agg.encode(self, e, items)
+        finally:
+            self.agg_env = saved
 
     # ------------------------------------------------------------ scorings
     def scoring(self, sd: I.ScoringDef, args, mode: int, span: Span):
@@ -701,6 +913,27 @@ class Encoder:
                 return CaseV([])
             self.model.add_exactly_one([s for s, _ in cases])
             return CaseV(cases)
+        if st.size is None:
+            # any sub-collection: one literal per element (copies of a value taken in order)
+            items = []
+            last: dict = {}
+            for elem, member in elems:
+                if member is False:
+                    continue
+                sel = self.new_bool(f"{label}[{len(items)}]={cell_name(elem)}")
+                self.implies(sel, member)
+                if not isinstance(elem, Sym):
+                    key = _hashable(elem)
+                    if key in last:
+                        self.model.add_implication(sel, last[key])
+                    last[key] = sel
+                items.append((sel, elem))
+            value = ListV(items)
+            if st.where is not None:
+                inner = dict(env)
+                inner[st.name] = value
+                self.require(st.where, inner)
+            return value
         # subset
         size = self.encode(st.size, env)
         members = {}
@@ -785,24 +1018,151 @@ class Encoder:
             self.value_caps[(id(board.ref), value)] = counts.get(value, 0)
 
     # ------------------------------------------------------------ statements of a query
+    SPLIT_MAX = 64      # element choices from known collections up to this size are split
+
     def run_query(self, q: I.QueryDef, inputs: dict[str, Any]):
+        """Encode a query. An element choice from a known collection is a case split:
+        the statements after it are encoded once per option, under the option's
+        literal, so what the option decides is known there (and folded). ``if`` then
+        needs a known condition. Every maximize/minimize reached adds its value under
+        its path's literal."""
         env: dict[str, Any] = {}
-        objective = None
-        sense = None
-        for st in q.body:
+        self.run_block(q.body, env, True, {})
+        objective = sense = None
+        for st in statements(q.body):
+            if isinstance(st, I.Objective):
+                sense = st.sense
+        if self.objectives:
+            objective = self.linear([(1, self.gate(g, v)) for g, v in self.objectives])
+        return env, objective, sense
+
+    def run_block(self, stmts: list[I.Stmt], env: dict, guard, path: dict):
+        for index, st in enumerate(stmts):
             if isinstance(st, I.Input):
-                env[st.name] = inputs[st.name]
+                env[st.name] = self.input_value(st, env)
             elif isinstance(st, I.Let):
                 env[st.name] = self.encode(st.value, env)
             elif isinstance(st, I.Choose):
+                coll = self.encode(st.coll, env) if st.domain == "element" else None
+                if st.domain == "element" and not isinstance(coll, Sym) and \
+                        len(rt.as_tuple(coll)) <= self.SPLIT_MAX:
+                    self.split(st, rt.as_tuple(coll), stmts[index + 1:], env, guard, path)
+                    return
                 value = self.choose(st, env, st.name)
+                if guard is not True:
+                    for lit in _choice_literals(value):
+                        self.implies(lit, guard)
                 env[st.name] = value
-                self.choices.append(Choice(st.name, value, st.domain))
+                self.choices.append(Choice(st.name, value, st.domain, extra={"guard": guard}))
             elif isinstance(st, I.Require):
-                self.require(st.cond, env)
+                self.require_leaf(st.cond, env, guard, path, st)
+            elif isinstance(st, I.If):
+                c = self.encode(st.cond, env)
+                if isinstance(c, Sym):
+                    raise NotSupportedError("a query branches on a known condition only (a choice made "
+                                            "before it from a known collection is known here)", st.cond.span)
+                self.run_block(st.then if c else st.other, dict(env), guard, path)
             elif isinstance(st, I.Objective):
-                objective = self.encode(st.value, env)
-                sense = st.sense
+                self.objectives.append((guard, self.encode(st.value, env)))
+            elif isinstance(st, I.Report):
+                self.reports.append((guard, st, dict(env)))
             else:
                 raise NotSupportedError(f"'{type(st).__name__.lower()}' in a query", st.span)
-        return env, objective, sense
+        self.paths.append((guard, dict(path)))
+
+    def input_value(self, st: I.Input, env: dict):
+        if st.name in self.inputs:
+            return self.inputs[st.name]
+        if st.default is not None:
+            return self.encode(st.default, env)
+        raise NotSupportedError(f"the query needs its input '{st.name}'", st.span)
+
+    def split(self, st: I.Choose, options: tuple, rest: list, env: dict, guard, path: dict):
+        sels = []
+        for option in options:
+            inner = dict(env)
+            inner[st.name] = option
+            ok = True
+            if st.where is not None:
+                ok = self.lit(self.encode(st.where, inner), st.where.span)
+                if ok is False:
+                    continue
+            sel = self.new_bool(f"{st.name}={cell_name(option)}")
+            self.implies(sel, ok)
+            if guard is not True:
+                self.implies(sel, guard)
+            sels.append((sel, option))
+            self.run_block(rest, inner, sel, {**path, st.name: option})
+        if not sels:
+            self.infeasible.append(st.span)
+        if guard is True:
+            self.model.add_exactly_one([s for s, _ in sels]) if sels else self.model.add_bool_or([])
+        else:
+            self.model.add(sum(s for s, _ in sels) == guard)
+        self.choices.append(Choice(st.name, CaseV(sels), "element", extra={"guard": guard}))
+
+    def require_leaf(self, e: I.Expr, env: dict, guard, path: dict, st: I.Stmt, rule=None):
+        """Require ``e`` on this path. Conjunctions are split, and so are calls of rules
+        without their own sentence (``else "..."``): each remaining part is one checked
+        rule, with an assumption literal when reasons are wanted."""
+        if isinstance(e, I.Op) and e.op == "and":
+            self.require_leaf(e.args[0], env, guard, path, st, rule)
+            self.require_leaf(e.args[1], env, guard, path, st, rule)
+            return
+        if isinstance(e, I.Call) and e.name in self.program.funcs:
+            fd = self.program.funcs[e.name]
+            if fd.kind == "rule" and fd.message is None:
+                args = [self.encode(a, env) for a in e.args]
+                inner = {p: a for (p, _), a in zip(fd.params, args)}
+                self.require_leaf(fd.body, inner, guard, path, st, fd)
+                return
+        self._record_caps(e, env)
+        lit = self.lit(self.encode(e, env), e.span)
+        leaf = Leaf(e, dict(env), guard, dict(path), rule, st, lit)
+        if self.explain:
+            leaf.assumption = self.new_bool(f"holds:{_leaf_name(leaf)}#{len(self.leaves)}")
+            cond = [self.not_(guard), lit] if guard is not True else [lit]
+            if any(c is True for c in cond):
+                pass
+            else:
+                self.model.add_bool_or([c for c in cond if c is not False]).only_enforce_if(leaf.assumption)
+        elif lit is False and guard is True:
+            self.infeasible.append(e.span)
+            self.model.add_bool_or([])
+        else:
+            self.implies(guard, lit)
+        self.leaves.append(leaf)
+
+
+class Leaf:
+    """One rule a query checks: the expression, its environment, the path it is on."""
+
+    def __init__(self, expr, env, guard, path, rule, stmt, lit):
+        self.expr, self.env, self.guard, self.path = expr, env, guard, path
+        self.rule, self.stmt, self.lit = rule, stmt, lit
+        self.assumption = None
+
+
+def _leaf_name(leaf: Leaf) -> str:
+    if isinstance(leaf.expr, I.Call):
+        return leaf.expr.name
+    return leaf.rule.name if leaf.rule is not None else "require"
+
+
+def statements(stmts):
+    """Every statement of a block, those of its branches included."""
+    for st in stmts:
+        yield st
+        if isinstance(st, I.If):
+            yield from statements(st.then)
+            yield from statements(st.other)
+
+
+def _choice_literals(value):
+    if isinstance(value, CaseV):
+        return [l for l, _ in value.cases if not isinstance(l, bool)]
+    if isinstance(value, SetV):
+        return [l for l in value.members.values() if not isinstance(l, bool)]
+    if isinstance(value, ListV):
+        return [g for g, _ in value.items if not isinstance(g, bool)]
+    return []

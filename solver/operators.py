@@ -106,6 +106,14 @@ def t_eq(ts, data):
 
 
 def t_order(ts, data):
+    if isinstance(ts[0], TupleT) or isinstance(ts[1], TupleT):
+        need(isinstance(ts[0], (TupleT, AnyT)) and isinstance(ts[1], (TupleT, AnyT)),
+             f"cannot compare {ts[0]} with {ts[1]}", 1)
+        if isinstance(ts[0], TupleT) and isinstance(ts[1], TupleT):
+            need(len(ts[0].items) == len(ts[1].items), f"cannot compare {ts[0]} with {ts[1]}", 1)
+            for i, (a, b) in enumerate(zip(ts[0].items, ts[1].items)):
+                need(is_int(a) and is_int(b), f"tuples are compared by their numbers, found {ts[0]}", 0)
+        return BOOL
     return t_int2(ts, data) and BOOL
 
 
@@ -268,7 +276,7 @@ def t_range(ts, data):
 # Encodings receive the encoder ``E`` (helpers in ``solver.encode``), the node
 # (for its span and data) and the operand values, at least one of them symbolic.
 from .symbolic import (BoardV, BoolV, CaseV, CountsV, EnumV, GroupsV, IntV, LayerV, ListV,  # noqa: E402
-                       RecordV, SetV, Sym)
+                       MapV, RecordV, SetV, Sym)
 from compiler.diagnostics import NotSupportedError  # noqa: E402
 
 
@@ -309,6 +317,10 @@ def enc_eq(E, n, a, b):
         return E.boolv(a.lits.get(b, False))
     if isinstance(a, SetV) or isinstance(b, SetV):
         return E.boolv(_set_eq(E, a, b))
+    if isinstance(a, RecordV) or isinstance(b, RecordV):
+        return E.boolv(_record_eq(E, n, a, b))
+    if _is_tuple(a) or _is_tuple(b):
+        return E.boolv(E.lex(_tuple_items(a, n), "==", _tuple_items(b, n), n.span))
     if isinstance(a, (BoolV, bool)) and isinstance(b, (BoolV, bool)):
         la, lb = E.lit(a), E.lit(b)
         return E.boolv(E.or_([E.and_([la, lb]), E.and_([E.not_(la), E.not_(lb)])]))
@@ -329,15 +341,90 @@ def enc_ne(E, n, a, b):
     return E.boolv(E.not_(E.lit(enc_eq(E, n, a, b))))
 
 
+def _is_tuple(v) -> bool:
+    return (isinstance(v, tuple) and not hasattr(v, "rw_fields")) or \
+        (isinstance(v, ListV) and all(g is True for g, _ in v.items))
+
+
+def _tuple_items(v, n) -> list:
+    if isinstance(v, ListV):
+        return [x for _, x in v.items]
+    if isinstance(v, tuple):
+        return list(v)
+    raise NotSupportedError("the solver compares tuples with tuples only", n.span)
+
+
+def _record_eq(E, n, a, b):
+    """Records are equal when every field is: compared field by field."""
+    fa = a.fields if isinstance(a, RecordV) else _known_fields(a)
+    fb = b.fields if isinstance(b, RecordV) else _known_fields(b)
+    if a is b:
+        return True
+    parts = []
+    for name, va in fa.items():
+        vb = fb.get(name)
+        if not isinstance(va, Sym) and not isinstance(vb, Sym):
+            if va != vb:
+                return False
+            continue
+        if isinstance(va, (ListV, SetV)) or isinstance(vb, (ListV, SetV)):
+            parts.append(E.lit(enc_multiset_eq(E, n, va, vb)))
+        else:
+            parts.append(E.lit(enc_eq(E, n, va, vb)))
+    return E.and_(parts)
+
+
+def _known_fields(rec) -> dict:
+    return {f: getattr(rec, "f_" + f) for f in rec.rw_fields}
+
+
 def _cmp(opname):
-    return lambda E, n, a, b: E.boolv(E.cmp(a, opname, b, n.span))
+    def enc(E, n, a, b):
+        if _is_tuple(a) or _is_tuple(b):
+            return E.boolv(E.lex(_tuple_items(a, n), opname, _tuple_items(b, n), n.span))
+        return E.boolv(E.cmp(a, opname, b, n.span))
+    return enc
 
 
 op("eq", 2, t_eq, "({0} == {1})", "equal", enc_eq)
 op("ne", 2, t_eq, "({0} != {1})", "different", enc_ne)
 
 
+def _list_counts(E, v) -> dict:
+    """value -> count (int or IntV) of a guarded list of known values."""
+    out: dict = {}
+    for g, x in v.items:
+        if isinstance(x, Sym):
+            return None
+        out.setdefault(x, []).append((1, E.boolv(g)))
+    return {x: E.linear(parts) for x, parts in out.items()}
+
+
+def _known_counts(v) -> dict:
+    out: dict = {}
+    for x in _rt.as_tuple(v):
+        out[x] = out.get(x, 0) + 1
+    return out
+
+
+def _counts_of(E, v):
+    if isinstance(v, ListV):
+        return _list_counts(E, v)
+    if isinstance(v, SetV):
+        return {x: E.intv(E.boolv(l)) if not isinstance(l, bool) else int(l) for x, l in v.members.items()}
+    if isinstance(v, CountsV):
+        return dict(v.counts)
+    if isinstance(v, Sym):
+        return None
+    return _known_counts(v)
+
+
 def enc_multiset_eq(E, n, a, b):
+    if isinstance(a, (ListV, SetV)) or isinstance(b, (ListV, SetV)):
+        ca, cb = _counts_of(E, a), _counts_of(E, b)
+        if ca is None or cb is None:
+            raise NotSupportedError("the solver compares collections of known values only", n.span)
+        return E.boolv(E.and_([E.cmp(ca.get(x, 0), "==", cb.get(x, 0)) for x in set(ca) | set(cb)]))
     if isinstance(b, CountsV) and not isinstance(a, CountsV):
         a, b = b, a
     if not isinstance(a, CountsV) or isinstance(b, Sym):
@@ -378,6 +465,16 @@ def enc_in(E, n, x, coll):
         if isinstance(x, Sym):
             raise NotSupportedError("the solver checks a known element against a set", n.span)
         return E.boolv(coll.members.get(x, False))
+    if isinstance(coll, ListV):
+        parts = []
+        for g, v in coll.items:
+            if g is False:
+                continue
+            if isinstance(v, Sym) or isinstance(x, Sym):
+                parts.append(E.and_([g, E.lit(enc_eq(E, n, x, v))]))
+            elif v == x:
+                parts.append(g)
+        return E.boolv(E.or_(parts))
     if isinstance(coll, Sym):
         raise NotSupportedError("the solver cannot test membership in this collection", n.span)
     values = set(_rt.as_tuple(coll))
@@ -421,6 +518,11 @@ op("size", 1, t_size, "len({0})", "number of elements", enc_size)
 
 
 def enc_within(E, n, a, b):
+    if isinstance(a, (ListV, SetV)) and not isinstance(b, Sym):
+        ca, have = _counts_of(E, a), _known_counts(b)
+        if ca is None:
+            raise NotSupportedError("the solver checks collections of known values only", n.span)
+        return E.boolv(E.and_([E.cmp(cnt, "<=", have.get(v, 0)) for v, cnt in ca.items()]))
     if not isinstance(a, CountsV) or isinstance(b, Sym):
         raise NotSupportedError("the solver checks the cards of a grid against a known list only", n.span)
     have: dict = {}
@@ -431,7 +533,35 @@ def enc_within(E, n, a, b):
 
 op("within", 2, t_within, "_rt.within({0}, {1})",
    "every element of a, counted with multiplicity, is in b", enc_within)
-op("first", 1, t_first, "_rt.first({0})", "the first element")
+def enc_first(E, n, coll):
+    """The first present item of a guarded list: item i when its guard holds and no
+    earlier guard does (a case split over the items)."""
+    if not isinstance(coll, ListV):
+        raise NotSupportedError("the solver takes the first element of a list only", n.span)
+    cases = []
+    earlier = []
+    for g, v in coll.items:
+        if g is False:
+            continue
+        lit = E.and_([g] + [E.not_(x) for x in earlier])
+        if lit is not False:
+            cases.append((lit, v))
+        earlier.append(g)
+        if g is True:
+            break
+    if not cases:
+        raise NotSupportedError("first() of a list that is always empty", n.span)
+    if len(cases) == 1 and cases[0][0] is True:
+        return cases[0][1]
+    if any(c is True for c, _ in cases):
+        return CaseV(cases)
+    # No item present: the interpreter stops with an error there; the encoding reads
+    # None, which equals nothing, so a rule that needs the item fails.
+    none = E.and_([E.not_(g) for g, _ in coll.items if g is not False])
+    return CaseV(cases + ([(none, None)] if none is not False else []))
+
+
+op("first", 1, t_first, "_rt.first({0})", "the first element", enc_first)
 op("take", 2, lambda ts, data: (t_size(ts[:1], data) and ts[0]), "tuple({0})[:{1}]", "the first n elements")
 
 
@@ -691,21 +821,31 @@ op("make_set", None, lambda ts, data: data, "_rt.oset(({*},))", "a set of values
 
 # ------------------------------------------------------------ records and game state
 def enc_field(E, n, rec):
+    name = str(n.data)
+    name = name[2:] if name.startswith("f_") else name
     if isinstance(rec, RecordV):
-        return rec.fields[str(n.data)]
-    raise NotSupportedError("the solver reads fields of records it built itself only", n.span)
+        return rec.fields[name]
+    if isinstance(rec, CaseV):
+        return E.case_map(rec, lambda r: enc_field(E, n, r) if isinstance(r, RecordV)
+                          else (None if r is None else getattr(r, "f_" + name)), n.span)
+    raise NotSupportedError("the solver reads fields of records only", n.span)
 
 
 def enc_new_record(E, n, *values):
-    return RecordV(n.data.rw_name, dict(zip(n.data.rw_fields, values)))
+    return E.record(n.data.rw_name, dict(zip(n.data.rw_fields, values)))
 
 
 def enc_with(E, n, base, *values):
-    if not isinstance(base, RecordV):
-        raise NotSupportedError("the solver changes fields of records it built itself only", n.span)
-    fields = dict(base.fields)
-    fields.update({name[2:]: v for name, v in zip(n.data, values)})
-    return RecordV(base.name, fields)
+    if isinstance(base, RecordV):
+        fields = dict(base.fields)
+        name = base.name
+    elif hasattr(base, "rw_fields"):
+        fields = _known_fields(base)
+        name = base.rw_name
+    else:
+        raise NotSupportedError("the solver changes fields of records only", n.span)
+    fields.update({f[2:]: v for f, v in zip(n.data, values)})
+    return E.record(name, fields, like=base)
 
 
 def t_field(ts, data):
@@ -753,10 +893,47 @@ op("subsets", 1, lambda ts, data: (t_size(ts, data) and CollT("list", ts[0])),
    "_rt.subsets_of({0})", "every distinct sub-collection, with multiplicity")
 op("sort", 1, lambda ts, data: (t_size(ts, data) and ts[0]), "_rt.sort_values({0})",
    "the elements in a fixed order (by name)")
-op("dict_get", 2, t_dict_get, "{0}.get({1}, 0)", "a value of a computed table (0 when absent)")
+def enc_dict_get(E, n, table, key):
+    """A computed table at a key: the entry of that key (a record built by the query is
+    found by identity), else 0."""
+    if not isinstance(table, MapV):
+        if isinstance(key, Sym):
+            return E.linear([(1, E.gate(E.lit(enc_eq(E, n, k, key)), v, n.span)) for k, v in table.items()])
+        return table.get(key, 0)
+    parts = []
+    for g, k, v in table.entries:
+        if k is key:
+            same = True
+        elif isinstance(k, Sym) or isinstance(key, Sym):
+            same = E.lit(enc_eq(E, n, k, key))
+        else:
+            same = k == key
+        if same is not False:
+            parts.append((1, E.gate(E.and_([g, same]), v, n.span)))
+    return E.linear(parts)
+
+
+op("dict_get", 2, t_dict_get, "{0}.get({1}, 0)", "a value of a computed table (0 when absent)",
+   enc_dict_get)
 op("minus", 2, t_minus, "_rt.minus({0}, {1})", "a collection without the elements of another (with multiplicity)")
 op("group_rank", 2, t_group_rank, "_rt.group_rank({0}, {1})",
    "the 1-based place of the group holding an element (0 when absent)")
+def t_join(ts, data):
+    need(is_coll(ts[0]), f"join() takes a collection, found {ts[0]}", 0)
+    need(isinstance(ts[1], (TextT, AnyT)), f"join() takes a separator text, found {ts[1]}", 1)
+    from compiler.types import TEXT
+    return TEXT
+
+
+def t_text_concat(ts, data):
+    from compiler.types import TEXT
+    return TEXT
+
+
+op("text_concat", 2, t_text_concat, "(_rt.join_text(({0},), '') + _rt.join_text(({1},), ''))",
+   "a text followed by a value as words (for messages)")
+op("join", 2, t_join, "_rt.join_text({0}, {1})",
+   "the elements as words joined by a separator (a text, for messages)")
 op("seats_from", 2, t_seats_from, "_rt.seats_from(ST.seats, {0}, {1})",
    "every seat in turn from one seat, to the left (clockwise) or to the right")
 op("next_seat", 2, t_next_seat, "_rt.next_seat(ST.seats, {0}, {1})", "the next seat to the left or right")
@@ -878,15 +1055,28 @@ agg("ranked", lambda t: CollT("list", CollT("list", t)), "_rt.ranked([({key}, {e
     "the elements in groups of equal keys, the largest key first")
 agg("sorted", lambda t: CollT("list", t), "_rt.sorted_by([({key}, {elem}) {fors}])",
     "the elements by key, the largest first (ties keep their order)")
+def _enc_allocate(stop: bool, even: bool):
+    def enc(E, n, items):
+        supply = E.encode(n.supply, E.agg_env)
+        var = n.binders[0].var
+        claims = [(g, E.under(g, n.key, env), E.under(g, n.elem, env), env[var]) for g, env in items]
+        if all(g is True and not any(isinstance(x, Sym) for x in (k, need, who)) for g, k, need, who in claims) \
+                and not isinstance(supply, Sym):
+            return _rt.allocate(supply, [(k, who, need) for _, k, need, who in claims], stop, even)
+        return E.allocate(claims, supply, stop, even, n.span)
+    return enc
+
+
 agg("allocate", lambda t: MapT(t, INT), "_rt.allocate({supply}, [({key}, {var}, {elem}) {fors}], True)",
     "a supply served to claimants by key, the largest first; ties are served together when the "
     "supply covers them all, else they share what is left; after the first claimant short of its "
-    "need nobody else is served")
+    "need nobody else is served", _enc_allocate(True, False))
 agg("allocate_skipping", lambda t: MapT(t, INT), "_rt.allocate({supply}, [({key}, {var}, {elem}) {fors}], False)",
     "like allocate, but claimants the rest of the supply cannot cover are skipped and the next ones "
-    "are still served")
+    "are still served", _enc_allocate(False, False))
 agg("allocate_even", lambda t: MapT(t, INT), "_rt.allocate({supply}, [({key}, {var}, {elem}) {fors}], True, True)",
-    "like allocate, but claimants tied when the supply runs short split what is left evenly")
+    "like allocate, but claimants tied when the supply runs short split what is left evenly",
+    _enc_allocate(True, True))
 agg("list", lambda t: CollT("list", t), "tuple({elem} {fors})", "list comprehension", enc_list)
 agg("set", lambda t: CollT("set", t), "_rt.oset({elem} {fors})", "set comprehension", enc_set)
 
@@ -900,5 +1090,5 @@ BUILTIN_CALLS: dict[tuple[str, int | None], str] = {
     ("placed", 3): "placed", ("extends", 2): "extends", ("offsets", None): "offsets",
     ("rays", None): "rays", ("rank", 2): "group_rank", ("seats_from", 2): "seats_from",
     ("subsets", 1): "subsets", ("sort", 1): "sort",
-    ("next_seat", 2): "next_seat",
+    ("next_seat", 2): "next_seat", ("join", 2): "join",
 }

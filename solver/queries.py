@@ -22,8 +22,8 @@ from compiler import ir as I
 from compiler import runtime as rt
 from compiler.diagnostics import NotSupportedError, RulesError
 
-from .encode import Encoder
-from .symbolic import BoardV, BoolV, CaseV, EnumV, IntV, ScoreV, SetV, Sym
+from .encode import Encoder, statements
+from .symbolic import BoardV, BoolV, CaseV, EnumV, IntV, ListV, ScoreV, SetV, Sym
 from .symmetry import break_symmetries
 
 STATUS = {cp_model.OPTIMAL: "OPTIMAL", cp_model.FEASIBLE: "FEASIBLE",
@@ -48,6 +48,8 @@ class Answer:
     time_limit: float
     workers: int
     stats: dict[str, Any] = field(default_factory=dict)
+    reasons: list = field(default_factory=list)      # why not, when INFEASIBLE (see explain)
+    reports: list = field(default_factory=list)      # (name, value, (definition, IDs, span))
 
     def to_json(self) -> dict[str, Any]:
         from .cli import jsonable
@@ -55,13 +57,24 @@ class Answer:
                 "bound": self.bound, "witness": {k: jsonable(v) for k, v in self.witness.items()},
                 "breakdown": jsonable(self.breakdown), "seconds": round(self.seconds, 3),
                 "replayed": self.replayed, "time_limit": self.time_limit, "workers": self.workers,
+                **({"reasons": [r.to_json() for r in self.reasons]} if self.status == "INFEASIBLE" else {}),
+                **({"reports": [{"name": n, "value": jsonable(v),
+                                 **({"definition": d[0], "ids": list(d[1]), "at": f"{d[2].file}:{d[2].line}"}
+                                    if d else {})} for n, v, d in self.reports]} if self.reports else {}),
                 **({"model": self.stats} if self.stats else {})}
 
     def to_text(self) -> str:
         from .cli import board_lines, text_value
         lines = [f"{self.query}: {self.status}"]
-        if self.status == "INFEASIBLE":
+        if self.status == "INFEASIBLE" and not self.reasons:
             lines.append("  no choice satisfies the query's conditions")
+        if self.status == "INFEASIBLE" and self.reasons:
+            lines.append("  why not:")
+            for r in self.reasons:
+                where = ", ".join(f"{k.replace('_', ' ')} {text_value(v)}" for k, v in r.path.items())
+                lines.append(f"  - {r.sentence}" + (f" (with {where})" if where else "")
+                             + (f" [one of {r.together} rules that together fail]" if r.together > 1 else ""))
+                lines.append(f"    {r.rule} [{' '.join(r.ids)}] at {r.span.file}:{r.span.line}")
         if self.status == "UNKNOWN":
             lines.append(f"  no answer within the time limit ({self.time_limit:g} s); "
                          f"best bound {self.bound}")
@@ -81,20 +94,40 @@ class Answer:
         for name, steps in self.breakdown.items():
             if isinstance(steps, dict):
                 lines.append(f"  {name}: " + ", ".join(f"{k} {v}" for k, v in steps.items()))
+        for name, value, d in self.reports:
+            lines.append(f"  {name.replace('_', ' ')}: {text_value(value)}"
+                         + (f"   ({d[0]} [{' '.join(d[1])}] {d[2].file}:{d[2].line})" if d else ""))
         lines.append(f"  {self.seconds:.2f} s, {self.workers} worker(s)"
                      + (", witness replayed by the interpreter" if self.replayed else ""))
         return "\n".join(lines)
 
 
+_INTERPRETERS: dict = {}
+
+
+def interpreter_for(program: I.Program):
+    """One compiled interpreter per program (the encoder's constant folding, the replay)."""
+    from compiler.interpret import Interpreter
+    hit = _INTERPRETERS.get(id(program))
+    if hit is None or hit[0] is not program:
+        hit = (program, Interpreter(program))
+        _INTERPRETERS[id(program)] = hit
+    return hit[1]
+
+
 def build(program: I.Program, name: str, inputs: dict[str, Any], symmetry: bool = True,
-          options: dict | None = None):
+          options: dict | None = None, state: Any = None, explain: bool = False):
     query = program.queries[name]
-    enc = Encoder(program)
+    enc = Encoder(program, state=state)
+    enc.inputs = dict(inputs)
+    enc.explain = explain
+    if state is not None:
+        enc.interp = interpreter_for(program)
     for key, value in (options or {}).items():
         setattr(enc, key, value)
     env, objective, sense = enc.run_query(query, inputs)
     if objective is None:
-        raise NotSupportedError(f"query '{name}' has no objective", query.node.span)
+        return enc, env, None, None, 0
     obj = enc.intv(objective)
     if isinstance(obj, IntV):
         if sense == "maximize":
@@ -116,9 +149,11 @@ SUBSOLVERS = ["max_lp", "quick_restart"]
 
 def run_query(program: I.Program, name: str, inputs: dict[str, Any], time_limit: float = 60.0,
               workers: int = 2, symmetry: bool = True, hint_seconds: float | None = None,
-              log: bool = False, params: dict | None = None) -> Answer:
+              log: bool = False, params: dict | None = None, state: Any = None,
+              reasons: bool = True) -> Answer:
     started = time.perf_counter()
-    enc, env, objective, obj, sym_count = build(program, name, inputs, symmetry)
+    inputs = with_defaults(program, name, inputs, state)
+    enc, env, objective, obj, sym_count = build(program, name, inputs, symmetry, state=state)
 
     def solve(seconds: float):
         solver = cp_model.CpSolver()
@@ -159,21 +194,138 @@ def run_query(program: I.Program, name: str, inputs: dict[str, Any], time_limit:
     replayed = False
     if status in ("OPTIMAL", "FEASIBLE"):
         for choice in enc.choices:
-            if choice.scoring is None:
+            if choice.scoring is None and _true(solver, choice.extra.get("guard", True)):
                 witness[choice.name] = read_value(solver, choice.value)
         for score in enc.scorings:
             if score.steps:
                 breakdown[score.name] = {k: read_int(solver, v) for k, v in score.steps.items()}
                 for cname, cval in score.choices.items():
                     witness[cname] = read_value(solver, cval)
-        objective_value = read_int(solver, obj)
-        bound = int(round(solver.best_objective_bound)) if isinstance(obj, IntV) else objective_value
-        replay(program, name, inputs, witness, objective_value)
+        if obj is not None:
+            objective_value = read_int(solver, obj)
+            bound = int(round(solver.best_objective_bound)) if isinstance(obj, IntV) else objective_value
+        if obj is None and status == "OPTIMAL":
+            status = "FEASIBLE"       # a question without an objective: its conditions can be met
+        shown = replay(program, name, inputs, witness, objective_value, state=state)
         replayed = True
     elif status == "UNKNOWN" and isinstance(obj, IntV):
         bound = int(round(solver.best_objective_bound))
-    return Answer(name, status, objective_value, bound, witness, breakdown, seconds, replayed,
-                  float(time_limit), int(workers), stats)
+    answer = Answer(name, status, objective_value, bound, witness, breakdown, seconds, replayed,
+                    float(time_limit), int(workers), stats)
+    if replayed:
+        answer.reports = shown
+    if status == "INFEASIBLE" and reasons:
+        answer.reasons = explain(program, name, inputs, state, max(1.0, left()))
+        answer.seconds = time.perf_counter() - started
+    return answer
+
+
+def with_defaults(program: I.Program, name: str, inputs: dict[str, Any], state: Any) -> dict[str, Any]:
+    """The inputs with the defaults the query declares for those not given."""
+    query = program.queries[name]
+    out = dict(inputs)
+    env: dict[str, Any] = {}
+    for st in query.body:
+        if isinstance(st, I.Input):
+            if st.name not in out:
+                if st.default is None:
+                    raise NotSupportedError(f"the query '{name}' needs its input '{st.name}'", st.span)
+                out[st.name] = interpreter_for(program).evaluate(st.default, env, state=state)
+            env[st.name] = out[st.name]
+    return out
+
+
+# ---------------------------------------------------------------- reasons
+@dataclass
+class Reason:
+    """A rule that makes a query's conditions impossible: its rule IDs, where it is
+    written, the sentence that explains it (rendered with its values when known) and
+    the choices of the path it is on."""
+    rule: str
+    ids: tuple
+    span: Any
+    sentence: str
+    path: dict
+    together: int = 1
+
+    def to_json(self) -> dict:
+        from .cli import jsonable
+        return {"rule": self.rule, "ids": list(self.ids), "at": f"{self.span.file}:{self.span.line}",
+                "sentence": self.sentence, "path": {k: jsonable(v) for k, v in self.path.items()},
+                "together": self.together}
+
+
+def explain(program: I.Program, name: str, inputs: dict[str, Any], state: Any,
+            seconds: float, most: int = 24) -> list[Reason]:
+    """Why a query's conditions cannot be met: the model again with one assumption
+    literal per checked rule; each unsatisfiable core CP-SAT returns is a reason (its
+    rules together), then left out, until the rest can be met."""
+    enc, env, objective, obj, _ = build(program, name, inputs, symmetry=False, state=state, explain=True)
+    leaves = [l for l in enc.leaves if l.assumption is not None]
+    active = {enc.key(l.assumption): l for l in leaves}
+    reasons: list[Reason] = []
+    interp = interpreter_for(program)
+    started = time.perf_counter()
+    while active and len(reasons) < most:
+        enc.model.clear_assumptions()
+        enc.model.add_assumptions([l.assumption for l in active.values()])
+        solver = cp_model.CpSolver()
+        solver.parameters.num_workers = 1
+        solver.parameters.max_time_in_seconds = max(0.5, seconds - (time.perf_counter() - started))
+        code = solver.solve(enc.model)
+        if code != cp_model.INFEASIBLE:
+            break
+        core = [active[k] for k in solver.sufficient_assumptions_for_infeasibility() if k in active]
+        if not core:
+            break
+        for leaf in core:
+            reasons.append(_reason(program, interp, leaf, state, len(core)))
+            del active[enc.key(leaf.assumption)]
+    return reasons
+
+
+def _reason(program, interp, leaf, state, together: int) -> Reason:
+    from .cli import text_value
+    rule = leaf.rule
+    call = leaf.expr if isinstance(leaf.expr, I.Call) and leaf.expr.name in program.funcs else None
+    if call is not None and program.funcs[call.name].kind == "rule":
+        rule = program.funcs[call.name]
+    sentence = None
+    if rule is not None and rule.message is not None:
+        params = leaf.env
+        if call is not None and rule.name == call.name:
+            try:
+                args = [interp.evaluate(a, leaf.env, state=state) for a in call.args]
+                params = {p: a for (p, _), a in zip(rule.params, args)}
+            except Exception:       # an argument that depends on a choice: no values to show
+                params = None
+        sentence = render_message(interp, rule, params, state)
+    if sentence is None:
+        source = leaf.expr.span
+        sentence = (rule.node.doc.split("\n")[0] if rule is not None and rule.node.doc
+                    else f"the condition at {source.file}:{source.line}:{source.col} cannot hold")
+    target = rule if rule is not None else None
+    ids = tuple(t for t, _ in target.node.tags) if target is not None else tuple(getattr(leaf.stmt, "tags", ()))
+    span = target.node.name_span if target is not None else leaf.expr.span
+    path = {k: v for k, v in leaf.path.items()}
+    return Reason(target.name if target is not None else "require", ids, span, sentence, path, together)
+
+
+def render_message(interp, rule, params, state) -> str | None:
+    """A rule's sentence with its {expressions} computed (None when they cannot be)."""
+    from compiler import render
+    out = []
+    for part in rule.message:
+        if isinstance(part, str):
+            out.append(part)
+            continue
+        if params is None:
+            return None
+        try:
+            out.append(render.text(interp.evaluate(part, params, state=state)))
+        except Exception:
+            return None
+    return "".join(out)
 
 
 # ---------------------------------------------------------------- reading values
@@ -208,6 +360,8 @@ def read_value(solver: cp_model.CpSolver, v):
         return None
     if isinstance(v, SetV):
         return tuple(x for x, lit in v.members.items() if _true(solver, lit))
+    if isinstance(v, ListV):
+        return tuple(read_value(solver, x) for g, x in v.items if _true(solver, g))
     if isinstance(v, EnumV):
         return next((k for k, lit in v.lits.items() if _true(solver, lit)), None)
     if isinstance(v, (IntV, BoolV)):
@@ -217,48 +371,87 @@ def read_value(solver: cp_model.CpSolver, v):
 
 # ---------------------------------------------------------------- replay
 def interpret_query(interp, query: I.QueryDef, inputs: dict[str, Any], values: dict[str, Any],
-                    forced: dict | None = None) -> tuple[int | None, str | None, Any]:
+                    forced: dict | None = None, state: Any = None) -> tuple[int | None, str | None, Any]:
     """Walk a query's statements with the interpreter for given choices.
 
     Returns (objective, problem, span): the objective's value when every choice is an
     option and every ``where`` and ``require`` holds, else None and what failed."""
-    env: dict[str, Any] = {}
-    for st in query.body:
-        if isinstance(st, I.Input):
-            env[st.name] = inputs[st.name]
-        elif isinstance(st, I.Let):
-            env[st.name] = interp.evaluate(st.value, env)
-        elif isinstance(st, I.Choose):
-            value = values.get(st.name)
-            if st.domain == "element" and value not in rt.as_tuple(interp.evaluate(st.coll, env)):
-                return None, f"{st.name} {value!r} is not an option", st.span
-            env[st.name] = value
-            if st.where is not None and not interp.evaluate(st.where, env):
-                return None, f"{st.name} breaks its 'where' condition", st.span
-        elif isinstance(st, I.Require):
-            if not interp.evaluate(st.cond, env):
-                return None, "the answer breaks a 'require'", st.span
-        elif isinstance(st, I.Objective):
-            return int(interp.evaluate(st.value, env, forced=forced)), None, st.span
-    return None, "the query has no objective", query.node.span
+    walk = _Walk(interp, inputs, values, forced, state)
+    return walk.block(query.body, {})
+
+
+class _Walk:
+    """The interpreter's walk through a query for given choices (see interpret_query)."""
+
+    def __init__(self, interp, inputs, values, forced, state):
+        self.interp, self.inputs, self.values, self.forced, self.state = interp, inputs, values, forced, state
+        self.reports: list = []
+
+    def ev(self, e, env, forced=None):
+        return self.interp.evaluate(e, env, forced=forced, state=self.state)
+
+    def block(self, stmts, env):
+        objective = None
+        for st in stmts:
+            if isinstance(st, I.Input):
+                env[st.name] = self.inputs[st.name]
+            elif isinstance(st, I.Let):
+                env[st.name] = self.ev(st.value, env)
+            elif isinstance(st, I.Choose):
+                value = self.values.get(st.name)
+                if st.domain == "element" and value not in rt.as_tuple(self.ev(st.coll, env)):
+                    return None, f"{st.name} {value!r} is not an option", st.span
+                if st.domain == "subset" and st.size is None and \
+                        not rt.within(rt.as_tuple(value), rt.as_tuple(self.ev(st.coll, env))):
+                    return None, f"{st.name} {value!r} is not part of its collection", st.span
+                env[st.name] = value
+                if st.where is not None and not self.ev(st.where, env):
+                    return None, f"{st.name} breaks its 'where' condition", st.span
+            elif isinstance(st, I.Require):
+                if not self.ev(st.cond, env):
+                    return None, "the answer breaks a 'require'", st.span
+            elif isinstance(st, I.If):
+                result = self.block(st.then if self.ev(st.cond, env) else st.other, dict(env))
+                if result[1] is not None:
+                    return result
+                if result[0] is not None:
+                    objective = result
+            elif isinstance(st, I.Report):
+                self.reports.append((st, dict(env)))
+            elif isinstance(st, I.Objective):
+                objective = (int(self.ev(st.value, env, forced=self.forced)), None, st.span)
+        return objective or (None, None, None)
 
 
 def replay(program: I.Program, name: str, inputs: dict[str, Any], witness: dict[str, Any],
-           claimed: int) -> None:
-    """Check a solver witness with the interpreter; raise ``ReplayError`` on any disagreement."""
-    from compiler.interpret import Interpreter
-    interp = Interpreter(program)
+           claimed: int | None, state: Any = None) -> list:
+    """Check a solver witness with the interpreter; raise ``ReplayError`` on any
+    disagreement. Returns the query's reports for the witness: (name, value, rule IDs)."""
+    interp = interpreter_for(program)
     query = program.queries[name]
-    chosen = {c.name for c in query.body if isinstance(c, I.Choose)}
+    chosen = {c.name for c in statements(query.body) if isinstance(c, I.Choose)}
     forced = {k: v for k, v in witness.items() if k not in chosen}
-    with_witness, problem, span = interpret_query(interp, query, inputs, witness, forced)
+    walk = _Walk(interp, inputs, witness, forced, state)
+    with_witness, problem, span = walk.block(query.body, {})
     if problem is not None:
         raise ReplayError(f"replay: the solver's {problem}", span)
+    shown = []
+    for st, env in walk.reports:
+        value = walk.ev(st.value, env)
+        ids = ()
+        if isinstance(st.value, I.Call) and st.value.name in program.funcs:
+            node = program.funcs[st.value.name].node
+            ids = (st.value.name, tuple(t for t, _ in node.tags), node.name_span)
+        shown.append((st.name, value, ids))
+    if claimed is None:
+        return shown
     if with_witness != claimed:
         raise ReplayError(f"replay: the interpreter scores the solver's witness {with_witness}, "
                           f"the solver claims {claimed}", span)
-    best_inner, _, _ = interpret_query(interp, query, inputs, witness)
-    sense = next(s.sense for s in query.body if isinstance(s, I.Objective))
+    best_inner, _, _ = _Walk(interp, inputs, witness, None, state).block(query.body, {})
+    sense = next(s.sense for s in statements(query.body) if isinstance(s, I.Objective))
     if (sense == "maximize" and best_inner > claimed) or (sense == "minimize" and best_inner < claimed):
         raise ReplayError(f"replay: with better choices inside the score the witness scores "
                           f"{best_inner}, not {claimed}", span)
+    return shown
+

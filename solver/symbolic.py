@@ -136,3 +136,11 @@ class Choice:
     kind: str                   # element | subset | value
     scoring: str | None = None  # set for choices inside a scoring
     extra: dict = field(default_factory=dict)
+
+
+@dataclass(eq=False)
+class MapV(Sym):
+    """A computed table (an allocation): (guard, key, value) entries; a key absent or
+    whose guard is false reads 0."""
+
+    entries: list       # (guard literal or bool, key, int or IntV)

@@ -119,7 +119,7 @@ def test_dc_ex3_the_species():
     it = dc()
     st = example3(it)
     w = named(st)
-    stats = {k: (it.call("adaptation", s), it.call("hearts", s), it.call("strength", s), it.call("diet_of", s))
+    stats = {k: (it.call("adaptation_of", s), it.call("hearts", s), it.call("strength", s), it.call("diet_of", s))
              for k, s in w.items()}
     assert stats == {"WB": (6, 2, 4, "herbivore"), "PT": (9, 2, 1, "carnivore"),
                      "BLT": (4, 2, stats["BLT"][2], "herbivore"), "MM": (3, 1, 0, "herbivore"),
@@ -162,13 +162,13 @@ def test_dc_ex3_side_oracles():
     st = example3(it)
     with_cards(st, 3, named(st)["BLT"].f_cards + ("meerkat_legs",))
     blt = named(st)["BLT"]
-    assert it.call("protected", blt) and it.call("adaptation", blt) == 4
+    assert it.call("protected", blt) and it.call("adaptation_of", blt) == 4
     it.run("food_evaluation", state=st)
     assert set(named(st)) == {"WB", "PT", "BLT", "MM"}
     # BLT with Adaptation 7 (> 6) could not be eaten either
     st = with_cards(example3(it), 3, ("bison_head", "chimpanzee_body", "snow_leopard_legs",
                                       "golden_eagle_wing"))
-    assert it.call("adaptation", named(st)["BLT"]) > 6
+    assert it.call("adaptation_of", named(st)["BLT"]) > 6
     assert not it.call("can_eat", named(st)["OT"], named(st)["BLT"])
 
 
@@ -189,6 +189,6 @@ def test_dc_ex4_tie_break_side_oracle():
     st = example3(it)
     with_cards(st, 4, named(st)["MM"].f_cards + ("red_kangaroo_tail",))
     mm = named(st)["MM"]
-    assert it.call("strength", mm) == 1 and it.call("adaptation", mm) == 3
+    assert it.call("strength", mm) == 1 and it.call("adaptation_of", mm) == 3
     it.run("evaluation", state=st)
     assert named(st)["MM"].f_dp == 1 and named(st)["PT"].f_dp == 4

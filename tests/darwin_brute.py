@@ -1,0 +1,93 @@
+"""Brute force for the Darwin's Choice queries: every option the play rules offer,
+each valued through the interpreter (the oracle of the differential tests and the
+baseline of benchmarks/darwin_queries.py).
+
+Only spec definitions are called (creations, single_mutations, changes,
+double_seconds, destinations, value_of...): the rules are the spec's, this module
+only enumerates.
+"""
+from __future__ import annotations
+
+
+def _world(st):
+    return tuple(st.shared["world"])
+
+
+def create_options(it, st, p, goal, allow_trade=False):
+    """(value, cards, continent, traded) of every legal creation."""
+    out = []
+    hand = st.per["hand"][p]
+    swaps = [(None, None)]
+    if allow_trade and hand.cards and st.shared["trade_zone"].cards:
+        swaps += [(g, t) for g in dict.fromkeys(hand.cards) for t in dict.fromkeys(st.shared["trade_zone"].cards)]
+    saved = list(hand.cards)
+    try:
+        for give, got in swaps:
+            if give is not None:
+                cards = list(saved)
+                cards.remove(give)
+                hand.cards[:] = cards + [got]
+            for ks, c in it.call("creations", p, state=st):
+                s = it.call("newborn", p, ks, c)
+                v = it.call("value_of", goal, s, _world(st) + (s,))
+                out.append((v, ks, c, (give, got)))
+            hand.cards[:] = saved
+    finally:
+        hand.cards[:] = saved
+    return out
+
+
+def _actor(it, st, p, sid):
+    """The species the player may act on, or None."""
+    s = next((t for t in _world(st) if t.f_id == sid), None)
+    return s if s is not None and it.call("may_act", p, s, state=st) else None
+
+
+def mutation_options(it, st, p, sid, goal):
+    """(value, cards, cost) of every legal single and double mutation of a species."""
+    world = _world(st)
+    s = _actor(it, st, p, sid)
+    if s is None:
+        return []
+    hand = tuple(st.per["hand"][p].cards)
+    out = []
+
+    def value(cards, cost):
+        s2 = it.call("mutated", s, cards, cost)
+        return it.call("value_of", goal, s2, it.call("replaced", world, s, s2)) - it.call("paid", goal, s, cost)
+
+    single = it.call("single_cost", state=st)
+    for ch in it.call("single_mutations", p, s, state=st):
+        cards = it.call("after", s.f_cards, ch)
+        out.append((value(cards, single), cards, single))
+    double = it.call("double_cost", s)
+    for c1 in it.call("changes", s.f_cards, hand):
+        for c2 in it.call("double_seconds", p, s, c1):
+            cards = it.call("after", it.call("after", s.f_cards, c1), c2)
+            out.append((value(cards, double), cards, double))
+    return out
+
+
+def migration_options(it, st, p, sid, goal):
+    world = _world(st)
+    s = _actor(it, st, p, sid)
+    if s is None:
+        return []
+    out = []
+    for c in it.call("destinations", s, state=st):
+        m = it.call("moved", s, c)
+        out.append((it.call("value_of", goal, m, it.call("replaced", world, s, m)), c))
+    return out
+
+
+def best(options):
+    return max((o[0] for o in options), default=None)
+
+
+def best_move(it, st, p, goal):
+    values = [best(create_options(it, st, p, goal))]
+    for s in it.call("movable", p, state=st):  # noqa
+        values.append(best(mutation_options(it, st, p, s.f_id, goal)))
+        values.append(best(migration_options(it, st, p, s.f_id, goal)))
+    values = [v for v in values if v is not None]
+    return max(values, default=None)
