@@ -328,6 +328,14 @@ class Require(Stmt):
 
 
 @dataclass(frozen=True)
+class Play(Stmt):
+    """``play NAME = e`` in a query: the answer, at the game's choice NAME, is e."""
+    name: str
+    name_span: Span
+    value: Expr
+
+
+@dataclass(frozen=True)
 class Objective(Stmt):
     sense: str        # 'maximize' | 'minimize'
     value: Expr

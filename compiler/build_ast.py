@@ -445,6 +445,10 @@ class _Builder:
         _, tags, rest = self.split(node.children)
         return A.Require(self.span(node), self.expr(rest[0]), tags)
 
+    def st_play_stmt(self, node):
+        name, value = node.children
+        return A.Play(self.span(node), str(name), self.span(name), self.expr(value))
+
     def st_maximize(self, node):
         return A.Objective(self.span(node), "maximize", self.expr(node.children[0]))
 

@@ -234,6 +234,12 @@ class Require(Stmt):
 
 
 @dataclass(eq=False)
+class Play(Stmt):
+    name: str
+    value: Expr
+
+
+@dataclass(eq=False)
 class Objective(Stmt):
     sense: str
     value: Expr

@@ -1644,6 +1644,32 @@ class Resolver:
             self.diag.error(node.cond.span, f"'require' takes a condition, found {cond.type}")
         return I.Require(node.span, cond, tuple(t for t, _ in node.tags))
 
+    def st_Play(self, node, scope, context):
+        if not self.only_in(node, context, ("query",), "play"):
+            return None
+        names = self.choice_names()
+        if node.name not in names:
+            self.diag.error(node.name_span, f"no procedure of this spec makes a choice '{node.name}'",
+                            did_you_mean(node.name, names) or "play names a 'choose' of a procedure")
+        return I.Play(node.span, node.name, self.expr(node.value, scope))
+
+    def choice_names(self) -> set[str]:
+        """The names of every choice the procedures and modes make."""
+        out: set[str] = set()
+
+        def walk(body):
+            for st in body or ():
+                if isinstance(st, A.Choose):
+                    out.add(st.name)
+                for attr in ("body", "then", "other"):
+                    inner = getattr(st, attr, None)
+                    if isinstance(inner, (list, tuple)):
+                        walk(inner)
+        for d in self.defs.values():
+            if isinstance(d, (A.Procedure, A.Mode)):
+                walk(d.body)
+        return out
+
     def st_Objective(self, node, scope, context):
         if not self.only_in(node, context, ("query",), node.sense):
             return None

@@ -281,8 +281,9 @@ def cmd_play(args) -> int:
     if stop_at and not args.save_state:
         raise UsageError("--stop-at goes with --save-state FILE (where to write the state)")
     interp = Interpreter(program)
+    factory = _agents(program, args)
     started = time.perf_counter()
-    state = interp.play(mode.name, players, args.seed, stop_at=stop_at)
+    state = interp.play(mode.name, players, args.seed, stop_at=stop_at, agent_factory=factory)
     seconds = time.perf_counter() - started
     if stop_at and state.stopped is None:
         name = stop_at.split(":")[0]
@@ -338,6 +339,31 @@ def cmd_play(args) -> int:
         else:
             print(f"{render.words(name)}: {text_value(value)}")
     return 0
+
+
+def _agents(program, args):
+    """The agent factory of 'play': random agents, or agents that play a query's answers."""
+    if args.agent == "random":
+        if args.agent_query or args.agent_seats:
+            raise UsageError("--agent-query and --agent-seats go with --agent solver")
+        return None
+    from compiler.interpret import RandomAgent
+    from solver.agent import SolverAgent, playing_queries
+    names = playing_queries(program)
+    query = (args.agent_query or "").replace("-", "_") or (names[0] if len(names) == 1 else None)
+    if query is None or query not in names:
+        shown = ", ".join(n.replace("_", "-") for n in names) or "none"
+        raise UsageError(f"--agent solver plays the answers of a query with 'play' statements; "
+                         f"{'choose one with --agent-query NAME' if query is None else f'{query!r} has none'}"
+                         f" (here: {shown})")
+    seats = set(args.agent_seats.split(",")) if args.agent_seats else None
+
+    def factory(seat, seed):
+        mine = seed * 1_000_003 + seat.index
+        if seats is None or seat.name in seats:
+            return SolverAgent(program, query, mine, time_limit=args.agent_time_limit)
+        return RandomAgent(mine)
+    return factory
 
 
 def _write(path: str, text: str) -> None:
@@ -507,6 +533,13 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--save-state", metavar="FILE", help="write the game state as JSON (docs/state.md)")
     pl.add_argument("--stop-at", metavar="CHECKPOINT",
                     help="stop the game at a checkpoint of the spec, NAME or NAME:N (the N-th time)")
+    pl.add_argument("--agent", choices=["random", "solver"], default="random",
+                    help="random legal choices, or each turn the answer of the spec's playing query "
+                         "(Darwin's Choice: best-move by points), the rest at random")
+    pl.add_argument("--agent-query", metavar="QUERY", help="the query a solver agent plays")
+    pl.add_argument("--agent-seats", metavar="SEATS", help="the seats the solver plays, e.g. p1,p3 (default all)")
+    pl.add_argument("--agent-time-limit", type=float, default=10.0, metavar="SECONDS",
+                    help="time limit of each query a solver agent asks (default 10)")
 
     sh = sub.add_parser("show", help="print a saved game state readably")
     sh.add_argument("spec", metavar="SPEC")

@@ -745,6 +745,11 @@ class Encoder:
         args = [self.encode(a, env) for a in e.args]
         operator = OPERATORS[e.op]
         if not any(isinstance(a, Sym) for a in args):
+            if e.op == "first" and not rt.as_tuple(args[0]):
+                # No element: the interpreter stops there. In a model the value may be
+                # one no choice keeps (a species without a head): it is None, equal to
+                # nothing; the witness is replayed by the interpreter in any case.
+                return None
             try:
                 return operator.evaluate(*args, data=e.data)
             except Exception as exc:  # an error of the rules on these values
@@ -1066,6 +1071,8 @@ class Encoder:
                 self.objectives.append((guard, self.encode(st.value, env)))
             elif isinstance(st, I.Report):
                 self.reports.append((guard, st, dict(env)))
+            elif isinstance(st, I.Play):
+                pass            # how an answer is played: read from the replayed witness
             else:
                 raise NotSupportedError(f"'{type(st).__name__.lower()}' in a query", st.span)
         self.paths.append((guard, dict(path)))

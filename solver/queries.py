@@ -22,7 +22,7 @@ from compiler import ir as I
 from compiler import runtime as rt
 from compiler.diagnostics import NotSupportedError, RulesError
 
-from .encode import Encoder, statements
+from .encode import Encoder, Leaf, _symbolic, free_locals, statements
 from .symbolic import BoardV, BoolV, CaseV, EnumV, IntV, ListV, ScoreV, SetV, Sym
 from .symmetry import break_symmetries
 
@@ -50,6 +50,7 @@ class Answer:
     stats: dict[str, Any] = field(default_factory=dict)
     reasons: list = field(default_factory=list)      # why not, when INFEASIBLE (see explain)
     reports: list = field(default_factory=list)      # (name, value, (definition, IDs, span))
+    plays: list = field(default_factory=list)        # (choice name, expression, env): how to play it
 
     def to_json(self) -> dict[str, Any]:
         from .cli import jsonable
@@ -206,7 +207,8 @@ def run_query(program: I.Program, name: str, inputs: dict[str, Any], time_limit:
             bound = int(round(solver.best_objective_bound)) if isinstance(obj, IntV) else objective_value
         if obj is None and status == "OPTIMAL":
             status = "FEASIBLE"       # a question without an objective: its conditions can be met
-        shown = replay(program, name, inputs, witness, objective_value, state=state)
+        plays: list = []
+        shown = replay(program, name, inputs, witness, objective_value, state=state, plays=plays)
         replayed = True
     elif status == "UNKNOWN" and isinstance(obj, IntV):
         bound = int(round(solver.best_objective_bound))
@@ -214,6 +216,7 @@ def run_query(program: I.Program, name: str, inputs: dict[str, Any], time_limit:
                     float(time_limit), int(workers), stats)
     if replayed:
         answer.reports = shown
+        answer.plays = plays
     if status == "INFEASIBLE" and reasons:
         answer.reasons = explain(program, name, inputs, state, max(1.0, left()))
         answer.seconds = time.perf_counter() - started
@@ -278,15 +281,63 @@ def explain(program: I.Program, name: str, inputs: dict[str, Any], state: Any,
         core = [active[k] for k in solver.sufficient_assumptions_for_infeasibility() if k in active]
         if not core:
             break
+        core = _minimal(enc, core, list(active.values()), max(0.5, seconds - (time.perf_counter() - started)))
         for leaf in core:
-            reasons.append(_reason(program, interp, leaf, state, len(core)))
             del active[enc.key(leaf.assumption)]
+        # An example: every other rule met, so the sentences can show the values
+        # the core's rules fail on.
+        enc.model.clear_assumptions()
+        enc.model.add_assumptions([l.assumption for l in active.values()])
+        example = cp_model.CpSolver()
+        example.parameters.num_workers = 1
+        example.parameters.max_time_in_seconds = max(0.2, seconds - (time.perf_counter() - started))
+        if example.solve(enc.model) not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            example = None
+        for leaf in core:
+            reasons.append(_reason(program, interp, leaf, state, len(core), enc, example))
     return reasons
 
 
-def _reason(program, interp, leaf, state, together: int) -> Reason:
-    from .cli import text_value
+def _minimal(enc, core: list, active: list, seconds: float) -> list:
+    """A core with no rule to spare: each rule is left out in turn and kept only if
+    the others can then be met (at most 40 solves)."""
+    if len(core) <= 1:
+        return core
+    keep = list(core)
+    started = time.perf_counter()
+    for leaf in list(core)[:40]:
+        trial = [l for l in keep if l is not leaf]
+        enc.model.clear_assumptions()
+        enc.model.add_assumptions([l.assumption for l in trial])
+        solver = cp_model.CpSolver()
+        solver.parameters.num_workers = 1
+        solver.parameters.max_time_in_seconds = max(0.2, seconds - (time.perf_counter() - started))
+        if solver.solve(enc.model) == cp_model.INFEASIBLE:
+            keep = trial
+    return keep
+
+
+def _concrete(solver, v, program):
+    """A symbolic value as the example solution has it (records field by field)."""
+    from .symbolic import RecordV
+    if isinstance(v, RecordV):
+        info = program.records[v.name]
+        return info.cls(*[_concrete(solver, v.fields[f], program) for f, _ in info.fields])
+    if isinstance(v, Sym):
+        return read_value(solver, v)
+    return v
+
+
+def _reason(program, interp, leaf, state, together: int, enc=None, example=None) -> Reason:
     rule = leaf.rule
+    env = leaf.env
+    if example is not None and any(_symbolic(v) for v in env.values()):
+        env = {k: _concrete(example, v, program) for k, v in env.items()}
+        leaf = Leaf(leaf.expr, env, leaf.guard, dict(leaf.path), leaf.rule, leaf.stmt, leaf.lit)
+        for choice in enc.choices:
+            if choice.scoring is None and choice.name not in leaf.path and \
+                    _true(example, choice.extra.get("guard", True)):
+                leaf.path[choice.name] = read_value(example, choice.value)
     call = leaf.expr if isinstance(leaf.expr, I.Call) and leaf.expr.name in program.funcs else None
     if call is not None and program.funcs[call.name].kind == "rule":
         rule = program.funcs[call.name]
@@ -294,11 +345,13 @@ def _reason(program, interp, leaf, state, together: int) -> Reason:
     if rule is not None and rule.message is not None:
         params = leaf.env
         if call is not None and rule.name == call.name:
-            try:
-                args = [interp.evaluate(a, leaf.env, state=state) for a in call.args]
+            params = None
+            free = set().union(*[free_locals(a, program) or {"?"} for a in call.args]) if call.args else set()
+            if all(n in leaf.env and not _symbolic(leaf.env[n]) for n in free):
+                args = [interp.evaluate(a, {n: leaf.env[n] for n in free}, state=state) for a in call.args]
                 params = {p: a for (p, _), a in zip(rule.params, args)}
-            except Exception:       # an argument that depends on a choice: no values to show
-                params = None
+        elif any(_symbolic(v) for v in (params or {}).values()):
+            params = None           # values that depend on a choice: no values to show
         sentence = render_message(interp, rule, params, state)
     if sentence is None:
         source = leaf.expr.span
@@ -386,6 +439,7 @@ class _Walk:
     def __init__(self, interp, inputs, values, forced, state):
         self.interp, self.inputs, self.values, self.forced, self.state = interp, inputs, values, forced, state
         self.reports: list = []
+        self.plays: list = []
 
     def ev(self, e, env, forced=None):
         return self.interp.evaluate(e, env, forced=forced, state=self.state)
@@ -418,15 +472,19 @@ class _Walk:
                     objective = result
             elif isinstance(st, I.Report):
                 self.reports.append((st, dict(env)))
+            elif isinstance(st, I.Play):
+                self.plays.append((st.name, st.value, dict(env)))
             elif isinstance(st, I.Objective):
                 objective = (int(self.ev(st.value, env, forced=self.forced)), None, st.span)
         return objective or (None, None, None)
 
 
 def replay(program: I.Program, name: str, inputs: dict[str, Any], witness: dict[str, Any],
-           claimed: int | None, state: Any = None) -> list:
+           claimed: int | None, state: Any = None, plays: list | None = None) -> list:
     """Check a solver witness with the interpreter; raise ``ReplayError`` on any
-    disagreement. Returns the query's reports for the witness: (name, value, rule IDs)."""
+    disagreement. Returns the query's reports for the witness: (name, value, rule IDs);
+    the ``play`` statements reached are added to ``plays`` (name, expression, env)."""
+    plays = [] if plays is None else plays
     interp = interpreter_for(program)
     query = program.queries[name]
     chosen = {c.name for c in statements(query.body) if isinstance(c, I.Choose)}
@@ -443,6 +501,7 @@ def replay(program: I.Program, name: str, inputs: dict[str, Any], witness: dict[
             node = program.funcs[st.value.name].node
             ids = (st.value.name, tuple(t for t, _ in node.tags), node.name_span)
         shown.append((st.name, value, ids))
+    plays.extend(walk.plays)
     if claimed is None:
         return shown
     if with_witness != claimed:

@@ -1,0 +1,66 @@
+"""An agent that plays the answers of a query.
+
+In:  a checked program, the name of a query with ``play`` statements, a seat.
+Out: ``SolverAgent``, usable wherever the interpreter takes an agent.
+
+At the game's choice named by the query's first ``play`` statement, the agent
+asks the query for its seat on the current game state (CP-SAT, the answer
+replayed by the interpreter); each later choice named by a ``play`` statement of
+that answer gets the option equal to the statement's value, evaluated when the
+choice comes. Other choices, and turns where the query has no answer, are made
+at random like the random agent. A planned value that is not among the options
+is an error: the query and the rules disagree.
+"""
+from __future__ import annotations
+
+from compiler import ir as I
+from compiler.diagnostics import IllegalMoveError
+from compiler.interpret import RandomAgent
+from compiler.types import SeatT
+
+from .encode import statements
+from .queries import interpreter_for, run_query
+
+
+def playing_queries(program: I.Program) -> list[str]:
+    """The queries that say how their answers are played."""
+    return [q.name for q in program.queries.values()
+            if any(isinstance(st, I.Play) for st in statements(q.body))]
+
+
+class SolverAgent:
+    def __init__(self, program: I.Program, query: str, seed: int, time_limit: float = 10.0,
+                 workers: int = 1):
+        self.program = program
+        self.query = program.queries[query]
+        self.random = RandomAgent(seed)
+        self.time_limit = time_limit
+        self.workers = workers
+        self.trigger = next(st.name for st in statements(self.query.body) if isinstance(st, I.Play))
+        self.seat_input = next((n for n, t, _ in self.query.inputs if isinstance(t, SeatT)), None)
+        self.plan: dict = {}
+        self.asked = 0
+        self.answered = 0
+
+    def choose(self, name, options, state, seat):
+        if name == self.trigger:
+            self.plan = self.ask(state, seat)
+        if name in self.plan:
+            expr, env = self.plan.pop(name)
+            value = interpreter_for(self.program).evaluate(expr, env, state=state)
+            for option in options:
+                if option == value:
+                    return option
+            raise IllegalMoveError(f"the answer of {self.query.name!r} plays {name} = {value!r}, "
+                                   f"which is not an option here")
+        return self.random.choose(name, options, state, seat)
+
+    def ask(self, state, seat) -> dict:
+        inputs = {self.seat_input: seat} if self.seat_input else {}
+        self.asked += 1
+        answer = run_query(self.program, self.query.name, inputs, time_limit=self.time_limit,
+                           workers=self.workers, state=state, reasons=False)
+        if answer.status not in ("OPTIMAL", "FEASIBLE"):
+            return {}
+        self.answered += 1
+        return {name: (expr, env) for name, expr, env in answer.plays}

@@ -1,0 +1,304 @@
+"""The Darwin's Choice queries against brute force, and their reasons.
+
+Differential properties (Hypothesis): on small positions derived from seeded games
+(hands of up to 8 cards, 2 to 4 biomes, the species already placed on them), the
+solver's optimum of every query equals the best option the play rules offer, each
+valued through the interpreter (``darwin_brute``); whatever the solver calls legal or
+illegal, the interpreter does too. Crafted positions check that each kind of rule
+gives its reason, with its rule IDs and its sentence.
+"""
+from __future__ import annotations
+
+import copy
+import json
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from compiler import load, state_io
+from solver.queries import interpreter_for, run_query
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import darwin_brute as B  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+_PROGRAMS: dict = {}
+_BASES: dict = {}
+
+
+def program(**overrides):
+    key = tuple(sorted(overrides.items()))
+    if key not in _PROGRAMS:
+        _PROGRAMS[key] = load(ROOT / "spec" / "darwins_choice", {k: str(v) for k, v in overrides.items()})
+    return _PROGRAMS[key]
+
+
+def base(seed: int, turn: int) -> dict:
+    """The state document of a seeded four-player game at its turn-th turn."""
+    if (seed, turn) not in _BASES:
+        prog = program()
+        played = interpreter_for(prog).play("standard", 4, seed, stop_at=f"turn:{turn}")
+        _BASES[seed, turn] = state_io.dump(played, seed=seed)
+    return copy.deepcopy(_BASES[seed, turn])
+
+
+def position(doc: dict, prog=None):
+    prog = prog or program()
+    return state_io.load(interpreter_for(prog), "<test>", doc, json.dumps(doc))
+
+
+def small(doc: dict, hand: list[str], biomes: int, acted: list[bool], event: str | None = None) -> dict:
+    """The position with player 1's hand replaced, only the first biomes in play (and
+    the species living there), and the species' markers as given."""
+    s = doc["state"]
+    s["in_play"] = s["in_play"][:biomes]
+    s["world"] = [w for w in s["world"] if w["home"] in s["in_play"]]
+    for w, a in zip(s["world"], acted):
+        w["acted"] = a
+    doc["per_seat"]["hand"]["p1"] = hand
+    if event is not None:
+        s["current_event"] = event
+    return doc
+
+
+def catalogue(prog) -> list[str]:
+    return list(prog.enums["animal_card"].values)
+
+
+def ask(prog, st_, name, **inputs):
+    return run_query(prog, name, {"player": st_.seats[0], **inputs}, state=st_, time_limit=30, workers=1)
+
+
+EVENTS = [None, "none", "low_mutation_rate", "epidemic", "continental_drift", "meat_boom", "plant_boom"]
+
+
+@st.composite
+def positions(draw):
+    prog = program()
+    cards = catalogue(prog)
+    seed = draw(st.sampled_from([3, 7, 11]))
+    turn = draw(st.sampled_from([6, 12, 20]))
+    hand = draw(st.lists(st.sampled_from(cards), min_size=2, max_size=8))
+    biomes = draw(st.integers(2, 4))
+    acted = draw(st.lists(st.booleans(), min_size=12, max_size=12))
+    event = draw(st.sampled_from(EVENTS))
+    doc = small(base(seed, turn), hand, biomes, acted, event if event != "none" else None)
+    if event == "none":
+        doc["state"]["current_event"] = None
+    return doc
+
+
+SETTINGS = settings(max_examples=25, deadline=None, derandomize=True,
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+
+def _status_value(answer):
+    return answer.objective if answer.status == "OPTIMAL" else None
+
+
+@SETTINGS
+@given(positions(), st.sampled_from(["adaptation", "points"]))
+def test_best_create_and_best_move_equal_brute_force(doc, goal):
+    prog = program()
+    it = interpreter_for(prog)
+    pos = position(doc)
+    p = pos.seats[0]
+    answer = ask(prog, pos, "best_create", objective=goal)
+    assert answer.status in ("OPTIMAL", "INFEASIBLE")
+    assert _status_value(answer) == B.best(B.create_options(it, pos, p, goal))
+    if answer.status == "OPTIMAL":
+        # what the solver calls legal is one of the play rules' creations
+        ks = tuple(sorted(answer.witness["cards_from_hand"] + answer.witness["card_from_trade"], key=repr))
+        assert (ks, answer.witness["place"]) in it.call("creations", p, state=pos)
+    move = ask(prog, pos, "best_move", objective=goal)
+    assert _status_value(move) == B.best_move(it, pos, p, goal)
+
+
+@SETTINGS
+@given(positions(), st.sampled_from(["adaptation", "points"]))
+def test_best_mutation_and_migration_equal_brute_force(doc, goal):
+    prog = program()
+    it = interpreter_for(prog)
+    pos = position(doc)
+    p = pos.seats[0]
+    for s in pos.shared["world"]:
+        answer = ask(prog, pos, "best_mutation", species=s.f_id, objective=goal)
+        assert _status_value(answer) == B.best(B.mutation_options(it, pos, p, s.f_id, goal)), s
+        answer = ask(prog, pos, "best_migration", species=s.f_id, objective=goal)
+        assert _status_value(answer) == B.best(B.migration_options(it, pos, p, s.f_id, goal)), s
+
+
+@SETTINGS
+@given(positions(), st.data())
+def test_can_place_agrees_with_the_play_rules(doc, data):
+    """Legal for the solver exactly when the play rules list the creation."""
+    prog = program()
+    it = interpreter_for(prog)
+    pos = position(doc)
+    p = pos.seats[0]
+    hand = list(pos.per["hand"][p])
+    creations = set(it.call("creations", p, state=pos))
+    for _ in range(4):
+        cards = data.draw(st.lists(st.sampled_from(hand), min_size=1, max_size=len(hand), unique=True))
+        continent = data.draw(st.sampled_from(list(pos.shared["in_play"])))
+        biome = it.call("biome_at", continent, state=pos)
+        answer = ask(prog, pos, "can_place", cards=tuple(cards), biome=biome)
+        legal = (tuple(sorted(cards, key=repr)), continent) in creations
+        assert (answer.status == "FEASIBLE") == legal, (cards, biome, [r.sentence for r in answer.reasons])
+        assert legal or answer.reasons
+
+
+# ---------------------------------------------------------------- reasons
+def attr(prog, k, col):
+    return prog.enums["animal_card"].attrs[col][k]
+
+
+def reasons(answer) -> dict:
+    return {r.rule: r for r in answer.reasons}
+
+
+def test_reason_docking_tail_site():
+    prog = program()
+    body = next(k for k in catalogue(prog) if attr(prog, k, "part") == "body"
+                and "tail_site" not in attr(prog, k, "sites"))
+    head = next(k for k in catalogue(prog) if attr(prog, k, "part") == "head")
+    tail = next(k for k in catalogue(prog) if attr(prog, k, "part") == "tail")
+    doc = small(base(7, 6), [head, body, tail], 4, [])
+    pos = position(doc)
+    biome = interpreter_for(prog).call("biome_at", pos.shared["in_play"][0], state=pos)
+    answer = ask(prog, pos, "can_place", cards=(head, body, tail), biome=biome)
+    assert answer.status == "INFEASIBLE"
+    r = reasons(answer)["tail_docks"]
+    assert r.sentence == "the body has no tail site"
+    assert "DC-CARD-09" in r.ids and r.span.file.endswith("species.rules")
+
+
+def test_reason_requirement_and_forbidden_ability():
+    prog = program()
+    it = interpreter_for(prog)
+    doc = small(base(7, 6), [], 4, [])
+    # every biome in play, and a well-formed species of the hand that lacks its requirement
+    # or shows a forbidden ability
+    cards = catalogue(prog)
+    heads = [k for k in cards if attr(prog, k, "part") == "head"]
+    bodies = [k for k in cards if attr(prog, k, "part") == "body"]
+    seen = set()
+    pos = position(doc)
+    for c in pos.shared["in_play"]:
+        b = it.call("biome_at", c, state=pos)
+        attrs = prog.enums["biome"].attrs
+        for h in heads[:30]:
+            for bd in bodies[:30]:
+                if len(seen) == 2:
+                    break
+                ks = (h, bd)
+                s = it.call("newborn", pos.seats[0], ks, c, state=pos)
+                forbidden = any(it.call("has", s, a) for a in attrs["forbids"][b])
+                required = attrs["requires"][b] and not any(all(it.call("has", s, a) for a in alt)
+                                                           for alt in attrs["requires"][b])
+                kind = "no_forbidden_ability" if forbidden else "meets_requirements" if required else None
+                if kind is None or kind in seen:
+                    continue
+                doc2 = copy.deepcopy(doc)
+                doc2["per_seat"]["hand"]["p1"] = list(ks)
+                answer = ask(prog, position(doc2), "can_place", cards=ks, biome=b)
+                r = reasons(answer)[kind]
+                title = attrs["title"][b]
+                if kind == "no_forbidden_ability":
+                    assert r.sentence.startswith(f"{title} forbids ") and "DC-CARD-07" in r.ids
+                else:
+                    alts = " or ".join(" and ".join(a.replace("_", " ") for a in alt) for alt in attrs["requires"][b])
+                    assert r.sentence == f"{title} requires {alts}" and "DC-CARD-06" in r.ids
+                seen.add(kind)
+    assert seen == {"no_forbidden_ability", "meets_requirements"}
+
+
+def test_reason_food():
+    """A herbivore arriving below a more adapted one that eats all the plants."""
+    prog = program()
+    it = interpreter_for(prog)
+    doc = base(7, 6)
+    pos = position(doc)
+    world = list(pos.shared["world"])
+    herbivore = next(s for s in world if it.call("diet_of", s) == "herbivore")
+    home = herbivore.f_home
+    supply = it.call("plant_supply", home, state=pos)
+    # the resident now needs the whole supply: give it enough hearts by raising the needs
+    doc["state"]["world"] = [w for w in doc["state"]["world"] if w["id"] == herbivore.f_id]
+    doc["state"]["in_play"] = [home]
+    pos = position(doc)
+    resident = pos.shared["world"][0]
+    need = it.call("hearts", resident)
+    # a newcomer with the same head and body, so it is no more adapted than the resident
+    head = next(k for k in resident.f_cards if attr(prog, k, "part") == "head")
+    body = next(k for k in resident.f_cards if attr(prog, k, "part") == "body")
+    hand = [head, body]
+    doc["per_seat"]["hand"]["p1"] = hand
+    doc["state"]["world"][0]["cards"] = list(resident.f_cards)
+    pos = position(doc)
+    # the position the test wants: the biome cannot feed both
+    assert supply < need + it.call("hearts", it.call("newborn", pos.seats[0], tuple(hand), home))
+    answer = ask(prog, pos, "can_place", cards=tuple(hand), biome=it.call("biome_at", home, state=pos))
+    assert [x.rule for x in answer.reasons] == ["enough_food"]
+    r = reasons(answer)["enough_food"]
+    assert "more adapted plant eater(s) eat first" in r.sentence
+    assert f"supplies {supply} unit(s) of plants" in r.sentence and "DC-ACT-CREATE-04" in r.ids
+
+
+def test_reason_one_action_per_species_per_era():
+    prog = program()
+    doc = base(7, 20)
+    mine = [w for w in doc["state"]["world"] if w["owner"] == "p1"]
+    assert mine
+    mine[0]["acted"] = True
+    pos = position(doc)
+    answer = ask(prog, pos, "best_mutation", species=mine[0]["id"])
+    assert answer.status == "INFEASIBLE"
+    r = reasons(answer)["not_acted"]
+    assert r.sentence == f"species {mine[0]['id']} has already had its Main Action this Era"
+    assert "DC-ACT-MAIN-02" in r.ids
+    answer = ask(prog, pos, "best_migration", species=mine[0]["id"])
+    assert "not_acted" in reasons(answer)
+
+
+def test_reason_darwin_point_cost():
+    """Low mutation rate, read so that a species without points cannot pay: a species of
+    only a head and a body and a hand of one card can only take a Single Mutation."""
+    prog = program(low_mutation_without_points="forbidden")
+    doc = base(7, 20)
+    mine = [w for w in doc["state"]["world"] if w["owner"] == "p1"]
+    heads = [k for k in mine[0]["cards"] if attr(prog, k, "part") in ("head", "body")]
+    mine[0]["cards"] = heads
+    mine[0]["dp"] = 0
+    mine[0]["acted"] = False
+    body = next(k for k in heads if attr(prog, k, "part") == "body")
+    sites = attr(prog, body, "sites")
+    part = "wing" if "wing_site" in sites else "tail" if "tail_site" in sites else "legs"
+    card = next(k for k in catalogue(prog) if attr(prog, k, "part") == part)
+    doc["per_seat"]["hand"]["p1"] = [card]
+    doc["state"]["current_event"] = "low_mutation_rate"
+    doc["switches"] = {"low_mutation_without_points": "forbidden"}
+    pos = position(doc, prog)
+    answer = ask(prog, pos, "best_mutation", species=mine[0]["id"])
+    assert answer.status == "INFEASIBLE"
+    r = reasons(answer)["can_pay"]
+    assert r.sentence.startswith("the mutation costs 1 Darwin Point(s) and species") and r.sentence.endswith("has 0")
+    assert "DC-EVENT-LOWMUT-01" in r.ids
+
+
+def test_explain_reports_trace_to_rules():
+    prog = program()
+    pos = position(base(7, 20))
+    s = pos.shared["world"][0]
+    answer = run_query(prog, "explain", {"species": s.f_id}, state=pos, time_limit=10, workers=1)
+    shown = {name: (value, d) for name, value, d in answer.reports}
+    it = interpreter_for(prog)
+    world = tuple(pos.shared["world"])
+    assert shown["adaptation"][0] == it.call("adaptation_of", s, state=pos)
+    assert shown["projected_points"][0] == it.call("projected_points", s, world, state=pos)
+    assert shown["feeding_place"][0] >= 1
+    assert "DC-CARD-03" in shown["adaptation"][1][1]
+    assert shown["projected_points"][1][0] == "projected_points"
