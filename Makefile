@@ -26,6 +26,11 @@ demo: $(STAMP)
 	$(BIN)/rulewright play spec/darwins_choice --players 4 --seed 7
 	$(BIN)/rulewright play spec/darwins_choice --players 4 --seed 7 --stop-at evaluation:2 --save-state $(VENV)/darwin-era2.json
 	$(BIN)/rulewright show spec/darwins_choice --state $(VENV)/darwin-era2.json
+	$(BIN)/rulewright play spec/darwins_choice --players 4 --seed 7 --stop-at turn:9 --save-state $(VENV)/darwin-turn9.json
+	$(BIN)/rulewright query spec/darwins_choice best-move --state $(VENV)/darwin-turn9.json --player p1
+	$(BIN)/rulewright query spec/darwins_choice can-place --state $(VENV)/darwin-turn9.json --player p1 \
+	  --cards giraffe_head,orca_body,tuna_tail --biome tundra
+	$(BIN)/rulewright play spec/darwins_choice --players 4 --seed 7 --agent solver --agent-seats p1
 
 test: $(STAMP)
 	$(BIN)/python -m pytest tests
@@ -33,6 +38,7 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python benchmarks/scoring.py
 	$(BIN)/python benchmarks/queries.py
+	$(BIN)/python benchmarks/darwin_queries.py
 
 docs: $(STAMP)
 	$(BIN)/mkdocs build --strict

@@ -85,6 +85,11 @@ def jsonable(value: Any) -> Any:
 def text_value(value: Any) -> str:
     if isinstance(value, rt.Seat):
         return value.title
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if hasattr(value, "rw_fields"):
+        from compiler import render
+        return render.text(value)
     if isinstance(value, tuple) and len(value) == 2 and all(type(v) is int for v in value):
         return f"({value[0]}, {value[1]})"
     if isinstance(value, tuple) and value and all(isinstance(v, tuple) and len(v) == 2 for v in value):

@@ -136,6 +136,10 @@ class Encoder:
         # (the reference semantics, compiled) and definition calls are remembered.
         self.interp = None
         self._bounds: dict = {}       # variable index -> bounds, for the variables made here
+        # A gated sum of literals becomes one product per literal (a tight linear
+        # relaxation, Savanna's grids) or, beyond this many terms, one variable with
+        # big-M bounds (a smaller model: queries on a game position set it).
+        self.product_terms: int | None = None
         self._calls: dict = {}
         self._records: dict = {}
         self.agg_env: dict = {}
@@ -408,7 +412,7 @@ class Encoder:
         v = self.intv(v, span)
         if isinstance(v, int):
             return self.linear([(v, self.boolv(c))])
-        if self.all_bool(v):
+        if self.all_bool(v) and (self.product_terms is None or len(v.terms) <= self.product_terms):
             parts = [(coef, self.boolv(self.and_([c, var]))) for var, coef in v.terms.values()]
             out = self.linear(parts + [(v.const, self.boolv(c))])
             if isinstance(out, IntV):
@@ -615,6 +619,21 @@ class Encoder:
         """A literal for tuples compared element by element (op in == != < <= > >=)."""
         if len(a) != len(b):
             raise NotSupportedError("tuples of different lengths", span)
+        diffs = []
+        for x, y in zip(a, b):
+            x, y = (self.intv(v) if isinstance(v, (int, IntV, BoolV)) else None for v in (x, y))
+            if x is None or y is None:
+                break
+            diffs.append(self.linear([(1, x), (-1, y)]))
+        if len(diffs) == len(a):
+            # Numbers: one comparison of the differences weighted in mixed radix (each
+            # weight exceeds what all later differences can add up to).
+            weight, parts = 1, []
+            for d in reversed(diffs):
+                parts.append((weight, d))
+                reach = abs(d) if isinstance(d, int) else max(abs(d.lb), abs(d.ub))
+                weight *= 2 * reach + 1
+            return self.cmp(self.linear(parts), op, 0, span)
         if op in ("==", "!="):
             eq = self.and_([self.cmp(x, "==", y, span) for x, y in zip(a, b)])
             return eq if op == "==" else self.not_(eq)
@@ -648,54 +667,64 @@ class Encoder:
         """A supply served by key, the largest first (see ``runtime.allocate``), for
         claims (guard, key, need, claimant) whose keys and needs may be symbolic:
         what comes before each claimant and what its tied group needs are sums of
-        needs under pairwise key comparisons."""
+        needs under pairwise key comparisons. With ``stop`` a claimant's share is
+        encoded when it is first read (a query reads few of them)."""
         def items(k):
             if isinstance(k, ListV):
                 return [x for _, x in k.items]
             return list(k) if isinstance(k, tuple) else [k]
         keys = [items(k) for _, k, _, _ in claims]
         n = len(claims)
-        above: dict = {}
-        tied: dict = {}
-        for i in range(n):
-            for j in range(n):
-                if i == j or claims[j][0] is False:
-                    continue
-                above[j, i] = self.and_([claims[j][0], self.lex(keys[j], ">", keys[i], span)])
-                tied[j, i] = self.and_([claims[j][0], self.lex(keys[j], "==", keys[i], span)])
-        entries = []
-        shares = {}
+        pairs: dict = {}
+
+        def rel(j, i):
+            """(claimant j present and ahead of i, present and tied with i)."""
+            if (j, i) not in pairs:
+                g = claims[j][0]
+                pairs[j, i] = (self.and_([g, self.lex(keys[j], ">", keys[i], span)]),
+                               self.and_([g, self.lex(keys[j], "==", keys[i], span)]))
+            return pairs[j, i]
+
+        others = {i: [j for j in range(n) if j != i and claims[j][0] is not False] for i in range(n)}
+        shares: dict = {}
         if not stop:
             for i, (g, _, need, _) in enumerate(claims):
                 need = self.intv(need, span)
                 ub = need if isinstance(need, int) else need.ub
                 shares[i] = self.var_int(self.new_int(0, max(0, ub), self.fresh("share")), 0, max(0, ub))
+
+        def share_of(i):
+            g, _, need, _ = claims[i]
+            group_need = self.linear([(1, need)] + [(1, self.gate(rel(j, i)[1], claims[j][2], span))
+                                                    for j in others[i]])
+            if not stop:
+                served = self.linear([(1, self.gate(rel(j, i)[0], shares[j], span)) for j in others[i]])
+                left = self.linear([(1, supply), (-1, served)])
+                share = self.intv(self.gate(self.cmp(group_need, "<=", left, span), need, span))
+                self.model.add(shares[i].expr() == (share.expr() if isinstance(share, IntV) else share))
+                return shares[i]
+            before = self.linear([(1, self.gate(rel(j, i)[0], claims[j][2], span)) for j in others[i]])
+            left = self.minmax("max", [0, self.linear([(1, supply), (-1, before)])], span)
+            full = self.cmp(group_need, "<=", left, span)
+            if full is True:
+                return need
+            if even:
+                size = self.linear([(1, 1)] + [(1, self.boolv(rel(j, i)[1])) for j in others[i]])
+                short = self.minmax("min", [need, self.div(left, size, span)], span)
+            elif all(rel(j, i)[1] is False for j in others[i]):
+                short = left             # alone in its group: what is left
+            else:
+                short = self.div(self.mul(left, need, span), self.minmax("max", [group_need, 1], span), span)
+            return self.merge_cases([(full, need), (self.not_(full), short)], span)
+
+        entries = []
         for i, (g, _, need, who) in enumerate(claims):
             if g is False:
                 continue
-            group_need = self.linear([(1, need)] + [(1, self.gate(tied[j, i], claims[j][2], span))
-                                                    for j in range(n) if (j, i) in tied])
             if stop:
-                before = self.linear([(1, self.gate(above[j, i], claims[j][2], span))
-                                      for j in range(n) if (j, i) in above])
-                left = self.minmax("max", [0, self.linear([(1, supply), (-1, before)])], span)
-                full = self.cmp(group_need, "<=", left, span)
-                if even:
-                    size = self.linear([(1, 1)] + [(1, self.boolv(tied[j, i])) for j in range(n) if (j, i) in tied])
-                    short = self.minmax("min", [need, self.div(left, size, span)], span)
-                else:
-                    short = self.div(self.mul(left, need, span), self.minmax("max", [group_need, 1], span), span)
-                share = self.merge_cases([(full, need), (self.not_(full), short)], span)
+                entries.append((g, who, _Lazy(lambda i=i: share_of(i))))
             else:
-                served = self.linear([(1, self.gate(above[j, i], shares[j], span))
-                                      for j in range(n) if (j, i) in above])
-                left = self.linear([(1, supply), (-1, served)])
-                full = self.cmp(group_need, "<=", left, span)
-                share = self.gate(full, need, span)
-                self.model.add(shares[i].expr() == self.intv(share).expr()
-                               if isinstance(self.intv(share), IntV) else shares[i].expr() == share)
-                share = shares[i]
-            entries.append((g, who, share))
+                entries.append((g, who, share_of(i)))    # every share is read by the others
         return MapV(entries)
 
     def en_Const(self, e: I.Const, env):
@@ -742,7 +771,19 @@ class Encoder:
         return value
 
     def en_Op(self, e: I.Op, env):
-        args = [self.encode(a, env) for a in e.args]
+        # What a known first operand decides is not encoded: "false and x", "true or x",
+        # the branch an "if" does not take.
+        if e.op in ("and", "or", "if"):
+            first = self.encode(e.args[0], env)
+            if isinstance(first, bool):
+                if e.op == "and":
+                    return self.encode(e.args[1], env) if first else False
+                if e.op == "or":
+                    return True if first else self.encode(e.args[1], env)
+                return self.encode(e.args[1] if first else e.args[2], env)
+            args = [first] + [self.encode(a, env) for a in e.args[1:]]
+        else:
+            args = [self.encode(a, env) for a in e.args]
         operator = OPERATORS[e.op]
         if not any(isinstance(a, Sym) for a in args):
             if e.op == "first" and not rt.as_tuple(args[0]):
@@ -1085,7 +1126,9 @@ class Encoder:
         raise NotSupportedError(f"the query needs its input '{st.name}'", st.span)
 
     def split(self, st: I.Choose, options: tuple, rest: list, env: dict, guard, path: dict):
-        sels = []
+        sels: list = []
+        # recorded first, so the witness lists choices in the query's order
+        self.choices.append(Choice(st.name, CaseV(sels), "element", extra={"guard": guard}))
         for option in options:
             inner = dict(env)
             inner[st.name] = option
@@ -1106,7 +1149,6 @@ class Encoder:
             self.model.add_exactly_one([s for s, _ in sels]) if sels else self.model.add_bool_or([])
         else:
             self.model.add(sum(s for s, _ in sels) == guard)
-        self.choices.append(Choice(st.name, CaseV(sels), "element", extra={"guard": guard}))
 
     def require_leaf(self, e: I.Expr, env: dict, guard, path: dict, st: I.Stmt, rule=None):
         """Require ``e`` on this path. Conjunctions are split, and so are calls of rules
@@ -1139,6 +1181,20 @@ class Encoder:
         else:
             self.implies(guard, lit)
         self.leaves.append(leaf)
+
+
+class _Lazy:
+    """A value encoded the first time it is read."""
+
+    def __init__(self, make):
+        self.make = make
+        self.value = None
+        self.done = False
+
+    def __call__(self):
+        if not self.done:
+            self.value, self.done = self.make(), True
+        return self.value
 
 
 class Leaf:

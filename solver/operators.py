@@ -909,6 +909,8 @@ def enc_dict_get(E, n, table, key):
         else:
             same = k == key
         if same is not False:
+            if callable(v):
+                v = v()                   # a share encoded when first read
             parts.append((1, E.gate(E.and_([g, same]), v, n.span)))
     return E.linear(parts)
 

@@ -124,6 +124,7 @@ def build(program: I.Program, name: str, inputs: dict[str, Any], symmetry: bool 
     enc.explain = explain
     if state is not None:
         enc.interp = interpreter_for(program)
+        enc.product_terms = 2
     for key, value in (options or {}).items():
         setattr(enc, key, value)
     env, objective, sense = enc.run_query(query, inputs)

@@ -211,3 +211,70 @@ def test_query_input_is_not_taken_for_a_longer_option():
                          "--time-limit", "30")
     assert code == 0, err
     assert "OPTIMAL" in out or "FEASIBLE" in out
+
+
+# ---------------------------------------------------------------- Darwin's Choice queries
+DC = "spec/darwins_choice"
+
+
+@pytest.fixture(scope="module")
+def turn9(tmp_path_factory):
+    path = tmp_path_factory.mktemp("dc") / "turn9.json"
+    code, _, err = run("play", DC, "--players", "4", "--seed", "7", "--stop-at", "turn:9", "--save-state", str(path))
+    assert code == 0, err
+    return str(path)
+
+
+def test_darwin_best_move_json(turn9):
+    code, out, err = run("query", DC, "best-move", "--state", turn9, "--player", "p1", "--json")
+    assert code == 0, err
+    answer = json.loads(out)
+    assert answer["status"] == "OPTIMAL" and answer["replayed"]
+    assert answer["objective"] == answer["bound"]
+    assert answer["witness"]["action"] in ("create", "mutate", "migrate")
+    assert list(answer["witness"])[0] == "action"
+
+
+def test_darwin_can_place_reasons_text(turn9):
+    code, out, err = run("query", DC, "can-place", "--state", turn9, "--player", "p1",
+                         "--cards", "giraffe_head,orca_body,tuna_tail", "--biome", "tundra")
+    assert code == 0, err
+    assert out.startswith("can_place: INFEASIBLE\n  why not:\n")
+    assert "Tundra forbids heat resistance" in out
+    assert "no_forbidden_ability [DC-CARD-07] at spec/darwins_choice/species.rules:" in out
+
+
+def test_darwin_explain_traces_rules(turn9):
+    code, out, err = run("query", DC, "explain", "--state", turn9, "--species", "1", "--json")
+    assert code == 0, err
+    reports = {r["name"]: r for r in json.loads(out)["reports"]}
+    assert reports["projected_points"]["definition"] == "projected_points"
+    assert "DC-CARD-03" in reports["adaptation"]["ids"]
+    assert reports["hunted_by"]["value"] == []
+
+
+@pytest.mark.parametrize("args, message", [
+    (["best-move", "--player", "p1"], "asks about a game position: give --state FILE"),
+    (["best-move", "--state", "{state}", "--player", "p9"], "no seat 'p9' in this game"),
+    (["can-place", "--state", "{state}", "--player", "p1", "--cards", "girafe_head", "--biome", "tundra"],
+     "unknown animal_card 'girafe_head'"),
+    (["best-mutation", "--state", "{state}", "--player", "p1"], "--species"),
+])
+def test_darwin_query_mistakes_exit_2(turn9, args, message):
+    code, _, err = run("query", DC, *[a.replace("{state}", turn9) for a in args])
+    assert code == 2, err
+    assert message in err and "Traceback" not in err
+
+
+def test_darwin_play_with_solver_agent():
+    code, out, err = run("play", DC, "--players", "3", "--seed", "2", "--agent", "solver", "--agent-seats", "p1",
+                         "--json")
+    assert code == 0, err
+    doc = json.loads(out)
+    assert doc["state"]["checkpoints"]["game_end"] == 1 and doc["reports"]["winners"]
+
+
+def test_play_solver_agent_needs_a_playing_query():
+    code, _, err = run("play", SPEC, "--players", "3", "--seed", "1", "--agent", "solver")
+    assert code == 2
+    assert "plays the answers of a query with 'play' statements" in err

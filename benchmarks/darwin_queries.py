@@ -1,0 +1,119 @@
+"""Darwin's Choice queries: CP-SAT against brute force through the interpreter.
+
+For hands of 10, 14 and 20 cards, 4 and 5 biomes in play and 0, 6 and 12 species
+already on the table (positions taken from a seeded five-player game at its third
+Evaluation; with 4 biomes the species of the fifth move to the others; player 1's
+hand drawn at random from the catalogue), each query is answered by the solver
+(median of the runs, model building, solving and the witness replay included) and
+by the baseline in the same process: every option the play rules offer (the spec's
+creations, single_mutations, changes / double_seconds, destinations), each valued
+through the interpreter (tests/darwin_brute.py). Both must find the same optimum.
+
+    .venv/bin/python benchmarks/darwin_queries.py [--runs 3] [--quick]
+
+--quick leaves out the 20-card hands (their brute force takes minutes).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))
+
+import darwin_brute as B  # noqa: E402
+from compiler import load, state_io  # noqa: E402
+from solver.queries import interpreter_for, run_query  # noqa: E402
+
+
+def base_position(prog, seed: int = 2) -> dict:
+    """A five-player game at its third Evaluation: 12 species on the 5 biomes."""
+    played = interpreter_for(prog).play("standard", 5, seed, stop_at="evaluation:3")
+    return state_io.dump(played, seed=seed)
+
+
+def position(prog, doc: dict, cards: int, biomes: int, species: int, rng: random.Random):
+    doc = json.loads(json.dumps(doc))
+    s = doc["state"]
+    s["in_play"] = s["in_play"][:biomes]
+    for i, w in enumerate(s["world"]):          # species of a biome left out move to the others
+        if w["home"] not in s["in_play"]:
+            w["home"] = s["in_play"][i % biomes]
+    s["world"] = s["world"][:species]
+    for w in s["world"]:
+        w["acted"] = False
+    if s["world"]:
+        s["world"][0]["owner"] = "p1"          # a species of the player, for best-mutation
+    s["current_event"] = None
+    names = list(prog.enums["animal_card"].values)
+    doc["per_seat"]["hand"]["p1"] = rng.sample(names, cards)
+    return state_io.load(interpreter_for(prog), "<bench>", doc, json.dumps(doc)), len(s["world"])
+
+
+def timed(fn):
+    t = time.perf_counter()
+    value = fn()
+    return value, time.perf_counter() - t
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--workers", type=int, default=1)
+    args = ap.parse_args()
+    prog = load(ROOT / "spec" / "darwins_choice")
+    it = interpreter_for(prog)
+    doc = base_position(prog)
+    rng = random.Random(2026)
+    rows = []
+    print("| cards | biomes | species | query | optimum | solver (median) | brute force | speed-up |")
+    print("|---|---|---|---|---|---|---|---|")
+    for cards in ([10, 14] if args.quick else [10, 14, 20]):
+        for biomes in (4, 5):
+            for species in (0, 6, 12):
+                pos, n = position(prog, doc, cards, biomes, species, rng)
+                p = pos.seats[0]
+                queries = [("best-create", "best_create", {}, lambda: B.best(B.create_options(it, pos, p, "points")))]
+                if n:
+                    sid = pos.shared["world"][0].f_id
+                    queries.append(("best-mutation", "best_mutation", {"species": sid},
+                                    lambda sid=sid: B.best(B.mutation_options(it, pos, p, sid, "points"))))
+                queries.append(("best-move", "best_move", {}, lambda: B.best_move(it, pos, p, "points")))
+                for label, name, extra, brute in queries:
+                    times = []
+                    answer = None
+                    for _ in range(args.runs):
+                        answer, sec = timed(lambda: run_query(prog, name, {"player": p, "objective": "points", **extra},
+                                                              state=pos, time_limit=60, workers=args.workers,
+                                                              reasons=False))
+                        times.append(sec)
+                    best, brute_sec = timed(brute)
+                    solver_value = answer.objective if answer.status == "OPTIMAL" else None
+                    if solver_value != best:
+                        print(f"MISMATCH {label} {cards}/{biomes}/{n}: solver {solver_value} ({answer.status}), "
+                              f"brute force {best}", file=sys.stderr)
+                        return 1
+                    med = statistics.median(times)
+                    rows.append((cards, biomes, n, label, med, brute_sec))
+                    print(f"| {cards} | {biomes} | {n} | {label} | {best} | {med * 1000:.0f} ms | "
+                          f"{brute_sec * 1000:.0f} ms | {brute_sec / med:.1f}x |", flush=True)
+    print()
+    for label in ("best-create", "best-mutation", "best-move"):
+        for cards in sorted({r[0] for r in rows}):
+            sel = [r for r in rows if r[3] == label and r[0] == cards]
+            if sel:
+                print(f"{label} at {cards} cards: solver median {statistics.median(r[4] for r in sel) * 1000:.0f} ms, "
+                      f"brute force median {statistics.median(r[5] for r in sel) * 1000:.0f} ms, "
+                      f"speed-up median {statistics.median(r[5] / r[4] for r in sel):.1f}x")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
