@@ -736,18 +736,24 @@ class Interpreter:
             raise RuntimeRulesError(f"'{type(st).__name__.lower()}' cannot be used here", st.span)
 
     # ------------------------------------------------------------ running
-    def evaluate(self, e: I.Expr, env: dict[str, Any], forced: dict | None = None,
-                 state: GameState | None = None):
-        """Evaluate one expression with local values ``env``. ``forced`` fixes the
-        choices made inside scorings (to replay a witness)."""
-        names = sorted(env)
-        key = (id(e), tuple(names))
+    def compiled(self, e: I.Expr, names: tuple[str, ...]):
+        """The compiled function of an expression over the given local names (in that
+        order); it reads the state and forced choices set in ``ns``."""
+        key = (id(e), names)
         fn = self._eval_cache.get(key)
         if fn is None:
             body = self.exc.ex(e)
             self.ns.update(self.em.values)
             fn = eval(f"lambda {', '.join(_pyname(n) for n in names)}: {body}", self.ns)  # noqa: S307
             self._eval_cache[key] = fn
+        return fn
+
+    def evaluate(self, e: I.Expr, env: dict[str, Any], forced: dict | None = None,
+                 state: GameState | None = None):
+        """Evaluate one expression with local values ``env``. ``forced`` fixes the
+        choices made inside scorings (to replay a witness)."""
+        names = tuple(sorted(env))
+        fn = self.compiled(e, names)
         if state is not None:
             self.ns["ST"] = state
         self.ns["_FORCE"] = forced

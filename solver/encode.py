@@ -53,13 +53,15 @@ def _hashable(v):
 _FREE: dict = {}
 
 
-def free_locals(e: I.Expr, program) -> frozenset | None:
-    """The local names an expression reads (None when it calls a scoring, whose
-    choices and breakdown the encoder keeps itself)."""
+def free_locals(e: I.Expr, program) -> tuple | None:
+    """The local names an expression reads, sorted (None when it calls a scoring,
+    whose choices and breakdown the encoder keeps itself)."""
     key = id(e)
-    if key in _FREE and _FREE[key][0] is e:
-        return _FREE[key][1]
+    hit = _FREE.get(key)
+    if hit is not None and hit[0] is e:
+        return hit[1]
     result = _free(e, program)
+    result = tuple(sorted(result)) if result is not None else None
     _FREE[key] = (e, result)
     return result
 
@@ -591,11 +593,17 @@ class Encoder:
     def encode(self, e: I.Expr, env: dict[str, Any]):
         if self.interp is not None and not isinstance(e, (I.Const, I.Local)):
             free = free_locals(e, self.program)
-            if free is not None and all(n in env and not _symbolic(env[n]) for n in free):
+            if free is not None:
                 try:
-                    return self.interp.evaluate(e, {n: env[n] for n in free}, state=self.state)
-                except RulesError:
-                    pass     # walked below, where the error is located or the value unused
+                    args = [env[n] for n in free]
+                except KeyError:
+                    args = None
+                if args is not None and not any(_symbolic(a) for a in args):
+                    self.interp.ns["ST"] = self.state
+                    try:
+                        return self.interp.compiled(e, free)(*args)
+                    except RulesError:
+                        pass     # walked below, where the error is located or the value unused
         return getattr(self, "en_" + type(e).__name__)(e, env)
 
     # ------------------------------------------------------------ records

@@ -81,3 +81,64 @@ def test_agreement_under_every_reading(overrides):
     for _ in range(4):
         board = random_board(program, rng, [1, 3, 1, 5, 3, 1, 4, 4, 2, 4, 4])
         agree(program, interp, board, (2,))
+
+
+# ---------------------------------------------------------------- allocations and tuples
+claims_st = st.lists(st.tuples(st.booleans(),                                   # present
+                               st.tuples(st.integers(0, 3), st.integers(0, 2)),  # key
+                               st.integers(0, 4)),                              # need
+                     min_size=1, max_size=5)
+
+
+def _pinned(enc, value: int, lo: int, hi: int):
+    """An integer variable pinned to a value by a constraint (so nothing is folded)."""
+    var = enc.new_int(lo, hi, enc.fresh("pin"))
+    enc.model.add(var == value)
+    return enc.var_int(var, lo, hi)
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(claims_st, st.integers(0, 12), st.sampled_from([(True, False), (False, False), (True, True)]))
+def test_allocate_encoding_agrees_with_runtime(claims, supply, mode):
+    """allocate / allocate_skipping / allocate_even: the encoded shares of claimants
+    whose presence, keys and needs are variables equal runtime.allocate's."""
+    stop, even = mode
+    program = savanna()
+    enc = Encoder(program)
+    enc.product_terms = 2
+    symbolic = []
+    for i, (present, key, need) in enumerate(claims):
+        guard = enc.new_bool(f"present{i}")
+        enc.model.add(guard == int(present))
+        k = rt.as_tuple(key)
+        symbolic.append((guard, [_pinned(enc, k[0], 0, 3), _pinned(enc, k[1], 0, 2)],
+                         _pinned(enc, need, 0, 4), f"c{i}"))
+    from solver.symbolic import ListV
+    table = enc.allocate([(g, ListV([(True, x) for x in key]), need, who) for g, key, need, who in symbolic],
+                         supply, stop, even)
+    shares = {who: (v() if callable(v) else v) for _, who, v in table.entries}
+    shares = {who: enc.intv(v) for who, v in shares.items()}
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    assert solver.solve(enc.model) in (cp_model.OPTIMAL, cp_model.FEASIBLE)
+    got = {who: (v if isinstance(v, int) else solver.value(v.expr())) for who, v in shares.items()
+           if claims[int(who[1:])][0]}
+    want = rt.allocate(supply, [(key, f"c{i}", need) for i, (present, key, need) in enumerate(claims) if present],
+                       stop, even)
+    assert got == want
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.integers(-3, 3), min_size=1, max_size=4), st.lists(st.integers(-3, 3), min_size=4, max_size=4),
+       st.sampled_from(["<", "<=", ">", ">=", "==", "!="]))
+def test_tuple_comparison_encoding_agrees(a, b, op):
+    b = b[:len(a)]
+    enc = Encoder(savanna())
+    xa = [_pinned(enc, v, -3, 3) for v in a]
+    lit = enc.lex(xa, op, list(b))
+    solver = cp_model.CpSolver()
+    assert solver.solve(enc.model) == cp_model.OPTIMAL
+    got = lit if isinstance(lit, bool) else solver.boolean_value(lit)
+    want = {"<": tuple(a) < tuple(b), "<=": tuple(a) <= tuple(b), ">": tuple(a) > tuple(b),
+            ">=": tuple(a) >= tuple(b), "==": tuple(a) == tuple(b), "!=": tuple(a) != tuple(b)}[op]
+    assert got == want

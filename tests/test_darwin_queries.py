@@ -113,6 +113,8 @@ def test_best_create_and_best_move_equal_brute_force(doc, goal):
         # what the solver calls legal is one of the play rules' creations
         ks = tuple(sorted(answer.witness["cards_from_hand"] + answer.witness["card_from_trade"], key=repr))
         assert (ks, answer.witness["place"]) in it.call("creations", p, state=pos)
+    traded = ask(prog, pos, "best_create", objective=goal, allow_trade=True)
+    assert _status_value(traded) == B.best(B.create_options(it, pos, p, goal, allow_trade=True))
     move = ask(prog, pos, "best_move", objective=goal)
     assert _status_value(move) == B.best_move(it, pos, p, goal)
 
