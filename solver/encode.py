@@ -106,6 +106,78 @@ def _free(e, program):
     return None
 
 
+def _memo_key(a, fields):
+    """What a call's result depends on, of one argument: for a record the definition
+    only reads some fields of, those fields (a record built per branch of a query,
+    differing in a field the definition does not read, reuses its encoding)."""
+    if isinstance(a, RecordV) and fields is not None:
+        return ("R", a.name) + tuple((f, ("S", id(a.fields[f])) if _symbolic(a.fields[f])
+                                      else _hashable(a.fields[f])) for f in fields)
+    return ("S", id(a)) if _symbolic(a) else _hashable(a)
+
+
+_FIELDS: dict = {}
+
+
+def fields_read(fd: I.FuncDef, program) -> list:
+    """For each parameter of a definition: the sorted record fields its body reads
+    (directly, or through the definitions it passes the parameter to), or None when
+    the parameter is used whole (compared, stored, changed with 'with'...)."""
+    hit = _FIELDS.get(id(fd))
+    if hit is not None and hit[0] is fd:
+        return hit[1]
+    _FIELDS[id(fd)] = (fd, [None] * len(fd.params))       # recursion: used whole
+    used: list = [set() for _ in fd.params]
+    index = {p: i for i, (p, _) in enumerate(fd.params)}
+
+    def walk(x, bound: frozenset):
+        if isinstance(x, I.Local):
+            if x.name in index and x.name not in bound:
+                used[index[x.name]] = None
+            return
+        if isinstance(x, I.Op) and x.op == "field" and isinstance(x.args[0], I.Local) \
+                and x.args[0].name in index and x.args[0].name not in bound:
+            i = index[x.args[0].name]
+            if used[i] is not None:
+                used[i].add(str(x.data)[2:])
+            return
+        if isinstance(x, I.Call) and x.name in program.funcs:
+            callee = fields_read(program.funcs[x.name], program)
+            for j, a in enumerate(x.args):
+                if isinstance(a, I.Local) and a.name in index and a.name not in bound and j < len(callee):
+                    i = index[a.name]
+                    if callee[j] is None:
+                        used[i] = None
+                    elif used[i] is not None:
+                        used[i] |= set(callee[j])
+                else:
+                    walk(a, bound)
+            return
+        if isinstance(x, (I.Op, I.Call)):
+            for a in x.args:
+                walk(a, bound)
+        elif isinstance(x, I.SeatVar):
+            walk(x.seat, bound)
+        elif isinstance(x, I.Agg):
+            inner = set(bound)
+            for b in x.binders:
+                walk(b.coll, frozenset(inner))
+                inner.add(b.var)
+                if b.cond is not None:
+                    walk(b.cond, frozenset(inner))
+            for y in (x.elem, x.key):
+                if y is not None:
+                    walk(y, frozenset(inner))
+            if x.supply is not None:
+                walk(x.supply, bound)
+
+    if fd.body is not None:
+        walk(fd.body, frozenset())
+    result = [sorted(u) if u is not None else None for u in used]
+    _FIELDS[id(fd)] = (fd, result)
+    return result
+
+
 def cell_name(c) -> str:
     return f"{c[0]},{c[1]}" if isinstance(c, tuple) and len(c) == 2 else str(c)
 
@@ -770,7 +842,8 @@ class Encoder:
         # inline the definition's body; what its known arguments decide is folded
         if self.interp is None:
             return self.encode(fd.body, {p: a for (p, _), a in zip(fd.params, args)})
-        memo = (e.name,) + tuple(("S", id(a)) if _symbolic(a) else _hashable(a) for a in args)
+        fields = fields_read(fd, self.program)
+        memo = (e.name,) + tuple(_memo_key(a, fields[i]) for i, a in enumerate(args))
         hit = self._calls.get(memo)
         if hit is not None:
             return hit[0]
