@@ -433,8 +433,8 @@ def cmd_query(args, extra: list[str]) -> int:
     query = program.queries[name]
     description = (query.title or name) + (": " + query.node.doc if query.node.doc else "")
     qp = _Parser(prog=f"rulewright query {args.spec} {args.name}", description=description,
-                 epilog="Also: --json, --time-limit SECONDS (default 60), --workers N (default 2), "
-                        "--set NAME=VALUE.")
+                 epilog="Also: --state FILE (the position a query about a game reads), --json, "
+                        "--time-limit SECONDS (default 60), --workers N (default 2), --set NAME=VALUE.")
     defaults = {st.name: st.default for st in query.body if isinstance(st, I.Input)}
     for iname, itype, doc in query.inputs:
         flag = "--" + iname.replace("_", "-")
@@ -448,7 +448,7 @@ def cmd_query(args, extra: list[str]) -> int:
     if args.query_help:
         qp.print_help()
         return 0
-    if query.inputs and any(_reads_state(program, query)) and state is None:
+    if state is None and any(_reads_state(program, query)):
         raise UsageError(f"query '{args.name}' asks about a game position: give --state FILE "
                          "(a state saved by 'play --save-state', see docs/state.md)")
     inputs_ns = qp.parse_args(extra)
