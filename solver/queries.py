@@ -71,11 +71,14 @@ class Answer:
             lines.append("  no choice satisfies the query's conditions")
         if self.status == "INFEASIBLE" and self.reasons:
             lines.append("  why not:")
-            for r in self.reasons:
+            shown = self.reasons if len(self.reasons) <= 12 else self.reasons[:10]
+            for r in shown:
                 where = ", ".join(f"{k.replace('_', ' ')} {text_value(v)}" for k, v in r.path.items())
                 lines.append(f"  - {r.sentence}" + (f" (with {where})" if where else "")
                              + (f" [one of {r.together} rules that together fail]" if r.together > 1 else ""))
                 lines.append(f"    {r.rule} [{' '.join(r.ids)}] at {r.span.file}:{r.span.line}")
+            if len(shown) < len(self.reasons):
+                lines.append(f"  ... and {len(self.reasons) - len(shown)} more rules (--json lists them all)")
         if self.status == "UNKNOWN":
             lines.append(f"  no answer within the time limit ({self.time_limit:g} s); "
                          f"best bound {self.bound}")
@@ -243,6 +246,10 @@ def with_defaults(program: I.Program, name: str, inputs: dict[str, Any], state: 
                 if st.default is None:
                     raise NotSupportedError(f"the query '{name}' needs its input '{st.name}'", st.span)
                 out[st.name] = interpreter_for(program).evaluate(st.default, env, state=state)
+                if out[st.name] is None:
+                    from compiler.diagnostics import BadInputError
+                    raise BadInputError(f"--{st.name.replace('_', '-')} is needed: its default has no value "
+                                        f"in this position")
             env[st.name] = out[st.name]
     return out
 
@@ -340,13 +347,20 @@ def _concrete(solver, v, program):
 def _reason(program, interp, leaf, state, together: int, enc=None, example=None) -> Reason:
     rule = leaf.rule
     env = leaf.env
-    if example is not None and any(_symbolic(v) for v in env.values()):
-        env = {k: _concrete(example, v, program) for k, v in env.items()}
-        leaf = Leaf(leaf.expr, env, leaf.guard, dict(leaf.path), leaf.rule, leaf.stmt, leaf.lit)
-        for choice in enc.choices:
-            if choice.scoring is None and choice.name not in leaf.path and \
-                    _true(example, choice.extra.get("guard", True)):
-                leaf.path[choice.name] = read_value(example, choice.value)
+    if example is not None and any(_symbolic(v) for v in env.values()) and _true(example, leaf.guard):
+        concrete = {k: _concrete(example, v, program) for k, v in env.items()}
+        fails = False
+        try:
+            free = free_locals(leaf.expr, program) or ()
+            fails = not interp.evaluate(leaf.expr, {n: concrete[n] for n in free}, state=state)
+        except Exception:       # the example leaves the rule undefined (no head...): no values
+            fails = False
+        if fails:               # the example's values show how the rule fails
+            leaf = Leaf(leaf.expr, concrete, leaf.guard, dict(leaf.path), leaf.rule, leaf.stmt, leaf.lit)
+            for choice in enc.choices:
+                if choice.scoring is None and choice.name not in leaf.path and \
+                        _true(example, choice.extra.get("guard", True)):
+                    leaf.path[choice.name] = read_value(example, choice.value)
     call = leaf.expr if isinstance(leaf.expr, I.Call) and leaf.expr.name in program.funcs else None
     if call is not None and program.funcs[call.name].kind == "rule":
         rule = program.funcs[call.name]
@@ -354,14 +368,18 @@ def _reason(program, interp, leaf, state, together: int, enc=None, example=None)
     if rule is not None and rule.message is not None:
         params = leaf.env
         if call is not None and rule.name == call.name:
-            params = None
-            free = set().union(*[free_locals(a, program) or {"?"} for a in call.args]) if call.args else set()
-            if all(n in leaf.env and not _symbolic(leaf.env[n]) for n in free):
-                args = [interp.evaluate(a, {n: leaf.env[n] for n in free}, state=state) for a in call.args]
-                params = {p: a for (p, _), a in zip(rule.params, args)}
-        elif any(_symbolic(v) for v in (params or {}).values()):
-            params = None           # values that depend on a choice: no values to show
-        sentence = render_message(interp, rule, params, state)
+            params = {}
+            for (p, _), a in zip(rule.params, call.args):
+                free = free_locals(a, program)
+                if free is not None and all(n in leaf.env and not _symbolic(leaf.env[n]) for n in free):
+                    params[p] = interp.evaluate(a, {n: leaf.env[n] for n in free}, state=state)
+                else:
+                    params[p] = _UNKNOWN    # depends on a choice: no value to show
+        else:
+            params = {k: (_UNKNOWN if _symbolic(v) else v) for k, v in (params or {}).items()}
+        sentence = render_message(interp, rule, params, state, program)
+        if sentence is not None and not sentence.replace("…", "").strip():
+            sentence = None
     if sentence is None:
         source = leaf.expr.span
         sentence = (rule.node.doc.split("\n")[0] if rule is not None and rule.node.doc
@@ -373,16 +391,22 @@ def _reason(program, interp, leaf, state, together: int, enc=None, example=None)
     return Reason(target.name if target is not None else "require", ids, span, sentence, path, together)
 
 
-def render_message(interp, rule, params, state) -> str | None:
-    """A rule's sentence with its {expressions} computed (None when they cannot be)."""
+_UNKNOWN = object()
+
+
+def render_message(interp, rule, params, state, program=None) -> str | None:
+    """A rule's sentence with its {expressions} computed; "…" for a value that depends
+    on a choice."""
     from compiler import render
     out = []
     for part in rule.message:
         if isinstance(part, str):
             out.append(part)
             continue
-        if params is None:
-            return None
+        free = free_locals(part, program) if program is not None else None
+        if params is None or free is None or any(params.get(n, _UNKNOWN) is _UNKNOWN for n in free):
+            out.append("…")
+            continue
         try:
             out.append(render.text(interp.evaluate(part, params, state=state)))
         except Exception:
