@@ -540,7 +540,7 @@ def build_parser() -> argparse.ArgumentParser:
                     help="stop the game at a checkpoint of the spec, NAME or NAME:N (the N-th time)")
     pl.add_argument("--agent", choices=["random", "solver"], default="random",
                     help="random legal choices, or each turn the answer of the spec's playing query "
-                         "(Darwin's Choice: best-move by points), the rest at random")
+                         "(the query with 'play' statements), the rest at random")
     pl.add_argument("--agent-query", metavar="QUERY", help="the query a solver agent plays")
     pl.add_argument("--agent-seats", metavar="SEATS", help="the seats the solver plays, e.g. p1,p3 (default all)")
     pl.add_argument("--agent-time-limit", type=float, default=10.0, metavar="SECONDS",

@@ -211,7 +211,7 @@ class Encoder:
         self.interp = None
         self._bounds: dict = {}       # variable index -> bounds, for the variables made here
         # A gated sum of literals becomes one product per literal (a tight linear
-        # relaxation, Savanna's grids) or, beyond this many terms, one variable with
+        # relaxation, for grids chosen whole) or, beyond this many terms, one variable with
         # big-M bounds (a smaller model: queries on a game position set it).
         self.product_terms: int | None = None
         self._calls: dict = {}
@@ -220,8 +220,6 @@ class Encoder:
         self.explain = False          # one assumption literal per checked rule (for reasons)
         self.leaves: list = []        # the rules a query checks (see require_leaf)
         self.objectives: list = []    # (path guard, value) of every maximize/minimize reached
-        self.reports: list = []       # (path guard, report statement, environment)
-        self.paths: list = []         # (path guard, {choice: value}) of every case split
         self.inputs: dict = {}
 
     # ================================================================ literals
@@ -869,7 +867,7 @@ class Encoder:
         if not any(isinstance(a, Sym) for a in args):
             if e.op == "first" and not rt.as_tuple(args[0]):
                 # No element: the interpreter stops there. In a model the value may be
-                # one no choice keeps (a species without a head): it is None, equal to
+                # one no choice keeps (a record filtered down to nothing): it is None, equal to
                 # nothing; the witness is replayed by the interpreter in any case.
                 return None
             try:
@@ -1191,13 +1189,10 @@ class Encoder:
                 self.run_block(st.then if c else st.other, dict(env), guard, path)
             elif isinstance(st, I.Objective):
                 self.objectives.append((guard, self.encode(st.value, env)))
-            elif isinstance(st, I.Report):
-                self.reports.append((guard, st, dict(env)))
-            elif isinstance(st, I.Play):
-                pass            # how an answer is played: read from the replayed witness
+            elif isinstance(st, (I.Report, I.Play)):
+                pass            # shown and played from the replayed witness (queries._Walk)
             else:
                 raise NotSupportedError(f"'{type(st).__name__.lower()}' in a query", st.span)
-        self.paths.append((guard, dict(path)))
 
     def input_value(self, st: I.Input, env: dict):
         if st.name in self.inputs:

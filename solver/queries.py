@@ -540,6 +540,8 @@ def replay(program: I.Program, name: str, inputs: dict[str, Any], witness: dict[
     if with_witness != claimed:
         raise ReplayError(f"replay: the interpreter scores the solver's witness {with_witness}, "
                           f"the solver claims {claimed}", span)
+    if not forced:
+        return shown            # no choices inside scorings: nothing better to look for
     best_inner, _, _ = _Walk(interp, inputs, witness, None, state).block(query.body, {})
     sense = next(s.sense for s in statements(query.body) if isinstance(s, I.Objective))
     if (sense == "maximize" and best_inner > claimed) or (sense == "minimize" and best_inner < claimed):

@@ -99,13 +99,17 @@ def _status_value(answer):
     return answer.objective if answer.status == "OPTIMAL" else None
 
 
+def _at(doc):
+    """The program, its interpreter, the position and player 1."""
+    prog = program()
+    pos = position(doc)
+    return prog, interpreter_for(prog), pos, pos.seats[0]
+
+
 @SETTINGS
 @given(positions(), st.sampled_from(["adaptation", "points"]))
 def test_best_create_and_best_move_equal_brute_force(doc, goal):
-    prog = program()
-    it = interpreter_for(prog)
-    pos = position(doc)
-    p = pos.seats[0]
+    prog, it, pos, p = _at(doc)
     answer = ask(prog, pos, "best_create", objective=goal)
     assert answer.status in ("OPTIMAL", "INFEASIBLE")
     assert _status_value(answer) == B.best(B.create_options(it, pos, p, goal))
@@ -122,10 +126,7 @@ def test_best_create_and_best_move_equal_brute_force(doc, goal):
 @SETTINGS
 @given(positions(), st.sampled_from(["adaptation", "points"]))
 def test_best_mutation_and_migration_equal_brute_force(doc, goal):
-    prog = program()
-    it = interpreter_for(prog)
-    pos = position(doc)
-    p = pos.seats[0]
+    prog, it, pos, p = _at(doc)
     for s in pos.shared["world"]:
         answer = ask(prog, pos, "best_mutation", species=s.f_id, objective=goal)
         options = B.mutation_options(it, pos, p, s.f_id, goal)
@@ -142,10 +143,7 @@ def test_best_mutation_and_migration_equal_brute_force(doc, goal):
 @given(positions(), st.data())
 def test_can_place_agrees_with_the_play_rules(doc, data):
     """Legal for the solver exactly when the play rules list the creation."""
-    prog = program()
-    it = interpreter_for(prog)
-    pos = position(doc)
-    p = pos.seats[0]
+    prog, it, pos, p = _at(doc)
     hand = list(pos.per["hand"][p])
     creations = set(it.call("creations", p, state=pos))
     for _ in range(4):
