@@ -15,8 +15,9 @@
 """
 
 
-def load(path, overrides=None, tables=None, options=None):
-    """Parse, build and resolve a spec directory or file into an ``ir.Program``, then
-    run its checks (``tables``/``options``: a player's own files for its tables)."""
+def load(path, overrides=None, tables=None, options=None, variants=()):
+    """Parse, build and resolve a spec directory, file or variant file into an
+    ``ir.Program``, then run its checks (``tables``/``options``: a player's own files
+    for its tables; ``variants``: variant files applied on top)."""
     from .loader import load as _load
-    return _load(path, overrides, tables, options)
+    return _load(path, overrides, tables, options, variants)

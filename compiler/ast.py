@@ -536,9 +536,33 @@ class Query(Definition):
 
 
 @dataclass(frozen=True)
+class Variant(Definition):
+    """``variant NAME [IDs] "title" extends "PATH"``: the head of a variant file."""
+    title: str | None
+    extends: str
+    extends_span: Span
+
+
+@dataclass(frozen=True)
+class Change(Node):
+    """One change a variant makes to its base: ``override`` a definition (a whole
+    definition, a switch's default, one state variable, one step of a scoring),
+    ``remove`` one, or ``add`` a new one. ``target`` is the name changed
+    (``scoring.step`` for a step); ``node`` the new definition (None for remove)."""
+    action: str                        # 'override' | 'remove' | 'add'
+    kind: str | None                   # the kind written (remove) or of the node
+    target: str
+    target_span: Span
+    doc: str
+    node: Any = None
+
+
+@dataclass(frozen=True)
 class SpecFile:
     path: str
     definitions: tuple[Definition, ...]
+    variant: Variant | None = None
+    changes: tuple[Change, ...] = ()
 
 
 # ----------------------------------------------------------------------- dump

@@ -57,12 +57,68 @@ class _Builder:
 
     # ------------------------------------------------------------ file
     def file(self, tree: Tree) -> A.SpecFile:
-        defs = []
-        for item in tree.children:
+        defs, changes = [], []
+        variant = None
+        for index, item in enumerate(tree.children):
             docs = [c for c in item.children if isinstance(c, Token) and c.type == "DOC"]
-            node = item.children[-1]
-            defs.append(self.definition(node, self.doc(docs)))
-        return A.SpecFile(self.path, tuple(defs))
+            doc = self.doc(docs)
+            rest = [c for c in item.children if not (isinstance(c, Token) and c.type == "DOC")]
+            if item.data == "item" and rest[-1].data == "variant_def":
+                if index != 0:
+                    self.fail(rest[-1], "'variant' comes first in its file",
+                              'a variant file starts with: variant NAME extends "PATH"')
+                variant = self.def_variant(rest[-1], doc)
+                continue
+            if item.data == "remove_item":
+                kind = str(rest[0].children[0]) if isinstance(rest[0], Tree) else None
+                names = [c for c in rest if isinstance(c, Token)]
+                target = ".".join(str(n) for n in names)
+                span = Span(self.path, names[0].line, names[0].column, names[-1].end_line,
+                            names[-1].end_column)
+                changes.append(A.Change(self.span(item), "remove", kind, target, span, doc))
+                continue
+            node = rest[-1]
+            if item.data == "override_item":
+                changes.append(self.override(node, doc))
+                continue
+            d = self.definition(node, doc)
+            if item.data == "add_item" or variant is not None:
+                changes.append(A.Change(self.span(item), "add", _word(d), d.name, d.name_span, doc, d))
+            else:
+                defs.append(d)
+        if variant is None and changes:
+            first = changes[0]
+            raise SpecSyntaxError(Diagnostic(
+                first.span, f"'{first.action}' belongs in a variant file",
+                'start the file with: variant NAME extends "PATH" (the spec it changes)'))
+        return A.SpecFile(self.path, tuple(defs), variant, tuple(changes))
+
+    def def_variant(self, node, doc):
+        name, nspan, tags, rest = self.head(node)
+        title = self.string(rest[0]) if len(rest) == 2 else None
+        return A.Variant(self.span(node), name, nspan, tags, doc, title, self.string(rest[-1]),
+                         self.span(rest[-1]))
+
+    def override(self, node: Tree, doc: str) -> A.Change:
+        if node.data == "switch_default":
+            name, nspan, tags, rest = self.head(node)
+            value, vspan = self.literal(rest[0])
+            sw = A.Switch(self.span(node), name, nspan, tags, doc, None, value, vspan)
+            return A.Change(self.span(node), "override", "switch", name, nspan, doc, sw)
+        if node.data == "step_override":
+            _, tags, rest = self.split(node.children)
+            scoring, step_tok, body = rest
+            if body.data == "step_expr":
+                stmts = (A.Points(self.span(body), self.expr(body.children[0])),)
+            else:
+                stmts = self.block(body)
+            step = A.Step(self.span(node), str(step_tok), self.span(step_tok), tags, doc, stmts)
+            target_span = Span(self.path, scoring.line, scoring.column, step_tok.end_line,
+                               step_tok.end_column)
+            return A.Change(self.span(node), "override", "step", f"{scoring}.{step_tok}", target_span,
+                            doc, step)
+        d = self.definition(node, doc)
+        return A.Change(self.span(node), "override", _word(d), d.name, d.name_span, doc, d)
 
     def definition(self, node: Tree, doc: str) -> A.Definition:
         method = getattr(self, "def_" + node.data)
@@ -615,6 +671,11 @@ class _Builder:
         member, cond = args.children
         binder, elem = self.membership_binder(member, self.expr(cond), f"{func}(...)")
         return A.Aggregate(span, func, fspan, elem, (binder,))
+
+
+def _word(d: A.Definition) -> str:
+    """The keyword of a definition, as a variant names it."""
+    return "param" if isinstance(d, A.Constant) else d.kind
 
 
 def build(tree: Tree, path: str) -> A.SpecFile:

@@ -399,6 +399,7 @@ class Program:
     checks: dict[str, CheckDef] = field(default_factory=dict)
     table_files: dict[str, str] = field(default_factory=dict)   # table -> file it was read from
     own_tables: dict[str, str] = field(default_factory=dict)    # tables read from a player's files
+    variants: list = field(default_factory=list)                # variants.Applied, base first
 
     def switch_options(self, name: str) -> list:
         """Every value a switch can take (for 'int' switches: the default only is known)."""

@@ -6,11 +6,12 @@ Out: an ``ir.Program``; any problem raises a ``RulesError`` with spans.
 """
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
 from .build_ast import build
-from .diagnostics import BadInputError, RulesError, SpecSyntaxError
+from .diagnostics import BadInputError, Diagnostic, ResolveError, RulesError, SpecSyntaxError
 from .parse import parse_text
 from .resolve import Resolver
 
@@ -25,6 +26,70 @@ def spec_files(path: str | Path) -> list[Path]:
     if p.is_file():
         return [p]
     raise BadInputError(f"{p}: no such spec file or directory")
+
+
+def _shown(p: Path) -> str:
+    """A path as messages show it: relative to the working directory when inside it."""
+    p = Path(p).resolve()
+    try:
+        return str(p.relative_to(Path.cwd()))
+    except ValueError:
+        return str(p)
+
+
+class _Specs:
+    """Parsed files, each read once: bases (directories or single files) and variants."""
+
+    def __init__(self):
+        self.parsed: dict[Path, object] = {}
+
+    def file(self, f: Path):
+        key = f.resolve()
+        if key not in self.parsed:
+            self.parsed[key] = parse_files([Path(_shown(key))])[0]
+        return self.parsed[key]
+
+    def is_variant(self, p: Path) -> bool:
+        return p.is_file() and p.suffix == ".rules" and self.file(p).variant is not None
+
+    def base(self, p: Path):
+        """The base files of a spec directory (its variant files left out) or one file."""
+        files, errors = [], []
+        for f in spec_files(p):
+            try:
+                files.append(self.file(f))
+            except SpecSyntaxError as exc:
+                errors.extend(exc.diagnostics)
+        if errors:
+            raise SpecSyntaxError(errors)
+        base = [f for f in files if f.variant is None]
+        if not base:
+            raise BadInputError(f"{_shown(p)}: this directory holds only variant files; name one of them "
+                                f"(or check them all with 'rulewright check {_shown(p)}')")
+        return base
+
+    def chain(self, p: Path, seen: tuple = ()) -> tuple[Path, list[Path]]:
+        """(the base spec, the variant files from the one nearest the base to ``p``)."""
+        if not self.is_variant(p):
+            if not p.exists():
+                raise BadInputError(f"{_shown(p)}: no such spec file or directory")
+            return p.resolve(), []
+        key = p.resolve()
+        head = self.file(p).variant
+        if key in seen:
+            raise ResolveError(Diagnostic(head.extends_span, "variants extend each other in a cycle",
+                                          "a variant extends its base spec or another variant"))
+        target = (key.parent / head.extends)
+        if not target.exists():
+            from .diagnostics import did_you_mean
+            near = did_you_mean(target.name, [q.name for q in target.parent.iterdir()]) \
+                if target.parent.is_dir() else None
+            raise ResolveError(Diagnostic(head.extends_span, f"'{head.extends}' does not exist "
+                                                             f"(relative to {_shown(key.parent)})",
+                                          near or "extends names the base spec directory or another "
+                                                  "variant file"))
+        base, chain = self.chain(target, seen + (key,))
+        return base, chain + [key]
 
 
 def parse_files(files: list[Path]):
@@ -44,15 +109,43 @@ def parse_files(files: list[Path]):
 
 
 def load(path: str | Path, overrides: dict[str, Any] | None = None,
-         tables: dict[str, str] | None = None, options: dict[str, str] | None = None):
-    """``tables`` replaces the file of a table read ``from "file.csv"`` by name;
+         tables: dict[str, str] | None = None, options: dict[str, str] | None = None,
+         variants: list[str | Path] | tuple = ()):
+    """``path`` is a spec directory, a one-file spec or a variant file; ``variants``
+    are more variant files applied on top (each with the variants it extends).
+    ``tables`` replaces the file of a table read ``from "file.csv"`` by name;
     ``options`` does the same by the option the table declares (``option cards``
     makes ``--cards FILE``). Every ``check`` of the spec then runs on what was read."""
     from . import ast as A
+    from . import variants as V
     from .checks import run_checks
     from .diagnostics import did_you_mean
-    files = spec_files(path)
-    asts = parse_files(files)
+    specs = _Specs()
+    base, first = specs.chain(Path(path))
+    chains = [first]
+    for extra in variants:
+        p = Path(extra)
+        if not specs.is_variant(p):
+            raise BadInputError(f"--variant {extra}: not a variant file (a variant file starts with "
+                                f'variant NAME extends "PATH")' if p.exists() else
+                                f"--variant {extra}: no such file")
+        vbase, chain = specs.chain(p)
+        if vbase != base:
+            raise BadInputError(f"--variant {extra}: it changes {_shown(vbase)}, not {_shown(base)}")
+        chains.append(chain)
+    ordered = V.order(chains)
+    applied = []
+    if ordered:
+        ancestors = {}
+        extends = {}
+        for chain in chains:
+            for i, p in enumerate(chain):
+                key = _shown(p)
+                ancestors.setdefault(key, set()).update(_shown(q) for q in chain[:i])
+                extends[key] = _shown(chain[i - 1]) if i else _shown(base)
+        asts, applied = V.compose(specs.base(base), [specs.file(p) for p in ordered], ancestors, extends)
+    else:
+        asts = specs.base(base) if base.is_dir() else [specs.file(base)]
     from_files = {d.name: d for f in asts for d in f.definitions
                   if isinstance(d, A.Table) and d.source is not None}
     chosen = dict(tables or {})
@@ -69,6 +162,14 @@ def load(path: str | Path, overrides: dict[str, Any] | None = None,
                     if from_files else "this spec reads no table from a file")
             raise BadInputError(f"--{opt}: {path} declares no table loaded with --{opt} ({hint})")
         chosen[by_option[opt]] = file
-    program = Resolver(asts, str(path), overrides, chosen).run()
+    try:
+        program = Resolver(asts, _shown(base), overrides, chosen).run()
+    except ResolveError as exc:
+        if applied:
+            raise type(exc)([V.removed_note(d, applied) for d in exc.diagnostics]) from None
+        raise
+    if applied:
+        program.variants = applied
+        program.title = program.title + ": " + ", ".join(a.title or a.name for a in applied)
     run_checks(program)
     return program

@@ -23,6 +23,7 @@ KEYWORDS = sorted({
     "in", "subset", "sized", "where", "at", "random", "points", "mark", "shuffle", "deal",
     "to", "move", "place", "on", "pass", "repeat", "for", "simultaneously", "if", "else",
     "then", "do", "report", "input", "require", "maximize", "minimize", "or", "and", "not",
+    "variant", "extends", "override", "remove", "add",
 })
 
 # How a terminal is named in "expected ..." messages.

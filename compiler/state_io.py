@@ -99,6 +99,7 @@ def dump(state, *, seed: int | None = None) -> dict:
         **({"params": params} if (params := changed_params(program)) else {}),
         **({"tables": {k: str(Path(v).resolve()) for k, v in program.own_tables.items()}}
            if program.own_tables else {}),
+        **({"variants": [str(Path(v.path).resolve()) for v in program.variants]} if program.variants else {}),
         "seats": [{"name": s.name, "kind": s.kind, "title": s.title} for s in state.seats],
         "state": {}, "per_seat": {}, "per_key": {},
         "checkpoints": dict(state.checkpoints),
@@ -325,7 +326,7 @@ def load(interp, path: str, doc: dict | None = None, text: str | None = None):
         rd.fail(("format",), f"unknown format {json.dumps(fmt)}", f"this version reads {FORMAT}")
     if doc.get("spec", program.name) != program.name:
         rd.fail(("spec",), f"this state is of the spec '{doc['spec']}', not '{program.name}'")
-    known = {"format", "spec", "mode", "seed", "checkpoint", "switches", "params", "tables", "seats",
+    known = {"format", "spec", "mode", "seed", "checkpoint", "switches", "params", "tables", "variants", "seats",
              "state", "per_seat", "per_key", "checkpoints", "reports"}
     for k in doc:
         if k not in known:

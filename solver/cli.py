@@ -61,7 +61,8 @@ def _load(path: str, args, sets: dict[str, str] | None = None):
     """A spec with the --set values and the player's own table files of the command."""
     from compiler import load
     options = {"cards": args.cards} if getattr(args, "cards", None) else {}
-    return load(path, sets if sets is not None else _overrides(args.set), _tables(args), options)
+    return load(path, sets if sets is not None else _overrides(args.set), _tables(args), options,
+                variants=getattr(args, "variant", None) or ())
 
 
 # ------------------------------------------------------------------ output helpers
@@ -116,9 +117,41 @@ def _seat_board_var(program) -> str:
 
 
 # ------------------------------------------------------------------ commands
+def _check_targets(path: str) -> list[str]:
+    """What ``check PATH`` compiles: a file as it is; a directory's own spec (its
+    .rules files that are not variants), every variant file below it, and the specs
+    of its subdirectories when it has no spec of its own."""
+    from compiler.loader import _Specs
+    p = Path(path)
+    if not p.is_dir():
+        return [path]
+    specs = _Specs()
+    out = []
+    own = sorted(p.glob("*.rules"))
+    variants = []
+    for f in sorted(p.rglob("*.rules")):
+        try:
+            if specs.is_variant(f):
+                variants.append(str(f))
+        except RulesError:
+            if f.parent != p:
+                variants.append(str(f))          # reported when it is checked
+    if any(str(f) not in variants for f in own):
+        out.append(path)
+    elif not own:
+        for sub in sorted(d for d in p.iterdir() if d.is_dir()):
+            if any(sub.glob("*.rules")):
+                base = [f for f in sub.glob("*.rules") if str(f) not in variants]
+                if base:
+                    out.append(str(sub))
+    out += [v for v in variants if v not in out]
+    return sorted(set(out)) or [path]
+
+
 def cmd_check(args) -> int:
     code = 0
-    for path in args.paths:
+    paths = [t for path in args.paths for t in _check_targets(path)]
+    for path in paths:
         try:
             program = _load(path, args)
         except RulesError as exc:
@@ -129,6 +162,18 @@ def cmd_check(args) -> int:
         print(f"ok: {path}: {program.title}: {len(program.definitions)} definitions, "
               f"{len(ids)} rule IDs")
     return code
+
+
+def cmd_diff(args) -> int:
+    from compiler import diffing
+    base = _load(args.base, args)
+    variant = _load(args.variant_spec, args)
+    d = diffing.diff(base, variant)
+    if args.json:
+        print(json.dumps(diffing.to_json(d), indent=2, ensure_ascii=False))
+    else:
+        print("\n".join(diffing.to_text(d)))
+    return 0
 
 
 def cmd_graph(args) -> int:
@@ -221,9 +266,16 @@ def _pick_mode(program, args):
             raise UsageError(f"mode '{mode.name}' is for {mode.min_players}..{mode.max_players} players, "
                              f"not {args.players}")
         return mode
+    # the modes a variant adds or changes come first, the last variant's first
+    own = [ch.name for v in reversed(program.variants) for ch in v.changes
+           if ch.kind == "mode" and ch.action != "remove" and ch.name in program.modes]
+    modes = [program.modes[n] for n in dict.fromkeys(own)] + \
+        [m for n, m in program.modes.items() if n not in own]
     if args.players is None:
+        if own:
+            return modes[0]
         raise UsageError("play needs --players N (or --mode)")
-    fitting = [m for m in program.modes.values() if m.min_players <= args.players <= m.max_players]
+    fitting = [m for m in modes if m.min_players <= args.players <= m.max_players]
     if not fitting:
         ranges = ", ".join(f"{m.name}: {m.min_players}..{m.max_players}" for m in program.modes.values())
         raise UsageError(f"no mode of {args.spec} is for {args.players} players ({ranges})")
@@ -407,6 +459,12 @@ def _load_state(args, program=None):
         args.table = [f"{k}={v}" for k, v in tables.items()]
     else:
         tables = {}
+    saved_variants = doc.get("variants") or []
+    if not isinstance(saved_variants, list) or any(not isinstance(v, str) for v in saved_variants):
+        raise BadInputError(f"{args.state}: variants is a list of variant files")
+    if saved_variants and not program.variants:       # played under variants: apply them again
+        args.variant = list(saved_variants)
+        changed = True
     if changed or tables:
         program = _load(args.spec, args, {**given, **saved})
     state = state_io.load(Interpreter(program), args.state, doc, text)
@@ -500,6 +558,8 @@ def build_parser() -> argparse.ArgumentParser:
     def common(sp, cards: bool = True):
         sp.add_argument("--set", action="append", metavar="NAME=VALUE",
                         help="set a switch or param of the spec (repeatable)")
+        sp.add_argument("--variant", action="append", metavar="FILE",
+                        help="apply a variant file to the spec (repeatable; the spec may also be a variant file)")
         if cards:
             sp.add_argument("--cards", metavar="FILE", dest="cards",
                             help="your own card table (CSV) in place of the spec's; it is checked")
@@ -511,6 +571,11 @@ def build_parser() -> argparse.ArgumentParser:
     c = sub.add_parser("check", help="compile specs; exit 0 when clean")
     c.add_argument("paths", nargs="+", metavar="PATH")
     common(c)
+    df = sub.add_parser("diff", help="what a variant changes, adds and removes, and what that can affect")
+    df.add_argument("base", metavar="BASE")
+    df.add_argument("variant_spec", metavar="VARIANT")
+    df.add_argument("--json", action="store_true")
+    common(df)
     g = sub.add_parser("graph", help="print the rules graph")
     g.add_argument("path", metavar="PATH")
     g.add_argument("--format", choices=["dot", "json"], default="json")
@@ -583,7 +648,7 @@ def main(argv: list[str] | None = None) -> int:
             code = cmd_query(args, extra)
         else:
             code = {"check": cmd_check, "graph": cmd_graph, "dump": cmd_dump, "score": cmd_score,
-                    "play": cmd_play, "docs": cmd_docs, "show": cmd_show}[args.command](args)
+                    "play": cmd_play, "docs": cmd_docs, "show": cmd_show, "diff": cmd_diff}[args.command](args)
     except RulesError as exc:
         print(exc.render(), file=sys.stderr)
         return exc.exit_code

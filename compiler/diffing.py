@@ -1,0 +1,194 @@
+"""Two checked programs -> what differs between them, and what that can affect.
+
+In:  the ``ir.Program`` of a base spec and of a variant (or of any two specs).
+Out: a ``SpecDiff``: the definitions changed, added and removed (scoring steps and
+     state variables count as definitions of their own), each with its rule IDs
+     and the text of both sides; and everything downstream of them in the rules
+     graph (``graph.downstream``): what the change can affect.
+
+Two definitions are the same when their source texts are equal up to spacing and
+doc comments, wherever they are written.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from . import ast as A
+from . import graph as rules_graph
+from .diagnostics import Span, source_line
+from .variants import word
+
+
+@dataclass
+class Side:
+    text: str
+    span: Span
+    rule_ids: list[str]
+    doc: str
+
+
+@dataclass
+class Entry:
+    name: str
+    kind: str
+    before: Side | None = None
+    after: Side | None = None
+
+    @property
+    def rule_ids(self) -> list[str]:
+        out: list[str] = []
+        for side in (self.before, self.after):
+            for t in side.rule_ids if side else ():
+                if t not in out:
+                    out.append(t)
+        return out
+
+
+@dataclass
+class SpecDiff:
+    base: str
+    variant: str
+    changed: list[Entry] = field(default_factory=list)
+    added: list[Entry] = field(default_factory=list)
+    removed: list[Entry] = field(default_factory=list)
+    downstream: list[dict] = field(default_factory=list)
+
+    @property
+    def empty(self) -> bool:
+        return not (self.changed or self.added or self.removed)
+
+
+def source_text(span: Span) -> str:
+    """The text a span covers (the whole lines from its first to its last)."""
+    lines = []
+    for n in range(span.line, span.end_line + 1):
+        text = source_line(span.file, n)
+        if text is None:
+            break
+        if n == span.line == span.end_line:
+            text = text[span.col - 1:span.end_col - 1]
+        elif n == span.line:
+            text = text[span.col - 1:]
+        elif n == span.end_line:
+            text = text[:span.end_col - 1]
+        lines.append(text)
+    return "\n".join(lines).rstrip()
+
+
+def _norm(text: str) -> str:
+    text = re.sub(r"^\s*(override|add)\s+", "", text)
+    text = re.sub(r"#[^\n\"]*$", "", text, flags=re.M)
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def items(program) -> dict[str, tuple[str, Side, object]]:
+    """name -> (kind, side, node) for every definition, step and state variable."""
+    out = {}
+    for f in program.files:
+        for d in f.definitions:
+            if isinstance(d, A.Game):
+                continue
+            if isinstance(d, A.State):
+                for v in d.vars:
+                    out[v.name] = ("state", Side(source_text(v.span), v.span,
+                                                 [t for t, _ in v.tags] + list(d.rule_ids), v.doc), v)
+                continue
+            if isinstance(d, A.Scoring):
+                for st in d.steps:
+                    out[f"{d.name}.{st.name}"] = ("step", Side(source_text(st.span), st.span,
+                                                               [t for t, _ in st.tags], st.doc), st)
+                head = d.span
+                text = source_text(head).split("{", 1)[0].rstrip()
+                out[d.name] = ("scoring", Side(text, head, list(d.rule_ids), d.doc), d)
+                continue
+            out[d.name] = (word(d), Side(_def_text(d), d.span, list(d.rule_ids), d.doc), d)
+    return out
+
+
+def _def_text(d) -> str:
+    return source_text(d.span)
+
+
+def diff(base, variant) -> SpecDiff:
+    a, b = items(base), items(variant)
+    out = SpecDiff(base.title, variant.title)
+    for name, (kind, side, node) in b.items():
+        if name not in a:
+            out.added.append(Entry(name, kind, None, side))
+        else:
+            akind, aside, anode = a[name]
+            if _norm(aside.text) != _norm(side.text) or _value_changed(anode, node):
+                out.changed.append(Entry(name, kind, aside, side))
+    for name, (kind, side, node) in a.items():
+        if name not in b:
+            out.removed.append(Entry(name, kind, side, None))
+    gb, ga = rules_graph.build(variant), rules_graph.build(base)
+    touched = [e.name for e in out.changed + out.added]
+    names = set(rules_graph.downstream(gb, touched))
+    gone = [e.name for e in out.removed]
+    for n in _readers(ga, gone):
+        if n in gb:
+            names.add(n)
+    names -= set(touched)
+    for n in sorted(names):
+        attrs = gb.nodes[n]
+        out.downstream.append({"name": n, "kind": attrs.get("kind"), "rule_ids": list(attrs.get("rules", [])),
+                               "at": attrs.get("span"), "doc": attrs.get("doc", "")})
+    return out
+
+
+def _value_changed(old, new) -> bool:
+    """A switch whose default changed while its text did not (``override switch x = v``
+    keeps the base's options)."""
+    return isinstance(old, A.Switch) and isinstance(new, A.Switch) and old.default != new.default
+
+
+def _readers(g, names: list[str]) -> list[str]:
+    """What read the removed definitions in the base, and what reads those."""
+    start = [n for n in names if n in g]
+    return rules_graph.downstream(g, start)
+
+
+def to_json(d: SpecDiff) -> dict:
+    def side(s: Side | None):
+        return None if s is None else {"text": s.text, "at": str(s.span), "rule_ids": s.rule_ids}
+
+    def entry(e: Entry):
+        return {"name": e.name, "kind": e.kind, "rule_ids": e.rule_ids,
+                "before": side(e.before), "after": side(e.after)}
+
+    return {"base": d.base, "variant": d.variant,
+            "changed": [entry(e) for e in d.changed], "added": [entry(e) for e in d.added],
+            "removed": [entry(e) for e in d.removed], "downstream": d.downstream}
+
+
+def to_text(d: SpecDiff) -> list[str]:
+    lines = [f"{d.base}  ->  {d.variant}"]
+    if d.empty:
+        lines.append("no definition differs")
+        return lines
+    for title, entries in (("changed", d.changed), ("added", d.added), ("removed", d.removed)):
+        if not entries:
+            continue
+        lines.append("")
+        lines.append(f"{title} ({len(entries)}):")
+        for e in entries:
+            ids = " [" + " ".join(e.rule_ids) + "]" if e.rule_ids else ""
+            lines.append(f"  {e.kind} {e.name}{ids}")
+            for mark, s in (("-", e.before), ("+", e.after)):
+                if s is None:
+                    continue
+                lines.append(f"    {mark} {s.span}")
+                for t in s.text.splitlines():
+                    lines.append(f"    {mark}   {t}")
+    lines.append("")
+    if d.downstream:
+        lines.append(f"downstream: what the changes can affect ({len(d.downstream)}):")
+        for n in d.downstream:
+            ids = " [" + " ".join(n["rule_ids"][:4]) + (" ..." if len(n["rule_ids"]) > 4 else "") + "]" \
+                if n["rule_ids"] else ""
+            lines.append(f"  {n['kind']} {n['name']}{ids}  {n['at']}")
+    else:
+        lines.append("downstream: nothing else reads what changed")
+    return lines

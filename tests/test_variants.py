@@ -1,0 +1,226 @@
+"""Variants as spec files: extends, override, add, remove, conflicts, chains, diff.
+
+The broken variants with their exact messages are in tests/bad (35-42); here the
+composition itself, on small variants of the two real specs written to a
+temporary directory.
+"""
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from compiler import load
+from compiler.diagnostics import ResolveError
+from compiler.diffing import diff, to_json
+from compiler.interpret import Interpreter
+from conftest import grid
+
+ROOT = Path(__file__).resolve().parent.parent
+DARWIN = ROOT / "spec" / "darwins_choice"
+SAVANNA = ROOT / "spec" / "ecosystem_savanna"
+
+
+def write(tmp_path, name, text):
+    p = tmp_path / name
+    p.write_text(text)
+    return p
+
+
+def eras_played(program, seed=3):
+    state = Interpreter(program).play("standard", 3, seed)
+    return state.checkpoints.get("era", 0)
+
+
+def test_override_param_changes_play(tmp_path):
+    v = write(tmp_path, "two_eras.rules", f'variant two_eras "Two Eras" extends "{DARWIN}"\n'
+                                          "override param eras = 2\n")
+    program = load(v)
+    assert program.constants["eras"] == 2
+    assert program.title == "Darwin's Choice: Two Eras"
+    assert eras_played(program) == 2
+    assert eras_played(load(DARWIN)) == 4
+
+
+def test_override_keeps_base_rule_ids_and_doc(tmp_path):
+    v = write(tmp_path, "v.rules", f'variant v "V" extends "{DARWIN}"\n'
+                                   "override param eras [DC-VAR-GEN-02 XX-NEW-01] = 3\n")
+    d = load(v).definitions["eras"]
+    assert d.rule_ids == ("DC-FLOW-02", "DC-VAR-GEN-02", "XX-NEW-01")
+    assert d.doc == load(DARWIN).definitions["eras"].doc
+    assert d.span.file.endswith("v.rules")
+
+
+def test_switch_default_override_keeps_options(tmp_path):
+    v = write(tmp_path, "v.rules", f'variant v "V" extends "{DARWIN}"\n'
+                                   "override switch tied_feeders = even_split\n")
+    program = load(v)
+    assert program.switches["tied_feeders"] == "even_split"
+    assert program.switch_options("tied_feeders") == ["all_or_none", "even_split"]
+    # --set still works on top of a variant
+    assert load(v, {"tied_feeders": "all_or_none"}).switches["tied_feeders"] == "all_or_none"
+
+
+def test_override_step_add_and_remove(tmp_path):
+    v = write(tmp_path, "v.rules", f'variant v "V" extends "{SAVANNA}"\n'
+                                   "/// Prairie groups score 1, 3, 6, 10 and 15.\n"
+                                   "def triangle = {1: 1, 2: 3, 3: 6, 4: 10, else: 15}\n"
+                                   "override step score.prairie = sum(triangle[size(grp)] for grp in "
+                                   "groups({c in cells(g) if g[c] == prairie}, adjacent))\n"
+                                   "remove step score.tree\n")
+    program = load(v)
+    interp = Interpreter(program)
+    board = grid(interp, """
+        P P P T .
+        P Z . T .
+        Z P . . T
+        . . . . .""")
+    s = interp.call("score", board, ())
+    assert s.steps["prairie"] == 10 + 1
+    assert "tree" not in s.steps
+    assert [st.name for st in program.definitions["score"].steps][:2] == ["water", "prairie"]
+
+
+def test_override_state_variable(tmp_path):
+    v = write(tmp_path, "v.rules", f'variant v "V" extends "{DARWIN}"\n'
+                                   "override state {\n"
+                                   "  event_stack: pile of event = [e for e in event if e != flood]\n"
+                                   "}\n")
+    program = load(v)
+    state = Interpreter(program).play("standard", 3, 1)
+    seen = set(state.shared["event_discard"]) | set(state.shared["event_stack"]) | \
+        set(state.shared["event_shown"])
+    assert "flood" not in seen and "hurricane" in seen
+
+
+def test_add_state_and_definitions(tmp_path):
+    v = write(tmp_path, "v.rules", f'variant v "V" extends "{DARWIN}"\n'
+                                   "/// Our own tally.\n"
+                                   "def house_bonus [HR-01] = 7\n"
+                                   "state { tally: int = house_bonus }\n")
+    program = load(v)
+    assert program.definitions["house_bonus"].rule_ids == ("HR-01",)
+    assert "tally" in program.state
+
+
+def test_variant_of_a_variant_is_ordered(tmp_path):
+    a = write(tmp_path, "a.rules", f'variant a "A" extends "{DARWIN}"\noverride param eras = 3\n')
+    b = write(tmp_path, "b.rules", 'variant b "B" extends "a.rules"\noverride param eras = 2\n')
+    program = load(b)
+    assert program.constants["eras"] == 2
+    assert [x.name for x in program.variants] == ["a", "b"]
+    # applying a and b together is the same chain: no conflict
+    assert load(a, variants=[b]).constants["eras"] == 2
+
+
+def test_unordered_variants_conflict(tmp_path):
+    a = write(tmp_path, "a.rules", f'variant a "A" extends "{DARWIN}"\noverride param eras = 3\n')
+    b = write(tmp_path, "b.rules", f'variant b "B" extends "{DARWIN}"\noverride param eras = 2\n')
+    with pytest.raises(ResolveError) as info:
+        load(a, variants=[b])
+    text = info.value.render()
+    assert "variants 'a' and 'b' both change 'eras', and neither extends the other" in text
+    assert "b.rules:2:16" in text and "a.rules:2:16" in text      # both spans
+    # different definitions: no conflict
+    c = write(tmp_path, "c.rules", f'variant c "C" extends "{DARWIN}"\noverride param hand_size = 8\n')
+    program = load(a, variants=[c])
+    assert (program.constants["eras"], program.constants["hand_size"]) == (3, 8)
+
+
+def test_variants_of_different_bases_do_not_mix(tmp_path):
+    from compiler.diagnostics import BadInputError
+    a = write(tmp_path, "a.rules", f'variant a "A" extends "{DARWIN}"\noverride param eras = 3\n')
+    s = write(tmp_path, "s.rules", f'variant s "S" extends "{SAVANNA}"\nremove step score.tree\n')
+    with pytest.raises(BadInputError, match="it changes"):
+        load(a, variants=[s])
+
+
+def test_cycle_of_variants(tmp_path):
+    write(tmp_path, "a.rules", 'variant a "A" extends "b.rules"\noverride param eras = 3\n')
+    b = write(tmp_path, "b.rules", 'variant b "B" extends "a.rules"\noverride param eras = 2\n')
+    with pytest.raises(ResolveError, match="cycle"):
+        load(b)
+
+
+def test_changed_twice_in_one_variant(tmp_path):
+    a = write(tmp_path, "a.rules", f'variant a "A" extends "{DARWIN}"\noverride param eras = 3\n'
+                                   "override param eras = 2\n")
+    with pytest.raises(ResolveError, match="'eras' is changed twice in this variant"):
+        load(a)
+
+
+def test_directory_of_variants_alone_is_not_a_spec(tmp_path):
+    from compiler.diagnostics import BadInputError
+    write(tmp_path, "a.rules", f'variant a "A" extends "{DARWIN}"\noverride param eras = 3\n')
+    from compiler.loader import _Specs
+    with pytest.raises(BadInputError, match="only variant files"):
+        _Specs().base(tmp_path)
+
+
+def test_diff_lists_changes_with_rule_ids_texts_and_downstream(tmp_path):
+    v = write(tmp_path, "v.rules", f'variant v "V" extends "{SAVANNA}"\n'
+                                   "override def prairie_points [HR-PRAIRIE] = {1: 1, 2: 3, 3: 6, 4: 10, else: 15}\n"
+                                   "remove step score.tree\n"
+                                   "def spare = 1\n")
+    d = diff(load(SAVANNA), load(v))
+    assert [e.name for e in d.changed] == ["prairie_points"]
+    assert d.changed[0].rule_ids == ["ES-SCORE-PRAIRIE-02", "ES-SCORE-PRAIRIE-03", "HR-PRAIRIE"]
+    assert "{1: 1, 2: 4, 3: 9, else: 16}" in d.changed[0].before.text
+    assert "{1: 1, 2: 3, 3: 6, 4: 10, else: 15}" in d.changed[0].after.text
+    assert [e.name for e in d.added] == ["spare"]
+    assert [e.name for e in d.removed] == ["score.tree"]
+    down = {n["name"] for n in d.downstream}
+    # the prairie step reads prairie_points; the scoring, the outcome and the modes read the step
+    assert {"score.prairie", "score", "final_score", "winners", "standard"} <= down
+    assert "herd_size" not in down
+    js = to_json(d)
+    assert js["changed"][0]["before"]["at"].startswith("spec/ecosystem_savanna/scoring.rules:4")
+    json.dumps(js)
+
+
+def test_diff_of_identical_specs_is_empty():
+    d = diff(load(SAVANNA), load(SAVANNA))
+    assert d.empty and not d.downstream
+
+
+def run(*args):
+    proc = subprocess.run([sys.executable, "-m", "solver.cli", *args], cwd=ROOT, capture_output=True,
+                          text=True, timeout=600)
+    return proc.returncode, proc.stdout, proc.stderr
+
+
+def test_cli_diff_text_and_json():
+    code, out, err = run("diff", "spec/darwins_choice", "spec/darwins_choice/variants/short_game.rules")
+    assert code == 0, err
+    assert "param eras [DC-FLOW-02 DC-VAR-GEN-02]" in out
+    assert "-   param eras [DC-FLOW-02 DC-VAR-GEN-02]: int = 4" in out
+    assert "mode standard" in out
+    code, out, err = run("diff", "spec/darwins_choice", "spec/darwins_choice/variants/short_game.rules",
+                         "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["changed"][0]["name"] == "eras"
+    assert data["changed"][0]["after"]["text"].endswith("= 3")
+    assert "standard" in {n["name"] for n in data["downstream"]}
+
+
+def test_cli_play_with_variant_flag_and_path():
+    code, out, err = run("play", "spec/darwins_choice", "--variant",
+                         "spec/darwins_choice/variants/short_game.rules", "--players", "3", "--seed", "2",
+                         "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["state"]["state"]["era"] == 3 + 1       # the loop leaves era one past the last (base: 5)
+    code, out2, err = run("play", "spec/darwins_choice/variants/short_game.rules", "--players", "3",
+                          "--seed", "2", "--json")
+    assert code == 0, err
+    assert json.loads(out2)["reports"] == data["reports"]
+
+
+def test_cli_check_directory_checks_every_variant():
+    code, out, err = run("check", "spec/darwins_choice")
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[0].startswith("ok: spec/darwins_choice: Darwin's Choice:")
+    assert any("variants/short_game.rules" in line for line in lines)
