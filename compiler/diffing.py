@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from . import ast as A
 from . import graph as rules_graph
 from .diagnostics import Span, source_line
-from .variants import word
+from .variants import kept_base, word
 
 
 @dataclass
@@ -87,7 +87,7 @@ def items(program) -> dict[str, tuple[str, Side, object]]:
     out = {}
     for f in program.files:
         for d in f.definitions:
-            if isinstance(d, A.Game):
+            if isinstance(d, A.Game) or kept_base(d.name):
                 continue
             if isinstance(d, A.State):
                 for v in d.vars:

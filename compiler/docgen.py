@@ -48,7 +48,8 @@ def rules_page(program: I.Program) -> str:
         out += [game.doc, ""]
     out += [f"Generated from `{program.root}` by `rulewright docs`; every rule shows the "
             f"rulebook IDs it implements.", ""]
-    defs = [d for d in program.definitions.values() if not isinstance(d, A.Game)]
+    from .variants import kept_base
+    defs = [d for d in program.definitions.values() if not isinstance(d, A.Game) and not kept_base(d.name)]
     # the file order of the spec keeps related rules together
     order = {id(d): i for i, d in enumerate(d for f in program.files for d in f.definitions)}
     defs.sort(key=lambda d: order.get(id(d), 0))
@@ -107,3 +108,36 @@ def operators_page() -> str:
     for name, agg in AGGREGATES.items():
         out.append(f"| `{name}` | {agg.doc} | {'encoded' if agg.encode else 'constant only'} |")
     return "\n".join(out) + "\n"
+
+
+def variants_page(title: str, intro: str, entries: list) -> str:
+    """A page of variants: for each (variant program, the program it extends), its
+    title, doc and rule IDs, what it changes, adds and removes (with the variant's
+    text) and what that can affect in the rules graph."""
+    from .diffing import diff
+    out = [f"# {title}", "", intro, ""]
+    for variant, parent in entries:
+        info = variant.variants[-1]
+        out += [f"## {info.title or info.name}", ""]
+        out += [f"`{info.path}`: variant `{info.name}` of {parent.title}"
+                + (f" (extends `{info.extends}`)" if parent.variants else "") + ".", ""]
+        if info.rule_ids:
+            out += [f"Rulebook: {_ids(info.rule_ids)}", ""]
+        if info.doc:
+            out += [info.doc, ""]
+        d = diff(parent, variant)
+        for heading, entries_ in (("Changes", d.changed), ("Additions", d.added), ("Removals", d.removed)):
+            if not entries_:
+                continue
+            out += [f"**{heading}**", ""]
+            for e in entries_:
+                out.append(f"- `{e.kind} {e.name}` {_ids(e.rule_ids)}".rstrip())
+            out.append("")
+            for e in entries_:
+                side = e.after or e.before
+                if e.after is not None:
+                    out += ["```", side.text, "```", ""]
+        if d.downstream:
+            names = ", ".join(f"`{n['name']}`" for n in d.downstream)
+            out += [f"What it can affect ({len(d.downstream)}): {names}", ""]
+    return "\n".join(out).rstrip() + "\n"

@@ -18,6 +18,8 @@ answers).
 """
 from __future__ import annotations
 
+import re
+
 import random
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -307,6 +309,42 @@ class Flattener:
                 "min": f"_rt.agg_min({t})", "max": f"_rt.agg_max({t})"}.get(e.func, t)
 
 
+_AT = re.compile(r"^\s*# at _S\[(\d+)\]$")
+
+
+def _line_spans(source: str, spans: list) -> list:
+    """For each line of the generated code, the span of the statement or definition
+    it comes from (the nearest ``# at`` marker above it)."""
+    out, current = [], None
+    for line in source.split("\n"):
+        m = _AT.match(line)
+        if m:
+            current = spans[int(m.group(1))]
+        elif line.startswith("def "):
+            current = None
+        out.append(current)
+    return out
+
+
+def locate(exc: RuntimeRulesError) -> RuntimeRulesError:
+    """A run-time error raised without a place (by a runtime helper such as max() of
+    an empty collection), located at the deepest rule of the spec it came from."""
+    if any(d.span.line > 0 for d in exc.diagnostics):
+        return exc
+    best = None
+    tb = exc.__traceback__
+    while tb is not None:
+        frame = tb.tb_frame
+        if frame.f_code.co_filename.startswith("<rules "):
+            spans = frame.f_globals.get("_LINESPANS") or []
+            if 0 < tb.tb_lineno <= len(spans) and spans[tb.tb_lineno - 1] is not None:
+                best = spans[tb.tb_lineno - 1]
+        tb = tb.tb_next
+    if best is None:
+        return exc
+    return RuntimeRulesError(exc.diagnostics[0].message, best)
+
+
 def evaluate_closed(e: I.Expr, env: dict[str, Any] | None = None) -> Any:
     """Evaluate an expression that reads no state and no definitions (constant folding)."""
     em = _Emitter()
@@ -513,7 +551,7 @@ class Interpreter:
             self._procedure("mode_" + md.name, [s.name for s in md.seats if s.name], md.body)
         self.source = "\n".join(self.funcs)
         self.ns: dict[str, Any] = {"_rt": rt, "ST": None, "_S": self._span_list, "_err": RuntimeRulesError,
-                                   "_FORCE": None,
+                                   "_FORCE": None, "_LINESPANS": _line_spans(self.source, self._span_list),
                                    **self.em.values}
         code = compile(self.source, f"<rules {program.name}>", "exec")
         exec(code, self.ns)  # noqa: S102 - generated from the checked program
@@ -544,7 +582,7 @@ class Interpreter:
 
     def _func(self, fd: I.FuncDef):
         params = ", ".join(_pyname(p) for p, _ in fd.params)
-        lines = [f"def f_{fd.name}({params}):"]
+        lines = [f"def f_{fd.name}({params}):", f"    # at {self.span_ref(fd.body.span)}"]
         body = self.flat.value(fd.body, lines, "    ")
         lines.append(f"    return {body}")
         self.funcs.append("\n".join(self._hoist(fd.params, lines)) + "\n")
@@ -667,6 +705,7 @@ class Interpreter:
         pad = "    " * depth
         ex = self.exc.ex
         span = self.span_ref(st.span)
+        lines.append(f"{pad}# at {span}")          # where a run-time error of these lines is
         if isinstance(st, I.Let):
             lines.append(f"{pad}{_pyname(st.name)} = {ex(st.value)}")
         elif isinstance(st, I.Choose):

@@ -170,6 +170,8 @@ def load(path: str | Path, overrides: dict[str, Any] | None = None,
         raise
     if applied:
         program.variants = applied
-        program.title = program.title + ": " + ", ".join(a.title or a.name for a in applied)
+        inner = {_shown(Path(a.extends)) for a in applied}      # extended by another one
+        program.title = program.title + ": " + ", ".join(a.title or a.name for a in applied
+                                                           if _shown(Path(a.path)) not in inner)
     run_checks(program)
     return program

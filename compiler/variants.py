@@ -17,6 +17,12 @@ file. Its items then
 * ``remove`` one (``remove [KIND] NAME``, ``remove step SCORING.STEP``),
 * or add new definitions (written as in any spec, ``add`` in front optional).
 
+Inside an override of a whole definition, ``base`` names the definition it
+replaces: ``override rule can_eat(h: species, t: species) = base(h, t) and
+h.owner != t.owner``; ``do base()`` in a procedure. The replaced definition is
+kept under a name of its own (``can_eat__before_VARIANT``), which diff and the
+docs leave out.
+
 An overridden definition keeps the base's rule IDs and adds the variant's own,
 and keeps the base's doc comment unless the variant writes its own.
 
@@ -216,6 +222,16 @@ def compose(base: list[A.SpecFile], variants: list[A.SpecFile],
                     new = _overridden(old, node, bag, span)
                     if new is None:
                         continue
+                    if isinstance(new, A.Definition) and _uses_base(new):
+                        # ``base`` in the override is the definition it replaces, kept
+                        # under a name of its own
+                        kept = f"{target}{KEPT}{v.name}"
+                        new = _map_names(new, {BASE: kept})
+                        added.append(replace(old, name=kept))
+                    elif _uses_base(new):
+                        bag.error(span, "'base' is only for an override of a whole definition",
+                                  "write the step or state variable out in full")
+                        continue
                     table.put(loc, new)
                     info.changes.append(ChangeRecord("override", kind, target, v.name, span, old, new))
                 last[target] = (vf.path, span)
@@ -226,6 +242,57 @@ def compose(base: list[A.SpecFile], variants: list[A.SpecFile],
             table.paths.append(vf.path)
     bag.raise_if_any(ResolveError)
     return table.result(), applied
+
+
+BASE = "base"
+KEPT = "__before_"
+
+
+def kept_base(name: str) -> bool:
+    """Whether a definition is the base one an override calls ``base``."""
+    return KEPT in name
+
+
+def _walk(node):
+    """Every AST node under ``node`` (itself included)."""
+    yield node
+    if isinstance(node, tuple):
+        for x in node:
+            yield from _walk(x)
+        return
+    if not isinstance(node, A.Node):
+        return
+    for f in node.__dataclass_fields__:
+        value = getattr(node, f)
+        if isinstance(value, (A.Node, tuple)):
+            yield from _walk(value)
+
+
+def _uses_base(d) -> bool:
+    return any((isinstance(n, A.Call) and n.func == BASE) or (isinstance(n, A.Name) and n.id == BASE)
+               or (isinstance(n, A.Do) and n.proc == BASE) for n in _walk(d))
+
+
+def _map_names(node, names: dict[str, str]):
+    """``node`` with the calls, names and procedures of ``names`` renamed."""
+    if isinstance(node, tuple):
+        return tuple(_map_names(x, names) for x in node)
+    if not isinstance(node, A.Node):
+        return node
+    changes = {}
+    for f in node.__dataclass_fields__:
+        value = getattr(node, f)
+        if isinstance(value, (A.Node, tuple)):
+            new = _map_names(value, names)
+            if new is not value:
+                changes[f] = new
+    if isinstance(node, A.Call) and node.func in names:
+        changes["func"] = names[node.func]
+    elif isinstance(node, A.Name) and node.id in names:
+        changes["id"] = names[node.id]
+    elif isinstance(node, A.Do) and node.proc in names:
+        changes["proc"] = names[node.proc]
+    return replace(node, **changes) if changes else node
 
 
 def _vname(variants: list[A.SpecFile], path: str) -> str:

@@ -27,11 +27,13 @@ def update_golden(request):
 _CACHE: dict = {}
 
 
-def savanna(**overrides):
-    key = tuple(sorted(overrides.items()))
+def savanna(variant: str | None = None, **overrides):
+    """The Savanna spec (or one of its variants, by name) with switches set."""
+    key = (variant,) + tuple(sorted(overrides.items()))
     if key not in _CACHE:
-        program = load(SAVANNA, {k: str(v).lower() if isinstance(v, bool) else str(v)
-                                 for k, v in overrides.items()})
+        path = SAVANNA / "variants" / f"{variant}.rules" if variant else SAVANNA
+        program = load(path, {k: str(v).lower() if isinstance(v, bool) else str(v)
+                              for k, v in overrides.items()})
         _CACHE[key] = (program, Interpreter(program))
     return _CACHE[key]
 

@@ -105,9 +105,14 @@ def test_play_json():
 
 
 def test_play_solo_text():
-    code, out, err = run("play", SPEC, "--mode", "solo", "--seed", "2")
+    code, out, err = run("play", SPEC + "/variants/solo.rules", "--seed", "2")
     assert code == 0, err
     assert "Jhay (automaton)" in out and "margin:" in out and "result:" in out
+    # the variant's own mode is played without --players or --mode
+    assert out.startswith("Ecosystem: Savanna: Solo against Jhay: Solo against Jhay, 1 player(s)")
+    # the base game has no solo mode any more: it is a variant
+    code, _, err = run("play", SPEC, "--mode", "solo", "--seed", "2")
+    assert code == 2 and "no mode 'solo'" in err
 
 
 def test_play_bad_players_exit_2():
@@ -278,3 +283,10 @@ def test_play_solver_agent_needs_a_playing_query():
     code, _, err = run("play", SPEC, "--players", "3", "--seed", "1", "--agent", "solver")
     assert code == 2
     assert "plays the answers of a query with 'play' statements" in err
+
+
+def test_runtime_error_is_located_at_the_rule():
+    code, _, err = run("play", "tests/data/runtime_error", "--players", "1")
+    assert code == 1 and "Traceback" not in err
+    assert err.startswith("tests/data/runtime_error/game.rules:8:5: error: max() of an empty collection")
+    assert "let top = max(x for x in here)" in err

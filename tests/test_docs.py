@@ -14,9 +14,13 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def test_rules_pages_are_current(monkeypatch, update_golden):
     monkeypatch.chdir(ROOT)
+    from solver.cli import variant_pages
     pages = {"ecosystem_savanna.md": rules_page(load("spec/ecosystem_savanna")),
              "darwins_choice.md": rules_page(load("spec/darwins_choice")),
              "operators.md": operators_page()}
+    for spec in ("spec/ecosystem_savanna", "spec/darwins_choice", "spec/house_rules"):
+        pages.update(variant_pages(spec))
+    assert {"ecosystem_savanna_variants.md", "darwins_choice_variants.md", "house_rules.md"} <= set(pages)
     for name, text in pages.items():
         path = ROOT / "docs" / "rules" / name
         if update_golden:
@@ -41,9 +45,23 @@ def test_rule_ids_exist_and_cover_the_rulebook():
     program = load(ROOT / "spec" / "ecosystem_savanna")
     ids = spec_rule_ids(program)
     assert not sorted(ids - known), "rule IDs that the inventory does not have"
-    text = "\n".join(p.read_text() for p in (ROOT / "spec" / "ecosystem_savanna").glob("*.rules"))
+    # the base game and its variants (two players, solo)
+    text = "\n".join(p.read_text() for p in (ROOT / "spec" / "ecosystem_savanna").rglob("*.rules"))
     uncovered = sorted(i for i in known if i.startswith("ES-") and i not in text)
     assert not uncovered, "Ecosystem: Savanna rules no definition implements"
+
+
+def test_every_darwin_rule_id_is_implemented_by_the_game_or_a_variant():
+    known = set((ROOT / "tests" / "data" / "rule_ids.txt").read_text().split())
+    ids = spec_rule_ids(load(ROOT / "spec" / "darwins_choice"))
+    assert not sorted(ids - known), "rule IDs that the inventory does not have"
+    for variant in sorted((ROOT / "spec" / "darwins_choice" / "variants").glob("*.rules")):
+        program = load(variant)
+        vids = spec_rule_ids(program) | {t for v in program.variants for t in v.rule_ids}
+        assert not sorted(vids - known), f"{variant.name}: rule IDs that the inventory does not have"
+    text = "\n".join(p.read_text() for p in (ROOT / "spec" / "darwins_choice").rglob("*.rules"))
+    uncovered = sorted(i for i in known if i.startswith("DC-") and i not in text)
+    assert not uncovered, "Darwin's Choice rules no definition implements"
 
 
 @pytest.mark.skipif(shutil.which("mkdocs") is None and

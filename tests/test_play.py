@@ -2,7 +2,8 @@
 
 Every game ends with full 4 x 5 grids (Jhay's too in the solo game), and no
 card is lost or duplicated: deck, hands, grids, the neutral pile and the
-discard pile together always hold exactly the 132 cards of the box.
+discard pile together always hold exactly the 132 cards of the box. The
+two-player and solo games are the variants of spec/ecosystem_savanna/variants.
 """
 from collections import Counter
 
@@ -27,8 +28,8 @@ def box(program) -> Counter:
     return Counter({k: program.enums["card"].attrs["count"][k] for k in program.enums["card"].values})
 
 
-def check_game(mode: str, players: int, seed: int):
-    program, interp = savanna()
+def check_game(mode: str, players: int, seed: int, variant: str | None = None):
+    program, interp = savanna(variant)
     state = interp.play(mode, players, seed)
     assert all_cards(state) == box(program)
     for seat in state.seats:
@@ -58,14 +59,14 @@ def test_standard_games(players, seed):
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**31))
 def test_two_player_games(seed):
-    state = check_game("two_player", 2, seed)
+    state = check_game("two_player", 2, seed, variant="two_player")
     assert len(state.shared["discard"]) == 2 * 3     # the neutral hand also leaves a card
 
 
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**31))
 def test_solo_games(seed):
-    state = check_game("solo", 1, seed)
+    state = check_game("solo", 1, seed, variant="solo")
     # 10 + 16 x 1 + 3 x 5 cards drawn: 40 placed, 1 discarded (ES-SOLO-06)
     assert len(state.shared["discard"]) == 1
     assert len(state.shared["deck"]) == 132 - 41

@@ -224,3 +224,28 @@ def test_cli_check_directory_checks_every_variant():
     lines = out.splitlines()
     assert lines[0].startswith("ok: spec/darwins_choice: Darwin's Choice:")
     assert any("variants/short_game.rules" in line for line in lines)
+
+
+def test_base_names_the_replaced_definition(tmp_path):
+    v = write(tmp_path, "v.rules", f'variant v "V" extends "{DARWIN}"\n'
+                                   "override param eras = base - 1\n"
+                                   "state { evaluations: int }\n"
+                                   "override procedure evaluation {\n"
+                                   "  set evaluations = evaluations + 1\n"
+                                   "  do base()\n"
+                                   "}\n")
+    program = load(v)
+    assert program.constants["eras"] == 3
+    state = Interpreter(program).play("standard", 3, 2)
+    assert state.shared["evaluations"] == 3 == state.checkpoints["evaluated"]
+    # the replaced definitions stay out of diff
+    d = diff(load(DARWIN), program)
+    assert {e.name for e in d.changed} == {"eras", "evaluation"}
+    assert [e.name for e in d.added] == ["evaluations"]
+
+
+def test_base_outside_an_override_is_an_unknown_name(tmp_path):
+    v = write(tmp_path, "v.rules", f'variant v "V" extends "{DARWIN}"\n'
+                                   "def more = base + 1\n")
+    with pytest.raises(ResolveError, match="unknown name 'base'"):
+        load(v)

@@ -1,0 +1,347 @@
+"""The house rules of spec/house_rules: each one changes play or scoring as it says.
+
+Every test builds one position (or plays one seeded game), runs it under the base
+spec and under the house rule, and compares; the numbers in the comments are worked
+out by hand from the card catalogue (spec/darwins_choice/animal_cards.csv), the
+biomes (biomes.csv) and the rules, not read off a run.
+"""
+from pathlib import Path
+
+import pytest
+
+from compiler import load
+from compiler import runtime as rt
+from compiler.interpret import Interpreter
+from conftest import grid
+from test_darwin_examples import table_state  # a table like the rulebook examples
+
+ROOT = Path(__file__).resolve().parent.parent
+DARWIN = ROOT / "spec" / "darwins_choice"
+SAVANNA = ROOT / "spec" / "ecosystem_savanna"
+HOUSE = ROOT / "spec" / "house_rules"
+HOUSE_FILES = sorted(HOUSE.glob("*.rules"))
+
+_CACHE: dict = {}
+
+
+def interp(path: Path) -> Interpreter:
+    if path not in _CACHE:
+        _CACHE[path] = Interpreter(load(path))
+    return _CACHE[path]
+
+
+def house(name: str) -> Interpreter:
+    return interp(HOUSE / f"{name}.rules")
+
+
+# ---------------------------------------------------------------- every file
+
+@pytest.mark.parametrize("path", HOUSE_FILES, ids=lambda p: p.name)
+def test_house_rule_loads_as_a_variant(path):
+    program = load(path)
+    assert program.variants, f"{path.name} is not a variant"
+    v = program.variants[-1]
+    assert v.doc.strip(), "a house rule says in words what it changes"
+    assert v.title
+    assert any(i.startswith("HR-") for i in v.rule_ids), "a house rule has an ID of its own"
+    assert any(not i.startswith("HR-") for i in v.rule_ids), "and names the base rules it changes"
+    assert v.changes and all(c.action in ("override", "add") for c in v.changes)
+    base = DARWIN if path.name.startswith("darwin_") else SAVANNA
+    assert Path(v.extends).resolve() == base.resolve()
+    # the base rule IDs it names are IDs the base spec implements (no typos)
+    known = {i for d in interp(base).program.definitions.values() for i in d.rule_ids}
+    assert [i for i in v.rule_ids if not i.startswith("HR-") and i not in known] == []
+
+
+def test_there_are_nine_house_rules():
+    assert len(HOUSE_FILES) == 9
+
+
+# ---------------------------------------------------------------- Darwin's Choice positions
+
+def by_id(st):
+    return {s.f_id: s for s in st.shared["world"]}
+
+
+# DC-EX-3/4 of the rulebook: Coast (africa) and High mountains (asia).
+EXAMPLE3 = [
+    {"home": "africa", "owner": 0,     # 1 Winged bongo: herbivore, Adaptation 6, CS 4, 2 Hearts
+     "cards": ["bongo_head", "chimpanzee_body", "blue_footed_booby_legs", "great_white_pelican_legs",
+               "golden_eagle_wing"]},
+    {"home": "africa", "owner": 1,     # 2 Puffin tuna: carnivore, Adaptation 9, CS 1, 2 Hearts
+     "cards": ["puffin_head", "tuna_body", "tuna_tail"]},
+    {"home": "asia", "owner": 0,       # 3 Bison lion tamarin: herbivore, Adaptation 4, CS 2+0 = 2, 2 Hearts
+     "cards": ["bison_head", "golden_lion_tamarin_body"]},
+    {"home": "asia", "owner": 1,       # 4 Macaw marmot: herbivore, Adaptation 3, CS 0, 1 Heart, Digging
+     "cards": ["macaw_head", "marmot_body"]},
+    {"home": "asia", "owner": 0,       # 5 Orca tortoise: carnivore, Adaptation 6, CS 9, 4 Hearts
+     "cards": ["orca_head", "giant_tortoise_body", "snow_leopard_legs", "snow_leopard_tail"]},
+]
+
+
+def example3(it):
+    st = table_state(it, {"africa": "coast", "asia": "high_mountains"}, EXAMPLE3)
+    st.shared["world"] = it.call("distributed", st.shared["world"], state=st)
+    return st
+
+
+def test_cs_5_3_1_pays_the_competition_more():
+    base, hr = interp(DARWIN), house("darwin_cs_5_3_1")
+    results = {}
+    for name, it in (("base", base), ("house", hr)):
+        st = example3(it)
+        it.run("evaluation", state=st)
+        results[name] = ({i: s.f_dp for i, s in by_id(st).items()}, st.shared["dp_stock"])
+    # The rulebook's DC-EX-4 under the base rules: the Orca tortoise (5) eats the Bison lion
+    # tamarin (3); survival 1 each; Adaptation: Puffin tuna wins Coast (9 > 6, 2 DP), Orca
+    # tortoise High mountains (6 > 3, 3 DP); CS: Orca tortoise 9 (1st), Winged bongo 4
+    # (2nd), Puffin tuna 1 (3rd), Macaw marmot 0 (never scores).
+    assert results["base"][0] == {1: 1 + 2, 2: 1 + 2 + 1, 4: 1, 5: 1 + 3 + 3}
+    # House: gold 5 instead of 3, silver 3 instead of 2, bronze 1 as before.
+    assert results["house"][0] == {1: 1 + 3, 2: 1 + 2 + 1, 4: 1, 5: 1 + 3 + 5}
+    # three more Darwin Points left the stock
+    assert results["base"][1] - results["house"][1] == 3
+
+
+def test_strength_feeds_first_changes_who_eats_the_plants():
+    base, hr = interp(DARWIN), house("darwin_strength_feeds_first")
+    # High mountains: 3 plants; central symbols climbing, cold resistance, flying.
+    species = [
+        # 1 Reindeer ibex: cold (head) + climbing, cold (body): Adaptation 3; CS 1+1 = 2; Hearts 1+1 = 2
+        {"home": "asia", "owner": 0, "cards": ["reindeer_head", "alpine_ibex_body"]},
+        # 2 Musk ox tortoise: cold, cold (head): Adaptation 2; CS 2+3 = 5; Hearts 1+1 = 2
+        {"home": "asia", "owner": 1, "cards": ["musk_ox_head", "giant_tortoise_body"]},
+    ]
+    out = {}
+    for name, it in (("base", base), ("house", hr)):
+        st = table_state(it, {"asia": "high_mountains"}, species)
+        world = st.shared["world"]
+        a, b = world
+        assert (it.call("adaptation_of", a), it.call("strength", a), it.call("hearts", a)) == (3, 2, 2)
+        assert (it.call("adaptation_of", b), it.call("strength", b), it.call("hearts", b)) == (2, 5, 2)
+        st.shared["world"] = it.call("distributed", world)
+        fed = {s.f_id: s.f_plants for s in st.shared["world"]}
+        it.run("food_evaluation", state=st)
+        out[name] = (fed, sorted(by_id(st)))
+        # the Adaptation award still ranks by Adaptation first under the house rule
+        assert it.call("feed_key", a) > it.call("feed_key", b)
+    # Base: the better adapted Reindeer ibex eats its 2 plants first, 1 is left for the
+    # Musk ox tortoise, which needs 2 and dies at Food Evaluation.
+    assert out["base"] == ({1: 2, 2: 1}, [1])
+    # House: the stronger Musk ox tortoise (CS 5 > 2) eats first; the Reindeer ibex dies.
+    assert out["house"] == ({1: 1, 2: 2}, [2])
+
+
+def test_flood_spares_diggers():
+    base, hr = interp(DARWIN), house("darwin_flood_diggers")
+    species = [
+        # 1 Marmot: cold resistance and running only, Digging on the body; 2 Darwin Points
+        {"home": "europe", "owner": 0, "dp": 2, "cards": ["marmot_head", "marmot_body"]},
+        # 2 Reindeer on meerkat legs: cold resistance, running; Digging on the legs
+        {"home": "europe", "owner": 1, "cards": ["reindeer_head", "reindeer_body", "meerkat_legs"]},
+        # 3 Musk ox bison: cold resistance, running; no Digging: drowns either way
+        {"home": "europe", "owner": 1, "dp": 1, "cards": ["musk_ox_head", "bison_body"]},
+        # 4 Moose: swims: survives either way
+        {"home": "europe", "owner": 0, "cards": ["moose_head", "moose_body"]},
+    ]
+    out = {}
+    for name, it in (("base", base), ("house", hr)):
+        st = table_state(it, {"europe": "tundra"}, species)
+        st.shared["event_stack"].cards[:] = ["flood"]       # the next Event Card is the Flood
+        it.run("event_step", state=st)
+        assert st.shared["current_event"] == "flood"
+        p1, p2 = st.players
+        out[name] = (sorted(by_id(st)), it.call("score", p1), it.call("score", p2))
+    # Base: only the Moose survives. Player 1's Marmot had 2 DP: 1 banked (DC-EVAL-DEATH),
+    # so Player 1 scores 1; Player 2's Musk ox bison banks its 1 DP.
+    assert out["base"] == ([4], 1, 1)
+    # House: both diggers survive; the Marmot keeps its 2 DP on the table.
+    assert out["house"] == ([1, 2, 4], 2, 1)
+
+
+class Scripted:
+    """An agent that makes the named choices as told, the first legal option otherwise."""
+
+    def __init__(self, wants: dict):
+        self.wants = wants
+
+    def choose(self, name, options, state, seat):
+        if name in self.wants:
+            picks = [o for o in options if self.wants[name](o)]
+            assert picks, f"{name}: the scripted option is not legal"
+            return picks[0]
+        return options[0]
+
+
+def test_cheap_double_mutation_costs_two():
+    base, hr = interp(DARWIN), house("darwin_cheap_double")
+    # DC-EX-2: the winged Bongo chimpanzee replaces its Chimpanzee legs by Blue-footed booby
+    # legs and adds Great white pelican legs, a Double Mutation; here it holds 5 DP.
+    out = {}
+    for name, it in (("base", base), ("house", hr)):
+        st = table_state(it, {"africa": "tropical_rainforest"}, [
+            {"home": "africa", "dp": 5,
+             "cards": ["bongo_head", "chimpanzee_body", "chimpanzee_legs", "golden_eagle_wing"]}])
+        st.shared["dp_stock"] = 101 - 5
+        p = st.players[0]
+        st.per["hand"][p].cards[:] = ["blue_footed_booby_legs", "great_white_pelican_legs"]
+        st.agents[p.index] = Scripted({
+            "count": lambda o: o == 2,
+            "c1": lambda o: o.f_removed == ("chimpanzee_legs",) and o.f_added == ("blue_footed_booby_legs",),
+            "c2": lambda o: o.f_removed == () and o.f_added == ("great_white_pelican_legs",),
+        })
+        it.run("mutate_species", p, state=st)
+        s = by_id(st)[1]
+        assert "great_white_pelican_legs" in s.f_cards and "chimpanzee_legs" not in s.f_cards
+        out[name] = (s.f_dp, st.shared["dp_stock"])
+        # Low mutation rate is unchanged: up to 5
+        st.shared["current_event"] = "low_mutation_rate"
+        assert it.call("double_cost", s._replace(f_dp=7)) == 5
+        # a species with fewer points than the cost pays what it has, as before
+        st.shared["current_event"] = None
+        assert it.call("double_cost", s._replace(f_dp=1)) == 1
+    # Base: 3 of the 5 DP go back to the stock; house: 2.
+    assert out["base"] == (5 - 3, 101 - 5 + 3)
+    assert out["house"] == (5 - 2, 101 - 5 + 2)
+
+
+def test_fifth_era_is_played_with_a_fourth_biome_change():
+    base, hr = interp(DARWIN), house("darwin_fifth_era")
+    assert hr.call("eras") == 5 and base.call("eras") == 4
+    # 4 players: 2/3/3 biome changes after Eras 1-3 in both; after Era 4 none in the base
+    # (there is no Transition then), 3 in the house rule; 5-6 players: 4.
+    assert [base.call("changes_after", e, 4) for e in (1, 2, 3, 4)] == [2, 3, 3, 0]
+    assert [hr.call("changes_after", e, 4) for e in (1, 2, 3, 4)] == [2, 3, 3, 3]
+    assert [hr.call("changes_after", e, 5) for e in (1, 2, 3, 4)] == [3, 4, 4, 4]
+
+    seen = {}
+
+    def watch(state, label):
+        if label in ("transition:4", "era:5"):
+            seen[label] = ({c: (state.per["biome_card"][c], state.per["volcano"][c])
+                            for c in state.shared["in_play"]}, state.shared["current_event"])
+
+    b = base.play("standard", 4, 1)
+    h = hr.play("standard", 4, 1, watchers=[watch])
+    assert (b.checkpoints["era"], b.checkpoints["transition"], b.checkpoints["evaluation"]) == (4, 3, 4)
+    assert (h.checkpoints["era"], h.checkpoints["transition"], h.checkpoints["evaluation"]) == (5, 4, 5)
+    before, _ = seen["transition:4"]
+    after, event = seen["era:5"]
+    # With seed 1 the fourth Transition reveals an event that neither brings a biome nor
+    # shifts the axis nor erupts, so changes_after(4, 4) = 3 continents get a new Biome
+    # Card (never the one they had: it lies on the continent until it is discarded).
+    assert event not in ("rotation_axis_shift", "volcanic_eruption", "desertification", "ice_age",
+                         "mountain_formation")
+    assert sum(before[c] != after[c] for c in before) == 3
+    assert set(h.reports["score"]) == set(b.reports["score"])
+
+
+def test_no_cannibals_carnivore_starves_rather_than_eat_its_own():
+    base, hr = interp(DARWIN), house("darwin_no_cannibals")
+    out = {}
+    for name, it in (("base", base), ("house", hr)):
+        st = example3(it)
+        w = by_id(st)
+        # Orca tortoise (5, Player 1) and Bison lion tamarin (3, also Player 1)
+        out[name] = it.call("can_eat", w[5], w[3])
+        # the same prey owned by Player 2 may be eaten in both
+        assert it.call("can_eat", w[5], w[3]._replace(f_owner=st.players[1]))
+        it.run("evaluation", state=st)
+        out[name] = (out[name], {i: s.f_dp for i, s in by_id(st).items()})
+    # Base (DC-EX-4): the Orca tortoise has 3 of the 4 meat it needs and eats its owner's
+    # Bison lion tamarin (the Macaw marmot digs).
+    assert out["base"] == (True, {1: 3, 2: 4, 4: 1, 5: 7})
+    # House: no prey left, the Orca tortoise starves (it had no DP: nothing banked). The
+    # Bison lion tamarin lives: survival 1 + High mountains 3 (Adaptation 4 > 3) + CS 2nd 2
+    # (CS 2: Winged bongo 4 is 1st, Puffin tuna 1 is 3rd); Winged bongo 1 + 3, Puffin tuna
+    # 1 + 2 (Coast) + 1.
+    assert out["house"] == (False, {1: 1 + 3, 2: 1 + 2 + 1, 3: 1 + 3 + 2, 4: 1})
+
+
+# ---------------------------------------------------------------- Ecosystem: Savanna
+
+ELEPHANT_GRID = """
+        . F . . .
+        F E F . E
+        . F . . F
+        . . . . ."""
+
+PRAIRIE_GRID = """
+        P P P P P
+        . . . . .
+        P P . P .
+        . . P P P"""
+
+HYENA_GRID = """
+        C . . . .
+        . G . . .
+        H . G . .
+        . C . . ."""
+
+
+def both_scores(name, text):
+    out = {}
+    for key, it in (("base", interp(SAVANNA)), ("house", house(name))):
+        out[key] = it.call("score", grid(it, text), ())
+    return out["base"], out["house"]
+
+
+def test_elephant_floor():
+    b, h = both_scores("savanna_elephant_floor", ELEPHANT_GRID)
+    # The left elephant has four giraffes around it (face up: no cheetah, no lion):
+    # 6 - 4*2 = -2 in the base, 0 with the floor; the right one has one giraffe: 4 in both.
+    assert b.steps["elephant"] == -2 + 4
+    assert h.steps["elephant"] == 0 + 4
+    assert int(h) - int(b) == 2
+    assert {k: v for k, v in b.steps.items() if k != "elephant"} == \
+        {k: v for k, v in h.steps.items() if k != "elephant"}
+
+
+def test_prairie_triangle():
+    b, h = both_scores("savanna_prairie_triangle", PRAIRIE_GRID)
+    # Groups of 5 (top row), 2 (left) and 4 (bottom right):
+    # base 16 + 4 + 16 = 36, house 15 + 3 + 10 = 28.
+    assert b.steps["prairie"] == 36
+    assert h.steps["prairie"] == 28
+    assert int(b) - int(h) == 8
+    # Margot's ecosystem (examples/margot.grid): groups of 3 and 1: 9 + 1 against 6 + 1.
+    margot = """
+        P P P Z P
+        F L G T Z
+        T C G F W
+        E E G W H"""
+    b, h = both_scores("savanna_prairie_triangle", margot)
+    assert (b.steps["prairie"], h.steps["prairie"]) == (10, 7)
+    assert int(b) - int(h) == 3
+
+
+def test_hyena_diagonals():
+    b, h = both_scores("savanna_hyena_diagonals", HYENA_GRID)
+    # The cheetah at (0,0) sees the gazelle at (1,1), the one at (3,1) the gazelle at
+    # (2,2): both are face down. The hyena at (2,0) has (2,2) two cells to its right
+    # (3 points in both); (1,1) is its diagonal neighbour (3 more with the house rule);
+    # its other diagonal neighbour, the cheetah at (3,1), is face up.
+    assert b.steps["hyena"] == 3
+    assert h.steps["hyena"] == 6
+    assert int(h) - int(b) == 3
+
+
+# ---------------------------------------------------------------- all together
+
+def test_the_house_rules_of_a_game_combine_without_conflict():
+    # Each house rule changes definitions no other one touches, so a table can play
+    # them all at once (the variant machinery refuses two unordered changes of one name).
+    darwin = [p for p in HOUSE_FILES if p.name.startswith("darwin_")]
+    program = load(darwin[0], variants=darwin[1:])
+    assert [v.name for v in program.variants] == [load(p).variants[-1].name for p in darwin]
+    st = Interpreter(program).play("standard", 4, 2)
+    assert st.checkpoints["era"] == 5 and set(st.reports["winners"]) <= set(st.players)
+
+    savanna = [p for p in HOUSE_FILES if p.name.startswith("savanna_")]
+    together = Interpreter(load(savanna[0], variants=savanna[1:]))
+    # On each grid above only one of the three rules matters: together they score as that one.
+    for name, text in (("savanna_elephant_floor", ELEPHANT_GRID), ("savanna_prairie_triangle", PRAIRIE_GRID),
+                       ("savanna_hyena_diagonals", HYENA_GRID)):
+        alone = house(name).call("score", grid(house(name), text), ())
+        both = together.call("score", grid(together, text), ())
+        assert both.steps == alone.steps, name
