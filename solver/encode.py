@@ -111,9 +111,22 @@ def _memo_key(a, fields):
     only reads some fields of, those fields (a record built per branch of a query,
     differing in a field the definition does not read, reuses its encoding)."""
     if isinstance(a, RecordV) and fields is not None:
-        return ("R", a.name) + tuple((f, ("S", id(a.fields[f])) if _symbolic(a.fields[f])
-                                      else _hashable(a.fields[f])) for f in fields)
-    return ("S", id(a)) if _symbolic(a) else _hashable(a)
+        return ("R", a.name) + tuple((f, _memo_key(a.fields[f], None)) for f in fields)
+    if isinstance(a, ListV):
+        # a list built again from the same items is the same argument (symbolic values
+        # are not changed once made, so the key is kept with the list)
+        key = a.__dict__.get("memo_key")
+        if key is None:
+            key = a.memo_key = ("L",) + tuple((g if isinstance(g, bool) else ("l", g.index),
+                                               _memo_key(x, None)) for g, x in a.items)
+        return key
+    if isinstance(a, Sym):
+        return ("S", id(a))
+    if isinstance(a, tuple) and not hasattr(a, "rw_fields") and _symbolic(a):
+        # a tuple built again from the same values (``xs + [s]`` in two places) is the
+        # same argument: its elements, symbolic ones by identity
+        return ("T",) + tuple(_memo_key(x, None) for x in a)
+    return _hashable(a)
 
 
 _FIELDS: dict = {}
