@@ -191,6 +191,29 @@ def fields_read(fd: I.FuncDef, program) -> list:
     return result
 
 
+_NO_VALUE = object()
+_CHAINS: dict = {}
+
+
+def _chain_parts(e: I.Op) -> list:
+    """The operands of a chain of one operator (``a and b and c``), in order."""
+    hit = _CHAINS.get(id(e))
+    if hit is not None and hit[0] is e:
+        return hit[1]
+    parts: list = []
+
+    def walk(x):
+        if isinstance(x, I.Op) and x.op == e.op:
+            for a in x.args:
+                walk(a)
+        else:
+            parts.append(x)
+
+    walk(e)
+    _CHAINS[id(e)] = (e, parts)
+    return parts
+
+
 def cell_name(c) -> str:
     return f"{c[0]},{c[1]}" if isinstance(c, tuple) and len(c) == 2 else str(c)
 
@@ -863,6 +886,10 @@ class Encoder:
         return value
 
     def en_Op(self, e: I.Op, env):
+        if e.op in ("and", "or"):
+            value = self.chain(e, env)
+            if value is not _NO_VALUE:
+                return value
         # What a known first operand decides is not encoded: "false and x", "true or x",
         # the branch an "if" does not take.
         if e.op in ("and", "or", "if"):
@@ -903,6 +930,29 @@ class Encoder:
                     results.append((lit, operator.evaluate(*sub, data=e.data)))
             return self.merge_cases(results, e.span)
         return self.apply(operator, e, args)
+
+    def chain(self, e: I.Op, env):
+        """``a and b and c ...`` (or ``or``) as one conjunction of its operands, left to
+        right: a known false (true) operand stops it, known true (false) ones are left
+        out, the rest make one literal. ``_NO_VALUE`` when an operand is known but not a
+        truth value (then the operator's own meaning applies)."""
+        absorbing = e.op == "or"
+        syms = []
+        for part in _chain_parts(e):
+            v = self.encode(part, env)
+            if v is absorbing:
+                return absorbing
+            if v is (not absorbing):
+                continue
+            if not isinstance(v, Sym):
+                return _NO_VALUE
+            syms.append(v)
+        if not syms:
+            return not absorbing
+        if len(syms) == 1 and isinstance(syms[0], BoolV):
+            return syms[0]
+        lits = [self.lit(v, e.span) for v in syms]
+        return self.boolv(self.or_(lits) if absorbing else self.and_(lits))
 
     def apply(self, operator, e: I.Op, args):
         if not any(isinstance(a, Sym) for a in args):
