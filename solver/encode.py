@@ -250,6 +250,9 @@ class Encoder:
         # relaxation, for grids chosen whole) or, beyond this many terms, one variable with
         # big-M bounds (a smaller model: queries on a game position set it).
         self.product_terms: int | None = None
+        # Constraints that only tighten the linear relaxation (big-M forms, linear
+        # and/or): left out for a solver that runs without one (queries on a game position).
+        self.relaxation = True
         self._calls: dict = {}
         self._records: dict = {}
         self.agg_env: dict = {}
@@ -342,10 +345,15 @@ class Encoder:
                     self._and[memo] = z
                     return z
         z = self.new_bool(self.fresh(name))
-        # Linear inequalities (not clauses): the solver's linear relaxation keeps them.
-        for l in out:
-            self.model.add(z <= l)
-        self.model.add(z >= sum(out) - (len(out) - 1))
+        if self.relaxation:
+            # Linear inequalities (not clauses): the solver's linear relaxation keeps them.
+            for l in out:
+                self.model.add(z <= l)
+            self.model.add(z >= sum(out) - (len(out) - 1))
+        else:
+            for l in out:
+                self.model.add_implication(z, l)
+            self.model.add_bool_or([z] + [self.not_(l) for l in out])
         self._and[memo] = z
         if len(out) == 2:
             a, b = (self.onehot.get(self.key(l)) for l in out)
@@ -400,9 +408,14 @@ class Encoder:
         if memo in self._or:
             return self._or[memo]
         z = self.new_bool(self.fresh(name))
-        for l in out:
-            self.model.add(z >= l)
-        self.model.add(z <= sum(out))
+        if self.relaxation:
+            for l in out:
+                self.model.add(z >= l)
+            self.model.add(z <= sum(out))
+        else:
+            for l in out:
+                self.model.add_implication(l, z)
+            self.model.add_bool_or([self.not_(z)] + out)
         self._or[memo] = z
         self._or_parts[self.key(z)] = set(memo)
         self._or_literals[self.key(z)] = out
@@ -523,13 +536,15 @@ class Encoder:
         if self.all_bool(v) and (self.product_terms is None or len(v.terms) <= self.product_terms):
             parts = [(coef, self.boolv(self.and_([c, var]))) for var, coef in v.terms.values()]
             out = self.linear(parts + [(v.const, self.boolv(c))])
-            if isinstance(out, IntV):
+            if isinstance(out, IntV) and self.relaxation:
                 self._gate_bounds(c, v, out)
             return out
         lo, hi = min(0, v.lb), max(0, v.ub)
         z = self.new_int(lo, hi, self.fresh("gate"))
         self.model.add(z == v.expr()).only_enforce_if(c)
         self.model.add(z == 0).only_enforce_if(self.not_(c))
+        if not self.relaxation:
+            return self.var_int(z, lo, hi)
         # big-M forms for the relaxation
         self.model.add(z <= hi * c)
         self.model.add(z >= lo * c)
@@ -614,13 +629,15 @@ class Encoder:
         if op == "<=":
             self.model.add(expr <= k).only_enforce_if(z)
             self.model.add(expr >= k + 1).only_enforce_if(self.not_(z))
-            self.model.add(expr + (ub - k) * z <= ub)
-            self.model.add(expr - (k + 1 - lb) * (1 - z) >= lb)
+            if self.relaxation:
+                self.model.add(expr + (ub - k) * z <= ub)
+                self.model.add(expr - (k + 1 - lb) * (1 - z) >= lb)
         elif op == ">=":
             self.model.add(expr >= k).only_enforce_if(z)
             self.model.add(expr <= k - 1).only_enforce_if(self.not_(z))
-            self.model.add(expr - (k - lb) * z >= lb)
-            self.model.add(expr + (ub - k + 1) * (1 - z) <= ub)
+            if self.relaxation:
+                self.model.add(expr - (k - lb) * z >= lb)
+                self.model.add(expr + (ub - k + 1) * (1 - z) <= ub)
         else:
             self.model.add(expr == k).only_enforce_if(z)
             self.model.add(expr != k).only_enforce_if(self.not_(z))
@@ -653,11 +670,11 @@ class Encoder:
         exprs = [v if isinstance(v, int) else v.expr() for v in syms]
         if kind == "min":
             self.model.add_min_equality(z, exprs)
-            for x in exprs:                  # the side the linear relaxation needs
+            for x in exprs if self.relaxation else ():     # the side the linear relaxation needs
                 self.model.add(z <= x)
         else:
             self.model.add_max_equality(z, exprs)
-            for x in exprs:
+            for x in exprs if self.relaxation else ():
                 self.model.add(z >= x)
         return self.var_int(z, lo, hi)
 

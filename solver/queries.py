@@ -128,6 +128,7 @@ def build(program: I.Program, name: str, inputs: dict[str, Any], symmetry: bool 
     if state is not None:
         enc.interp = interpreter_for(program)
         enc.product_terms = 2
+        enc.relaxation = False          # POSITION_PARAMS: linearization_level 0
     for key, value in (options or {}).items():
         setattr(enc, key, value)
     env, objective, sense = enc.run_query(query, inputs)
