@@ -193,6 +193,16 @@ def fields_read(fd: I.FuncDef, program) -> list:
 
 _NO_VALUE = object()
 _CHAINS: dict = {}
+_NODES: dict = {}
+
+
+def _node_info(e: I.Expr, program) -> tuple:
+    """(node, the local names it reads or None when it is not computed whole, the
+    encoder method for its kind)."""
+    free = None if isinstance(e, (I.Const, I.Local)) else free_locals(e, program)
+    info = (e, free, "en_" + type(e).__name__)
+    _NODES[id(e)] = info
+    return info
 
 
 def _chain_parts(e: I.Op) -> list:
@@ -254,6 +264,7 @@ class Encoder:
         # and/or): left out for a solver that runs without one (queries on a game position).
         self.relaxation = True
         self._calls: dict = {}
+        self._tuples: dict = {}       # id of a tuple -> (it, whether it holds a symbolic value)
         self._records: dict = {}
         self.agg_env: dict = {}
         self.explain = False          # one assumption literal per checked rule (for reasons)
@@ -456,43 +467,55 @@ class Encoder:
         terms: dict = {}
         plo = phi = const
         for coef, v in parts:
-            if coef == 0:
+            if not coef:
                 continue
-            v = self.intv(v)
-            if isinstance(v, int):
-                const += coef * v
-                plo += coef * v
-                phi += coef * v
-                continue
+            if type(v) is not IntV:
+                if type(v) is not int and type(v) is not bool:
+                    v = self.intv(v)
+                if isinstance(v, int):
+                    x = coef * v
+                    const += x
+                    plo += x
+                    phi += x
+                    continue
             const += coef * v.const
             for k, (var, c) in v.terms.items():
-                if k in terms:
-                    terms[k] = (var, terms[k][1] + coef * c)
-                else:
-                    terms[k] = (var, coef * c)
-            a, b = coef * v.lb, coef * v.ub
-            plo += min(a, b)
-            phi += max(a, b)
-        terms = {k: t for k, t in terms.items() if t[1] != 0}
+                old = terms.get(k)
+                terms[k] = (var, coef * c) if old is None else (var, old[1] + coef * c)
+            if coef > 0:
+                plo += coef * v.lb
+                phi += coef * v.ub
+            else:
+                plo += coef * v.ub
+                phi += coef * v.lb
+        zero = [k for k, (_, c) in terms.items() if not c]
+        for k in zero:
+            del terms[k]
         if not terms:
             return const
         tlo = thi = const
-        for var, c in terms.values():
-            dom = self.var_bounds(var)
+        bounds = self._bounds
+        for k, (var, c) in terms.items():
+            dom = bounds.get(k)
             if dom is None:
-                tlo, thi = plo, phi
-                break
-            a, b = c * dom[0], c * dom[1]
-            tlo += min(a, b)
-            thi += max(a, b)
+                dom = (0, 1) if k < 0 else self.var_bounds(var)     # a negated literal
+                if dom is None:
+                    tlo, thi = plo, phi
+                    break
+            if c > 0:
+                tlo += c * dom[0]
+                thi += c * dom[1]
+            else:
+                tlo += c * dom[1]
+                thi += c * dom[0]
         return IntV(terms, const, max(plo, tlo), min(phi, thi))
 
     def var_bounds(self, var):
-        if type(var).__name__ == "NotBooleanVariable":
-            return (0, 1)
         hit = self._bounds.get(getattr(var, "index", None))
         if hit is not None:
             return hit
+        if type(var).__name__ == "NotBooleanVariable":
+            return (0, 1)
         try:
             dom = list(var.proto.domain)
         except AttributeError:
@@ -577,7 +600,6 @@ class Encoder:
         # normalise to d <= k / d >= k / d == k with k from the constant
         k = -d.const
         lb, ub = d.lb - d.const, d.ub - d.const   # bounds of the variable part
-        expr = sum((c * v for v, c in d.terms.values()), 0)
         if op == "<":
             op, k = "<=", k - 1
         elif op == ">":
@@ -602,7 +624,7 @@ class Encoder:
                 return True
             if lb == ub == k:
                 return False
-        memo = (tuple(sorted((kk, c) for kk, (_, c) in d.terms.items())), op, k)
+        memo = (frozenset((kk, c) for kk, (_, c) in d.terms.items()), op, k)
         if memo in self._cmp:
             return self._cmp[memo]
         if op == "!=":
@@ -625,6 +647,7 @@ class Encoder:
                 self._cmp[memo] = z
                 return z
         z = self.new_bool(self.fresh("cmp"))
+        expr = IntV(d.terms, 0, lb, ub).expr()
         # enforced constraints for propagation, and their big-M forms for the relaxation
         if op == "<=":
             self.model.add(expr <= k).only_enforce_if(z)
@@ -714,20 +737,34 @@ class Encoder:
 
     # ================================================================ walking
     def encode(self, e: I.Expr, env: dict[str, Any]):
-        if self.interp is not None and not isinstance(e, (I.Const, I.Local)):
-            free = free_locals(e, self.program)
-            if free is not None:
+        info = _NODES.get(id(e))
+        if info is None or info[0] is not e:
+            info = _node_info(e, self.program)
+        if info[1] is not None and self.interp is not None:
+            args = []
+            for n in info[1]:
+                v = env.get(n, _NO_VALUE)
+                if v is _NO_VALUE or isinstance(v, Sym) or (isinstance(v, tuple) and self.symbolic_tuple(v)):
+                    break
+                args.append(v)
+            else:
+                self.interp.ns["ST"] = self.state
                 try:
-                    args = [env[n] for n in free]
-                except KeyError:
-                    args = None
-                if args is not None and not any(_symbolic(a) for a in args):
-                    self.interp.ns["ST"] = self.state
-                    try:
-                        return self.interp.compiled(e, free)(*args)
-                    except RulesError:
-                        pass     # walked below, where the error is located or the value unused
-        return getattr(self, "en_" + type(e).__name__)(e, env)
+                    return self.interp.compiled(e, info[1])(*args)
+                except RulesError:
+                    pass     # walked below, where the error is located or the value unused
+        return getattr(self, info[2])(e, env)
+
+    def symbolic_tuple(self, v: tuple) -> bool:
+        """Whether a tuple holds a symbolic value (remembered: tuples do not change)."""
+        if hasattr(v, "rw_fields"):
+            return False         # a known record (one with symbolic fields is a RecordV)
+        hit = self._tuples.get(id(v))
+        if hit is not None and hit[0] is v:
+            return hit[1]
+        result = any(_symbolic(x) for x in v)
+        self._tuples[id(v)] = (v, result)
+        return result
 
     # ------------------------------------------------------------ records
     def record(self, name: str, fields: dict, like=None):

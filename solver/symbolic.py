@@ -23,6 +23,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ortools.sat.python.cp_model import LinearExpr
+
 
 class Sym:
     """Base class of symbolic values."""
@@ -46,7 +48,9 @@ class IntV(Sym):
     cond_bound: Any = None
 
     def expr(self):
-        return sum((c * v for v, c in self.terms.values()), self.const)
+        ts = self.terms.values()
+        e = LinearExpr.weighted_sum([v for v, _ in ts], [c for _, c in ts])
+        return e + self.const if self.const else e
 
     def all_bool(self) -> bool:
         return all(getattr(v, "is_boolean", None) is not False and _is_bool_var(v)
