@@ -332,7 +332,10 @@ class Encoder:
         if out is False:
             return False
         # x and (x or y ...) == x
-        out = [l for l in out if not (self._or_parts.get(self.key(l), set()) & (seen - {self.key(l)}))]
+        ors = self._or_parts
+        if ors:
+            out = [l for l in out if l.index not in ors or
+                   not any(x in seen for x in ors[l.index] if x != l.index)]
         if not out:
             return True
         if len(out) == 1:
@@ -594,7 +597,7 @@ class Encoder:
 
     def cmp(self, a, op: str, b, span: Span | None = None):
         """A literal for ``a op b`` (op in == != < <= > >=)."""
-        d = self.linear([(1, a), (-1, b)])
+        d = a if type(a) is IntV and type(b) is int and b == 0 else self.linear([(1, a), (-1, b)])
         if isinstance(d, int):
             return {"==": d == 0, "!=": d != 0, "<": d < 0, "<=": d <= 0, ">": d > 0, ">=": d >= 0}[op]
         # normalise to d <= k / d >= k / d == k with k from the constant
@@ -789,11 +792,22 @@ class Encoder:
             raise NotSupportedError("tuples of different lengths", span)
         diffs = []
         for x, y in zip(a, b):
+            if type(x) is int and type(y) is int:
+                diffs.append(x - y)
+                continue
             x, y = (self.intv(v) if isinstance(v, (int, IntV, BoolV)) else None for v in (x, y))
             if x is None or y is None:
                 break
             diffs.append(self.linear([(1, x), (-1, y)]))
         if len(diffs) == len(a):
+            for i, d in enumerate(diffs):
+                if not isinstance(d, int):
+                    diffs = diffs[i:]
+                    break
+                if d != 0:       # decided by a known element, the first that differs
+                    return {"==": False, "!=": True, "<": d < 0, "<=": d < 0, ">": d > 0, ">=": d > 0}[op]
+            else:
+                return op in ("==", "<=", ">=")
             # Numbers: one comparison of the differences weighted in mixed radix (each
             # weight exceeds what all later differences can add up to).
             weight, parts = 1, []
