@@ -1163,8 +1163,16 @@ class Resolver:
             if ke.value in mapping:
                 self.diag.error(k.span, f"key {ke.value!r} appears twice")
             mapping[ke.value] = ve.value
-            key_t = join(key_t, ke.type) or ANY
-            val_t = join(val_t, ve.type) or ANY
+            joined = join(key_t, ke.type)
+            if joined is None:
+                self.diag.error(k.span, f"the keys of a table of values have one type: this one is {ke.type}, "
+                                        f"the ones before are {key_t}")
+            key_t = joined or key_t
+            joined = join(val_t, ve.type)
+            if joined is None:
+                self.diag.error(v.span, f"the values of a table of values have one type: this one is "
+                                        f"{ve.type}, the ones before are {val_t}")
+            val_t = joined or val_t
         default, has_default = None, False
         if node.default is not None:
             de = self.expr(node.default, scope)
@@ -1172,7 +1180,10 @@ class Resolver:
                 self.diag.error(node.default.span, "the 'else' value must be known before play")
             else:
                 default, has_default = de.value, True
-                val_t = join(val_t, de.type) or ANY
+                joined = join(val_t, de.type)
+                if joined is None:
+                    self.diag.error(node.default.span, f"the 'else' value is {de.type}, the values are {val_t}")
+                val_t = joined or val_t
         mv = MapValue(mapping, default, has_default, key_t, val_t)
         return I.Const(MapT(key_t, val_t), node.span, mv)
 

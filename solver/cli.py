@@ -490,6 +490,17 @@ def _load_state(args, program=None):
     doc, text = state_io.read_document(args.state)
     given = _overrides(args.set)
     program = program or _load(args.spec, args, given)
+    # the variants the game was played under, when the command names the base spec only
+    saved_variants = doc.get("variants") or []
+    if not isinstance(saved_variants, list) or any(not isinstance(v, str) for v in saved_variants):
+        raise BadInputError(f"{args.state}: variants is a list of variant files")
+    if saved_variants and not program.variants:
+        missing = [v for v in saved_variants if not Path(v).exists()]
+        if missing:
+            raise BadInputError(f"{args.state}: the game was played under the variant {missing[0]}, "
+                                "which is not there any more (name the variant to use with --variant)")
+        args.variant = list(saved_variants)
+        program = _load(args.spec, args, given)
     # the switches, params and tables the game was played with, unless the command says otherwise
     saved = {k: v for k, v in state_io.saved_settings(program, args.state, doc, text).items()
              if k not in given}
@@ -501,12 +512,6 @@ def _load_state(args, program=None):
         args.table = [f"{k}={v}" for k, v in tables.items()]
     else:
         tables = {}
-    saved_variants = doc.get("variants") or []
-    if not isinstance(saved_variants, list) or any(not isinstance(v, str) for v in saved_variants):
-        raise BadInputError(f"{args.state}: variants is a list of variant files")
-    if saved_variants and not program.variants:       # played under variants: apply them again
-        args.variant = list(saved_variants)
-        changed = True
     if changed or tables:
         program = _load(args.spec, args, {**given, **saved})
     state = state_io.load(Interpreter(program), args.state, doc, text)

@@ -756,7 +756,13 @@ class Encoder:
                     return self.interp.compiled(e, info[1])(*args)
                 except RulesError:
                     pass     # walked below, where the error is located or the value unused
-        return getattr(self, info[2])(e, env)
+        try:
+            return getattr(self, info[2])(e, env)
+        except NotSupportedError as exc:
+            if any(d.span.line > 0 for d in exc.diagnostics):
+                raise
+            # raised by a helper that had no place to give: the innermost expression
+            raise NotSupportedError(exc.diagnostics[0].message, e.span) from None
 
     def symbolic_tuple(self, v: tuple) -> bool:
         """Whether a tuple holds a symbolic value (remembered: tuples do not change)."""

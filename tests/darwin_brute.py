@@ -85,9 +85,13 @@ def best(options):
 
 
 def best_move(it, st, p, goal):
-    values = [best(create_options(it, st, p, goal))]
+    """The best main action the play rules offer (those a version of the game allows)."""
+    allowed = {a: it.call("action_allowed", p, a, state=st) for a in ("create", "mutate", "migrate")}
+    values = [best(create_options(it, st, p, goal))] if allowed["create"] else []
     for s in it.call("movable", p, state=st):  # noqa
-        values.append(best(mutation_options(it, st, p, s.f_id, goal)))
-        values.append(best(migration_options(it, st, p, s.f_id, goal)))
+        if allowed["mutate"]:
+            values.append(best(mutation_options(it, st, p, s.f_id, goal)))
+        if allowed["migrate"]:
+            values.append(best(migration_options(it, st, p, s.f_id, goal)))
     values = [v for v in values if v is not None]
     return max(values, default=None)

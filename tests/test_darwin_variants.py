@@ -285,3 +285,35 @@ def test_coop_opponents_may_not_draw_once_both_passed():
     doc["per_seat"]["passed"]["p4"] = False
     pos = state_io.load(interpreter_for(prog), "<test>", doc, json.dumps(doc))
     assert it.call("opponents_may_draw", pos.seats[0], state=pos)
+
+
+# ------------------------------------------------------------------ queries on every version
+import darwin_brute as B  # noqa: E402
+from solver.queries import run_query  # noqa: E402
+
+QUERY_POSITIONS = [("short_game", "standard", 4, "turn:5"), ("beginners", "standard", 4, "turn:3"),
+                   ("beginners", "standard", 4, "turn:15"), ("two_player", "two_player", 2, "turn:4"),
+                   ("kids", "kids", 3, "turn:3"), ("coop_2v2", "coop_2v2", 4, "turn:6")]
+
+
+@pytest.mark.parametrize("name,mode,players,stop", QUERY_POSITIONS, ids=lambda x: str(x))
+def test_best_move_on_every_version_equals_its_play_rules(name, mode, players, stop):
+    """The solver's best move under a version's own rules is the best its play rules
+    offer (brute force through the interpreter, the kinds of action the version
+    allows only)."""
+    prog = program(name)
+    it = interpreter_for(prog)
+    for seed in (1, 2):
+        st = play(prog, mode, players, seed, stop_at=stop)
+        if st.stopped is None:
+            continue
+        p = st.shared["to_move"]
+        answer = run_query(prog, "best_move", {"player": p, "objective": "points"}, state=st,
+                           time_limit=60, workers=1, reasons=False)
+        brute = B.best_move(it, st, p, "points")
+        if brute is None:
+            assert answer.status == "INFEASIBLE"
+        else:
+            assert answer.status == "OPTIMAL" and answer.objective == brute
+            act = dict(answer.witness)["action"]
+            assert it.call("action_allowed", p, act, state=st)

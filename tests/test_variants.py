@@ -249,3 +249,34 @@ def test_base_outside_an_override_is_an_unknown_name(tmp_path):
                                    "def more = base + 1\n")
     with pytest.raises(ResolveError, match="unknown name 'base'"):
         load(v)
+
+
+def test_cli_score_with_a_variant():
+    code, out, err = run("score", "spec/ecosystem_savanna", "examples/margot.grid", "--json")
+    assert code == 0, err
+    base = json.loads(out)
+    code, out, err = run("score", "spec/ecosystem_savanna", "examples/margot.grid", "--json",
+                         "--variant", "spec/house_rules/savanna_prairie_triangle.rules")
+    assert code == 0, err
+    house = json.loads(out)
+    # Margot's prairies: groups of 1 and 3 score 1 + 9 in the base game, 1 + 6 here
+    b, h = base["players"][0]["scores"], house["players"][0]["scores"]
+    assert (b["prairie"], h["prairie"]) == (10, 7)
+    assert {k: v for k, v in b.items() if k != "prairie"} == {k: v for k, v in h.items() if k != "prairie"}
+
+
+def test_cli_state_remembers_its_variant_and_query_applies_it(tmp_path):
+    state = tmp_path / "two.json"
+    code, _, err = run("play", "spec/darwins_choice/variants/two_player.rules", "--seed", "2",
+                       "--stop-at", "turn:3", "--save-state", str(state))
+    assert code == 0, err
+    doc = json.loads(state.read_text())
+    assert [Path(v).name for v in doc["variants"]] == ["two_player.rules"]
+    # the base spec named: the saved variant is applied again (3 biomes, its modes)
+    code, out, err = run("query", "spec/darwins_choice", "best-move", "--state", str(state), "--json")
+    assert code == 0, err
+    answer = json.loads(out)
+    assert answer["status"] in ("OPTIMAL", "INFEASIBLE")
+    code, out, err = run("show", "spec/darwins_choice", "--state", str(state))
+    assert code == 0, err
+    assert out.startswith("Darwin's Choice: Two-player Version")
