@@ -1,5 +1,6 @@
 # rulewright: the two commands of the README, plus helpers.
-#   make demo   install, then compile the specs, score a grid, play games, answer queries, save and show a position
+#   make demo   install, then compile the specs and their variants, score a grid, play games, answer
+#               queries, save and show a position, diff a house rule, play a variant
 #   make test   install, then run the whole test suite
 PYTHON ?= python3
 VENV   := .venv
@@ -17,12 +18,11 @@ $(STAMP): pyproject.toml
 install: $(STAMP)
 
 demo: $(STAMP)
-	$(BIN)/rulewright check spec/ecosystem_savanna
+	$(BIN)/rulewright check spec
 	$(BIN)/rulewright score spec/ecosystem_savanna examples/margot.grid
 	$(BIN)/rulewright play spec/ecosystem_savanna --players 4 --seed 1
 	$(BIN)/rulewright query spec/ecosystem_savanna best-placement --state examples/partial.grid --card hyena
 	$(BIN)/rulewright query spec/ecosystem_savanna best-arrangement --cards examples/margot.cards --time-limit 20
-	$(BIN)/rulewright check spec/darwins_choice
 	$(BIN)/rulewright play spec/darwins_choice --players 4 --seed 7
 	$(BIN)/rulewright play spec/darwins_choice --players 4 --seed 7 --stop-at evaluation:2 --save-state $(VENV)/darwin-era2.json
 	$(BIN)/rulewright show spec/darwins_choice --state $(VENV)/darwin-era2.json
@@ -31,6 +31,8 @@ demo: $(STAMP)
 	$(BIN)/rulewright query spec/darwins_choice can-place --state $(VENV)/darwin-turn9.json --player p1 \
 	  --cards giraffe_head,orca_body,tuna_tail --biome tundra
 	$(BIN)/rulewright play spec/darwins_choice --players 4 --seed 7 --agent solver --agent-seats p1
+	$(BIN)/rulewright diff spec/darwins_choice spec/house_rules/darwin_no_cannibals.rules
+	$(BIN)/rulewright play spec/darwins_choice/variants/two_player.rules --seed 1
 
 test: $(STAMP)
 	$(BIN)/python -m pytest tests
