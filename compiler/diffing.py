@@ -126,7 +126,9 @@ def diff(base, variant) -> SpecDiff:
     gb, ga = rules_graph.build(variant), rules_graph.build(base)
     touched = [e.name for e in out.changed + out.added]
     names = set(rules_graph.downstream(gb, touched))
-    gone = [e.name for e in out.removed]
+    # what read the old versions too (a step that no longer marks a layer still
+    # changes the steps that read it), and what read the removed definitions
+    gone = [e.name for e in out.removed] + [e.name for e in out.changed]
     for n in _readers(ga, gone):
         if n in gb:
             names.add(n)

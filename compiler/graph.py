@@ -4,8 +4,9 @@ In:  an ``ir.Program`` (or, for the cycle check, its list of edges).
 Out: a graph whose nodes are definitions (scoring steps are nodes of their own,
      ``score.water``) with their kind, span, rule IDs and first doc line, and
      whose edges say ``reads`` (a definition uses another), ``calls`` (a
-     procedure runs another), ``contains`` (a scoring owns its steps) or
-     ``precedes`` (step order), each with the span that created it.
+     procedure runs another), ``contains`` (a scoring owns its steps),
+     ``precedes`` (step order) or ``feeds`` (a step reads a layer an earlier step
+     marks), each with the span that created it.
 
 It gives the execution order of steps, cycle errors printed edge by edge
 (``a -> b -> a`` with a location per edge), what a change can affect
@@ -76,6 +77,8 @@ def build(program) -> nx.DiGraph:
         if src not in g or dst not in g:
             continue
         if g.has_edge(src, dst):
+            if kind == "feeds":              # a step right after one whose layer it reads
+                g.edges[src, dst]["kind"] = "feeds"
             continue
         g.add_edge(src, dst, kind=kind, span=_span_text(span))
     return g
@@ -93,13 +96,14 @@ def step_order(g: nx.DiGraph, scoring: str) -> list[str]:
 
 def downstream(g: nx.DiGraph, names: list[str]) -> list[str]:
     """What a change to ``names`` can affect: every definition that reads or calls
-    an affected one, the scoring owning an affected step, and the steps after it."""
+    an affected one, the scoring owning an affected step, and the later steps that
+    read a layer it marks."""
     affected = set(n for n in names if n in g)
     todo = list(affected)
     while todo:
         n = todo.pop()
         nxt = [u for u in g.predecessors(n) if g.edges[u, n]["kind"] in ("reads", "calls", "contains")]
-        nxt += [v for v in g.successors(n) if g.edges[n, v]["kind"] == "precedes"]
+        nxt += [v for v in g.successors(n) if g.edges[n, v]["kind"] == "feeds"]
         for m in nxt:
             if m not in affected:
                 affected.add(m)
@@ -120,7 +124,7 @@ def to_dot(g: nx.DiGraph) -> str:
     shapes = {"step": "box", "scoring": "box3d", "table": "folder", "enum": "folder", "switch": "diamond",
               "param": "diamond", "rule": "hexagon", "procedure": "cds", "mode": "tab", "query": "note",
               "state": "cylinder", "grid": "component", "relation": "septagon", "outcome": "doubleoctagon"}
-    styles = {"reads": "solid", "calls": "bold", "contains": "dotted", "precedes": "dashed"}
+    styles = {"reads": "solid", "calls": "bold", "contains": "dotted", "precedes": "dashed", "feeds": "dashed"}
     lines = [f'digraph "{g.graph.get("name")}" {{', "  rankdir=LR;", "  node [fontname=Helvetica];"]
     for n in sorted(g.nodes):
         attrs = g.nodes[n]

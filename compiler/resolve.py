@@ -1351,6 +1351,16 @@ class Resolver:
             self.current = saved
             steps.append(I.StepDef(step.name, body, step))
             prev = key
+        # a later step that reads a layer an earlier one marks depends on it ("feeds")
+        from .variants import _walk
+        marked = []
+        for step in node.steps:
+            reads = {n.id for n in _walk(step.body) if isinstance(n, A.Name) and n.id in layers}
+            for key, marks in marked:
+                if marks & reads:
+                    self.reads.append((key, f"{node.name}.{step.name}", "feeds", step.name_span))
+            marked.append((f"{node.name}.{step.name}",
+                           {st.layer for st in _walk(step.body) if isinstance(st, A.Mark)}))
         self.scorings[node.name] = I.ScoringDef(node.name, params, layers, steps, node)
 
     # ================================================================ statements

@@ -174,6 +174,8 @@ def test_diff_lists_changes_with_rule_ids_texts_and_downstream(tmp_path):
     # the prairie step reads prairie_points; the scoring, the outcome and the modes read the step
     assert {"score.prairie", "score", "final_score", "winners", "standard"} <= down
     assert "herd_size" not in down
+    # later steps only when they read a layer the changed step marks: prairie marks none
+    assert not {"score.tree", "score.vulture", "score.hyena"} & down
     js = to_json(d)
     assert js["changed"][0]["before"]["at"].startswith("spec/ecosystem_savanna/scoring.rules:4")
     json.dumps(js)
@@ -280,3 +282,12 @@ def test_cli_state_remembers_its_variant_and_query_applies_it(tmp_path):
     code, out, err = run("show", "spec/darwins_choice", "--state", str(state))
     assert code == 0, err
     assert out.startswith("Darwin's Choice: Two-player Version")
+
+
+def test_diff_follows_the_layers_a_changed_step_marks(tmp_path):
+    v = write(tmp_path, "v.rules", f'variant v "V" extends "{SAVANNA}"\n'
+                                   "override step score.cheetah = 0\n")
+    down = {n["name"] for n in diff(load(SAVANNA), load(v)).downstream}
+    # the cheetah turns gazelles face down: the lion, elephants, hyenas and vultures read that
+    assert {"score.lion", "score.elephant", "score.hyena", "score.vulture"} <= down
+    assert not {"score.water", "score.zebra", "score.giraffe", "score.tree"} & down
