@@ -108,6 +108,12 @@ def parse_files(files: list[Path]):
     return out
 
 
+def unread_settings(program) -> list[str]:
+    """The switches and params no definition, state value, check or query reads."""
+    read = {dst for _, dst, kind, _ in program.reads if kind == "reads"}
+    return [n for n in program.constants if n not in read]
+
+
 def load(path: str | Path, overrides: dict[str, Any] | None = None,
          tables: dict[str, str] | None = None, options: dict[str, str] | None = None,
          variants: list[str | Path] | tuple = ()):
@@ -173,5 +179,12 @@ def load(path: str | Path, overrides: dict[str, Any] | None = None,
         inner = {_shown(Path(a.extends)) for a in applied}      # extended by another one
         program.title = program.title + ": " + ", ".join(a.title or a.name for a in applied
                                                            if _shown(Path(a.path)) not in inner)
+    unread = [n for n in (overrides or {}) if n in unread_settings(program)]
+    if unread:
+        name = unread[0]
+        why = (" (a variant replaced what read it)" if applied and name not in
+               unread_settings(Resolver(specs.base(base), _shown(base), {}, chosen).run()) else "")
+        raise BadInputError(f"--set {name}: no rule of {program.title} reads it{why}, so setting it "
+                            "would change nothing")
     run_checks(program)
     return program

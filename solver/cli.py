@@ -161,6 +161,18 @@ def cmd_check(args) -> int:
         ids = {t for d in program.definitions.values() for t in d.rule_ids}
         print(f"ok: {path}: {program.title}: {len(program.definitions)} definitions, "
               f"{len(ids)} rule IDs")
+        from compiler.loader import unread_settings
+        known = set()
+        if program.variants:             # only what the variants leave unread
+            base = Path(program.variants[0].extends)
+            known = set(unread_settings(_load(str(base), args))) if base.exists() else set()
+        for name in unread_settings(program):
+            if name in known:
+                continue
+            d = program.definitions[name]
+            kind = "switch" if name in program.switches else "param"
+            print(f"{d.name_span}: warning: {kind} '{name}' is read by no rule of {program.title}: "
+                  "setting it changes nothing", file=sys.stderr)
     return code
 
 
@@ -513,7 +525,7 @@ def _load_state(args, program=None):
     else:
         tables = {}
     if changed or tables:
-        program = _load(args.spec, args, {**given, **saved})
+        program = _load(args.spec, args, {**given, **changed})
     state = state_io.load(Interpreter(program), args.state, doc, text)
     return program, state, doc
 

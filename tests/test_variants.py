@@ -291,3 +291,28 @@ def test_diff_follows_the_layers_a_changed_step_marks(tmp_path):
     # the cheetah turns gazelles face down: the lion, elephants, hyenas and vultures read that
     assert {"score.lion", "score.elephant", "score.hyena", "score.vulture"} <= down
     assert not {"score.water", "score.zebra", "score.giraffe", "score.tree"} & down
+
+
+def test_setting_what_no_rule_reads_is_an_error_and_check_warns():
+    # the Child-friendly rules have no food supply: the reading of the boom events is unread
+    code, _, err = run("play", "spec/darwins_choice/variants/kids.rules", "--set", "boom_effect=add_supply",
+                       "--players", "3", "--seed", "1")
+    assert code == 2
+    assert "--set boom_effect: no rule of Darwin's Choice: Child-friendly (7+) reads it " \
+           "(a variant replaced what read it)" in err
+    code, out, err = run("check", "spec/darwins_choice/variants/kids.rules")
+    assert code == 0 and out.startswith("ok: ")
+    assert "warning: switch 'boom_effect' is read by no rule of Darwin's Choice: Child-friendly (7+)" in err
+    # the base game reads it (checking the directory also checks the variants below it)
+    code, _, err = run("check", "spec/darwins_choice")
+    assert code == 0 and "'boom_effect' is read by no rule of Darwin's Choice: setting" not in err
+
+
+def test_a_state_of_a_variant_queried_through_the_base_spec(tmp_path):
+    state = tmp_path / "kids.json"
+    code, _, err = run("play", "spec/darwins_choice/variants/kids.rules", "--players", "3", "--seed", "1",
+                       "--stop-at", "turn:3", "--save-state", str(state))
+    assert code == 0, err
+    code, out, err = run("query", "spec/darwins_choice", "best-move", "--state", str(state), "--json")
+    assert code == 0, err
+    assert json.loads(out)["status"] == "OPTIMAL"
