@@ -12,6 +12,7 @@ from lark import Token, Tree
 
 from . import ast as A
 from .diagnostics import Diagnostic, Span, SpecSyntaxError
+from .variants import word
 
 AGGREGATES = {"sum", "count", "any", "all", "min", "max", "distinct"}
 
@@ -83,7 +84,7 @@ class _Builder:
                 continue
             d = self.definition(node, doc)
             if item.data == "add_item" or variant is not None:
-                changes.append(A.Change(self.span(item), "add", _word(d), d.name, d.name_span, doc, d))
+                changes.append(A.Change(self.span(item), "add", word(d), d.name, d.name_span, doc, d))
             else:
                 defs.append(d)
         if variant is None and changes:
@@ -118,7 +119,7 @@ class _Builder:
             return A.Change(self.span(node), "override", "step", f"{scoring}.{step_tok}", target_span,
                             doc, step)
         d = self.definition(node, doc)
-        return A.Change(self.span(node), "override", _word(d), d.name, d.name_span, doc, d)
+        return A.Change(self.span(node), "override", word(d), d.name, d.name_span, doc, d)
 
     def definition(self, node: Tree, doc: str) -> A.Definition:
         method = getattr(self, "def_" + node.data)
@@ -671,11 +672,6 @@ class _Builder:
         member, cond = args.children
         binder, elem = self.membership_binder(member, self.expr(cond), f"{func}(...)")
         return A.Aggregate(span, func, fspan, elem, (binder,))
-
-
-def _word(d: A.Definition) -> str:
-    """The keyword of a definition, as a variant names it."""
-    return "param" if isinstance(d, A.Constant) else d.kind
 
 
 def build(tree: Tree, path: str) -> A.SpecFile:

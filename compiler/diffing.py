@@ -102,12 +102,8 @@ def items(program) -> dict[str, tuple[str, Side, object]]:
                 text = source_text(head).split("{", 1)[0].rstrip()
                 out[d.name] = ("scoring", Side(text, head, list(d.rule_ids), d.doc), d)
                 continue
-            out[d.name] = (word(d), Side(_def_text(d), d.span, list(d.rule_ids), d.doc), d)
+            out[d.name] = (word(d), Side(source_text(d.span), d.span, list(d.rule_ids), d.doc), d)
     return out
-
-
-def _def_text(d) -> str:
-    return source_text(d.span)
 
 
 def diff(base, variant) -> SpecDiff:

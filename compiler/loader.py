@@ -151,7 +151,7 @@ def load(path: str | Path, overrides: dict[str, Any] | None = None,
                 extends[key] = _shown(chain[i - 1]) if i else _shown(base)
         asts, applied = V.compose(specs.base(base), [specs.file(p) for p in ordered], ancestors, extends)
     else:
-        asts = specs.base(base) if base.is_dir() else [specs.file(base)]
+        asts = specs.base(base)
     from_files = {d.name: d for f in asts for d in f.definitions
                   if isinstance(d, A.Table) and d.source is not None}
     chosen = dict(tables or {})

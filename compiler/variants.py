@@ -18,10 +18,9 @@ file. Its items then
 * or add new definitions (written as in any spec, ``add`` in front optional).
 
 Inside an override of a whole definition, ``base`` names the definition it
-replaces: ``override rule can_eat(h: species, t: species) = base(h, t) and
-h.owner != t.owner``; ``do base()`` in a procedure. The replaced definition is
-kept under a name of its own (``can_eat__before_VARIANT``), which diff and the
-docs leave out.
+replaces: ``override rule legal(a: item, b: item) = base(a, b) and a.owner != b.owner``;
+``do base()`` in a procedure. The replaced definition is kept under a name of its
+own (``legal__before_VARIANT``), which diff and the docs leave out.
 
 An overridden definition keeps the base's rule IDs and adds the variant's own,
 and keeps the base's doc comment unless the variant writes its own.
@@ -56,20 +55,11 @@ class ChangeRecord:
     (None when removed)."""
     action: str                 # 'override' | 'remove' | 'add'
     kind: str                   # keyword of the definition
-    name: str                   # 'eras', 'score.prairie', 'event_stack'
+    name: str                   # NAME, SCORING.STEP, or a state variable's name
     variant: str
     span: Span                  # where the variant makes the change
     before: object = None
     after: object = None
-
-    @property
-    def rule_ids(self) -> list[str]:
-        ids: list[str] = []
-        for d in (self.before, self.after):
-            for t, _ in getattr(d, "tags", ()) or ():
-                if t not in ids:
-                    ids.append(t)
-        return ids
 
 
 @dataclass
@@ -106,41 +96,30 @@ class _Table:
                     continue
                 if isinstance(d, A.State):
                     for vi, v in enumerate(d.vars):
-                        out[v.name] = ("state", v, (fi, di, vi))
+                        out[v.name] = ("state", v, (fi, di, "vars", vi))
                     continue
                 if isinstance(d, A.Game):
                     continue
                 out[d.name] = (word(d), d, (fi, di))
                 if isinstance(d, A.Scoring):
                     for si, st in enumerate(d.steps):
-                        out[f"{d.name}.{st.name}"] = ("step", st, (fi, di, "step", si))
+                        out[f"{d.name}.{st.name}"] = ("step", st, (fi, di, "steps", si))
         return out
 
     def put(self, loc, node):
+        """Replace what ``loc`` names by ``node`` (None: remove it): a definition
+        (file, index), or a step or state variable (file, index, field, position)."""
         fi, di = loc[0], loc[1]
-        d = self.files[fi][di]
         if len(loc) == 2:
             self.files[fi][di] = node
-        elif loc[2] == "step":
-            steps = list(d.steps)
-            if node is None:
-                del steps[loc[3]]
-            else:
-                steps[loc[3]] = node
-            self.files[fi][di] = replace(d, steps=tuple(steps))
+            return
+        d = self.files[fi][di]
+        items = list(getattr(d, loc[2]))
+        if node is None:
+            del items[loc[3]]
         else:
-            vars_ = list(d.vars)
-            if node is None:
-                del vars_[loc[2]]
-            else:
-                vars_[loc[2]] = node
-            self.files[fi][di] = replace(d, vars=tuple(vars_))
-
-    def remove(self, loc):
-        if len(loc) == 2:
-            self.files[loc[0]][loc[1]] = None
-        else:
-            self.put(loc, None)
+            items[loc[3]] = node
+        self.files[fi][di] = replace(d, **{loc[2]: tuple(items)})
 
     def result(self) -> list[A.SpecFile]:
         return [A.SpecFile(p, tuple(d for d in defs if d is not None))
@@ -216,7 +195,7 @@ def compose(base: list[A.SpecFile], variants: list[A.SpecFile],
                               notes=((_span_of(old), "defined here"),))
                     continue
                 if ch.action == "remove":
-                    table.remove(loc)
+                    table.put(loc, None)
                     info.changes.append(ChangeRecord("remove", kind, target, v.name, span, old, None))
                 else:
                     new = _overridden(old, node, bag, span)
@@ -311,8 +290,6 @@ def _targets(ch: A.Change):
     of an ``override state {...}`` or of a new state block, one otherwise."""
     node = ch.node
     if isinstance(node, A.State):
-        if ch.action == "add":
-            return [(v.name, v, v.span) for v in node.vars] if node.vars else []
         return [(v.name, v, v.span) for v in node.vars]
     return [(ch.target, node, ch.target_span)]
 

@@ -157,8 +157,8 @@ SUBSOLVERS = ["max_lp", "quick_restart"]
 # presolve, probing and linear relaxation cost more than they save there (median
 # 35 ms against 190 ms with the settings above, one worker, 36 positions). The SAT
 # inprocessing (vivification, clause cleanup between restarts) costs most of what is
-# left on these searches of a few hundred branches (solving alone: 10 against 29 ms
-# at 10 cards and 6 species, 28 against 143 ms for best_move at 14 cards).
+# left on these searches of a few hundred branches (solving alone, on two positions
+# of the position benchmark: 10 against 29 ms, 28 against 143 ms).
 POSITION_PARAMS = {"cp_model_presolve": False, "linearization_level": 0, "cp_model_probing_level": 0,
                    "use_sat_inprocessing": False}
 POSITION_SUBSOLVERS = ["no_lp", "quick_restart_no_lp"]

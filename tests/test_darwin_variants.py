@@ -213,10 +213,10 @@ def test_kids_chip_has_no_requirements_and_creation_ignores_food():
     chip = st.shared["chip_place"][0]
     for s in st.shared["world"]:
         assert it.call("meets", s, chip, state=st)
-    # a species that fails a biome's Requirements somewhere may still live at the chip
+    # a species that fails a biome's Requirements somewhere still lives at the chip
     others = [c for c in st.shared["in_play"] if c != chip]
-    assert any(not it.call("meets", s, c, state=st) for s in st.shared["world"] for c in others) or \
-        not st.shared["world"]
+    assert st.shared["world"]
+    assert any(not it.call("meets", s, c, state=st) for s in st.shared["world"] for c in others)
 
 
 # ------------------------------------------------------------------ 2 vs 2 co-op
@@ -230,29 +230,24 @@ def test_coop_teams_sit_apart():
     assert len(st.shared["trade_zone"]) == 6
 
 
-def _cards(st) -> int:
+def _cards(st, prog) -> int:
+    """Animal Cards anywhere: stacks, discards, trade zone, removed, species, hands."""
+    names = set(prog.enums["animal_card"].values)
     n = 0
     for v in st.shared.values():
-        if hasattr(v, "cards") or isinstance(v, (tuple, list)):
-            n += sum(1 for x in (v.cards if hasattr(v, "cards") else v) if isinstance(x, str) and "_" in x
-                     and x in ANIMALS)
-    for s in st.shared["world"]:
-        n += len(s.f_cards)
+        items = v.cards if hasattr(v, "cards") else v if isinstance(v, (tuple, list)) else ()
+        n += sum(1 for x in items if isinstance(x, str) and x in names)
+    n += sum(len(s.f_cards) for s in st.shared["world"])
     n += sum(len(st.per["hand"][p]) for p in st.seats)
     return n
-
-
-ANIMALS: set = set()
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_coop_games_keep_every_card_and_the_team_wins(seed):
     prog = program("coop_2v2")
-    ANIMALS.update(prog.enums["animal_card"].values)
     st = play(prog, "coop_2v2", 4, seed)
     box = sum(prog.enums["animal_card"].attrs["copies"].values())
-    removed = len(st.shared["removed_cards"])
-    assert _cards(st) == box                       # receiving and paying move cards, never lose them
+    assert _cards(st, prog) == box                 # receiving and paying move cards, never lose them
     scores = {p: int(v) for p, v in st.reports["score"].items()}
     teams = st.reports["team_score"]
     it = interpreter_for(prog)
@@ -260,7 +255,6 @@ def test_coop_games_keep_every_card_and_the_team_wins(seed):
         assert teams[p] == scores[p] + scores[it.call("partner", p, state=st)]
     best = max(teams.values())
     assert set(st.reports["winners"]) == {p for p in st.seats if teams[p] == best}
-    assert removed >= 0
 
 
 def test_coop_team_actions_happen():

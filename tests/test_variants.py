@@ -101,7 +101,8 @@ def test_add_state_and_definitions(tmp_path):
                                    "state { tally: int = house_bonus }\n")
     program = load(v)
     assert program.definitions["house_bonus"].rule_ids == ("HR-01",)
-    assert "tally" in program.state
+    assert program.definitions["house_bonus"].doc == "Our own tally."
+    assert Interpreter(program).play("standard", 3, 1).shared["tally"] == 7
 
 
 def test_variant_of_a_variant_is_ordered(tmp_path):
