@@ -106,10 +106,15 @@ def _free(e, program):
     return None
 
 
+_PLAIN = (int, str, bool, type(None))
+
+
 def _memo_key(a, fields):
     """What a call's result depends on, of one argument: for a record the definition
     only reads some fields of, those fields (a record built per branch of a query,
     differing in a field the definition does not read, reuses its encoding)."""
+    if type(a) in _PLAIN:
+        return a
     if isinstance(a, RecordV) and fields is not None:
         return ("R", a.name) + tuple((f, _memo_key(a.fields[f], None)) for f in fields)
     if isinstance(a, ListV):
@@ -196,11 +201,12 @@ _CHAINS: dict = {}
 _NODES: dict = {}
 
 
-def _node_info(e: I.Expr, program) -> tuple:
-    """(node, the local names it reads or None when it is not computed whole, the
-    encoder method for its kind)."""
+def _node_info(e: I.Expr, program) -> list:
+    """[node, the local names it reads or None when it is not computed whole, the
+    encoder method for its kind, its compiled function, the interpreter that compiled
+    it] (the last two filled when first computed whole)."""
     free = None if isinstance(e, (I.Const, I.Local)) else free_locals(e, program)
-    info = (e, free, "en_" + type(e).__name__)
+    info = [e, free, getattr(Encoder, "en_" + type(e).__name__), None, None]
     _NODES[id(e)] = info
     return info
 
@@ -319,7 +325,7 @@ class Encoder:
                 return absorbing, seen
             if l is (not absorbing):
                 continue
-            k = self.key(l)
+            k = l.index
             if -k - 1 in seen:
                 return absorbing, seen
             if k not in seen:
@@ -333,14 +339,13 @@ class Encoder:
             return False
         # x and (x or y ...) == x
         ors = self._or_parts
-        if ors:
-            out = [l for l in out if l.index not in ors or
-                   not any(x in seen for x in ors[l.index] if x != l.index)]
+        if ors and len(out) > 1:
+            out = [l for l in out if l.index not in ors or ors[l.index].isdisjoint(seen)]
         if not out:
             return True
         if len(out) == 1:
             return out[0]
-        memo = frozenset(self.key(l) for l in out)
+        memo = frozenset(seen) if len(seen) == len(out) else frozenset(l.index for l in out)
         if memo in self._and:
             return self._and[memo]
         if self.distribute and len(out) == 2:
@@ -743,21 +748,25 @@ class Encoder:
         info = _NODES.get(id(e))
         if info is None or info[0] is not e:
             info = _node_info(e, self.program)
-        if info[1] is not None and self.interp is not None:
+        free = info[1]
+        if free is not None and self.interp is not None:
             args = []
-            for n in info[1]:
+            for n in free:
                 v = env.get(n, _NO_VALUE)
                 if v is _NO_VALUE or isinstance(v, Sym) or (isinstance(v, tuple) and self.symbolic_tuple(v)):
                     break
                 args.append(v)
             else:
-                self.interp.ns["ST"] = self.state
+                interp = self.interp
+                if info[4] is not interp:
+                    info[3], info[4] = interp.compiled(e, free), interp
+                interp.ns["ST"] = self.state
                 try:
-                    return self.interp.compiled(e, info[1])(*args)
+                    return info[3](*args)
                 except RulesError:
                     pass     # walked below, where the error is located or the value unused
         try:
-            return getattr(self, info[2])(e, env)
+            return info[2](self, e, env)
         except NotSupportedError as exc:
             if any(d.span.line > 0 for d in exc.diagnostics):
                 raise
@@ -950,8 +959,7 @@ class Encoder:
         # inline the definition's body; what its known arguments decide is folded
         if self.interp is None:
             return self.encode(fd.body, {p: a for (p, _), a in zip(fd.params, args)})
-        fields = fields_read(fd, self.program)
-        memo = (e.name,) + tuple(_memo_key(a, fields[i]) for i, a in enumerate(args))
+        memo = (e.name, *map(_memo_key, args, fields_read(fd, self.program)))
         hit = self._calls.get(memo)
         if hit is not None:
             return hit[0]
@@ -960,13 +968,14 @@ class Encoder:
         return value
 
     def en_Op(self, e: I.Op, env):
-        if e.op in ("and", "or"):
+        op = e.op
+        if op == "and" or op == "or":
             value = self.chain(e, env)
             if value is not _NO_VALUE:
                 return value
         # What a known first operand decides is not encoded: "false and x", "true or x",
         # the branch an "if" does not take.
-        if e.op in ("and", "or", "if"):
+        if op == "and" or op == "or" or op == "if":
             first = self.encode(e.args[0], env)
             if isinstance(first, bool):
                 if e.op == "and":
@@ -977,8 +986,11 @@ class Encoder:
             args = [first] + [self.encode(a, env) for a in e.args[1:]]
         else:
             args = [self.encode(a, env) for a in e.args]
-        operator = OPERATORS[e.op]
-        if not any(isinstance(a, Sym) for a in args):
+        operator = OPERATORS[op]
+        for a in args:
+            if isinstance(a, Sym):
+                break
+        else:
             if e.op == "first" and not rt.as_tuple(args[0]):
                 # No element: the interpreter stops there. In a model the value may be
                 # one no choice keeps (a record filtered down to nothing): it is None, equal to

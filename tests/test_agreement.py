@@ -142,3 +142,60 @@ def test_tuple_comparison_encoding_agrees(a, b, op):
     want = {"<": tuple(a) < tuple(b), "<=": tuple(a) <= tuple(b), ">": tuple(a) > tuple(b),
             ">=": tuple(a) >= tuple(b), "==": tuple(a) == tuple(b), "!=": tuple(a) != tuple(b)}[op]
     assert got == want
+
+
+# ---------------------------------------------------------------- aggregates through a query
+HERD_SPEC = """
+game t "Test"
+record animal {{ name: text, strength: int, hearts: int, weight: int }}
+def zoo = [new animal(name = "a", strength = {s[0]}, hearts = {h[0]}, weight = 3),
+           new animal(name = "b", strength = {s[1]}, hearts = {h[1]}, weight = -2),
+           new animal(name = "c", strength = {s[2]}, hearts = {h[2]}, weight = 5),
+           new animal(name = "d", strength = {s[3]}, hearts = {h[3]}, weight = 1),
+           new animal(name = "e", strength = {s[4]}, hearts = {h[4]}, weight = -1)]
+def shares(herd: list of animal, supply: int) = {agg}(x.hearts for x in herd by x.strength from supply)
+def value(herd: list of animal, supply: int) = sum(a.weight * shares(herd, supply)[a] for a in herd)
+query best "The herd whose shares weigh most" {{
+  input supply: int = 0
+  choose herd subset of zoo
+  maximize value(herd, supply)
+}}
+query pinned "The value of one herd, chosen under a constraint" {{
+  input supply: int = 0
+  input names: list of text
+  choose herd subset of zoo
+  require all((a.name in names) == (a in herd) for a in zoo)
+  maximize value(herd, supply)
+}}
+"""
+
+
+@pytest.mark.parametrize("agg", ["allocate", "allocate_skipping", "allocate_even"])
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.integers(0, 2), min_size=5, max_size=5), st.lists(st.integers(0, 4), min_size=5, max_size=5),
+       st.integers(0, 10), st.lists(st.booleans(), min_size=5, max_size=5))
+def test_allocation_aggregates_agree_through_a_query(tmp_path_factory, agg, strengths, hearts, supply, picked):
+    """Each allocation aggregate, used in a query whose claimants are chosen (a subset,
+    so nothing is folded): the solver's optimum equals the best herd the interpreter
+    finds over every subset, and its witness replays to that value; with the herd
+    pinned by a constraint, the solver's value is the interpreter's for that herd."""
+    from itertools import combinations
+
+    from compiler import load
+    from compiler.interpret import Interpreter
+    from solver.queries import run_query
+    spec = tmp_path_factory.mktemp("herd") / "t.rules"
+    spec.write_text(HERD_SPEC.format(agg=agg, s=strengths, h=hearts))
+    program = load(spec)
+    interp = Interpreter(program)
+    zoo = interp.call("zoo")
+    best = max(interp.call("value", herd, supply)
+               for n in range(len(zoo) + 1) for herd in combinations(zoo, n))
+    answer = run_query(program, "best", {"supply": supply}, time_limit=30, workers=1)
+    assert answer.status == "OPTIMAL" and answer.replayed
+    assert answer.objective == best, (agg, strengths, hearts, supply, answer.witness)
+    herd = tuple(a for a, keep in zip(zoo, picked) if keep)
+    names = tuple(a.f_name for a in herd)
+    answer = run_query(program, "pinned", {"supply": supply, "names": names}, time_limit=30, workers=1)
+    assert answer.status == "OPTIMAL"
+    assert answer.objective == interp.call("value", herd, supply), (agg, strengths, hearts, supply, names)
