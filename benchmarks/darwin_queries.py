@@ -56,6 +56,26 @@ def position(prog, doc: dict, cards: int, biomes: int, species: int, rng: random
     return state_io.load(interpreter_for(prog), "<bench>", doc, json.dumps(doc)), len(s["world"])
 
 
+def cp_sat_floor(runs: int = 50) -> float:
+    """The least a query can cost: a model of one variable built and solved with the
+    position settings, one worker (median seconds)."""
+    from ortools.sat.python import cp_model
+
+    from solver.queries import POSITION_PARAMS
+    times = []
+    for _ in range(runs):
+        t = time.perf_counter()
+        model = cp_model.CpModel()
+        model.maximize(model.new_bool_var("x"))
+        solver = cp_model.CpSolver()
+        solver.parameters.num_workers = 1
+        for key, value in POSITION_PARAMS.items():
+            setattr(solver.parameters, key, value)
+        solver.solve(model)
+        times.append(time.perf_counter() - t)
+    return statistics.median(times)
+
+
 def timed(fn):
     t = time.perf_counter()
     value = fn()
@@ -73,8 +93,10 @@ def main() -> int:
     doc = base_position(prog)
     rng = random.Random(2026)
     rows = []
-    print("| cards | biomes | species | query | optimum | solver (median) | brute force | speed-up |")
-    print("|---|---|---|---|---|---|---|---|")
+    print(f"CP-SAT floor (a one-variable model built and solved, one worker): {cp_sat_floor() * 1000:.2f} ms")
+    print()
+    print("| cards | biomes | species | query | optimum | solver (median) | of which building | brute force | speed-up |")
+    print("|---|---|---|---|---|---|---|---|---|")
     for cards in ([10, 14] if args.quick else [10, 14, 20]):
         for biomes in (4, 5):
             for species in (0, 6, 12):
@@ -87,13 +109,14 @@ def main() -> int:
                                     lambda sid=sid: B.best(B.mutation_options(it, pos, p, sid, "points"))))
                 queries.append(("best-move", "best_move", {}, lambda: B.best_move(it, pos, p, "points")))
                 for label, name, extra, brute in queries:
-                    times = []
+                    times, builds = [], []
                     answer = None
                     for _ in range(args.runs):
                         answer, sec = timed(lambda: run_query(prog, name, {"player": p, "objective": "points", **extra},
                                                               state=pos, time_limit=60, workers=args.workers,
                                                               reasons=False))
                         times.append(sec)
+                        builds.append(answer.stats["build_seconds"] / sec)
                     best, brute_sec = timed(brute)
                     solver_value = answer.objective if answer.status == "OPTIMAL" else None
                     if solver_value != best:
@@ -101,8 +124,9 @@ def main() -> int:
                               f"brute force {best}", file=sys.stderr)
                         return 1
                     med = statistics.median(times)
-                    rows.append((cards, biomes, n, label, med, brute_sec))
-                    print(f"| {cards} | {biomes} | {n} | {label} | {best} | {med * 1000:.0f} ms | "
+                    share = statistics.median(builds)
+                    rows.append((cards, biomes, n, label, med, brute_sec, share))
+                    print(f"| {cards} | {biomes} | {n} | {label} | {best} | {med * 1000:.0f} ms | {share:.0%} | "
                           f"{brute_sec * 1000:.0f} ms | {brute_sec / med:.1f}x |", flush=True)
     print()
     for label in ("best-create", "best-mutation", "best-move"):
@@ -111,7 +135,8 @@ def main() -> int:
             if sel:
                 print(f"{label} at {cards} cards: solver median {statistics.median(r[4] for r in sel) * 1000:.0f} ms, "
                       f"brute force median {statistics.median(r[5] for r in sel) * 1000:.0f} ms, "
-                      f"speed-up median {statistics.median(r[5] / r[4] for r in sel):.1f}x")
+                      f"speed-up median {statistics.median(r[5] / r[4] for r in sel):.1f}x, "
+                      f"building the model {statistics.median(r[6] for r in sel):.0%} of the solver's time")
     return 0
 
 

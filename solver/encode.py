@@ -116,7 +116,13 @@ def _memo_key(a, fields):
     if type(a) in _PLAIN:
         return a
     if isinstance(a, RecordV) and fields is not None:
-        return ("R", a.name) + tuple((f, _memo_key(a.fields[f], None)) for f in fields)
+        # kept with the record for each list of fields (records are not changed once made)
+        keys = a.__dict__.setdefault("memo_keys", {})
+        hit = keys.get(id(fields))
+        if hit is None or hit[0] is not fields:
+            hit = keys[id(fields)] = (fields, ("R", a.name) + tuple((f, _memo_key(a.fields[f], None))
+                                                                  for f in fields))
+        return hit[1]
     if isinstance(a, ListV):
         # a list built again from the same items is the same argument (symbolic values
         # are not changed once made, so the key is kept with the list)
@@ -810,9 +816,9 @@ class Encoder:
             if type(x) is int and type(y) is int:
                 diffs.append(x - y)
                 continue
-            x, y = (self.intv(v) if isinstance(v, (int, IntV, BoolV)) else None for v in (x, y))
-            if x is None or y is None:
+            if not isinstance(x, (int, IntV, BoolV)) or not isinstance(y, (int, IntV, BoolV)):
                 break
+            x, y = self.intv(x), self.intv(y)
             diffs.append(self.linear([(1, x), (-1, y)]))
         if len(diffs) == len(a):
             for i, d in enumerate(diffs):

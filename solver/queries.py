@@ -171,6 +171,7 @@ def run_query(program: I.Program, name: str, inputs: dict[str, Any], time_limit:
     started = time.perf_counter()
     inputs = with_defaults(program, name, inputs, state)
     enc, env, objective, obj, sym_count = build(program, name, inputs, symmetry, state=state)
+    built = time.perf_counter() - started
 
     def solve(seconds: float):
         solver = cp_model.CpSolver()
@@ -205,7 +206,7 @@ def run_query(program: I.Program, name: str, inputs: dict[str, Any], time_limit:
         raise NotSupportedError(f"internal: the CP-SAT model of '{name}' is invalid: "
                                 f"{enc.model.validate()}")
     stats = {"variables": len(enc.model.proto.variables), "constraints": len(enc.model.proto.constraints),
-             "symmetries_broken": sym_count, "hint_objective": hinted}
+             "symmetries_broken": sym_count, "hint_objective": hinted, "build_seconds": round(built, 4)}
     witness: dict[str, Any] = {}
     breakdown: dict[str, Any] = {}
     objective_value = bound = None
