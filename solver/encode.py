@@ -203,6 +203,7 @@ def fields_read(fd: I.FuncDef, program) -> list:
 
 
 _NO_VALUE = object()
+_FLIPPED = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
 _CHAINS: dict = {}
 _NODES: dict = {}
 
@@ -283,6 +284,10 @@ class Encoder:
         self.leaves: list = []        # the rules a query checks (see require_leaf)
         self.objectives: list = []    # (path guard, value) of every maximize/minimize reached
         self.inputs: dict = {}
+        # the types of values known whatever they hold (a record's fields are known too)
+        self._lex_sums: dict = {}     # ids of a tuple's elements -> (weighted sum, weights, elements)
+        self._known_types = {int, str, bool, type(None)} | \
+            {r.cls for r in program.records.values() if r.cls is not None}
 
     # ================================================================ literals
     def new_bool(self, name: str):
@@ -608,7 +613,10 @@ class Encoder:
 
     def cmp(self, a, op: str, b, span: Span | None = None):
         """A literal for ``a op b`` (op in == != < <= > >=)."""
-        d = a if type(a) is IntV and type(b) is int and b == 0 else self.linear([(1, a), (-1, b)])
+        if type(a) is IntV and type(b) is int:
+            d = a if b == 0 else IntV(a.terms, a.const - b, a.lb - b, a.ub - b)
+        else:
+            d = self.linear([(1, a), (-1, b)])
         if isinstance(d, int):
             return {"==": d == 0, "!=": d != 0, "<": d < 0, "<=": d <= 0, ">": d > 0, ">=": d >= 0}[op]
         # normalise to d <= k / d >= k / d == k with k from the constant
@@ -751,15 +759,21 @@ class Encoder:
 
     # ================================================================ walking
     def encode(self, e: I.Expr, env: dict[str, Any]):
+        if type(e) is I.Local:
+            v = env.get(e.name, _NO_VALUE)
+            if v is not _NO_VALUE:
+                return v
         info = _NODES.get(id(e))
         if info is None or info[0] is not e:
             info = _node_info(e, self.program)
         free = info[1]
         if free is not None and self.interp is not None:
             args = []
+            known = self._known_types
             for n in free:
                 v = env.get(n, _NO_VALUE)
-                if v is _NO_VALUE or isinstance(v, Sym) or (isinstance(v, tuple) and self.symbolic_tuple(v)):
+                if type(v) not in known and (v is _NO_VALUE or isinstance(v, Sym) or
+                                             (isinstance(v, tuple) and self.symbolic_tuple(v))):
                     break
                 args.append(v)
             else:
@@ -811,6 +825,9 @@ class Encoder:
         """A literal for tuples compared element by element (op in == != < <= > >=)."""
         if len(a) != len(b):
             raise NotSupportedError("tuples of different lengths", span)
+        known = self.lex_known(a, op, b)
+        if known is not _NO_VALUE:
+            return known
         diffs = []
         for x, y in zip(a, b):
             if type(x) is int and type(y) is int:
@@ -846,6 +863,57 @@ class Encoder:
         for x, y in zip(reversed(a[:-1]), reversed(b[:-1])):
             result = self.or_([self.cmp(x, ">", y, span), self.and_([self.cmp(x, "==", y, span), result])])
         return result
+
+    def lex_known(self, a: list, op: str, b: list):
+        """``lex`` when one side is all known numbers: a weighted sum of the other side's
+        undecided elements against a number. Its weights depend only on those elements'
+        bounds, so the sum is built once for every comparison with the same tuple.
+        An element whose difference has a fixed sign (the number is outside its
+        bounds) ends the comparison there. ``_NO_VALUE`` when it does not apply."""
+        if not all(type(y) is int for y in b):
+            if not all(type(x) is int for x in a):
+                return _NO_VALUE
+            a, b, op = b, a, _FLIPPED[op]
+        prefix = []
+        sign = 0
+        for x, y in zip(a, b):
+            if type(x) is int or type(x) is bool:
+                lo = hi = int(x)
+            elif isinstance(x, (IntV, BoolV)):
+                x = self.intv(x)
+                lo, hi = x.lb, x.ub
+            else:
+                return _NO_VALUE
+            if lo == hi == y:
+                continue                  # equal here whatever the choices
+            if lo > y or hi < y:
+                sign = 1 if lo > y else -1
+                break                     # decided here when every element before is equal
+            prefix.append((x, y))
+        if not prefix:
+            return {"==": sign == 0, "!=": sign != 0, "<": sign < 0, "<=": sign <= 0,
+                    ">": sign > 0, ">=": sign >= 0}[op]
+        key = tuple(id(x) for x, _ in prefix)
+        hit = self._lex_sums.get(key)
+        if hit is None:
+            weight, parts, weights = 1, [], []
+            for x, _ in reversed(prefix):
+                parts.append((weight, x))
+                weights.append(weight)
+                weight *= 2 * (x.ub - x.lb) + 1
+            weights.reverse()
+            hit = self._lex_sums[key] = (self.linear(parts), weights, [x for x, _ in prefix])
+        total, weights = hit[0], hit[1]
+        k = sum(w * y for w, (_, y) in zip(weights, prefix))
+        # a op b, with D = total - k the sign of the undecided prefix and sign the rest's
+        if op == "==" or op == "!=":
+            eq = self.cmp(total, "==", k) if sign == 0 else False
+            return eq if op == "==" else self.not_(eq)
+        if op in (">", ">="):
+            weak = sign > 0 or (op == ">=" and sign == 0)
+            return self.cmp(total, ">=" if weak else ">", k)
+        weak = sign < 0 or (op == "<=" and sign == 0)
+        return self.cmp(total, "<=" if weak else "<", k)
 
     def div(self, num, den, span: Span | None = None):
         """``num // den`` for a non-negative numerator and a positive denominator."""
@@ -1062,18 +1130,22 @@ class Encoder:
             return
         b = binders[0]
         coll = self.encode(b.coll, env)
+        rest = binders[1:]
         for elem, member in self.elements(coll, b.coll.span):
-            g = self.and_([guard, member])
+            g = member if guard is True else guard if member is True else self.and_([guard, member])
             if g is False:
                 continue
             inner = dict(env)
             inner[b.var] = elem
             if b.cond is not None:
                 c = self.lit(self.encode(b.cond, inner), b.cond.span)
-                g = self.and_([g, c])
+                g = c if g is True else g if c is True else self.and_([g, c])
                 if g is False:
                     continue
-            yield from self.iterate(binders[1:], inner, g)
+            if rest:
+                yield from self.iterate(rest, inner, g)
+            else:
+                yield g, inner
 
     def elements(self, coll, span: Span):
         if isinstance(coll, SetV):
