@@ -211,9 +211,14 @@ _NODES: dict = {}
 def _node_info(e: I.Expr, program) -> list:
     """[node, the local names it reads or None when it is not computed whole, the
     encoder method for its kind, its compiled function, the interpreter that compiled
-    it] (the last two filled when first computed whole)."""
+    it (these two filled when first computed whole), (local, field) for a field of a
+    local]."""
     free = None if isinstance(e, (I.Const, I.Local)) else free_locals(e, program)
-    info = [e, free, getattr(Encoder, "en_" + type(e).__name__), None, None]
+    field = None
+    if isinstance(e, I.Op) and e.op == "field" and isinstance(e.args[0], I.Local):
+        field = str(e.data)
+        field = (e.args[0].name, field[2:] if field.startswith("f_") else field)
+    info = [e, free, getattr(Encoder, "en_" + type(e).__name__), None, None, field]
     _NODES[id(e)] = info
     return info
 
@@ -766,6 +771,10 @@ class Encoder:
         info = _NODES.get(id(e))
         if info is None or info[0] is not e:
             info = _node_info(e, self.program)
+        if info[5] is not None:         # a field of a record whose fields may be symbolic
+            rec = env.get(info[5][0])
+            if type(rec) is RecordV:
+                return rec.fields[info[5][1]]
         free = info[1]
         if free is not None and self.interp is not None:
             args = []
