@@ -203,6 +203,7 @@ def fields_read(fd: I.FuncDef, program) -> list:
 
 
 _NO_VALUE = object()
+_DEFS: dict = {}        # id of a definition -> (it, its parameter names, the fields each reads)
 _FLIPPED = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
 _CHAINS: dict = {}
 _NODES: dict = {}
@@ -1039,14 +1040,17 @@ class Encoder:
         if e.name in self.program.scorings:
             return self.scoring(self.program.scorings[e.name], args, e.mode, e.span)
         fd = self.program.funcs[e.name]
+        info = _DEFS.get(id(fd))
+        if info is None or info[0] is not fd:
+            info = _DEFS[id(fd)] = (fd, [p for p, _ in fd.params], fields_read(fd, self.program))
         # inline the definition's body; what its known arguments decide is folded
         if self.interp is None:
-            return self.encode(fd.body, {p: a for (p, _), a in zip(fd.params, args)})
-        memo = (e.name, *map(_memo_key, args, fields_read(fd, self.program)))
+            return self.encode(fd.body, dict(zip(info[1], args)))
+        memo = (e.name, *map(_memo_key, args, info[2]))
         hit = self._calls.get(memo)
         if hit is not None:
             return hit[0]
-        value = self.encode(fd.body, {p: a for (p, _), a in zip(fd.params, args)})
+        value = self.encode(fd.body, dict(zip(info[1], args)))
         self._calls[memo] = (value, args)
         return value
 
@@ -1098,7 +1102,7 @@ class Encoder:
                 else:
                     results.append((lit, operator.evaluate(*sub, data=e.data)))
             return self.merge_cases(results, e.span)
-        return self.apply(operator, e, args)
+        return self.apply(operator, e, args, check=False)
 
     def chain(self, e: I.Op, env):
         """``a and b and c ...`` (or ``or``) as one conjunction of its operands, left to
@@ -1123,8 +1127,10 @@ class Encoder:
         lits = [self.lit(v, e.span) for v in syms]
         return self.boolv(self.or_(lits) if absorbing else self.and_(lits))
 
-    def apply(self, operator, e: I.Op, args):
-        if not any(isinstance(a, Sym) for a in args):
+    def apply(self, operator, e: I.Op, args, check: bool = True):
+        """The operator's meaning on known operands, else its encoding (``check=False``
+        when an operand is already known to be symbolic)."""
+        if check and not any(isinstance(a, Sym) for a in args):
             return operator.evaluate(*args, data=e.data)
         if operator.encode is None:
             raise NotSupportedError(f"the solver cannot use '{e.op}' on values that depend on a choice "
