@@ -209,6 +209,17 @@ _CHAINS: dict = {}
 _NODES: dict = {}
 
 
+def _radix(reaches: list) -> list:
+    """Weights for differences that reach at most these magnitudes, so that the
+    weighted sum has the sign of the first nonzero difference (each weight exceeds
+    what all later differences can add up to)."""
+    weights, weight = [], 1
+    for reach in reversed(reaches):
+        weights.append(weight)
+        weight *= 2 * reach + 1
+    return weights[::-1]
+
+
 def _node_info(e: I.Expr, program) -> list:
     """[node, the local names it reads or None when it is not computed whole, the
     encoder method for its kind, its compiled function, the interpreter that compiled
@@ -290,8 +301,8 @@ class Encoder:
         self.leaves: list = []        # the rules a query checks (see require_leaf)
         self.objectives: list = []    # (path guard, value) of every maximize/minimize reached
         self.inputs: dict = {}
-        # the types of values known whatever they hold (a record's fields are known too)
         self._lex_sums: dict = {}     # ids of a tuple's elements -> (weighted sum, weights, elements)
+        # the types of values known whatever they hold (a record's fields are known too)
         self._known_types = {int, str, bool, type(None)} | \
             {r.cls for r in program.records.values() if r.cls is not None}
 
@@ -856,19 +867,15 @@ class Encoder:
                     return {"==": False, "!=": True, "<": d < 0, "<=": d < 0, ">": d > 0, ">=": d > 0}[op]
             else:
                 return op in ("==", "<=", ">=")
-            # Numbers: one comparison of the differences weighted in mixed radix (each
-            # weight exceeds what all later differences can add up to).
-            weight, parts = 1, []
-            for d in reversed(diffs):
-                parts.append((weight, d))
-                reach = abs(d) if isinstance(d, int) else max(abs(d.lb), abs(d.ub))
-                weight *= 2 * reach + 1
+            # Numbers: one comparison of the differences weighted in mixed radix.
+            weights = _radix([abs(d) if isinstance(d, int) else max(abs(d.lb), abs(d.ub)) for d in diffs])
+            parts = list(zip(weights, diffs))
             return self.cmp(self.linear(parts), op, 0, span)
         if op in ("==", "!="):
             eq = self.and_([self.cmp(x, "==", y, span) for x, y in zip(a, b)])
             return eq if op == "==" else self.not_(eq)
         if op in ("<", "<="):
-            a, b, op = b, a, {"<": ">", "<=": ">="}[op]
+            a, b, op = b, a, _FLIPPED[op]
         result = self.cmp(a[-1], op, b[-1], span)
         for x, y in zip(reversed(a[:-1]), reversed(b[:-1])):
             result = self.or_([self.cmp(x, ">", y, span), self.and_([self.cmp(x, "==", y, span), result])])
@@ -906,13 +913,11 @@ class Encoder:
         key = tuple(id(x) for x, _ in prefix)
         hit = self._lex_sums.get(key)
         if hit is None:
-            weight, parts, weights = 1, [], []
-            for x, _ in reversed(prefix):
-                parts.append((weight, x))
-                weights.append(weight)
-                weight *= 2 * (x.ub - x.lb) + 1
-            weights.reverse()
-            hit = self._lex_sums[key] = (self.linear(parts), weights, [x for x, _ in prefix])
+            # each number lies within its element's bounds, so a difference reaches at
+            # most their width
+            weights = _radix([x.ub - x.lb for x, _ in prefix])
+            hit = self._lex_sums[key] = (self.linear([(w, x) for w, (x, _) in zip(weights, prefix)]),
+                                         weights, [x for x, _ in prefix])
         total, weights = hit[0], hit[1]
         k = sum(w * y for w, (_, y) in zip(weights, prefix))
         # a op b, with D = total - k the sign of the undecided prefix and sign the rest's

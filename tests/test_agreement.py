@@ -6,6 +6,7 @@ encoding is used), lets the solver pick the lion's prey to maximise the score,
 and compares every step with the interpreter's.
 """
 import random
+from itertools import combinations
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -13,8 +14,11 @@ from hypothesis import strategies as st
 from ortools.sat.python import cp_model
 
 from conftest import savanna
+from compiler import load
 from compiler import runtime as rt
+from compiler.interpret import Interpreter
 from solver.encode import Encoder
+from solver.queries import run_query
 
 CARDS = ["water", "prairie", "tree", "gazelle", "zebra", "giraffe", "cheetah", "lion", "elephant",
          "hyena", "vulture"]
@@ -179,11 +183,6 @@ def test_allocation_aggregates_agree_through_a_query(tmp_path_factory, agg, stre
     so nothing is folded): the solver's optimum equals the best herd the interpreter
     finds over every subset, and its witness replays to that value; with the herd
     pinned by a constraint, the solver's value is the interpreter's for that herd."""
-    from itertools import combinations
-
-    from compiler import load
-    from compiler.interpret import Interpreter
-    from solver.queries import run_query
     spec = tmp_path_factory.mktemp("herd") / "t.rules"
     spec.write_text(HERD_SPEC.format(agg=agg, s=strengths, h=hearts))
     program = load(spec)

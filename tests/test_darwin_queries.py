@@ -194,9 +194,10 @@ def tied_positions(draw):
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(tied_positions(), readings(), st.sampled_from(["adaptation", "points"]))
 def test_queries_equal_brute_force_under_other_readings(doc, flipped, goal):
-    """The encodings of the readings an ambiguity switch selects agree with their
-    concrete meaning too: the same differential check as above, on a program loaded
-    with some readings flipped."""
+    """The same differential check as above, on a program loaded with some readings
+    flipped: the queries still encode, and their optimum is still the brute force's.
+    (Few positions tell these readings apart, so this is no strong check of any one
+    reading; the allocation modes are checked directly in test_agreement.)"""
     prog = program(**{k: str(v).lower() if isinstance(v, bool) else v for k, v in flipped.items()})
     assert all(prog.constants[k] == v for k, v in flipped.items())
     doc["switches"] = dict(flipped)
