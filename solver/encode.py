@@ -277,6 +277,9 @@ class Encoder:
         self.symmetries: list = []    # (board, value order, mirror maps) broken by lex-leader
         self._counter = 0
         self.guards: list = []        # literals under which the value being encoded matters
+        # the guards the definition being encoded has relied on (a value that is right
+        # only where they hold: see enc_map_get), so its memo is not reused elsewhere
+        self.relied: list = []
         self.onehot: dict[int, tuple[int, Any]] = {}   # literal key -> (one-hot group, value)
         self.pairs: dict[tuple[int, int], dict] = {}    # (group, group) -> {(a, b): and-literal}
         self._groups: list[dict] = []
@@ -1054,9 +1057,20 @@ class Encoder:
         memo = (e.name, *map(_memo_key, args, info[2]))
         hit = self._calls.get(memo)
         if hit is not None:
-            return hit[0]
-        value = self.encode(fd.body, dict(zip(info[1], args)))
-        self._calls[memo] = (value, args)
+            if not hit[2]:
+                return hit[0]
+            # an encoding that holds only under some guards is reused where they hold
+            active = {self.key(g) for g in self.guards if not isinstance(g, bool)}
+            if all(self.key(g) in active for g in hit[2]):
+                self.relied.extend(hit[2])
+                return hit[0]
+        outer, self.relied = self.relied, []
+        try:
+            value = self.encode(fd.body, dict(zip(info[1], args)))
+        finally:
+            relied, self.relied = self.relied, outer
+        outer.extend(relied)
+        self._calls[memo] = (value, args, tuple(relied))
         return value
 
     def en_Op(self, e: I.Op, env):

@@ -599,6 +599,7 @@ def enc_map_get(E, n, k):
             if not isinstance(g, bool) and E.key(g) in k.terms:
                 guard = g
                 lo = max(lo, k.const + k.terms[E.key(g)][1])
+                E.relied.append(g)        # the value below is right only where g holds
                 break
 
     def f(x):

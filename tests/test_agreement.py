@@ -198,3 +198,37 @@ def test_allocation_aggregates_agree_through_a_query(tmp_path_factory, agg, stre
     answer = run_query(program, "pinned", {"supply": supply, "names": names}, time_limit=30, workers=1)
     assert answer.status == "OPTIMAL"
     assert answer.objective == interp.call("value", herd, supply), (agg, strengths, hearts, supply, names)
+
+
+# ---------------------------------------------------------------- a definition's memo and its guards
+GUARD_SPEC = """
+game t "Test"
+def table = {{0: {t[0]}, 1: {t[1]}, 2: {t[2]}, 3: {t[3]}}}
+def zoo = [1, 2, 3]
+def bonus(herd: list of int, x: int) = table[size(herd)]
+query best "Inside a sum over the herd, then outside it" {{
+  choose herd subset of zoo
+  maximize sum(bonus(herd, x) for x in herd) + bonus(herd, 1) + size(herd)
+}}
+"""
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.integers(0, 12), min_size=4, max_size=4))
+def test_a_call_encoded_under_a_guard_is_not_reused_where_it_does_not_hold(tmp_path_factory, table):
+    """Inside the sum, ``bonus(herd, 1)`` only matters when 1 is in the herd, and the
+    table lookup uses that (the herd has at least one animal there). The same call
+    outside the sum must not reuse that encoding: with a table worth most at an empty
+    herd, reusing it gave every herd the value of a non-empty one and a wrong optimum
+    that the replay could not see (the witness's own value was right)."""
+    spec = tmp_path_factory.mktemp("guard") / "t.rules"
+    spec.write_text(GUARD_SPEC.format(t=table))
+    program = load(spec)
+    interp = Interpreter(program)
+    state = interp.new_state([rt.Seat(0, "p1", "player", "Player 1")])   # the position path: definitions memoised
+    zoo = interp.call("zoo")
+    best = max(sum(interp.call("bonus", herd, x) for x in herd) + interp.call("bonus", herd, 1) + len(herd)
+               for n in range(len(zoo) + 1) for herd in combinations(zoo, n))
+    answer = run_query(program, "best", {}, time_limit=30, workers=1, state=state)
+    assert answer.status == "OPTIMAL" and answer.replayed
+    assert answer.objective == best, (table, answer.witness)
