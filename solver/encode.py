@@ -280,6 +280,13 @@ class Encoder:
         # the guards the definition being encoded has relied on (a value that is right
         # only where they hold: see enc_map_get), so its memo is not reused elsewhere
         self.relied: list = []
+        # literals under which the expression being encoded is reached at all (a query's
+        # path, an aggregate's element, a branch of 'if', an operand of 'and'/'or' after
+        # the first): a constraint a value needs only where it is computed (a table's
+        # key within the table, a scoring's choice made) holds under them only
+        self.context: list = []
+        self.hard_grid_wheres = True    # see choose
+        self.hardened = False
         self.onehot: dict[int, tuple[int, Any]] = {}   # literal key -> (one-hot group, value)
         self.pairs: dict[tuple[int, int], dict] = {}    # (group, group) -> {(a, b): and-literal}
         self._groups: list[dict] = []
@@ -580,10 +587,37 @@ class Encoder:
     def under(self, guard, e: I.Expr, env):
         """Encode ``e`` knowing its value only matters when ``guard`` holds."""
         self.guards.append(guard)
+        self.context.append(guard)
         try:
             return self.encode(e, env)
         finally:
             self.guards.pop()
+            self.context.pop()
+
+    def branch(self, lit, e: I.Expr, env):
+        """Encode ``e``, which is only reached when ``lit`` holds."""
+        self.context.append(lit)
+        try:
+            return self.encode(e, env)
+        finally:
+            self.context.pop()
+
+    def _context_keys(self) -> tuple:
+        return tuple(self.key(c) for c in self.context if not isinstance(c, bool))
+
+    def reached(self):
+        """The literal under which the expression being encoded is reached (True at the
+        top), for a constraint its value needs; a definition relying on it is not reused
+        where it does not hold."""
+        ctx = [c for c in self.context if c is not True]
+        if not ctx:
+            return True
+        self.relied.extend(c for c in ctx if not isinstance(c, bool))
+        return self.and_(ctx)
+
+    def holds_where_reached(self, lit):
+        """Require a literal where the expression being encoded is reached."""
+        self.implies(self.reached(), lit)
 
     def gate(self, cond, v, span: Span | None = None):
         """``v if cond else 0`` for a literal ``cond`` and an int value ``v``."""
@@ -767,6 +801,7 @@ class Encoder:
         return self.merge_cases(results, span)
 
     def merge_cases(self, results, span: Span | None = None):
+        results = [(lit, r.total if isinstance(r, ScoreV) else r) for lit, r in results]
         vals = [r for _, r in results]
         if all(not isinstance(r, Sym) for r in vals) and all(r == vals[0] for r in vals):
             return vals[0]
@@ -1059,17 +1094,23 @@ class Encoder:
         if hit is not None:
             if not hit[2]:
                 return hit[0]
-            # an encoding that holds only under some guards is reused where they hold
-            active = {self.key(g) for g in self.guards if not isinstance(g, bool)}
+            # an encoding that holds only where some literals hold is reused where they hold
+            active = {self.key(g) for g in self.context if not isinstance(g, bool)}
             if all(self.key(g) in active for g in hit[2]):
                 self.relied.extend(hit[2])
                 return hit[0]
         outer, self.relied = self.relied, []
+        depth = len(self.context)
         try:
             value = self.encode(fd.body, dict(zip(info[1], args)))
         finally:
             relied, self.relied = self.relied, outer
-        outer.extend(relied)
+        if relied:
+            # only the literals the call was made under count (the body's own branches
+            # and elements are encoded again with the body)
+            mine = {self.key(g) for g in self.context[:depth] if not isinstance(g, bool)}
+            relied = [g for g in relied if self.key(g) in mine]
+            outer.extend(relied)
         self._calls[memo] = (value, args, tuple(relied))
         return value
 
@@ -1089,7 +1130,12 @@ class Encoder:
                 if e.op == "or":
                     return True if first else self.encode(e.args[1], env)
                 return self.encode(e.args[1] if first else e.args[2], env)
-            args = [first] + [self.encode(a, env) for a in e.args[1:]]
+            # the other operands are reached only when the first one says so
+            c = self.lit(first, e.args[0].span) if isinstance(first, Sym) else bool(first)
+            if op == "if":
+                args = [first, self.branch(c, e.args[1], env), self.branch(self.not_(c), e.args[2], env)]
+            else:
+                args = [first, self.branch(c if op == "and" else self.not_(c), e.args[1], env)]
         else:
             args = [self.encode(a, env) for a in e.args]
         operator = OPERATORS[op]
@@ -1130,20 +1176,28 @@ class Encoder:
         truth value (then the operator's own meaning applies)."""
         absorbing = e.op == "or"
         syms = []
-        for part in _chain_parts(e):
-            v = self.encode(part, env)
-            if v is absorbing:
-                return absorbing
-            if v is (not absorbing):
-                continue
-            if not isinstance(v, Sym):
-                return _NO_VALUE
-            syms.append(v)
+        lits = []
+        depth = len(self.context)
+        try:
+            for part in _chain_parts(e):
+                v = self.encode(part, env)
+                if v is absorbing:
+                    return absorbing
+                if v is (not absorbing):
+                    continue
+                if not isinstance(v, Sym):
+                    return _NO_VALUE
+                syms.append(v)
+                lit = self.lit(v, e.span)
+                lits.append(lit)
+                # the next operands are reached only when this one does not decide
+                self.context.append(self.not_(lit) if absorbing else lit)
+        finally:
+            del self.context[depth:]
         if not syms:
             return not absorbing
         if len(syms) == 1 and isinstance(syms[0], BoolV):
             return syms[0]
-        lits = [self.lit(v, e.span) for v in syms]
         return self.boolv(self.or_(lits) if absorbing else self.and_(lits))
 
     def apply(self, operator, e: I.Op, args, check: bool = True):
@@ -1216,7 +1270,7 @@ class Encoder:
             env[layer] = LayerV({})
         steps: dict[str, Any] = {}
         choices: dict[str, Any] = {}
-        score = ScoreV(steps, choices, 0, sd.name, mode)
+        score = ScoreV(steps, choices, 0, sd.name, mode, self.reached())
         for step in sd.steps:
             steps[step.name] = 0
             for st in step.body:
@@ -1275,7 +1329,22 @@ class Encoder:
             env2 = dict(env)
             env2[st.name] = value
             if st.where is not None:
-                self.require(st.where, env2)
+                free = free_locals(st.where, self.program)
+                if self.hard_grid_wheres and self.context and free is not None \
+                        and not any(isinstance(env2.get(n), Sym) for n in free if n != st.name):
+                    # A grid made on one path only matters there, and its condition reads
+                    # nothing else that depends on a choice: required everywhere, which
+                    # keeps CP-SAT's bounds tight. Sound unless the condition cannot hold
+                    # for this path's grid; then the model is infeasible, and the query
+                    # is encoded again with the condition required on its path only.
+                    self.hardened = True
+                    saved, self.context = self.context, []
+                    try:
+                        self.require(st.where, env2)
+                    finally:
+                        self.context = saved
+                else:
+                    self.require(st.where, env2)
             return value
         coll = self.encode(st.coll, env)
         elems = self.elements(coll, st.coll.span)
@@ -1294,10 +1363,18 @@ class Encoder:
                 sel = self.new_bool(f"{label}={cell_name(elem)}")
                 self.implies(sel, ok)
                 cases.append((sel, elem))
+            reach = self.reached()
             if not cases:
-                self.infeasible.append(st.span)
+                if reach is True:
+                    self.infeasible.append(st.span)
+                    self.model.add_bool_or([])
+                else:
+                    self.implies(reach, False)
                 return CaseV([])
-            self.model.add_exactly_one([s for s, _ in cases])
+            if reach is True:
+                self.model.add_exactly_one([s for s, _ in cases])
+            else:       # made only where the choice is reached
+                self.model.add(sum(s for s, _ in cases) == reach)
             return CaseV(cases)
         if st.size is None:
             # any sub-collection: one literal per element (copies of a value taken in order)
@@ -1330,8 +1407,11 @@ class Encoder:
             self.implies(sel, member)
             members[elem] = sel
         value = SetV(members)
-        self.model.add(sum(members.values()) == self.intv(size).expr()
-                       if isinstance(self.intv(size), IntV) else sum(members.values()) == size)
+        reach = self.reached()
+        sized = self.model.add(sum(members.values()) == self.intv(size).expr()
+                               if isinstance(self.intv(size), IntV) else sum(members.values()) == size)
+        if reach is not True:
+            sized.only_enforce_if(reach)
         if st.where is not None:
             inner = dict(env)
             inner[st.name] = value
@@ -1351,6 +1431,7 @@ class Encoder:
             cells[cell] = EnumV(lits)
         board = BoardV(grid, cells, name)
         board.ref = board_ref
+        board.made_under = self._context_keys()
         self.boards.append(board)
         return board
 
@@ -1359,6 +1440,8 @@ class Encoder:
         as that grid can hold of the value (known from a required multiset)."""
         if not guards or any(isinstance(g, bool) for g in guards):
             return None
+        if len({self.key(g) for g in guards}) != len(guards):
+            return None         # a cell counted twice: the count may exceed the cap
         infos = [self.onehot.get(self.key(g)) for g in guards]
         if any(i is None for i in infos):
             return None
@@ -1371,25 +1454,30 @@ class Encoder:
 
     # ------------------------------------------------------------ requirements
     def require(self, e: I.Expr, env):
-        """Add ``e`` as a hard constraint, splitting conjunctions."""
+        """Add ``e`` as a constraint where the expression being encoded is reached
+        (everywhere at the top of a query), splitting conjunctions."""
         if isinstance(e, I.Op) and e.op == "and":
             self.require(e.args[0], env)
             self.require(e.args[1], env)
             return
         self._record_caps(e, env)
+        reach = self.reached()
         v = self.encode(e, env)
         lit = self.lit(v, e.span)
+        if lit is True:
+            return
+        if reach is not True:
+            self.implies(reach, lit)
+            return
         if lit is False:
             self.infeasible.append(e.span)
             self.model.add_bool_or([])
-            return
-        if lit is True:
             return
         self.model.add_bool_or([lit])
 
     def _record_caps(self, e: I.Expr, env):
         """A required ``contents(g) == known`` or ``within(contents(g), known)`` caps how
-        many cells of g can hold each value."""
+        many cells of g can hold each value, when it is required wherever g is made."""
         if not (isinstance(e, I.Op) and e.op in ("multiset_eq", "within") and
                 isinstance(e.args[0], I.Op) and e.args[0].op == "contents"):
             return
@@ -1397,6 +1485,9 @@ class Encoder:
         known = self.encode(e.args[1], env)
         if not isinstance(board, BoardV) or isinstance(known, Sym) or not hasattr(board, "ref"):
             return
+        here = self._context_keys()
+        if here and getattr(board, "made_under", ()) != here:
+            return      # required on some of the grid's paths only: no cap on the others
         counts: dict = {}
         for x in rt.as_tuple(known):
             counts[x] = counts.get(x, 0) + 1
@@ -1479,7 +1570,11 @@ class Encoder:
             if guard is not True:
                 self.implies(sel, guard)
             sels.append((sel, option))
-            self.run_block(rest, inner, sel, {**path, st.name: option})
+            self.context.append(sel)
+            try:
+                self.run_block(rest, inner, sel, {**path, st.name: option})
+            finally:
+                self.context.pop()
         if not sels:
             self.infeasible.append(st.span)
         if guard is True:
@@ -1502,7 +1597,8 @@ class Encoder:
                 inner = {p: a for (p, _), a in zip(fd.params, args)}
                 self.require_leaf(fd.body, inner, guard, path, st, fd)
                 return
-        self._record_caps(e, env)
+        if not self.explain:
+            self._record_caps(e, env)     # (a require that is an assumption caps nothing)
         lit = self.lit(self.encode(e, env), e.span)
         leaf = Leaf(e, dict(env), guard, dict(path), rule, st, lit)
         if self.explain:

@@ -615,9 +615,16 @@ def enc_map_get(E, n, k):
         allowed = [x for x in range(lo, hi + 1) if f(x) is not None]
         if not allowed:
             raise NotSupportedError("no entry of this table of values can be reached", n.span)
-        E.implies(guard if guard is not None else True,
-                  E.and_([E.cmp(k, ">=", min(allowed)), E.cmp(k, "<=", max(allowed))]))
+        # where the lookup is reached (the interpreter looks the key up there only)
+        holes = [E.cmp(k, "!=", x) for x in range(min(allowed), max(allowed) + 1) if f(x) is None]
+        E.holds_where_reached(E.and_([E.cmp(k, ">=", min(allowed)), E.cmp(k, "<=", max(allowed))] + holes))
         lo, hi_eff = min(allowed), min(max(allowed), hi_eff)
+        known = f
+
+        def f(x):     # a key with no entry (never taken) counts as the one below it
+            while known(x) is None:
+                x -= 1
+            return known(x)
     parts = []
     for x in range(lo + 1, hi_eff + 1):
         delta = f(x) - f(x - 1)
@@ -627,7 +634,9 @@ def enc_map_get(E, n, k):
     if isinstance(value, IntV) and guard is not None and lo >= 1:
         from fractions import Fraction
         alpha = max(Fraction(f(x), x) for x in range(lo, hi_eff + 1))
-        if all(f(x) <= alpha * x for x in range(lo, hi + 1) if f(x) is not None):
+        # (offered as a bound on the gated value, 0 where the guard is false: only
+        # valid for a ratio of at least 0)
+        if alpha >= 0 and all(f(x) <= alpha * x for x in range(lo, hi + 1) if f(x) is not None):
             value.cond_bound = (guard, alpha.numerator, alpha.denominator, k)
     return value
 

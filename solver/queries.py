@@ -192,6 +192,12 @@ def run_query(program: I.Program, name: str, inputs: dict[str, Any], time_limit:
 
     # A short solve settles small questions; only then is local search worth it.
     solver, status_code = solve(min(1.0, 0.1 * time_limit))
+    if status_code == cp_model.INFEASIBLE and enc.hardened:
+        # a grid's condition required everywhere may fail on a path not taken: encode
+        # the query again with it required on its own path only
+        enc, env, objective, obj, sym_count = build(program, name, inputs, symmetry, state=state,
+                                                    options={"hard_grid_wheres": False})
+        solver, status_code = solve(min(1.0, 0.1 * time_limit))
     hinted = None
     if status_code not in (cp_model.OPTIMAL, cp_model.INFEASIBLE) and left() > 0.5:
         if hint_seconds is None:
@@ -215,11 +221,18 @@ def run_query(program: I.Program, name: str, inputs: dict[str, Any], time_limit:
         for choice in enc.choices:
             if choice.scoring is None and _true(solver, choice.extra.get("guard", True)):
                 witness[choice.name] = read_value(solver, choice.value)
-        for score in enc.scorings:
-            if score.steps:
+        # the scorings the answer reaches; one reached more than once (or two setting a
+        # choice of the same name) has no single breakdown or choice to show or force:
+        # the replay then lets the interpreter make those choices
+        active = [score for score in enc.scorings if score.steps and _true(solver, score.reach)]
+        names = [score.name for score in active]
+        cnames = [c for score in active for c in score.choices]
+        for score in active:
+            if names.count(score.name) == 1:
                 breakdown[score.name] = {k: read_int(solver, v) for k, v in score.steps.items()}
                 for cname, cval in score.choices.items():
-                    witness[cname] = read_value(solver, cval)
+                    if cnames.count(cname) == 1:
+                        witness[cname] = read_value(solver, cval)
         if obj is not None:
             objective_value = read_int(solver, obj)
             bound = int(round(solver.best_objective_bound)) if isinstance(obj, IntV) else objective_value
@@ -285,7 +298,8 @@ def explain(program: I.Program, name: str, inputs: dict[str, Any], state: Any,
     """Why a query's conditions cannot be met: the model again with one assumption
     literal per checked rule; each unsatisfiable core CP-SAT returns is a reason (its
     rules together), then left out, until the rest can be met."""
-    enc, env, objective, obj, _ = build(program, name, inputs, symmetry=False, state=state, explain=True)
+    enc, env, objective, obj, _ = build(program, name, inputs, symmetry=False, state=state, explain=True,
+                                        options={"hard_grid_wheres": False})
     leaves = [l for l in enc.leaves if l.assumption is not None]
     active = {enc.key(l.assumption): l for l in leaves}
     reasons: list[Reason] = []
@@ -494,9 +508,12 @@ class _Walk:
                 value = self.values.get(st.name)
                 if st.domain == "element" and value not in rt.as_tuple(self.ev(st.coll, env)):
                     return None, f"{st.name} {value!r} is not an option", st.span
-                if st.domain == "subset" and st.size is None and \
+                if st.domain == "subset" and \
                         not rt.within(rt.as_tuple(value), rt.as_tuple(self.ev(st.coll, env))):
                     return None, f"{st.name} {value!r} is not part of its collection", st.span
+                if st.domain == "subset" and st.size is not None and \
+                        len(rt.as_tuple(value)) != self.ev(st.size, env):
+                    return None, f"{st.name} {value!r} does not have the size it is chosen with", st.span
                 env[st.name] = value
                 if st.where is not None and not self.ev(st.where, env):
                     return None, f"{st.name} breaks its 'where' condition", st.span

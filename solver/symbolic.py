@@ -121,6 +121,7 @@ class ScoreV(Sym):
     total: Any          # IntV or int
     name: str = ""
     mode: int = 1
+    reach: Any = True   # the literal under which the scoring is reached
 
 
 @dataclass(eq=False)

@@ -9,13 +9,15 @@ The check is made on the compiled relations, not assumed: for instance the
 left-right mirror keeps "adjacent", the diagonals, "two away" and "below in the
 same column", while the top-bottom mirror breaks "below", so a spec that reads
 "below" gets only the left-right mirror. Queries that read positions (``row``,
-``column``, ``first``, ``take``, ``extends``, ``placed``...) get no symmetry
-breaking.
+``column``, ``first``, ``take``, ``extends``, ``placed``...) or cells the check
+cannot see (an input or the game state holding cells, a cell built from values
+that are not constants) get no symmetry breaking.
 """
 from __future__ import annotations
 
 from compiler import ir as I
 from compiler.resolve import RelData
+from compiler.types import BoardT, CellT, CollT, TupleT
 
 from .symbolic import BoardV
 
@@ -98,10 +100,43 @@ def _canon(value, sigma):
     return value
 
 
+def _holds_cells(t) -> bool:
+    """Whether values of a type hold cells or grids."""
+    if isinstance(t, (CellT, BoardT)):
+        return True
+    if isinstance(t, CollT):
+        return _holds_cells(t.elem)
+    if isinstance(t, TupleT):
+        return any(_holds_cells(x) for x in t.items)
+    return False
+
+
+def _maybe_cell(t) -> bool:
+    """A cell, or a pair of numbers that may be compared with one."""
+    return isinstance(t, CellT) or (isinstance(t, TupleT) and len(t.items) == 2
+                                     and all(str(x) == "int" for x in t.items))
+
+
+def _unseen_cells(query: I.QueryDef, nodes) -> bool:
+    """Whether the query reads cells the check cannot see: from an input, from the
+    game state, or a cell built from values that are not constants (``(0, col)``)."""
+    if any(_holds_cells(t) for _, t, _ in query.inputs):
+        return True
+    for n in nodes:
+        if isinstance(n, I.SeatVar) and _holds_cells(n.type):
+            return True
+        if isinstance(n, I.Global) and _holds_cells(n.type):
+            return True
+        if isinstance(n, I.Op) and n.op == "make_tuple" and _maybe_cell(n.type) \
+                and not all(isinstance(a, I.Const) for a in n.args):
+            return True
+    return False
+
+
 def grid_symmetries(program: I.Program, query: I.QueryDef, grid: I.GridInfo):
     """Mirror images of ``grid`` under which everything the query reads is unchanged."""
     nodes = list(_walk(program, _stmts(query.body), set()))
-    if any(isinstance(n, I.Op) and n.op in POSITIONAL for n in nodes):
+    if any(isinstance(n, I.Op) and n.op in POSITIONAL for n in nodes) or _unseen_cells(query, nodes):
         return []
     cells = grid.cells
     found = []
