@@ -504,7 +504,11 @@ class Encoder:
         if isinstance(v, ScoreV):
             return self.intv(v.total, span)
         if isinstance(v, CaseV):
-            return self.intv(self.case_map(v, lambda x: x, span), span)
+            merged = self.case_map(v, lambda x: x, span)
+            if isinstance(merged, CaseV):
+                raise NotSupportedError(f"expected a number, found one of "
+                                        f"{sorted({type(x).__name__ for _, x in merged.cases})}", span)
+            return self.intv(merged, span)
         raise NotSupportedError(f"expected a number, found {type(v).__name__}", span)
 
     def linear(self, parts: list[tuple[int, Any]], const: int = 0) -> IntV | int:
@@ -801,7 +805,19 @@ class Encoder:
         return self.merge_cases(results, span)
 
     def merge_cases(self, results, span: Span | None = None):
-        results = [(lit, r.total if isinstance(r, ScoreV) else r) for lit, r in results]
+        flat = []
+        todo = list(results)
+        while todo:
+            lit, r = todo.pop(0)
+            if isinstance(r, ScoreV):
+                r = r.total
+            if isinstance(r, CaseV):        # a case of cases: one level of cases
+                todo[:0] = [(self.and_([lit, inner]), v) for inner, v in r.cases]
+            else:
+                flat.append((lit, r))
+        results = [(lit, r) for lit, r in flat if lit is not False]
+        if not results:
+            return False        # no alternative is ever taken (the value is never used)
         vals = [r for _, r in results]
         if all(not isinstance(r, Sym) for r in vals) and all(r == vals[0] for r in vals):
             return vals[0]

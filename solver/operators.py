@@ -309,6 +309,12 @@ op("abs", 1, t_int1, "abs({0})", "absolute value",
 
 def enc_eq(E, n, a, b):
     """Equality of numbers (linear), of enum values (one literal per value) or of sets."""
+    if isinstance(a, CaseV) or isinstance(b, CaseV):
+        # one of several values a choice selects: compared alternative by alternative
+        if not isinstance(a, CaseV):
+            a, b = b, a
+        return E.case_map(a, lambda x: enc_eq(E, n, x, b) if isinstance(x, Sym) or isinstance(b, Sym)
+                          else x == b, n.span)
     if isinstance(b, EnumV) and not isinstance(a, EnumV):
         a, b = b, a
     if isinstance(a, EnumV):
@@ -319,6 +325,8 @@ def enc_eq(E, n, a, b):
         return E.boolv(_set_eq(E, a, b))
     if isinstance(a, RecordV) or isinstance(b, RecordV):
         return E.boolv(_record_eq(E, n, a, b))
+    if _guarded_list(a) or _guarded_list(b):
+        return E.boolv(_chosen_list_eq(E, n, a, b))
     if _is_tuple(a) or _is_tuple(b):
         return E.boolv(E.lex(_tuple_items(a, n), "==", _tuple_items(b, n), n.span))
     if isinstance(a, (BoolV, bool)) and isinstance(b, (BoolV, bool)):
@@ -339,6 +347,31 @@ def _set_eq(E, a, b):
 
 def enc_ne(E, n, a, b):
     return E.boolv(E.not_(E.lit(enc_eq(E, n, a, b))))
+
+
+def _guarded_list(v) -> bool:
+    """A list whose elements are chosen (some element's presence depends on a choice)."""
+    return isinstance(v, ListV) and any(g is not True for g, _ in v.items)
+
+
+def _chosen_list_eq(E, n, a, b):
+    """A list whose elements are chosen equal to a list whose elements are not: the
+    chosen elements, in order, are the other list's. ``at[j]``: the items walked so far
+    keep exactly the first j elements of the other list."""
+    if not _guarded_list(a):
+        a, b = b, a
+    if _guarded_list(b) or not _is_tuple(b):
+        raise NotSupportedError("the solver cannot compare two lists whose elements both depend on "
+                                "a choice", n.span)
+    other = _tuple_items(b, n)
+    at = [True] + [False] * len(other)
+    for g, x in a.items:
+        nxt = [E.and_([E.not_(g), at[0]])]
+        for j, y in enumerate(other, 1):
+            same = E.lit(enc_eq(E, n, x, y)) if isinstance(x, Sym) or isinstance(y, Sym) else x == y
+            nxt.append(E.or_([E.and_([E.not_(g), at[j]]), E.and_([g, same, at[j - 1]])]))
+        at = nxt
+    return at[-1]
 
 
 def _is_tuple(v) -> bool:
@@ -380,6 +413,9 @@ def _known_fields(rec) -> dict:
 
 def _cmp(opname):
     def enc(E, n, a, b):
+        if _guarded_list(a) or _guarded_list(b):
+            raise NotSupportedError(f"the solver cannot order ({opname}) a list whose elements depend on "
+                                    f"a choice", n.span)
         if _is_tuple(a) or _is_tuple(b):
             return E.boolv(E.lex(_tuple_items(a, n), opname, _tuple_items(b, n), n.span))
         return E.boolv(E.cmp(a, opname, b, n.span))
@@ -636,7 +672,9 @@ def enc_map_get(E, n, k):
         alpha = max(Fraction(f(x), x) for x in range(lo, hi_eff + 1))
         # (offered as a bound on the gated value, 0 where the guard is false: only
         # valid for a ratio of at least 0)
-        if alpha >= 0 and all(f(x) <= alpha * x for x in range(lo, hi + 1) if f(x) is not None):
+        # (and where the guard is false the key, then at least its own lower bound,
+        # must not be negative)
+        if alpha >= 0 and k.lb >= 0 and all(f(x) <= alpha * x for x in range(lo, hi + 1) if f(x) is not None):
             value.cond_bound = (guard, alpha.numerator, alpha.denominator, k)
     return value
 

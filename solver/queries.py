@@ -318,6 +318,8 @@ def explain(program: I.Program, name: str, inputs: dict[str, Any], state: Any,
         if not core:
             break
         core = _minimal(enc, core, list(active.values()), max(0.5, seconds - (time.perf_counter() - started)))
+        if not core:
+            break           # infeasible with no checked rule at all: the choices' own conditions
         for leaf in core:
             del active[enc.key(leaf.assumption)]
         # An example: every other rule met, so the sentences can show the values
