@@ -677,7 +677,7 @@ class Interpreter:
         if st.domain == "element":
             return f"[{var} for {var} in {self.exc.ex(st.coll)}{cond}]"
         if st.domain == "subset" and st.size is None:
-            return f"[{var} for {var} in _rt.subsets_of({self.exc.ex(st.coll)}){cond}]"
+            return f"[{var} for {var} in _rt.sublists_of({self.exc.ex(st.coll)}){cond}]"
         if st.domain == "subset":
             return (f"[{var} for {var} in _rt.subsets(tuple({self.exc.ex(st.coll)}), "
                     f"{self.exc.ex(st.size)}){cond}]")

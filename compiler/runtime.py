@@ -343,6 +343,15 @@ def subsets_of(items) -> tuple:
     return tuple(sorted(out, key=lambda s: (len(s), repr(s))))
 
 
+def sublists_of(items) -> tuple:
+    """Every distinct sub-list: the options of ``choose x subset of C``, each in C's
+    order (copies of a value count once per copy), shortest first."""
+    out = {()}
+    for v in as_tuple(items):
+        out |= {s + (v,) for s in out}
+    return tuple(sorted(out, key=lambda s: (len(s), repr(s))))
+
+
 def sort_values(items) -> tuple:
     return tuple(sorted(as_tuple(items), key=repr))
 

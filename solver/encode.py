@@ -42,6 +42,13 @@ def _symbolic(v) -> bool:
     return False
 
 
+def _linear_key(v):
+    """A number or a linear expression, as a key equal for the same expression."""
+    if isinstance(v, int):
+        return v
+    return (v.const, frozenset((k, c) for k, (_, c) in v.terms.items()))
+
+
 def _hashable(v):
     try:
         hash(v)
@@ -619,6 +626,17 @@ class Encoder:
         self.relied.extend(c for c in ctx if not isinstance(c, bool))
         return self.and_(ctx)
 
+    def never_reached(self, span: Span | None):
+        """No option reaches the expression being encoded (it divides by 0): where it is
+        reached the model is infeasible, at the top the query is, with this place as its
+        reason."""
+        reach = self.reached()
+        if reach is True:
+            self.infeasible.append(span)
+            self.model.add_bool_or([])
+        else:
+            self.implies(reach, False)
+
     def holds_where_reached(self, lit):
         """Require a literal where the expression being encoded is reached."""
         self.implies(self.reached(), lit)
@@ -765,6 +783,12 @@ class Encoder:
                 if not syms:
                     return c
             syms.append(c)
+        # one operand per distinct expression (a value repeated once per element of a
+        # collection is one operand, or the value itself)
+        seen = set()
+        syms = [v for v in syms if not (k := _linear_key(v)) in seen and not seen.add(k)]
+        if len(syms) == 1:
+            return syms[0]
         lbs = [v if isinstance(v, int) else v.lb for v in syms]
         ubs = [v if isinstance(v, int) else v.ub for v in syms]
         lo = min(lbs) if kind == "min" else max(lbs)
@@ -858,7 +882,7 @@ class Encoder:
                 interp.ns["ST"] = self.state
                 try:
                     return info[3](*args)
-                except RulesError:
+                except Exception:   # an error of the rules (a division by 0...), or RulesError:
                     pass     # walked below, where the error is located or the value unused
         try:
             return info[2](self, e, env)
@@ -1001,6 +1025,52 @@ class Encoder:
         z = self.new_int(lo, max(lo, hi), self.fresh("div"))
         self.model.add_division_equality(z, self.to_var(num), self.to_var(dpos))
         return self.var_int(z, lo, max(lo, hi))
+
+    def floor_divmod(self, num, den, span: Span | None = None):
+        """``(num // den, num % den)`` as the interpreter computes them: the quotient
+        rounded down, the remainder of the divisor's sign. Where the division is
+        reached its divisor is not 0 (an option that divides by 0 is not one)."""
+        num, den = self.intv(num, span), self.intv(den, span)
+        if isinstance(num, int) and isinstance(den, int) and den != 0:
+            return divmod(num, den)
+        reach = self.reached()
+        if isinstance(den, int):
+            if den == 0:        # no option reaches it
+                self.never_reached(span)
+                return 0, 0
+            if den < 0:     # num // den == -num // -den; num % den == -(-num % -den)
+                q, r = self.floor_divmod(self.linear([(-1, num)]), -den, span)
+                return q, self.linear([(-1, r)])
+            lo, hi = num.lb // den, num.ub // den
+            z = self.new_int(lo, hi, self.fresh("div"))
+            self.model.add(den * z <= num.expr())
+            self.model.add(num.expr() <= den * z + den - 1)
+            return self.var_int(z, lo, hi), self.linear([(1, num), (-den, self.var_int(z, lo, hi))])
+        dl, du = den.lb, den.ub
+        big = max(abs(num.lb), abs(num.ub)) if isinstance(num, IntV) else abs(num)
+        z = self.new_int(-big, big, self.fresh("div"))
+        corners = [-big * dl, -big * du, big * dl, big * du]
+        p = self.new_int(min(corners), max(corners), self.fresh("prod"))
+        self.model.add_multiplication_equality(p, [z, self.to_var(den)])
+        if dl <= 0 <= du:
+            self.implies(reach, self.cmp(den, "!=", 0))
+        dl, du = (1 if dl == 0 else dl), (-1 if du == 0 else du)     # never 0 where it counts
+        rlo, rhi = min(0, dl + 1), max(0, du - 1)
+        r = self.new_int(rlo, rhi, self.fresh("mod"))
+        gate = [] if reach is True else [reach]
+        num_e = num if isinstance(num, int) else num.expr()
+        self.model.add(r == num_e - p).only_enforce_if(gate)
+        if dl >= 1:
+            self.model.add(r <= den.expr() - 1).only_enforce_if(gate)
+        elif du <= -1:
+            self.model.add(r >= den.expr() + 1).only_enforce_if(gate)
+        else:           # the remainder takes the divisor's sign
+            pos = self.cmp(den, ">", 0)
+            self.model.add(r >= 0).only_enforce_if(gate + [pos])
+            self.model.add(r <= den.expr() - 1).only_enforce_if(gate + [pos])
+            self.model.add(r <= 0).only_enforce_if(gate + [self.not_(pos)])
+            self.model.add(r >= den.expr() + 1).only_enforce_if(gate + [self.not_(pos)])
+        return self.var_int(z, -big, big), self.var_int(r, rlo, rhi)
 
     # ------------------------------------------------------------ allocation
     def allocate(self, claims, supply, stop: bool, even: bool, span: Span | None = None) -> MapV:
@@ -1166,6 +1236,9 @@ class Encoder:
                 return None
             try:
                 return operator.evaluate(*args, data=e.data)
+            except ZeroDivisionError:   # no option reaches a division by 0
+                self.never_reached(e.span)
+                return 0
             except Exception as exc:  # an error of the rules on these values
                 raise NotSupportedError(f"cannot compute {e.op} here: {exc}", e.span) from None
         # A case split over known alternatives: compute each alternative.
@@ -1393,19 +1466,21 @@ class Encoder:
                 self.model.add(sum(s for s, _ in cases) == reach)
             return CaseV(cases)
         if st.size is None:
-            # any sub-collection: one literal per element (copies of a value taken in order)
+            # any sub-collection, a sub-list in the collection's order: one literal per
+            # element; copies of a value next to each other, both surely in the
+            # collection, are taken in order (which of them is left out makes no
+            # other list)
             items = []
-            last: dict = {}
+            run = None          # (value, literal) of the element before, when known
             for elem, member in elems:
                 if member is False:
                     continue
                 sel = self.new_bool(f"{label}[{len(items)}]={cell_name(elem)}")
                 self.implies(sel, member)
-                if not isinstance(elem, Sym):
-                    key = _hashable(elem)
-                    if key in last:
-                        self.model.add_implication(sel, last[key])
-                    last[key] = sel
+                key = None if isinstance(elem, Sym) or member is not True else _hashable(elem)
+                if key is not None and run is not None and run[0] == key:
+                    self.model.add_implication(sel, run[1])
+                run = None if key is None else (key, sel)
                 items.append((sel, elem))
             value = ListV(items)
             if st.where is not None:
