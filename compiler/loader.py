@@ -10,8 +10,9 @@ import os
 from pathlib import Path
 from typing import Any
 
+from . import cache
 from .build_ast import build
-from .diagnostics import BadInputError, Diagnostic, ResolveError, RulesError, SpecSyntaxError
+from .diagnostics import BadInputError, Diagnostic, ResolveError, RulesError, SpecSyntaxError, register_source
 from .parse import parse_text
 from .resolve import Resolver
 
@@ -99,10 +100,16 @@ def parse_files(files: list[Path]):
             text = f.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
             raise BadInputError(f"{f}: cannot read: {exc}") from None
-        try:
-            out.append(build(parse_text(text, str(f)), str(f)))
-        except SpecSyntaxError as exc:
-            errors.extend(exc.diagnostics)
+        register_source(str(f), text)
+        built = cache.load("ast", str(f), text)
+        if built is None:
+            try:
+                built = build(parse_text(text, str(f)), str(f))
+            except SpecSyntaxError as exc:
+                errors.extend(exc.diagnostics)
+                continue
+            cache.store("ast", built, str(f), text)
+        out.append(built)
     if errors:
         raise SpecSyntaxError(errors)
     return out

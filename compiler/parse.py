@@ -6,12 +6,14 @@ Out: a ``lark.Tree`` with positions (``propagate_positions=True``), or a
 """
 from __future__ import annotations
 
+import hashlib
 from functools import lru_cache
 from pathlib import Path
 
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
+from . import cache
 from .diagnostics import Diagnostic, Span, SpecSyntaxError, did_you_mean, register_source
 
 GRAMMAR_PATH = Path(__file__).with_name("grammar.lark")
@@ -45,10 +47,21 @@ class _WholeWords:
         return stream
 
 
+def _cache_file(grammar: str) -> str | bool:
+    """Where Lark keeps the parser's tables between runs (see ``cache``): Lark checks
+    the grammar's hash and its own version recorded in the file and rebuilds a stale
+    one."""
+    where = cache.directory()
+    if where is None:
+        return False
+    return str(where / f"grammar-{hashlib.sha256(grammar.encode('utf-8')).hexdigest()[:16]}.lark")
+
+
 @lru_cache(maxsize=1)
 def parser() -> Lark:
-    return Lark(GRAMMAR_PATH.read_text(encoding="utf-8"), parser="lalr", lexer="contextual",
-                postlex=_WholeWords(), propagate_positions=True, maybe_placeholders=True, cache=False)
+    grammar = GRAMMAR_PATH.read_text(encoding="utf-8")
+    return Lark(grammar, parser="lalr", lexer="contextual", postlex=_WholeWords(),
+                propagate_positions=True, maybe_placeholders=True, cache=_cache_file(grammar))
 
 
 def _describe(terminal: str) -> str:

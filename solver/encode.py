@@ -316,6 +316,8 @@ class Encoder:
         self.agg_env: dict = {}
         self.explain = False          # one assumption literal per checked rule (for reasons)
         self.leaves: list = []        # the rules a query checks (see require_leaf)
+        self.dead_end = False         # a choice's condition known false (see run_block)
+        self.dead_depth = -1
         self.objectives: list = []    # (path guard, value) of every maximize/minimize reached
         self.inputs: dict = {}
         self._lex_sums: dict = {}     # ids of a tuple's elements -> (weighted sum, weights, elements)
@@ -636,6 +638,14 @@ class Encoder:
             self.model.add_bool_or([])
         else:
             self.implies(reach, False)
+
+    def never_reached_with(self, lit, span: Span | None):
+        """No option reaches the expression being encoded where ``lit`` holds (the
+        alternative of a case split that divides by 0)."""
+        if lit is True:
+            self.never_reached(span)
+        elif lit is not False:
+            self.implies(self.and_([self.reached(), lit]), False)
 
     def holds_where_reached(self, lit):
         """Require a literal where the expression being encoded is reached."""
@@ -1253,8 +1263,11 @@ class Encoder:
                 sub[i] = val
                 if any(isinstance(a, Sym) for a in sub):
                     results.append((lit, self.apply(operator, e, sub)))
-                else:
+                    continue
+                try:
                     results.append((lit, operator.evaluate(*sub, data=e.data)))
+                except ZeroDivisionError:   # no option takes this alternative here
+                    self.never_reached_with(lit, e.span)
             return self.merge_cases(results, e.span)
         return self.apply(operator, e, args, check=False)
 
@@ -1293,7 +1306,11 @@ class Encoder:
         """The operator's meaning on known operands, else its encoding (``check=False``
         when an operand is already known to be symbolic)."""
         if check and not any(isinstance(a, Sym) for a in args):
-            return operator.evaluate(*args, data=e.data)
+            try:
+                return operator.evaluate(*args, data=e.data)
+            except ZeroDivisionError:   # no option reaches a division by 0
+                self.never_reached(e.span)
+                return 0
         if operator.encode is None:
             raise NotSupportedError(f"the solver cannot use '{e.op}' on values that depend on a choice "
                                     f"({operator.doc})", e.span)
@@ -1454,6 +1471,7 @@ class Encoder:
                 cases.append((sel, elem))
             reach = self.reached()
             if not cases:
+                self.dead_end = self.dead_end or len(self.context) == self.dead_depth
                 if reach is True:
                     self.infeasible.append(st.span)
                     self.model.add_bool_or([])
@@ -1557,6 +1575,8 @@ class Encoder:
         lit = self.lit(v, e.span)
         if lit is True:
             return
+        if lit is False and len(self.context) == self.dead_depth:
+            self.dead_end = True        # on the query's path itself: nothing after it has an option
         if reach is not True:
             self.implies(reach, lit)
             return
@@ -1616,20 +1636,25 @@ class Encoder:
                         len(rt.as_tuple(coll)) <= self.SPLIT_MAX:
                     self.split(st, rt.as_tuple(coll), stmts[index + 1:], env, guard, path)
                     return
+                self.dead_end, self.dead_depth = False, len(self.context)
                 value = self.choose(st, env, st.name)
+                if self.dead_end and not self.explain:
+                    return False        # its condition cannot hold here: as for a require
                 if guard is not True:
                     for lit in _choice_literals(value):
                         self.implies(lit, guard)
                 env[st.name] = value
                 self.choices.append(Choice(st.name, value, st.domain, extra={"guard": guard}))
             elif isinstance(st, I.Require):
-                self.require_leaf(st.cond, env, guard, path, st)
+                if not self.require_leaf(st.cond, env, guard, path, st) and not self.explain:
+                    return False        # no option on this path: nothing after it is encoded
             elif isinstance(st, I.If):
                 c = self.encode(st.cond, env)
                 if isinstance(c, Sym):
                     raise NotSupportedError("a query branches on a known condition only (a choice made "
                                             "before it from a known collection is known here)", st.cond.span)
-                self.run_block(st.then if c else st.other, dict(env), guard, path)
+                if self.run_block(st.then if c else st.other, dict(env), guard, path) is False:
+                    return False
             elif isinstance(st, I.Objective):
                 self.objectives.append((guard, self.encode(st.value, env)))
             elif isinstance(st, (I.Report, I.Play)):
@@ -1673,31 +1698,31 @@ class Encoder:
         else:
             self.model.add(sum(s for s, _ in sels) == guard)
 
-    def require_leaf(self, e: I.Expr, env: dict, guard, path: dict, st: I.Stmt, rule=None):
+    def require_leaf(self, e: I.Expr, env: dict, guard, path: dict, st: I.Stmt, rule=None) -> bool:
         """Require ``e`` on this path. Conjunctions are split, and so are calls of rules
         without their own sentence (``else "..."``): each remaining part is one checked
-        rule, with an assumption literal when reasons are wanted."""
+        rule, with an assumption literal when reasons are wanted. False when a part is
+        known to fail: the path has no option, and what follows it is not encoded (but
+        with reasons, whose every failing rule is wanted)."""
         if isinstance(e, I.Op) and e.op == "and":
-            self.require_leaf(e.args[0], env, guard, path, st, rule)
-            self.require_leaf(e.args[1], env, guard, path, st, rule)
-            return
+            first = self.require_leaf(e.args[0], env, guard, path, st, rule)
+            if not first and not self.explain:
+                return False
+            return self.require_leaf(e.args[1], env, guard, path, st, rule) and first
         if isinstance(e, I.Call) and e.name in self.program.funcs:
             fd = self.program.funcs[e.name]
             if fd.kind == "rule" and fd.message is None:
                 args = [self.encode(a, env) for a in e.args]
                 inner = {p: a for (p, _), a in zip(fd.params, args)}
-                self.require_leaf(fd.body, inner, guard, path, st, fd)
-                return
+                return self.require_leaf(fd.body, inner, guard, path, st, fd)
         if not self.explain:
             self._record_caps(e, env)     # (a require that is an assumption caps nothing)
         lit = self.lit(self.encode(e, env), e.span)
         leaf = Leaf(e, dict(env), guard, dict(path), rule, st, lit)
         if self.explain:
-            leaf.assumption = self.new_bool(f"holds:{_leaf_name(leaf)}#{len(self.leaves)}")
             cond = [self.not_(guard), lit] if guard is not True else [lit]
-            if any(c is True for c in cond):
-                pass
-            else:
+            if not any(c is True for c in cond):     # (a rule that always holds is no reason)
+                leaf.assumption = self.new_bool(f"holds:{_leaf_name(leaf)}#{len(self.leaves)}")
                 self.model.add_bool_or([c for c in cond if c is not False]).only_enforce_if(leaf.assumption)
         elif lit is False and guard is True:
             self.infeasible.append(e.span)
@@ -1705,6 +1730,7 @@ class Encoder:
         else:
             self.implies(guard, lit)
         self.leaves.append(leaf)
+        return lit is not False
 
 
 class _Lazy:

@@ -71,14 +71,7 @@ class Answer:
             lines.append("  no choice satisfies the query's conditions")
         if self.status == "INFEASIBLE" and self.reasons:
             lines.append("  why not:")
-            shown = self.reasons if len(self.reasons) <= 12 else self.reasons[:10]
-            for r in shown:
-                where = ", ".join(f"{k.replace('_', ' ')} {text_value(v)}" for k, v in r.path.items())
-                lines.append(f"  - {r.sentence}" + (f" (with {where})" if where else "")
-                             + (f" [one of {r.together} rules that together fail]" if r.together > 1 else ""))
-                lines.append(f"    {r.rule} [{' '.join(r.ids)}] at {r.span.file}:{r.span.line}")
-            if len(shown) < len(self.reasons):
-                lines.append(f"  ... and {len(self.reasons) - len(shown)} more rules (--json lists them all)")
+            lines.extend(reason_lines(self.reasons))
         if self.status == "UNKNOWN":
             lines.append(f"  no answer within the time limit ({self.time_limit:g} s); "
                          f"best bound {self.bound}")
@@ -285,12 +278,100 @@ class Reason:
     sentence: str
     path: dict
     together: int = 1
+    core: int = 0           # the reasons of one core together rule out every option
 
     def to_json(self) -> dict:
         from .cli import jsonable
         return {"rule": self.rule, "ids": list(self.ids), "at": f"{self.span.file}:{self.span.line}",
                 "sentence": self.sentence, "path": {k: jsonable(v) for k, v in self.path.items()},
-                "together": self.together}
+                "together": self.together, "core": self.core}
+
+
+def reason_lines(reasons: list[Reason], most: int = 12) -> list[str]:
+    """Reasons as text: one entry per core (the rules that together rule out every
+    option), one rule of it a line with the paths it fails on merged ("place europe,
+    africa or tundra"), at most ``most`` entries."""
+    from .cli import text_value
+
+    def shown(v) -> str:
+        return text_value(v)
+
+    cores: dict[int, list[Reason]] = {}
+    for r in reasons:
+        cores.setdefault(r.core, []).append(r)
+    out: list[str] = []
+    for n, (_, members) in enumerate(cores.items()):
+        if n == most:
+            out.append(f"  ... and {len(cores) - most} more (--json lists them all)")
+            break
+        # one rule saying one thing on several paths is one entry; a sentence with a
+        # value left open ("…") joins one that shows a value it allows
+        groups: list[tuple[str, list[Reason]]] = []
+        for r in sorted(members, key=lambda r: r.sentence.count("…")):
+            for sentence, rs in groups:
+                if (rs[0].rule, rs[0].span.line, rs[0].span.file) == (r.rule, r.span.line, r.span.file) \
+                        and _fits(r.sentence, sentence):
+                    rs.append(r)
+                    break
+            else:
+                groups.append((r.sentence, [r]))
+        groups.sort(key=lambda g: min(members.index(r) for r in g[1]))
+        entries = []
+        for sentence, rs in groups:
+            rs.sort(key=members.index)
+            where = _merged_paths([r.path for r in rs], shown)
+            entries.append((sentence + (f" (with {where})" if where else ""),
+                            f"{rs[0].rule} [{' '.join(rs[0].ids)}] at {rs[0].span.file}:{rs[0].span.line}"))
+        if len(entries) == 1:
+            out.append(f"  - {entries[0][0]}")
+            out.append(f"    {entries[0][1]}")
+        else:
+            out.append("  - every option breaks one of these:")
+            for text, at in entries:
+                out.append(f"    - {text}")
+                out.append(f"      {at}")
+    return out
+
+
+def _fits(open_sentence: str, sentence: str) -> bool:
+    """Whether a sentence with values left open ("…") reads as ``sentence`` with them
+    filled in."""
+    if open_sentence == sentence:
+        return True
+    if "…" not in open_sentence:
+        return False
+    import re
+    pattern = ".+".join(re.escape(part) for part in open_sentence.split("…"))
+    return re.fullmatch(pattern, sentence, flags=re.S) is not None
+
+
+def _merged_paths(paths: list[dict], shown) -> str:
+    """Paths as text: the choices they share once, then the values of the one choice
+    in which they differ ("action create, place europe or tundra"); paths differing in
+    more than one choice are listed one by one, separated by ';'."""
+    if not paths:
+        return ""
+    if len(paths) > 1:      # the choices on every path (an example's are shown on one only)
+        keys = [k for k in paths[0] if all(k in p for p in paths)]
+        paths = [{k: p[k] for k in keys} for p in paths]
+    keys = list(paths[0])
+    if len(paths) == 1:
+        return ", ".join(f"{k.replace('_', ' ')} {shown(v)}" for k, v in paths[0].items())
+    differ = [k for k in keys if len({repr(p[k]) for p in paths}) > 1]
+    if len(differ) != 1:
+        return "; ".join(", ".join(f"{k.replace('_', ' ')} {shown(v)}" for k, v in p.items()) for p in paths)
+    parts = []
+    for k in keys:
+        if k == differ[0]:
+            values = []
+            for p in paths:
+                if shown(p[k]) not in values:
+                    values.append(shown(p[k]))
+            listed = values[0] if len(values) == 1 else ", ".join(values[:-1]) + " or " + values[-1]
+            parts.append(f"{k.replace('_', ' ')} {listed}")
+        else:
+            parts.append(f"{k.replace('_', ' ')} {shown(paths[0][k])}")
+    return ", ".join(parts)
 
 
 def explain(program: I.Program, name: str, inputs: dict[str, Any], state: Any,
@@ -303,54 +384,73 @@ def explain(program: I.Program, name: str, inputs: dict[str, Any], state: Any,
     leaves = [l for l in enc.leaves if l.assumption is not None]
     active = {enc.key(l.assumption): l for l in leaves}
     reasons: list[Reason] = []
+    cores = 0
     interp = interpreter_for(program)
     started = time.perf_counter()
+
+    def left(least: float) -> float:
+        return max(least, seconds - (time.perf_counter() - started))
+
     while active and len(reasons) < most:
-        enc.model.clear_assumptions()
-        enc.model.add_assumptions([l.assumption for l in active.values()])
-        solver = cp_model.CpSolver()
-        solver.parameters.num_workers = 1
-        solver.parameters.max_time_in_seconds = max(0.5, seconds - (time.perf_counter() - started))
-        code = solver.solve(enc.model)
+        solver, code = _solve_assuming(enc, active.values(), left(0.5))
         if code != cp_model.INFEASIBLE:
             break
         core = [active[k] for k in solver.sufficient_assumptions_for_infeasibility() if k in active]
+        # the rules that fail whatever the choices, when they are enough on their own,
+        # say it best ("the volcano erupts there", not "it requires running")
+        certain = [l for l in active.values() if l.lit is False]
+        if certain and any(l.lit is not False for l in core) and \
+                _solve_assuming(enc, certain, left(0.2))[1] == cp_model.INFEASIBLE:
+            core = certain
         if not core:
             break
-        core = _minimal(enc, core, list(active.values()), max(0.5, seconds - (time.perf_counter() - started)))
+        core = _minimal(enc, core, left(0.5))
         if not core:
             break           # infeasible with no checked rule at all: the choices' own conditions
         for leaf in core:
             del active[enc.key(leaf.assumption)]
         # An example: every other rule met, so the sentences can show the values
         # the core's rules fail on.
-        enc.model.clear_assumptions()
-        enc.model.add_assumptions([l.assumption for l in active.values()])
-        example = cp_model.CpSolver()
-        example.parameters.num_workers = 1
-        example.parameters.max_time_in_seconds = max(0.2, seconds - (time.perf_counter() - started))
-        if example.solve(enc.model) not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        example, code = _solve_assuming(enc, active.values(), left(0.2))
+        if code not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             example = None
         for leaf in core:
-            reasons.append(_reason(program, interp, leaf, state, len(core), enc, example))
+            reason = _reason(program, interp, leaf, state, len(core), enc, example)
+            reason.core = cores
+            reasons.append(reason)
+        cores += 1
     return reasons
 
 
-def _minimal(enc, core: list, active: list, seconds: float) -> list:
+def _solve_assuming(enc, leaves, seconds: float):
+    """The explanation model solved with the rules of ``leaves`` assumed to hold."""
+    enc.model.clear_assumptions()
+    enc.model.add_assumptions([l.assumption for l in leaves])
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    solver.parameters.max_time_in_seconds = seconds
+    return solver, solver.solve(enc.model)
+
+
+def _minimal(enc, core: list, seconds: float) -> list:
     """A core with no rule to spare: each rule is left out in turn and kept only if
-    the others can then be met (at most 40 solves)."""
+    the others can then be met, within the time given. Rules that fail whatever the
+    choices (their condition is known false on their path) are tried last, so a core
+    keeps them rather than a rule that fails only for the choices left; within each
+    kind the later rules are tried first, so a path keeps the first rule it fails
+    (no Head Card, before the food it would need)."""
     if len(core) <= 1:
         return core
     keep = list(core)
     started = time.perf_counter()
-    for leaf in list(core)[:40]:
+    index = {id(leaf): i for i, leaf in enumerate(enc.leaves)}
+    order = sorted(core, key=lambda leaf: (leaf.lit is False, -index.get(id(leaf), 0)))
+    for leaf in order:
+        spent = time.perf_counter() - started
+        if spent > seconds:
+            break
         trial = [l for l in keep if l is not leaf]
-        enc.model.clear_assumptions()
-        enc.model.add_assumptions([l.assumption for l in trial])
-        solver = cp_model.CpSolver()
-        solver.parameters.num_workers = 1
-        solver.parameters.max_time_in_seconds = max(0.2, seconds - (time.perf_counter() - started))
-        if solver.solve(enc.model) == cp_model.INFEASIBLE:
+        if _solve_assuming(enc, trial, max(0.2, seconds - spent))[1] == cp_model.INFEASIBLE:
             keep = trial
     return keep
 
@@ -389,6 +489,7 @@ def _reason(program, interp, leaf, state, together: int, enc=None, example=None)
     sentence = None
     if rule is not None and rule.message is not None:
         params = leaf.env
+        chosen: dict = {}       # a parameter that depends on a choice: (expression, env) or its value
         if call is not None and rule.name == call.name:
             params = {}
             for (p, _), a in zip(rule.params, call.args):
@@ -396,10 +497,13 @@ def _reason(program, interp, leaf, state, together: int, enc=None, example=None)
                 if free is not None and all(n in leaf.env and not _symbolic(leaf.env[n]) for n in free):
                     params[p] = interp.evaluate(a, {n: leaf.env[n] for n in free}, state=state)
                 else:
-                    params[p] = _UNKNOWN    # depends on a choice: no value to show
+                    params[p] = _UNKNOWN    # depends on a choice: no value to show, unless
+                    chosen[p] = (a, leaf.env)   # every option gives it the same one
         else:
+            chosen = {k: v for k, v in (params or {}).items() if _symbolic(v)}
             params = {k: (_UNKNOWN if _symbolic(v) else v) for k, v in (params or {}).items()}
-        sentence = render_message(interp, rule, params, state, program)
+        sentence = render_message(interp, rule, params, state, program,
+                                  same_for_all=_same_for_all(program, state, enc, params, chosen))
         if sentence is not None and not sentence.replace("…", "").strip():
             sentence = None
     if sentence is None:
@@ -416,9 +520,42 @@ def _reason(program, interp, leaf, state, together: int, enc=None, example=None)
 _UNKNOWN = object()
 
 
-def render_message(interp, rule, params, state, program=None) -> str | None:
+def _same_for_all(program, state, enc, params: dict, chosen: dict):
+    """For a sentence's {expression} over parameters that depend on a choice: its value
+    when every option gives it the same one (the encoder works it out to a number or a
+    text: "these cards have 0 Head Cards" whatever cards are taken from a hand with no
+    head), else ``_UNKNOWN``. It is encoded on a model of its own, thrown away, so
+    nothing it adds touches the query's."""
+    if enc is None or not chosen:
+        return None
+    scratch = None
+
+    def value(part):
+        nonlocal scratch
+        if scratch is None:
+            scratch = Encoder(program, state=state)
+            scratch.interp, scratch.product_terms, scratch.relaxation = enc.interp, enc.product_terms, enc.relaxation
+        env = {}
+        for n in free_locals(part, program) or ():
+            if params.get(n, _UNKNOWN) is not _UNKNOWN:
+                env[n] = params[n]
+            elif n in chosen:
+                held = chosen[n]
+                env[n] = scratch.encode(*held) if isinstance(held, tuple) and len(held) == 2 \
+                    and isinstance(held[0], I.Expr) else held
+            else:
+                return _UNKNOWN
+        try:
+            v = scratch.encode(part, env)
+        except Exception:       # what the solver cannot work out is shown as "…"
+            return _UNKNOWN
+        return _UNKNOWN if _symbolic(v) else v
+    return value
+
+
+def render_message(interp, rule, params, state, program=None, same_for_all=None) -> str | None:
     """A rule's sentence with its {expressions} computed; "…" for a value that depends
-    on a choice."""
+    on a choice (``same_for_all``, when given, may still know it)."""
     from compiler import render
     out = []
     for part in rule.message:
@@ -427,7 +564,11 @@ def render_message(interp, rule, params, state, program=None) -> str | None:
             continue
         free = free_locals(part, program) if program is not None else None
         if params is None or free is None or any(params.get(n, _UNKNOWN) is _UNKNOWN for n in free):
-            out.append("…")
+            known = same_for_all(part) if same_for_all is not None and free is not None else _UNKNOWN
+            if known is _UNKNOWN:
+                out.append("…")
+            else:
+                out.append(render.text(known))
             continue
         try:
             out.append(render.text(interp.evaluate(part, params, state=state)))

@@ -23,7 +23,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ortools.sat.python.cp_model import LinearExpr
 
 
 class Sym:
@@ -48,6 +47,9 @@ class IntV(Sym):
     cond_bound: Any = None
 
     def expr(self):
+        # imported here: the operator table (and so every command) reads this module,
+        # only the solver builds expressions
+        from ortools.sat.python.cp_model import LinearExpr
         ts = self.terms.values()
         e = LinearExpr.weighted_sum([v for v, _ in ts], [c for _, c in ts])
         return e + self.const if self.const else e

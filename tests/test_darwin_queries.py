@@ -353,6 +353,42 @@ def test_reason_darwin_point_cost():
     assert "DC-EVENT-LOWMUT-01" in r.ids
 
 
+def test_reasons_when_no_main_action_is_left():
+    """Player 1 holds a wing and a tail only, and their one species has acted: best-move
+    has no option. Each branch is blamed on the first rule it cannot get past, a rule
+    known to fail whatever the cards: no Head Card for every biome of the create
+    branch (the value shown is the one every option has: 0), the species' marker for
+    mutate and migrate; the text merges the biomes into one line."""
+    from solver.queries import reason_lines
+    prog = program()
+    doc = base(7, 9)
+    cards = catalogue(prog)
+    wing = next(k for k in cards if attr(prog, k, "part") == "wing")
+    tail = next(k for k in cards if attr(prog, k, "part") == "tail")
+    doc["per_seat"]["hand"]["p1"] = [wing, tail]
+    mine = [w for w in doc["state"]["world"] if w["owner"] == "p1"]
+    assert len(mine) == 1
+    mine[0]["acted"] = True
+    pos = position(doc)
+    answer = ask(prog, pos, "best_move")
+    assert answer.status == "INFEASIBLE"
+    by_rule: dict = {}
+    for r in answer.reasons:
+        by_rule.setdefault(r.rule, []).append(r)
+    assert set(by_rule) == {"one_head", "not_acted"}
+    assert len({r.core for r in answer.reasons}) == 1
+    places = [r.path["place"] for r in by_rule["one_head"]]
+    assert sorted(places) == sorted(pos.shared["in_play"])
+    assert all(r.sentence == "a species has exactly one Head Card; these cards have 0" for r in by_rule["one_head"])
+    assert {r.path["action"] for r in by_rule["not_acted"]} == {"mutate", "migrate"}
+    text = "\n".join(reason_lines(answer.reasons))
+    listed = ", ".join(places[:-1]) + " or " + places[-1]
+    assert f"these cards have 0 (with action create, place {listed})" in text
+    assert (f"species {mine[0]['id']} has already had its Main Action this Era "
+            f"(with action mutate or migrate, species {mine[0]['id']})") in text
+    assert text.startswith("  - every option breaks one of these:")
+
+
 def test_explain_reports_trace_to_rules():
     prog = program()
     pos = position(base(7, 20))

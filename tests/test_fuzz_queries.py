@@ -1010,3 +1010,45 @@ def test_a_copy_whose_twin_may_be_missing_can_be_chosen_alone(tmp_path_factory):
     with the first) holds only where both copies are surely in the list; here it made
     every herd of one 3 need the first, missing, copy (INFEASIBLE)."""
     assert answers(tmp_path_factory, BUG_8) == [("OPTIMAL", 1)] * 2
+
+
+BUG_9 = """game fuzz "Fuzz"
+def zoo = [0, 0, 0]
+query best "Divided by an element of the herd, every one 0" {
+  choose herd subset of zoo
+  choose pick in herd
+  maximize 0 // pick
+}
+"""
+
+
+def test_a_division_by_each_element_a_choice_selects(tmp_path_factory):
+    """``0 // pick`` with ``pick`` one of the herd's elements: the encoder works out
+    each alternative, and here every one divides by 0, which no option may do (the
+    interpreter refuses them all): INFEASIBLE (it was a ZeroDivisionError)."""
+    assert answers(tmp_path_factory, BUG_9) == [("INFEASIBLE", None)] * 2
+
+
+BUG_10 = """game fuzz "Fuzz"
+def zoo = [5, 4, 0, -2, 2]
+query best "A herd whose condition no lead meets, under a heavy objective" {
+  choose lead in [0, 4, 1]
+  choose pick in zoo
+  choose herd subset of zoo where lead > size(zoo)
+  maximize sum(size(herd) for v2 in [v1 for v1 in herd if 0 == size(herd)] for v3 in (zoo + herd))
+           + size([v4 for v4 in zoo if lead in herd])
+}
+"""
+
+
+def test_a_path_whose_choice_cannot_be_made_is_not_encoded(tmp_path_factory):
+    """``where lead > size(zoo)`` is known false on every path: no option. The encoder
+    went on to encode the objective on all 15 paths (4,708 variables) and CP-SAT,
+    without presolve, could not prove the model infeasible in 10 s (UNKNOWN). A path
+    whose choice (or a require) is known to fail now ends there."""
+    program, interp = load_case(tmp_path_factory, BUG_10)
+    seat = rt.Seat(0, "p1", "player", "Player 1")
+    for state in (None, interp.new_state([seat])):
+        answer = run_query(program, "best", {}, time_limit=5, workers=1, state=state, reasons=False)
+        assert answer.status == "INFEASIBLE"
+        assert answer.stats["variables"] < 200
