@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import os
 import pickle
+import sys
 import tempfile
 from functools import lru_cache
 from pathlib import Path
@@ -41,8 +42,8 @@ def directory() -> Path | None:
 
 @lru_cache(maxsize=1)
 def front_end_version() -> str:
-    """A hash of the grammar and the compiler's modules."""
-    h = hashlib.sha256()
+    """A hash of the grammar, the compiler's modules and Python's version."""
+    h = hashlib.sha256(f"python {sys.version_info[0]}.{sys.version_info[1]}".encode())
     for f in sorted(_HERE.glob("*.py")) + [_HERE / "grammar.lark"]:
         h.update(f.name.encode())
         h.update(f.read_bytes())
