@@ -671,7 +671,8 @@ def build_parser() -> argparse.ArgumentParser:
                          "(the query with 'play' statements), the rest at random")
     pl.add_argument("--agent-query", metavar="QUERY", help="the query a solver agent plays")
     pl.add_argument("--agent-seats", metavar="SEATS", help="the seats the solver plays, e.g. p1,p3 (default all)")
-    pl.add_argument("--agent-time-limit", type=float, default=10.0, metavar="SECONDS",
+    pl.add_argument("--agent-time-limit", type=_positive(float, "a number of seconds above 0"), default=10.0,
+                    metavar="SECONDS",
                     help="time limit of each query a solver agent asks (default 10)")
 
     sh = sub.add_parser("show", help="print a saved game state readably")
@@ -685,12 +686,26 @@ def build_parser() -> argparse.ArgumentParser:
     q.add_argument("spec", metavar="SPEC")
     q.add_argument("name", metavar="QUERY")
     q.add_argument("--json", action="store_true")
-    q.add_argument("--time-limit", type=float, default=60.0, metavar="SECONDS")
-    q.add_argument("--workers", type=int, default=2)
+    q.add_argument("--time-limit", type=_positive(float, "a number of seconds above 0"), default=60.0,
+                   metavar="SECONDS")
+    q.add_argument("--workers", type=_positive(int, "a whole number of at least 1"), default=2)
     q.add_argument("--state", metavar="FILE", default=None,
                    help="the game position the query is about (a saved state, docs/state.md)")
     common(q, cards=False)    # a query's inputs may be called --cards: use --card-table
     return p
+
+
+def _positive(kind, what: str):
+    """An argparse type: a number of ``kind`` above 0 (a time limit, a worker count)."""
+    def parse(text: str):
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"'{text}' is not {what}") from None
+        if not value > 0 or value != value or value == float("inf"):
+            raise argparse.ArgumentTypeError(f"'{text}' is not {what}")
+        return value
+    return parse
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -93,7 +93,7 @@ class Answer:
                 lines.append(f"  {name}: " + ", ".join(f"{k} {v}" for k, v in steps.items()))
         for name, value, d in self.reports:
             lines.append(f"  {name.replace('_', ' ')}: {text_value(value)}"
-                         + (f"   ({d[0]} [{' '.join(d[1])}] {d[2].file}:{d[2].line})" if d else ""))
+                         + (f"   ({d[0]}{_ids_text(d[1])} {d[2].file}:{d[2].line})" if d else ""))
         lines.append(f"  {self.seconds:.2f} s, {self.workers} worker(s)"
                      + (", witness replayed by the interpreter" if self.replayed else ""))
         return "\n".join(lines)
@@ -321,7 +321,7 @@ def reason_lines(reasons: list[Reason], most: int = 12) -> list[str]:
             rs.sort(key=members.index)
             where = _merged_paths([r.path for r in rs], shown)
             entries.append((sentence + (f" (with {where})" if where else ""),
-                            f"{rs[0].rule} [{' '.join(rs[0].ids)}] at {rs[0].span.file}:{rs[0].span.line}"))
+                            f"{rs[0].rule}{_ids_text(rs[0].ids)} at {rs[0].span.file}:{rs[0].span.line}"))
         if len(entries) == 1:
             out.append(f"  - {entries[0][0]}")
             out.append(f"    {entries[0][1]}")
@@ -331,6 +331,10 @@ def reason_lines(reasons: list[Reason], most: int = 12) -> list[str]:
                 out.append(f"    - {text}")
                 out.append(f"      {at}")
     return out
+
+
+def _ids_text(ids) -> str:
+    return f" [{' '.join(ids)}]" if ids else ""
 
 
 def _fits(open_sentence: str, sentence: str) -> bool:
