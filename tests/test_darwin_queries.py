@@ -328,6 +328,56 @@ def test_reason_one_action_per_species_per_era():
     assert "not_acted" in reasons(answer)
 
 
+def test_one_change_made_as_a_double_when_a_single_cannot_be_paid():
+    """Low mutation rate: a Single costs 1 point and (reading forbidden) a species
+    without points cannot pay it; a Double costs what the species has, 0. A species of
+    a head, a body and legs, and a hand of one other leg card: every mutation is one
+    change, so none is a Single; but replacing the legs is also two changes (Remove,
+    then Add) and removing them too (Replace, then Remove the new legs), which the play
+    rules offer as Doubles. best-mutation finds them, at the brute force's value, and
+    best-move plays such a mutation as a Double."""
+    prog = program(low_mutation_without_points="forbidden")
+    it = interpreter_for(prog)
+    doc = base(7, 20)
+    mine = [w for w in doc["state"]["world"] if w["owner"] == "p1"]
+    head = next(k for k in mine[0]["cards"] if attr(prog, k, "part") == "head")
+    bodies = [k for k in catalogue(prog) if attr(prog, k, "part") == "body"
+              and "front_legs" in attr(prog, k, "sites") and "back_legs" not in attr(prog, k, "sites")]
+    legs = [k for k in catalogue(prog) if attr(prog, k, "part") == "legs"]
+    found = None
+    for body in bodies:
+        for mine_legs, other in zip(legs, legs[1:]):
+            d = copy.deepcopy(doc)
+            w = next(x for x in d["state"]["world"] if x["id"] == mine[0]["id"])
+            w.update(cards=[head, body, mine_legs], dp=0, acted=False)
+            d["per_seat"]["hand"]["p1"] = [other]
+            d["state"]["current_event"] = "low_mutation_rate"
+            d["switches"] = {"low_mutation_without_points": "forbidden"}
+            pos = position(d, prog)
+            options = B.mutation_options(it, pos, pos.seats[0], mine[0]["id"], "adaptation")
+            if options:
+                found = (pos, options, mine_legs, other)
+                break
+        if found:
+            break
+    assert found, "no position of this shape"
+    pos, options, mine_legs, other = found
+    p = pos.seats[0]
+    s = next(t for t in pos.shared["world"] if t.f_id == mine[0]["id"])
+    assert not it.call("single_mutations", p, s, state=pos)      # a Single cannot be paid
+    assert all(cost == 0 for _, _, cost in options)
+    answer = ask(prog, pos, "best_mutation", species=s.f_id)
+    assert (answer.status, answer.objective) == ("OPTIMAL", B.best(options))
+    # best-move equals the play rules' best; a mutation is played as the game asks it
+    move = ask(prog, pos, "best_move", objective="adaptation")
+    assert (move.status, move.objective) == ("OPTIMAL", B.best_move(it, pos, p, "adaptation"))
+    if move.witness["action"] == "mutate":
+        plays = {name: (expr, env) for name, expr, env in move.plays}
+        assert it.evaluate(*plays["count"], state=pos) == 2
+        assert it.evaluate(*plays["c1"], state=pos) is not None
+        assert it.evaluate(*plays["c2"], state=pos) is not None
+
+
 def test_reason_darwin_point_cost():
     """Low mutation rate, read so that a species without points cannot pay: a species of
     only a head and a body and a hand of one card can only take a Single Mutation."""
