@@ -493,7 +493,7 @@ def _reason(program, interp, leaf, state, together: int, enc=None, example=None)
     sentence = None
     if rule is not None and rule.message is not None:
         params = leaf.env
-        chosen: dict = {}       # a parameter that depends on a choice: (expression, env) or its value
+        chosen: dict = {}       # a parameter that depends on a choice: ("expr", e, env) or ("value", v)
         if call is not None and rule.name == call.name:
             params = {}
             for (p, _), a in zip(rule.params, call.args):
@@ -502,9 +502,9 @@ def _reason(program, interp, leaf, state, together: int, enc=None, example=None)
                     params[p] = interp.evaluate(a, {n: leaf.env[n] for n in free}, state=state)
                 else:
                     params[p] = _UNKNOWN    # depends on a choice: no value to show, unless
-                    chosen[p] = (a, leaf.env)   # every option gives it the same one
+                    chosen[p] = ("expr", a, leaf.env)   # every option gives it the same one
         else:
-            chosen = {k: v for k, v in (params or {}).items() if _symbolic(v)}
+            chosen = {k: ("value", v) for k, v in (params or {}).items() if _symbolic(v)}
             params = {k: (_UNKNOWN if _symbolic(v) else v) for k, v in (params or {}).items()}
         sentence = render_message(interp, rule, params, state, program,
                                   same_for_all=_same_for_all(program, state, enc, params, chosen))
@@ -540,16 +540,15 @@ def _same_for_all(program, state, enc, params: dict, chosen: dict):
             scratch = Encoder(program, state=state)
             scratch.interp, scratch.product_terms, scratch.relaxation = enc.interp, enc.product_terms, enc.relaxation
         env = {}
-        for n in free_locals(part, program) or ():
-            if params.get(n, _UNKNOWN) is not _UNKNOWN:
-                env[n] = params[n]
-            elif n in chosen:
-                held = chosen[n]
-                env[n] = scratch.encode(*held) if isinstance(held, tuple) and len(held) == 2 \
-                    and isinstance(held[0], I.Expr) else held
-            else:
-                return _UNKNOWN
         try:
+            for n in free_locals(part, program) or ():
+                if params.get(n, _UNKNOWN) is not _UNKNOWN:
+                    env[n] = params[n]
+                elif n in chosen:
+                    kind, *held = chosen[n]
+                    env[n] = scratch.encode(*held) if kind == "expr" else held[0]
+                else:
+                    return _UNKNOWN
             v = scratch.encode(part, env)
         except Exception:       # what the solver cannot work out is shown as "…"
             return _UNKNOWN
