@@ -200,12 +200,14 @@ def run_query(program: I.Program, name: str, inputs: dict[str, Any], time_limit:
             hinted = local_search_hint(enc, program, program.queries[name], inputs, hint_seconds)
         solver, status_code = solve(left())
     seconds = time.perf_counter() - started
+    solved = seconds - built
     status = STATUS.get(status_code, "UNKNOWN")
     if status == "MODEL_INVALID":
         raise NotSupportedError(f"internal: the CP-SAT model of '{name}' is invalid: "
                                 f"{enc.model.validate()}")
     stats = {"variables": len(enc.model.proto.variables), "constraints": len(enc.model.proto.constraints),
-             "symmetries_broken": sym_count, "hint_objective": hinted, "build_seconds": round(built, 4)}
+             "symmetries_broken": sym_count, "hint_objective": hinted, "build_seconds": round(built, 4),
+             "solve_seconds": round(solved, 4)}
     witness: dict[str, Any] = {}
     breakdown: dict[str, Any] = {}
     objective_value = bound = None
@@ -232,12 +234,14 @@ def run_query(program: I.Program, name: str, inputs: dict[str, Any], time_limit:
         if obj is None and status == "OPTIMAL":
             status = "FEASIBLE"       # a question without an objective: its conditions can be met
         plays: list = []
+        before_replay = time.perf_counter()
         shown = replay(program, name, inputs, witness, objective_value, state=state, plays=plays)
         replayed = True
+        stats["replay_seconds"] = round(time.perf_counter() - before_replay, 4)
     elif status == "UNKNOWN" and isinstance(obj, IntV):
         bound = int(round(solver.best_objective_bound))
-    answer = Answer(name, status, objective_value, bound, witness, breakdown, seconds, replayed,
-                    float(time_limit), int(workers), stats)
+    answer = Answer(name, status, objective_value, bound, witness, breakdown, time.perf_counter() - started,
+                    replayed, float(time_limit), int(workers), stats)
     if replayed:
         answer.reports = shown
         answer.plays = plays

@@ -238,6 +238,9 @@ def test_darwin_best_move_json(turn9):
     assert answer["objective"] == answer["bound"]
     assert answer["witness"]["action"] in ("create", "mutate", "migrate")
     assert list(answer["witness"])[0] == "action"
+    model = answer["model"]
+    parts = [model["build_seconds"], model["solve_seconds"], model["replay_seconds"]]
+    assert all(t > 0 for t in parts) and sum(parts) <= answer["seconds"] + 0.002
 
 
 def test_darwin_can_place_reasons_text(turn9):
