@@ -661,7 +661,7 @@ class Encoder:
         v = self.intv(v, span)
         if isinstance(v, int):
             return self.linear([(v, self.boolv(c))])
-        if self.all_bool(v) and (self.product_terms is None or len(v.terms) <= self.product_terms):
+        if (self.product_terms is None or len(v.terms) <= self.product_terms) and self.all_bool(v):
             parts = [(coef, self.boolv(self.and_([c, var]))) for var, coef in v.terms.values()]
             out = self.linear(parts + [(v.const, self.boolv(c))])
             if isinstance(out, IntV) and self.relaxation:

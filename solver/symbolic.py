@@ -47,16 +47,25 @@ class IntV(Sym):
     cond_bound: Any = None
 
     def expr(self):
-        # imported here: the operator table (and so every command) reads this module,
-        # only the solver builds expressions
-        from ortools.sat.python.cp_model import LinearExpr
         ts = self.terms.values()
-        e = LinearExpr.weighted_sum([v for v, _ in ts], [c for _, c in ts])
+        e = _weighted_sum()([v for v, _ in ts], [c for _, c in ts])
         return e + self.const if self.const else e
 
     def all_bool(self) -> bool:
         return all(getattr(v, "is_boolean", None) is not False and _is_bool_var(v)
                    for v, _ in self.terms.values())
+
+
+_WEIGHTED_SUM: list = []
+
+
+def _weighted_sum():
+    """OR-Tools' weighted sum, imported when first needed: the operator table (and so
+    every command) reads this module, only the solver builds expressions."""
+    if not _WEIGHTED_SUM:
+        from ortools.sat.python.cp_model import LinearExpr
+        _WEIGHTED_SUM.append(LinearExpr.weighted_sum)
+    return _WEIGHTED_SUM[0]
 
 
 def _is_bool_var(v) -> bool:
