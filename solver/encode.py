@@ -1323,7 +1323,9 @@ class Encoder:
             yield guard, env
             return
         b = binders[0]
-        coll = self.encode(b.coll, env)
+        # what the interpreter computes only for the elements there: an inner collection
+        # for an element of the outer one, a condition for an element of its collection
+        coll = self.encode(b.coll, env) if guard is True else self.under(guard, b.coll, env)
         rest = binders[1:]
         for elem, member in self.elements(coll, b.coll.span):
             g = member if guard is True else guard if member is True else self.and_([guard, member])
@@ -1332,7 +1334,8 @@ class Encoder:
             inner = dict(env)
             inner[b.var] = elem
             if b.cond is not None:
-                c = self.lit(self.encode(b.cond, inner), b.cond.span)
+                c = self.lit(self.encode(b.cond, inner) if g is True else self.under(g, b.cond, inner),
+                             b.cond.span)
                 g = c if g is True else g if c is True else self.and_([g, c])
                 if g is False:
                     continue

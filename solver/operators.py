@@ -1085,14 +1085,15 @@ agg("distinct", lambda t: INT, "len({{elem} {fors}})", "number of different valu
 
 
 def enc_list(E, n, items):
-    values = [(g, E.encode(n.elem, env)) for g, env in items]
+    # an element is computed only for the combinations there (as the interpreter does)
+    values = [(g, E.encode(n.elem, env) if g is True else E.under(g, n.elem, env)) for g, env in items]
     if all(g is True and not isinstance(v, Sym) for g, v in values):
         return tuple(v for _, v in values)
     return ListV(values)
 
 
 def enc_set(E, n, items):
-    values = [(g, E.encode(n.elem, env)) for g, env in items]
+    values = [(g, E.encode(n.elem, env) if g is True else E.under(g, n.elem, env)) for g, env in items]
     if all(g is True and not isinstance(v, Sym) for g, v in values):
         return _rt.oset(v for _, v in values)
     if any(isinstance(v, Sym) for _, v in values):

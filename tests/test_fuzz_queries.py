@@ -1052,3 +1052,32 @@ def test_a_path_whose_choice_cannot_be_made_is_not_encoded(tmp_path_factory):
         answer = run_query(program, "best", {}, time_limit=5, workers=1, state=state, reasons=False)
         assert answer.status == "INFEASIBLE"
         assert answer.stats["variables"] < 200
+
+
+BUG_11 = [
+    ("""game fuzz "Fuzz"
+def zoo = [0, 0, 0]
+query best "A division in the elements of a list over the herd" {
+  choose lead in [0]
+  choose herd subset of zoo
+  maximize size([(lead // 0) for v11 in herd])
+}
+""", 0),
+    ("""game fuzz "Fuzz"
+def zoo = [0, 1, 2]
+query best "A division in the conditions of a count and a list over the herd" {
+  choose herd subset of zoo
+  maximize count(x in herd if 6 // x > 2) + size([y for y in herd if 4 // y == 2])
+}
+""", 3),
+]
+
+
+@pytest.mark.parametrize("text,best", BUG_11, ids=["list-element", "conditions"])
+def test_a_division_by_0_only_for_elements_left_out(tmp_path_factory, text, best):
+    """The interpreter computes a list's elements, and an iteration's condition, only for
+    the elements there: ``lead // 0`` for every element of an empty herd is never
+    computed, so the empty herd is an option (best 0), and ``6 // x`` for the 0 of the
+    zoo only matters if the herd takes it. The encoder computed them for every element
+    the herd might take and found the query INFEASIBLE."""
+    assert answers(tmp_path_factory, text) == [("OPTIMAL", best)] * 2
