@@ -178,3 +178,24 @@ def test_play_with_own_catalogue(tmp_path):
     some = program.enums["animal_card"].values[0]
     assert program.enums["animal_card"].attrs["strength"][some] == \
         shipped.enums["animal_card"].attrs["strength"][some] + 1
+
+
+def test_own_biome_table_against_the_food_chips(tmp_path):
+    """DC-COMP-10: the five richest biomes, each under the event that makes it richest,
+    must fit in the box's Food Chips; a player's biome table that does not is refused,
+    and the shipped one does under either reading of the boom events."""
+    assert "food_chips_suffice" in load(DARWIN).checks
+    load(DARWIN, {"boom_effect": "add_supply"})       # 18 + 18 + 17 + 17 + 17 = 87 <= 90
+    with pytest.raises(ResolveError, match=r"Food Chips hold \(food_units\): found 87, needs <= 86"):
+        load(DARWIN, {"boom_effect": "add_supply", "food_units": 86})
+    with open(DARWIN / "biomes.csv", newline="") as f:
+        rows = list(csv.reader(f))
+    head = rows[0]
+    rich = next(r for r in rows[1:] if r[head.index("points")] == "3")
+    rich[head.index("plants")] = "60"                 # no event changes a 3-point biome's supply
+    own = write(rows, tmp_path / "biomes.csv")
+    with pytest.raises(ResolveError) as info:
+        load(DARWIN, tables={"biome": str(own)})
+    text = info.value.render()
+    assert "the biomes in play could supply more food than the box's Food Chips hold" in text
+    assert "biomes.csv" in text
