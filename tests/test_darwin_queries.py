@@ -328,6 +328,20 @@ def test_reason_one_action_per_species_per_era():
     assert "not_acted" in reasons(answer)
 
 
+def test_reason_species_of_another_player():
+    prog = program()
+    doc = base(7, 20)
+    theirs = [w for w in doc["state"]["world"] if w["owner"] != "p1"]
+    assert theirs
+    pos = position(doc)
+    answer = ask(prog, pos, "best_mutation", species=theirs[0]["id"])
+    assert answer.status == "INFEASIBLE"
+    r = reasons(answer)["own_species"]
+    owner = "Player " + theirs[0]["owner"].removeprefix("p")      # seat p3 is titled Player 3
+    assert r.sentence == f"species {theirs[0]['id']} belongs to {owner}, not to Player 1"
+    assert "DC-ACT-MAIN-01" in r.ids
+
+
 def test_one_change_made_as_a_double_when_a_single_cannot_be_paid():
     """Low mutation rate: a Single costs 1 point and (reading forbidden) a species
     without points cannot pay it; a Double costs what the species has, 0. A species of
