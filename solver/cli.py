@@ -153,11 +153,17 @@ def cmd_check(args) -> int:
     code = 0
     base_unread: dict[str, set] = {}     # base spec -> its switches and params no rule reads
     paths = [t for path in args.paths for t in _check_targets(path)]
+    shown: dict[str, str] = {}           # an error's text -> the first path that gave it
     for path in paths:
         try:
             program = _load(path, args)
         except RulesError as exc:
-            print(exc.render(), file=sys.stderr)
+            text = exc.render()
+            if text in shown:            # a variant failing where its base does: said once
+                print(f"error: {path}: the same error as {shown[text]}, above", file=sys.stderr)
+            else:
+                shown[text] = path
+                print(text, file=sys.stderr)
             code = max(code, exc.exit_code)
             continue
         ids = {t for d in program.definitions.values() for t in d.rule_ids}

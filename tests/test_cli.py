@@ -29,6 +29,15 @@ def test_check_bad_spec_exit_1():
     assert "Traceback" not in err
 
 
+def test_check_says_a_base_error_once_for_its_variants():
+    # too few Food Chips for the biomes: the base game and each of its versions fail alike
+    code, _, err = run("check", "spec/darwins_choice", "--set", "food_units=46")
+    assert code == 1
+    assert err.count("error: the biomes in play could supply more food") == 1, err
+    assert "error: spec/darwins_choice/variants/kids.rules: the same error as spec/darwins_choice, above" in err
+    assert err.count("the same error as spec/darwins_choice") == 5
+
+
 def test_check_missing_path_exit_2():
     code, _, err = run("check", "spec/nowhere")
     assert code == 2
