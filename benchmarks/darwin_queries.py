@@ -66,22 +66,28 @@ def position(prog, doc: dict, cards: int, biomes: int, species: int, rng: random
     return state_io.load(interpreter_for(prog), "<bench>", doc, json.dumps(doc)), len(s["world"])
 
 
+def position_solver():
+    """A CP-SAT solver with the settings of queries on a position, one worker."""
+    from ortools.sat.python import cp_model
+
+    from solver.queries import POSITION_PARAMS
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    for key, value in POSITION_PARAMS.items():
+        setattr(solver.parameters, key, value)
+    return solver
+
+
 def cp_sat_floor(runs: int = 50) -> float:
     """The least a query can cost: a model of one variable built and solved with the
     position settings, one worker (median seconds)."""
     from ortools.sat.python import cp_model
-
-    from solver.queries import POSITION_PARAMS
     times = []
     for _ in range(runs):
         t = time.perf_counter()
         model = cp_model.CpModel()
         model.maximize(model.new_bool_var("x"))
-        solver = cp_model.CpSolver()
-        solver.parameters.num_workers = 1
-        for key, value in POSITION_PARAMS.items():
-            setattr(solver.parameters, key, value)
-        solver.solve(model)
+        position_solver().solve(model)
         times.append(time.perf_counter() - t)
     return statistics.median(times)
 
@@ -142,18 +148,13 @@ def cp_sat_alone(prog, name: str, inputs: dict, pos, runs: int) -> float:
     """Median over runs of: the time inside OR-Tools' model calls while the query's
     model is built, plus CP-SAT's solve of that model (one worker, the position
     settings)."""
-    from ortools.sat.python import cp_model
-
-    from solver.queries import POSITION_PARAMS, build, with_defaults
+    from solver.queries import build, with_defaults
     inputs = with_defaults(prog, name, inputs, pos)
     times = []
     for _ in range(runs):
         with ModelCallTimer() as calls:
             enc, *_ = build(prog, name, inputs, state=pos)
-        solver = cp_model.CpSolver()
-        solver.parameters.num_workers = 1
-        for key, value in POSITION_PARAMS.items():
-            setattr(solver.parameters, key, value)
+        solver = position_solver()
         t = time.perf_counter()
         solver.solve(enc.model)
         times.append(calls.inside() + time.perf_counter() - t)

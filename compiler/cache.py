@@ -3,8 +3,8 @@
 In:  a kind (``grammar``, ``ast``), the texts a result is computed from, the result.
 Out: the result of an earlier run on the same texts and the same front end, or None.
 
-Building the parser's tables takes about a second and parsing the Darwin's Choice
-spec half a second; a command that only reads them back starts in a fraction of
+Building the parser's tables takes about a second and parsing a large spec half a
+second; a command that only reads them back starts in a fraction of
 that. Results live in ``$RULEWRIGHT_CACHE``, else ``$XDG_CACHE_HOME/rulewright``,
 else ``~/.cache/rulewright``; ``RULEWRIGHT_CACHE=off`` keeps nothing. A file's key
 is a hash of its inputs and of the front end's own source (the grammar and every

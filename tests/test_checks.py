@@ -193,9 +193,9 @@ def test_own_biome_table_against_the_food_chips(tmp_path):
     head = rows[0]
     rich = next(r for r in rows[1:] if r[head.index("points")] == "3")
     rich[head.index("plants")] = "60"                 # no event changes a 3-point biome's supply
-    own = write(rows, tmp_path / "biomes.csv")
+    own = write(rows, tmp_path / "my_biomes.csv")
     with pytest.raises(ResolveError) as info:
         load(DARWIN, tables={"biome": str(own)})
     text = info.value.render()
     assert "the biomes in play could supply more food than the box's Food Chips hold" in text
-    assert "biomes.csv" in text
+    assert "my_biomes.csv" in text                    # the player's table, not the shipped one

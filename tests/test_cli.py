@@ -35,7 +35,8 @@ def test_check_says_a_base_error_once_for_its_variants():
     assert code == 1
     assert err.count("error: the biomes in play could supply more food") == 1, err
     assert "error: spec/darwins_choice/variants/kids.rules: the same error as spec/darwins_choice, above" in err
-    assert err.count("the same error as spec/darwins_choice") == 5
+    versions = len(list((ROOT / "spec" / "darwins_choice" / "variants").glob("*.rules")))
+    assert versions >= 5 and err.count("the same error as spec/darwins_choice") == versions
 
 
 def test_check_missing_path_exit_2():
