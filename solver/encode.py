@@ -417,8 +417,7 @@ class Encoder:
                 self.model.add(z <= l)
             self.model.add(z >= sum(out) - (len(out) - 1))
         else:
-            for l in out:
-                self.model.add_implication(z, l)
+            self.model.add_bool_and(out).only_enforce_if(z)
             self.model.add_bool_or([z] + [self.not_(l) for l in out])
         self._and[memo] = z
         if len(out) == 2:
@@ -479,8 +478,7 @@ class Encoder:
                 self.model.add(z >= l)
             self.model.add(z <= sum(out))
         else:
-            for l in out:
-                self.model.add_implication(l, z)
+            self.model.add_bool_and([self.not_(l) for l in out]).only_enforce_if(self.not_(z))
             self.model.add_bool_or([self.not_(z)] + out)
         self._or[memo] = z
         self._or_parts[self.key(z)] = set(memo)
