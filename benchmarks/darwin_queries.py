@@ -39,7 +39,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 import darwin_brute as B  # noqa: E402
 from compiler import load, state_io  # noqa: E402
-from solver.queries import interpreter_for, run_query  # noqa: E402
+from solver.queries import interpreter_for, objective_text, run_query  # noqa: E402
 
 
 def base_position(prog, seed: int = 2) -> dict:
@@ -215,7 +215,7 @@ def main() -> int:
                     share = statistics.median(builds)
                     alone = cp_sat_alone(prog, name, {"player": p, "objective": "points", **extra}, pos, args.runs)
                     rows.append((cards, biomes, n, label, med, brute_sec, share, alone))
-                    print(f"| {cards} | {biomes} | {n} | {label} | {best} | {med * 1000:.0f} ms | {share:.0%} | "
+                    print(f"| {cards} | {biomes} | {n} | {label} | {objective_text(best)} | {med * 1000:.0f} ms | {share:.0%} | "
                           f"{alone * 1000:.1f} ms | {brute_sec * 1000:.0f} ms | {brute_sec / med:.1f}x | "
                           f"{brute_sec / alone:.0f}x |", flush=True)
     print()

@@ -416,3 +416,12 @@ class Program:
                 return next(iter(self.grids.values()))
             raise KeyError("which grid?")
         return self.grids[name]
+
+
+def statements(stmts):
+    """Every statement of a block, those of its branches included."""
+    for st in stmts:
+        yield st
+        if isinstance(st, If):
+            yield from statements(st.then)
+            yield from statements(st.other)

@@ -1695,8 +1695,14 @@ class Resolver:
         if not self.only_in(node, context, ("query",), node.sense):
             return None
         value = self.expr(node.value, scope)
-        if not is_int(value.type):
-            self.diag.error(node.value.span, f"{node.sense} takes a number, found {value.type}")
+        # a number, or a tuple of numbers compared left to right: the first is
+        # optimised, the next breaks its ties, and so on
+        lexicographic = isinstance(value.type, TupleT) and len(value.type.items) > 1 and \
+            all(is_int(t) for t in value.type.items)
+        if not is_int(value.type) and not lexicographic:
+            self.diag.error(node.value.span, f"{node.sense} takes a number or a tuple of numbers, "
+                                             f"found {value.type}",
+                            hint=f"{node.sense} (a, b) optimises a, then b among the answers equal on a")
         return I.Objective(node.span, node.sense, value)
 
     # ================================================================ procedures, modes, queries
@@ -1771,4 +1777,24 @@ class Resolver:
         if objectives(body) > 1:
             self.diag.error(node.name_span, f"query '{node.name}' has more than one maximize or minimize "
                                             "on one path")
+        # every path optimises the same way: one sense, and numbers or tuples of one length
+        found = [st for st in I.statements(body) if isinstance(st, I.Objective)] \
+            if objectives(body) <= 1 else []
+        for st in found[1:]:
+            if isinstance(st.value.type, AnyT) or isinstance(found[0].value.type, AnyT):
+                break           # an error reported already
+            if st.sense != found[0].sense or _arity(st.value.type) != _arity(found[0].value.type):
+                def shape(o) -> str:
+                    n = _arity(o.value.type)
+                    return f"{o.sense}s " + ("a number" if n == 1 else f"a tuple of {n} numbers")
+                self.diag.error(st.span, f"this path {shape(st)}, the one at line {found[0].span.line} "
+                                         f"{shape(found[0])}",
+                                hint="every path of a query maximizes (or minimizes) the same kind of "
+                                     "value: a number, or tuples of one length")
+                break
         self.queries[node.name] = I.QueryDef(node.name, node.title, body, inputs, node)
+
+
+def _arity(t) -> int:
+    """How many numbers an objective of this type compares: 1, or a tuple's length."""
+    return len(t.items) if isinstance(t, TupleT) else 1

@@ -1622,8 +1622,23 @@ class Encoder:
             if isinstance(st, I.Objective):
                 sense = st.sense
         if self.objectives:
-            objective = self.linear([(1, self.gate(g, v)) for g, v in self.objectives])
+            width = next((len(v) if isinstance(v, tuple) else len(v.items)
+                          for _, v in self.objectives if isinstance(v, (tuple, ListV))), 0)
+            if not width:
+                objective = self.linear([(1, self.gate(g, v)) for g, v in self.objectives])
+            else:
+                # a tuple of numbers compared left to right: one value per place
+                objective = tuple(self.linear([(1, self.gate(g, self.component(v, i))) for g, v in self.objectives])
+                                  for i in range(width))
         return env, objective, sense
+
+    def component(self, v, i: int):
+        """The i-th number of a tuple value (of each alternative of a case split)."""
+        if isinstance(v, CaseV):
+            return self.merge_cases([(lit, self.component(x, i)) for lit, x in v.cases])
+        if isinstance(v, ListV):        # a tuple built from symbolic values
+            return v.items[i][1]
+        return v[i]
 
     def run_block(self, stmts: list[I.Stmt], env: dict, guard, path: dict):
         for index, st in enumerate(stmts):
@@ -1763,13 +1778,7 @@ def _leaf_name(leaf: Leaf) -> str:
     return leaf.rule.name if leaf.rule is not None else "require"
 
 
-def statements(stmts):
-    """Every statement of a block, those of its branches included."""
-    for st in stmts:
-        yield st
-        if isinstance(st, I.If):
-            yield from statements(st.then)
-            yield from statements(st.other)
+statements = I.statements
 
 
 def _choice_literals(value):

@@ -12,6 +12,7 @@ silently wrong number.
 """
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -39,8 +40,8 @@ class ReplayError(RulesError):
 class Answer:
     query: str
     status: str
-    objective: int | None
-    bound: int | None
+    objective: int | tuple | None     # a tuple: optimised left to right (see Lexicographic)
+    bound: int | tuple | None
     witness: dict[str, Any]
     breakdown: dict[str, Any]
     seconds: float
@@ -74,10 +75,10 @@ class Answer:
             lines.extend(reason_lines(self.reasons))
         if self.status == "UNKNOWN":
             lines.append(f"  no answer within the time limit ({self.time_limit:g} s); "
-                         f"best bound {self.bound}")
+                         f"best bound {objective_text(self.bound)}")
         if self.objective is not None:
-            proof = "proven optimal" if self.status == "OPTIMAL" else f"best bound {self.bound}"
-            lines.append(f"  objective: {self.objective} ({proof})")
+            proof = "proven optimal" if self.status == "OPTIMAL" else f"best bound {objective_text(self.bound)}"
+            lines.append(f"  objective: {objective_text(self.objective)} ({proof})")
         for name, value in self.witness.items():
             if isinstance(value, rt.Board):
                 marked = set()
@@ -127,8 +128,9 @@ def build(program: I.Program, name: str, inputs: dict[str, Any], symmetry: bool 
     env, objective, sense = enc.run_query(query, inputs)
     if objective is None:
         return enc, env, None, None, 0
-    obj = enc.intv(objective)
-    if isinstance(obj, IntV):
+    obj = Lexicographic([enc.intv(c) for c in objective]) if isinstance(objective, tuple) \
+        else enc.intv(objective)
+    if isinstance(obj, (IntV, Lexicographic)):
         if sense == "maximize":
             enc.model.maximize(obj.expr())
         else:
@@ -208,7 +210,7 @@ def run_query(program: I.Program, name: str, inputs: dict[str, Any], time_limit:
     if status_code not in (cp_model.OPTIMAL, cp_model.INFEASIBLE) and left() > 0.5:
         if hint_seconds is None:
             hint_seconds = min(20.0, 0.5 * left())
-        if isinstance(obj, IntV) and hint_seconds > 0:
+        if isinstance(obj, IntV) and hint_seconds > 0:     # (a number: the hints compare numbers)
             from .hints import local_search_hint
             hinted = local_search_hint(enc, program, program.queries[name], inputs, hint_seconds)
         solver, status_code = solve(left())
@@ -241,7 +243,10 @@ def run_query(program: I.Program, name: str, inputs: dict[str, Any], time_limit:
                 for cname, cval in score.choices.items():
                     if cnames.count(cname) == 1:
                         witness[cname] = read_value(solver, cval)
-        if obj is not None:
+        if isinstance(obj, Lexicographic):
+            objective_value = obj.read(solver)
+            bound = objective_value if status == "OPTIMAL" else obj.bound(solver, sense)
+        elif obj is not None:
             objective_value = read_int(solver, obj)
             bound = int(round(solver.best_objective_bound)) if isinstance(obj, IntV) else objective_value
         if obj is None and status == "OPTIMAL":
@@ -253,6 +258,8 @@ def run_query(program: I.Program, name: str, inputs: dict[str, Any], time_limit:
         stats["replay_seconds"] = round(time.perf_counter() - before_replay, 4)
     elif status == "UNKNOWN" and isinstance(obj, IntV):
         bound = int(round(solver.best_objective_bound))
+    elif status == "UNKNOWN" and isinstance(obj, Lexicographic):
+        bound = obj.bound(solver, sense)
     answer = Answer(name, status, objective_value, bound, witness, breakdown, time.perf_counter() - started,
                     replayed, float(time_limit), int(workers), stats)
     if replayed:
@@ -598,6 +605,45 @@ def render_message(interp, rule, params, state, program=None, same_for_all=None)
 
 
 # ---------------------------------------------------------------- reading values
+def objective_text(v) -> str:
+    """An objective's value as text: a tuple as its first number, then the ones that
+    break its ties ("6, then 4")."""
+    return ", then ".join(str(x) for x in v) if isinstance(v, tuple) else str(v)
+
+
+class Lexicographic:
+    """A tuple of numbers optimised left to right (the first, then the next among
+    the answers equal on the first...): one weighted sum for CP-SAT, each place's
+    weight above what all the places after it can span, so the sum orders answers as
+    the tuples do."""
+
+    def __init__(self, parts: list):
+        self.parts = parts
+        self.lows = [p if isinstance(p, int) else p.lb for p in parts]
+        spans = [(p if isinstance(p, int) else p.ub) - lo + 1 for p, lo in zip(parts, self.lows)]
+        self.weights = [1] * len(parts)
+        for i in range(len(parts) - 2, -1, -1):
+            self.weights[i] = self.weights[i + 1] * spans[i + 1]
+
+    def expr(self):
+        return sum(w * (p if isinstance(p, int) else p.expr()) for w, p in zip(self.weights, self.parts))
+
+    def read(self, solver) -> tuple:
+        return tuple(read_int(solver, p) for p in self.parts)
+
+    def bound(self, solver, sense: str) -> tuple:
+        """CP-SAT's bound on the sum, as the tuple it stands for: no answer is better."""
+        raw = solver.best_objective_bound
+        left = (math.floor(raw) if sense == "maximize" else math.ceil(raw)) - \
+            sum(w * lo for w, lo in zip(self.weights, self.lows))
+        out = []
+        for i, (w, lo) in enumerate(zip(self.weights, self.lows)):
+            digit = left // w if i < len(self.weights) - 1 else left
+            out.append(lo + digit)
+            left -= digit * w
+        return tuple(out)
+
+
 def read_int(solver: cp_model.CpSolver, v) -> int:
     if isinstance(v, bool):
         return int(v)
@@ -694,7 +740,9 @@ class _Walk:
             elif isinstance(st, I.Play):
                 self.plays.append((st.name, st.value, dict(env)))
             elif isinstance(st, I.Objective):
-                objective = (int(self.ev(st.value, env, forced=self.forced)), None, st.span)
+                value = self.ev(st.value, env, forced=self.forced)
+                value = tuple(int(x) for x in value) if isinstance(value, tuple) else int(value)
+                objective = (value, None, st.span)
         return objective or (None, None, None)
 
 

@@ -3,7 +3,7 @@ each valued through the interpreter (the oracle of the differential tests and th
 baseline of benchmarks/darwin_queries.py).
 
 Only spec definitions are called (creations, single_mutations, changes,
-double_seconds, destinations, value_of...): the rules are the spec's, this module
+double_seconds, destinations, query_value...): the rules are the spec's, this module
 only enumerates.
 """
 from __future__ import annotations
@@ -29,7 +29,7 @@ def create_options(it, st, p, goal, allow_trade=False):
                 hand.cards[:] = cards + [got]
             for ks, c in it.call("creations", p, state=st):
                 s = it.call("newborn", p, ks, c)
-                v = it.call("value_of", goal, s, _world(st) + (s,))
+                v = it.call("query_value", goal, s, _world(st) + (s,))
                 out.append((v, ks, c, (give, got)))
             hand.cards[:] = saved
     finally:
@@ -54,7 +54,7 @@ def mutation_options(it, st, p, sid, goal):
 
     def value(cards, cost):
         s2 = it.call("mutated", s, cards, cost)
-        return it.call("value_of", goal, s2, it.call("replaced", world, s, s2)) - it.call("paid", goal, s, cost)
+        return it.call("mutation_value", goal, s, s2, it.call("replaced", world, s, s2), cost)
 
     single = it.call("single_cost", state=st)
     for ch in it.call("single_mutations", p, s, state=st):
@@ -76,7 +76,7 @@ def migration_options(it, st, p, sid, goal):
     out = []
     for c in it.call("destinations", s, state=st):
         m = it.call("moved", s, c)
-        out.append((it.call("value_of", goal, m, it.call("replaced", world, s, m)), c))
+        out.append((it.call("query_value", goal, m, it.call("replaced", world, s, m)), c))
     return out
 
 

@@ -311,3 +311,22 @@ def test_best_move_on_every_version_equals_its_play_rules(name, mode, players, s
             assert answer.status == "OPTIMAL" and answer.objective == brute
             act = dict(answer.witness)["action"]
             assert it.call("action_allowed", p, act, state=st)
+
+
+def test_beginners_first_round_ties_on_points_are_broken_by_adaptation():
+    """In the Beginners' first round no species earns points yet, so every creation ties
+    at 0: the query then ranks them by the other goal, Adaptation, and answers the best
+    adapted species the play rules allow."""
+    prog = program("beginners")
+    it = interpreter_for(prog)
+    st = play(prog, "standard", 4, 1, stop_at="turn:3")
+    p = st.shared["to_move"]
+    assert st.shared["era"] == 1
+    world = tuple(st.shared["world"])
+    made = [it.call("newborn", p, ks, c) for ks, c in it.call("creations", p, state=st)]
+    assert made and all(it.call("projected_points", s, world + (s,), state=st) == 0 for s in made)
+    best_adapted = max(it.call("adaptation_of", s, state=st) for s in made)
+    answer = run_query(prog, "best_create", {"player": p, "objective": "points"}, state=st,
+                       time_limit=60, workers=1, reasons=False)
+    assert answer.status == "OPTIMAL" and answer.objective == (0, best_adapted)
+    assert next(v for n, v, _ in answer.reports if n == "adaptation") == best_adapted
