@@ -103,3 +103,21 @@ def test_best_placement_keeps_the_partial_grid():
     spot, final = answer.witness["spot"], answer.witness["g"]
     assert spot in rt.placements(state)
     assert rt.extends(final, rt.placed(state, "hyena", spot))
+
+
+def test_a_tuple_objective_bound_reads_back_as_the_tuple_it_stands_for():
+    """A tuple objective is one weighted sum; CP-SAT's bound on the sum is read back in
+    the same mixed radix, so it bounds the tuples as the sum bounds the sums."""
+    from types import SimpleNamespace
+
+    from solver.queries import Lexicographic
+    a, b = SimpleNamespace(lb=-2, ub=3), SimpleNamespace(lb=1, ub=4)
+    lex = Lexicographic([a, b])
+    assert lex.weights == [4, 1]            # b spans 4 values: a's weight is 4
+    for x in range(-2, 4):
+        for y in range(1, 5):
+            total = 4 * x + y
+            assert lex.bound(SimpleNamespace(best_objective_bound=total + 0.5), "maximize") == (x, y)
+            assert lex.bound(SimpleNamespace(best_objective_bound=total - 0.5), "minimize") == (x, y)
+    # a known first number takes no weight range of its own
+    assert Lexicographic([5, b]).weights == [4, 1]
