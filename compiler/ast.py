@@ -521,12 +521,13 @@ class Mode(Definition):
 
 @dataclass(frozen=True)
 class Check(Definition):
-    """``check NAME [for x in C if p]: cond else "message"``."""
+    """``check NAME [for x in C if p]: cond else "message"``; the message's text parts
+    and ``{expression}`` parts, as a rule's."""
     var: str | None
     domain: Expr | None
     filter: Expr | None
     cond: Expr
-    message: str
+    message: tuple
 
 
 @dataclass(frozen=True)

@@ -322,7 +322,7 @@ class _Builder:
             if len(loop) > 2 and loop[2] is not None:
                 filter_ = self.expr(loop[2].children[0])
         return A.Check(self.span(node), name, nspan, tags, doc, var, domain, filter_,
-                       self.expr(rest[0]), self.string(rest[1]))
+                       self.expr(rest[0]), self.interpolated(rest[1]))
 
     def def_query_def(self, node, doc):
         name, nspan, tags, rest = self.head(node)

@@ -36,6 +36,13 @@ def _values(interp, chk: I.CheckDef, env: dict) -> str | None:
     return f"found {shown[0]}, needs {op} {shown[1]}"
 
 
+def _message(interp, chk: I.CheckDef, env: dict) -> tuple[str, bool]:
+    """The check's message with its ``{...}`` parts computed, and whether it has any
+    (then it says what it needs to, and the automatic details are left out)."""
+    parts = [p if isinstance(p, str) else render.text(interp.evaluate(p, env)) for p in chk.message]
+    return "".join(parts), any(not isinstance(p, str) for p in chk.message)
+
+
 def run_checks(program: I.Program) -> None:
     if not program.checks:
         return
@@ -48,8 +55,9 @@ def run_checks(program: I.Program) -> None:
         try:
             if chk.var is None:
                 if not interp.evaluate(chk.cond, {}):
-                    values = _values(interp, chk, {})
-                    bag.error(node.name_span, f"{chk.message}" + (f": {values}" if values else ""),
+                    text, own = _message(interp, chk, {})
+                    values = None if own else _values(interp, chk, {})
+                    bag.error(node.name_span, text + (f": {values}" if values else ""),
                               _source_hint(program, chk))
                 continue
             for item in interp.evaluate(chk.domain, {}):
@@ -58,9 +66,13 @@ def run_checks(program: I.Program) -> None:
                     continue
                 if interp.evaluate(chk.cond, env):
                     continue
-                values = _values(interp, chk, env)
+                text, own = _message(interp, chk, env)
                 span = _where(program, item)
-                message = f"{chk.message}: {render.text(item)}" + (f" ({values})" if values else "")
+                if own:
+                    message = text
+                else:
+                    values = _values(interp, chk, env)
+                    message = f"{text}: {render.text(item)}" + (f" ({values})" if values else "")
                 if span is None:
                     bag.error(node.name_span, message)
                 else:

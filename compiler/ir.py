@@ -354,13 +354,15 @@ class ModeDef:
 class CheckDef:
     """A fact about the spec's data, evaluated when the spec is loaded. With a loop
     variable, every element of ``domain`` passing ``filter`` must satisfy ``cond``.
-    ``sides`` are the two operands when ``cond`` is a comparison (shown on failure)."""
+    ``sides`` are the two operands when ``cond`` is a comparison (shown on failure).
+    ``message``: text parts and expressions (``{...}`` in the spec), read with the
+    loop variable bound."""
     name: str
     var: str | None
     domain: Expr | None
     filter: Expr | None
     cond: Expr
-    message: str
+    message: tuple
     sides: tuple[Expr, str, Expr] | None
     node: A.Check
 

@@ -396,8 +396,9 @@ class Resolver:
         sides = None
         if isinstance(node.cond, A.Binary) and node.cond.op in ("==", "!=", "<", "<=", ">", ">="):
             sides = (self.expr(node.cond.left, scope), node.cond.op, self.expr(node.cond.right, scope))
+        message = tuple(part if isinstance(part, str) else self.expr(part, scope) for part in node.message)
         self.current = saved
-        self.checks[node.name] = I.CheckDef(node.name, node.var, domain, filter_, cond, node.message,
+        self.checks[node.name] = I.CheckDef(node.name, node.var, domain, filter_, cond, message,
                                             sides, node)
 
     def table_value(self, value, ctype: Type, span: Span, column: str):

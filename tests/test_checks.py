@@ -53,6 +53,27 @@ def test_failing_rows_are_reported_at_their_line(tmp_path):
     assert len(info.value.diagnostics) == 2
 
 
+def test_a_check_message_computes_its_braces(tmp_path):
+    """A check's message may show values as a rule's sentence does ({expression}, with
+    the loop variable bound); it then says what it means and nothing is added to it."""
+    spec = MINI.replace('else "red gems are worth 2 or more"',
+                        'else "{g} is red and worth {g.worth}; red gems are worth 2 or more"')
+    spec = spec.replace('else "there are three gems"', 'else "there are three gems, not {size(gem)}"')
+    with pytest.raises(ResolveError) as info:
+        load(mini(tmp_path, ["ruby,red,1", "sapphire,blue,1"], spec))
+    text = info.value.render()
+    assert "gems.csv:2:1: error: ruby is red and worth 1; red gems are worth 2 or more\n" in text
+    assert "error: there are three gems, not 2\n" in text
+
+
+def test_a_check_message_brace_is_checked_like_any_expression(tmp_path):
+    spec = MINI.replace('else "a gem is worth something"', 'else "{g.wroth} is nothing"')
+    with pytest.raises(ResolveError) as info:
+        load(mini(tmp_path, ["ruby,red,3", "sapphire,blue,1", "garnet,red,2"], spec))
+    text = info.value.render()
+    assert "mini.rules:7:58: error" in text and "wroth" in text and "did you mean 'worth'?" in text
+
+
 def test_whole_table_check_names_the_file(tmp_path):
     path = mini(tmp_path, ["ruby,red,3", "sapphire,blue,1"])
     with pytest.raises(ResolveError) as info:
@@ -186,7 +207,7 @@ def test_own_biome_table_against_the_food_chips(tmp_path):
     and the shipped one does under either reading of the boom events."""
     assert "food_chips_suffice" in load(DARWIN).checks
     load(DARWIN, {"boom_effect": "add_supply"})       # 18 + 18 + 17 + 17 + 17 = 87 <= 90
-    with pytest.raises(ResolveError, match=r"Food Chips hold \(food_units\): found 87, needs <= 86"):
+    with pytest.raises(ResolveError, match=r"could supply 87 units of food at once, more than the 86 Food Chips"):
         load(DARWIN, {"boom_effect": "add_supply", "food_units": 86})
     with open(DARWIN / "biomes.csv", newline="") as f:
         rows = list(csv.reader(f))
@@ -197,5 +218,5 @@ def test_own_biome_table_against_the_food_chips(tmp_path):
     with pytest.raises(ResolveError) as info:
         load(DARWIN, tables={"biome": str(own)})
     text = info.value.render()
-    assert "the biomes in play could supply more food than the box's Food Chips hold" in text
+    assert "more than the 90 Food Chips in the box" in text
     assert "my_biomes.csv" in text                    # the player's table, not the shipped one
