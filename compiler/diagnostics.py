@@ -114,6 +114,29 @@ def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:
     return None
 
 
+def one_of(name: str, values: list[str], what: str, most: int = 12) -> str:
+    """A hint for a name that is none of ``values``: the close one, else those that
+    contain it ("giraffe": giraffe_head, giraffe_body...), else the values themselves,
+    at most ``most`` of them."""
+    word = name.lower()
+    found = [v for v in values if len(word) >= 3 and word in v.lower()]
+    if len(found) > 1:
+        shown = found[:most]
+        return f"did you mean {', '.join(shown)}" + (f" ({len(found)} in all)" if len(found) > most else "") + "?"
+    close = did_you_mean(name, values)
+    if close:
+        return close
+    if found:
+        return f"did you mean '{found[0]}'?"
+    if len(values) <= 2 * most:
+        return f"{_an(what)} is one of: {', '.join(values)}"
+    return f"{_an(what)} is one of: {', '.join(values[:most])}, ... ({len(values)} in all)"
+
+
+def _an(word: str) -> str:
+    return ("an " if word[:1] in "aeiou" else "a ") + word
+
+
 # ---------------------------------------------------------------- error types
 class RulesError(Exception):
     """Base of every error a user can cause. ``exit_code``: 1 spec, 2 input/usage."""

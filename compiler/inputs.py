@@ -14,7 +14,7 @@ from typing import Any
 
 from . import ir as I
 from . import runtime as rt
-from .diagnostics import BadInputError, Diagnostic, Span, did_you_mean, register_source
+from .diagnostics import BadInputError, Diagnostic, Span, did_you_mean, one_of, register_source
 from .types import BoardT, BoolT, CollT, EnumT, IntT, TextT, Type
 
 EMPTY = {".", "_", "-"}
@@ -46,7 +46,7 @@ def enum_value(word: str, enum: I.EnumInfo, span: Span | None, what: str) -> str
     value = word.lower()
     if value in enum.values:
         return value
-    hint = did_you_mean(value, enum.values) or ("one of: " + " ".join(enum.values))
+    hint = one_of(value, list(enum.values), what)
     message = f"unknown {what} '{word}'"
     if span is None:
         raise BadInputError(f"{message} ({hint})")

@@ -20,7 +20,7 @@ from typing import Any
 from . import ir as I
 from . import render
 from . import runtime as rt
-from .diagnostics import BadInputError, Diagnostic, Span, did_you_mean, register_source
+from .diagnostics import BadInputError, Diagnostic, Span, did_you_mean, one_of, register_source
 from .types import (AnyT, BoardT, BoolT, CellT, CollT, EnumT, IntT, MapT, NoneT, RecordT, SeatT,
                     TextT, TupleT, Type)
 
@@ -231,8 +231,7 @@ class Reader:
         if isinstance(t, EnumT):
             values = self.program.enums[t.name].values
             if raw not in values:
-                hint = did_you_mean(str(raw), values) or f"a {t.name} is one of: " + ", ".join(values[:12]) \
-                    + (", ..." if len(values) > 12 else "")
+                hint = one_of(str(raw), list(values), t.name)
                 self.fail(path, f"{json.dumps(raw)} is not {_a(t.name)}", hint)
             return raw
         if isinstance(t, SeatT):
