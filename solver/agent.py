@@ -30,12 +30,13 @@ def playing_queries(program: I.Program) -> list[str]:
 
 class SolverAgent:
     def __init__(self, program: I.Program, query: str, seed: int, time_limit: float = 10.0,
-                 workers: int = 1):
+                 workers: int = 1, inputs: dict | None = None):
         self.program = program
         self.query = program.queries[query]
         self.random = RandomAgent(seed)
         self.time_limit = time_limit
         self.workers = workers
+        self.inputs = dict(inputs or {})       # the query's other inputs, the same every turn
         self.trigger = next(st.name for st in statements(self.query.body) if isinstance(st, I.Play))
         self.seat_input = next((n for n, t, _ in self.query.inputs if isinstance(t, SeatT)), None)
         self.plan: dict = {}
@@ -56,7 +57,9 @@ class SolverAgent:
         return self.random.choose(name, options, state, seat)
 
     def ask(self, state, seat) -> dict:
-        inputs = {self.seat_input: seat} if self.seat_input else {}
+        inputs = dict(self.inputs)
+        if self.seat_input:
+            inputs[self.seat_input] = seat
         self.asked += 1
         answer = run_query(self.program, self.query.name, inputs, time_limit=self.time_limit,
                            workers=self.workers, state=state, reasons=False)

@@ -19,7 +19,7 @@ from typing import Any
 
 from compiler import graph as rules_graph
 from compiler import runtime as rt
-from compiler.diagnostics import BadInputError, RulesError
+from compiler.diagnostics import BadInputError, RulesError, did_you_mean
 from compiler.render import board_lines
 from compiler.types import BoardT
 
@@ -322,7 +322,6 @@ def _pick_mode(program, args):
         raise BadInputError(f"{args.spec}: the spec has no 'mode' to play")
     if args.mode:
         if args.mode not in program.modes:
-            from compiler.diagnostics import did_you_mean
             hint = did_you_mean(args.mode, program.modes) or "modes: " + ", ".join(program.modes)
             raise UsageError(f"no mode '{args.mode}' in {args.spec} ({hint})")
         mode = program.modes[args.mode]
@@ -465,8 +464,8 @@ def cmd_play(args) -> int:
 def _agents(program, args):
     """The agent factory of 'play': random agents, or agents that play a query's answers."""
     if args.agent == "random":
-        if args.agent_query or args.agent_seats:
-            raise UsageError("--agent-query and --agent-seats go with --agent solver")
+        if args.agent_query or args.agent_seats or args.agent_input:
+            raise UsageError("--agent-query, --agent-seats and --agent-input go with --agent solver")
         return None
     from compiler.interpret import RandomAgent
     from solver.agent import SolverAgent, playing_queries
@@ -478,13 +477,38 @@ def _agents(program, args):
                          f"{'choose one with --agent-query NAME' if query is None else f'{query!r} has none'}"
                          f" (here: {shown})")
     seats = set(args.agent_seats.split(",")) if args.agent_seats else None
+    inputs = _agent_inputs(program, query, args.agent_input or [])
 
     def factory(seat, seed):
         mine = seed * 1_000_003 + seat.index
         if seats is None or seat.name in seats:
-            return SolverAgent(program, query, mine, time_limit=args.agent_time_limit)
+            return SolverAgent(program, query, mine, time_limit=args.agent_time_limit, inputs=inputs)
         return RandomAgent(mine)
     return factory
+
+
+def _agent_inputs(program, query: str, given: list[str]) -> dict:
+    """--agent-input NAME=VALUE, each an input of the query the agent plays (its seat
+    is the agent's own)."""
+    from compiler.inputs import parse_value
+    from compiler.types import SeatT
+    declared = {n: t for n, t, _ in program.queries[query].inputs if not isinstance(t, SeatT)}
+    shown = query.replace("_", "-")
+    out: dict = {}
+    for item in given:
+        name, sep, raw = item.partition("=")
+        name = name.strip().lstrip("-").replace("-", "_")
+        if not sep or not name:
+            raise UsageError(f"--agent-input takes NAME=VALUE, not {item!r}")
+        if name not in declared:
+            hint = did_you_mean(name, declared) or ("its inputs: " + ", ".join(declared) if declared
+                                                    else "it has no input but the seat")
+            raise UsageError(f"--agent-input: {shown} has no input {name!r} ({hint})")
+        try:
+            out[name] = parse_value(raw.strip(), declared[name], program, name)
+        except BadInputError as exc:
+            raise UsageError(f"--agent-input {name}: {exc.diagnostics[0].message}") from None
+    return out
 
 
 def _write(path: str, text: str) -> None:
@@ -677,6 +701,8 @@ def build_parser() -> argparse.ArgumentParser:
                          "(the query with 'play' statements), the rest at random")
     pl.add_argument("--agent-query", metavar="QUERY", help="the query a solver agent plays")
     pl.add_argument("--agent-seats", metavar="SEATS", help="the seats the solver plays, e.g. p1,p3 (default all)")
+    pl.add_argument("--agent-input", metavar="NAME=VALUE", action="append",
+                    help="an input of the query the solver plays, e.g. objective=adaptation (repeatable)")
     pl.add_argument("--agent-time-limit", type=_positive(float, "a number of seconds above 0"), default=10.0,
                     metavar="SECONDS",
                     help="time limit of each query a solver agent asks (default 10)")

@@ -301,6 +301,38 @@ def test_darwin_play_with_solver_agent():
     assert doc["state"]["checkpoints"]["game_end"] == 1 and doc["reports"]["winners"]
 
 
+def test_darwin_play_with_solver_agent_inputs(monkeypatch):
+    """--agent-input NAME=VALUE sets an input of the query the agent plays, every turn."""
+    import solver.agent as agent_module
+    from compiler import load
+    from solver.cli import _agent_inputs
+    program = load(ROOT / DC)
+    inputs = _agent_inputs(program, "best_move", ["objective=adaptation"])
+    assert inputs == {"objective": "adaptation"}
+    asked = []
+    real = agent_module.run_query
+    monkeypatch.setattr(agent_module, "run_query", lambda prog, name, given, **kw: asked.append(given)
+                        or real(prog, name, given, **kw))
+    played = agent_module.SolverAgent(program, "best_move", 1, inputs=inputs)
+    from solver.queries import interpreter_for
+    st = interpreter_for(program).play("standard", 3, 2, stop_at="turn:2")
+    played.ask(st, st.seats[0])
+    assert asked == [{"objective": "adaptation", "player": st.seats[0]}]
+    code, out, err = run("play", DC, "--players", "3", "--seed", "2", "--agent", "solver", "--agent-seats", "p1",
+                         "--agent-input", "objective=adaptation", "--json")
+    assert code == 0, err
+
+
+@pytest.mark.parametrize("given, message", [
+    ("objectiv=adaptation", "best-move has no input 'objectiv' (did you mean 'objective'?)"),
+    ("objective=speed", "--agent-input objective: unknown goal 'speed'"),
+    ("objective", "--agent-input takes NAME=VALUE, not 'objective'"),
+])
+def test_agent_input_mistakes_exit_2(given, message):
+    code, _, err = run("play", DC, "--players", "3", "--seed", "2", "--agent", "solver", "--agent-input", given)
+    assert code == 2 and message in err and "Traceback" not in err
+
+
 def test_play_solver_agent_needs_a_playing_query():
     code, _, err = run("play", SPEC, "--players", "3", "--seed", "1", "--agent", "solver")
     assert code == 2
