@@ -27,7 +27,7 @@ from ortools.sat.python import cp_model
 from compiler import ir as I
 from compiler import runtime as rt
 from compiler.diagnostics import NotSupportedError, RulesError, Span
-from compiler.types import BoardT, CollT, EnumT
+from compiler.types import BoardT, CollT, EnumT, TupleT
 
 from .operators import AGGREGATES, OPERATORS
 from .symbolic import (BoardV, BoolV, CaseV, Choice, CountsV, EnumV, GroupsV, IntV, LayerV, ListV,
@@ -1618,12 +1618,12 @@ class Encoder:
         env: dict[str, Any] = {}
         self.run_block(q.body, env, True, {})
         objective = sense = None
+        width = 0                       # a tuple objective: how many numbers it compares
         for st in statements(q.body):
             if isinstance(st, I.Objective):
                 sense = st.sense
+                width = len(st.value.type.items) if isinstance(st.value.type, TupleT) else 0
         if self.objectives:
-            width = next((len(v) if isinstance(v, tuple) else len(v.items)
-                          for _, v in self.objectives if isinstance(v, (tuple, ListV))), 0)
             if not width:
                 objective = self.linear([(1, self.gate(g, v)) for g, v in self.objectives])
             else:

@@ -130,7 +130,7 @@ def build(program: I.Program, name: str, inputs: dict[str, Any], symmetry: bool 
         return enc, env, None, None, 0
     obj = Lexicographic([enc.intv(c) for c in objective]) if isinstance(objective, tuple) \
         else enc.intv(objective)
-    if isinstance(obj, (IntV, Lexicographic)):
+    if isinstance(obj, IntV) or (isinstance(obj, Lexicographic) and obj.symbolic):
         if sense == "maximize":
             enc.model.maximize(obj.expr())
         else:
@@ -245,7 +245,7 @@ def run_query(program: I.Program, name: str, inputs: dict[str, Any], time_limit:
                         witness[cname] = read_value(solver, cval)
         if isinstance(obj, Lexicographic):
             objective_value = obj.read(solver)
-            bound = objective_value if status == "OPTIMAL" else obj.bound(solver, sense)
+            bound = objective_value if status == "OPTIMAL" or not obj.symbolic else obj.bound(solver, sense)
         elif obj is not None:
             objective_value = read_int(solver, obj)
             bound = int(round(solver.best_objective_bound)) if isinstance(obj, IntV) else objective_value
@@ -258,7 +258,7 @@ def run_query(program: I.Program, name: str, inputs: dict[str, Any], time_limit:
         stats["replay_seconds"] = round(time.perf_counter() - before_replay, 4)
     elif status == "UNKNOWN" and isinstance(obj, IntV):
         bound = int(round(solver.best_objective_bound))
-    elif status == "UNKNOWN" and isinstance(obj, Lexicographic):
+    elif status == "UNKNOWN" and isinstance(obj, Lexicographic) and obj.symbolic:
         bound = obj.bound(solver, sense)
     answer = Answer(name, status, objective_value, bound, witness, breakdown, time.perf_counter() - started,
                     replayed, float(time_limit), int(workers), stats)
@@ -619,6 +619,7 @@ class Lexicographic:
 
     def __init__(self, parts: list):
         self.parts = parts
+        self.symbolic = any(not isinstance(p, int) for p in parts)   # else known whatever the choices
         self.lows = [p if isinstance(p, int) else p.lb for p in parts]
         spans = [(p if isinstance(p, int) else p.ub) - lo + 1 for p, lo in zip(parts, self.lows)]
         self.weights = [1] * len(parts)

@@ -121,3 +121,32 @@ def test_a_tuple_objective_bound_reads_back_as_the_tuple_it_stands_for():
             assert lex.bound(SimpleNamespace(best_objective_bound=total - 0.5), "minimize") == (x, y)
     # a known first number takes no weight range of its own
     assert Lexicographic([5, b]).weights == [4, 1]
+
+
+TUPLE_OBJECTIVES = """game t "Tuples"
+def zoo = [1, 2, 3, 4]
+query split "A tuple chosen by a condition on the choice" {
+  choose herd subset of zoo
+  maximize if 2 in herd then (1, -size(herd)) else (0, size(herd))
+}
+query known "A tuple known whatever the choice" {
+  choose herd subset of zoo where size(herd) == 2
+  maximize (1, 2)
+}
+"""
+
+
+@pytest.mark.parametrize("with_state", [False, True])
+def test_tuple_objectives_of_cases_and_of_constants(tmp_path, with_state):
+    """A tuple objective whose value is a case split (an 'if' on the choice) takes the
+    best case's tuple; a tuple known whatever the choice is its own optimum."""
+    from compiler import load
+    from compiler.interpret import Interpreter
+    spec = tmp_path / "t.rules"
+    spec.write_text(TUPLE_OBJECTIVES)
+    program = load(spec)
+    state = Interpreter(program).new_state([rt.Seat(0, "p1", "player", "Player 1")]) if with_state else None
+    split = run_query(program, "split", {}, time_limit=30, workers=1, state=state)
+    assert (split.status, split.objective, split.witness["herd"]) == ("OPTIMAL", (1, -1), (2,))
+    known = run_query(program, "known", {}, time_limit=30, workers=1, state=state)
+    assert known.status == "OPTIMAL" and known.objective == (1, 2) and len(known.witness["herd"]) == 2
