@@ -625,6 +625,9 @@ class Lexicographic:
         self.weights = [1] * len(parts)
         for i in range(len(parts) - 2, -1, -1):
             self.weights[i] = self.weights[i + 1] * spans[i + 1]
+        if self.weights[0] * spans[0] > 2 ** 53:
+            raise NotSupportedError(f"the numbers of this tuple objective span {' x '.join(map(str, spans))} "
+                                    "values: too many for one weighted sum; optimise fewer or narrower numbers")
 
     def expr(self):
         return sum(w * (p if isinstance(p, int) else p.expr()) for w, p in zip(self.weights, self.parts))

@@ -150,3 +150,12 @@ def test_tuple_objectives_of_cases_and_of_constants(tmp_path, with_state):
     assert (split.status, split.objective, split.witness["herd"]) == ("OPTIMAL", (1, -1), (2,))
     known = run_query(program, "known", {}, time_limit=30, workers=1, state=state)
     assert known.status == "OPTIMAL" and known.objective == (1, 2) and len(known.witness["herd"]) == 2
+
+
+def test_a_tuple_objective_too_wide_for_one_sum_is_refused():
+    from types import SimpleNamespace
+
+    from solver.queries import Lexicographic
+    wide = SimpleNamespace(lb=0, ub=10 ** 6)
+    with pytest.raises(NotSupportedError, match="too many for one weighted sum"):
+        Lexicographic([wide, wide, wide])
