@@ -12,6 +12,7 @@ lists are tuples; sets are tuples without duplicates in first-seen order.
 from __future__ import annotations
 
 import collections
+import math
 import itertools
 from dataclasses import dataclass, field
 from typing import Any, Iterable
@@ -334,20 +335,43 @@ def allocate(supply: int, claims, stop: bool, even: bool = False) -> dict:
     return out
 
 
-def subsets_of(items) -> tuple:
-    """Every distinct sub-collection (with multiplicity), each in sorted order."""
+# The most sub-collections one enumeration lists (beyond, an error says so rather
+# than the machine running out of memory).
+MOST_SUBSETS = 2_000_000
+
+
+def _count_at_most(n: int, most: int) -> int:
+    return sum(math.comb(n, k) for k in range(min(n, most) + 1))
+
+
+def subsets_of(items, most: int | None = None) -> tuple:
+    """Every distinct sub-collection (with multiplicity), each in sorted order,
+    shortest first; with ``most``, those of at most that many elements (the same
+    ones in the same order as the whole list keeps)."""
     values = sorted(as_tuple(items), key=repr)
-    out = {()}
-    for v in values:
-        out |= {tuple(sorted(s + (v,), key=repr)) for s in out}
+    most = len(values) if most is None else max(0, int(most))
+    if _count_at_most(len(values), most) > MOST_SUBSETS:
+        raise RuntimeRulesError(
+            f"subsets() of {len(values)} elements" + (f" (at most {most} each)" if most < len(values) else "")
+            + f" lists {_count_at_most(len(values), most):,} sub-collections, more than the "
+            f"{MOST_SUBSETS:,} one enumeration may: bound their size (subsets(C, n)) or enumerate fewer")
+    out = set()
+    for k in range(min(most, len(values)) + 1):
+        out.update(itertools.combinations(values, k))     # each in sorted order already
     return tuple(sorted(out, key=lambda s: (len(s), repr(s))))
 
 
 def sublists_of(items) -> tuple:
     """Every distinct sub-list: the options of ``choose x subset of C``, each in C's
     order (copies of a value count once per copy), shortest first."""
+    values = as_tuple(items)
+    if 2 ** len(values) > MOST_SUBSETS:
+        raise RuntimeRulesError(
+            f"a choice of a sub-collection of {len(values)} elements has {2 ** len(values):,} options, "
+            f"more than the {MOST_SUBSETS:,} one choice may list ('subset of C sized n' lists those of "
+            f"one size)")
     out = {()}
-    for v in as_tuple(items):
+    for v in values:
         out |= {s + (v,) for s in out}
     return tuple(sorted(out, key=lambda s: (len(s), repr(s))))
 

@@ -941,6 +941,16 @@ op("tuple_get", 2, lambda ts, data: data, "{0}[{1}]", "an element of a tuple (co
    lambda E, n, t, i: t[i] if not isinstance(t, Sym) else _nonlinear("tuple element")(E, n))
 op("subsets", 1, lambda ts, data: (t_size(ts, data) and CollT("list", ts[0])),
    "_rt.subsets_of({0})", "every distinct sub-collection, with multiplicity")
+
+
+def t_subsets_at_most(ts, data):
+    need(is_int(ts[1]), f"expected a number of elements, found {ts[1]}", 1)
+    t_size(ts[:1], data)
+    return CollT("list", ts[0])
+
+
+op("subsets_at_most", 2, t_subsets_at_most, "_rt.subsets_of({0}, {1})",
+   "the distinct sub-collections of at most n elements, in the order subsets() lists them")
 op("sort", 1, lambda ts, data: (t_size(ts, data) and ts[0]), "_rt.sort_values({0})",
    "the elements in a fixed order (by name)")
 def enc_dict_get(E, n, table, key):
@@ -1142,6 +1152,6 @@ BUILTIN_CALLS: dict[tuple[str, int | None], str] = {
     ("full", 1): "full", ("contents", 1): "contents", ("placements", 1): "placements",
     ("placed", 3): "placed", ("extends", 2): "extends", ("offsets", None): "offsets",
     ("rays", None): "rays", ("rank", 2): "group_rank", ("seats_from", 2): "seats_from",
-    ("subsets", 1): "subsets", ("sort", 1): "sort",
+    ("subsets", 1): "subsets", ("subsets", 2): "subsets_at_most", ("sort", 1): "sort",
     ("next_seat", 2): "next_seat", ("join", 2): "join",
 }

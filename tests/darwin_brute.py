@@ -2,11 +2,13 @@
 each valued through the interpreter (the oracle of the differential tests and the
 baseline of benchmarks/darwin_queries.py).
 
-Only spec definitions are called (creations, single_mutations, changes,
+Only spec definitions are called (well_formed, creatable, single_mutations, changes,
 double_seconds, destinations, query_value...): the rules are the spec's, this module
 only enumerates.
 """
 from __future__ import annotations
+
+from compiler import runtime as rt
 
 
 def _world(st):
@@ -27,7 +29,7 @@ def create_options(it, st, p, goal, allow_trade=False):
                 cards = list(saved)
                 cards.remove(give)
                 hand.cards[:] = cards + [got]
-            for ks, c in it.call("creations", p, state=st):
+            for ks, c in _every_creation(it, st, p):
                 s = it.call("newborn", p, ks, c)
                 v = it.call("query_value", goal, s, _world(st) + (s,))
                 out.append((v, ks, c, (give, got)))
@@ -35,6 +37,17 @@ def create_options(it, st, p, goal, allow_trade=False):
     finally:
         hand.cards[:] = saved
     return out
+
+
+def _every_creation(it, st, p):
+    """(cards, continent) of every creation: every sub-collection of the hand on every
+    continent, each checked by the spec's rules. (The spec's own ``creations`` lists the
+    same, trying only groups small enough to be a species; brute force tries them all.)"""
+    if not it.call("marker_free", p, state=st):
+        return []
+    in_play = st.shared["in_play"]
+    return [(ks, c) for ks in rt.subsets_of(st.per["hand"][p].cards) if it.call("well_formed", ks, state=st)
+            for c in in_play if it.call("creatable", p, ks, c, state=st)]
 
 
 def _actor(it, st, p, sid):

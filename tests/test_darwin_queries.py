@@ -466,3 +466,36 @@ def test_explain_reports_trace_to_rules():
     assert shown["feeding_place"][0] >= 1
     assert "DC-CARD-03" in shown["adaptation"][1][1]
     assert shown["projected_points"][1][0] == "projected_points"
+
+
+# ------------------------------------------------------------------ species size
+def _cards_of(prog, *parts):
+    enum = prog.enums["animal_card"]
+    return [k for k in enum.values if enum.attrs["part"][k] in parts]
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(st.data())
+def test_no_species_has_more_cards_than_most_species_cards(data):
+    """creations tries only groups of at most most_species_cards cards: a head, a body
+    and five or more legs, wings and tails never make a well-formed species."""
+    prog = program()
+    it = interpreter_for(prog)
+    most = it.call("most_species_cards")
+    head = data.draw(st.sampled_from(_cards_of(prog, "head")))
+    body = data.draw(st.sampled_from(_cards_of(prog, "body")))
+    limbs = data.draw(st.lists(st.sampled_from(_cards_of(prog, "legs", "double_legs", "wing", "tail")),
+                               min_size=most - 1, max_size=most + 2))
+    assert not it.call("well_formed", tuple([head, body] + limbs))
+
+
+def test_creations_are_every_group_of_the_hand_that_can_be_created():
+    """The spec's creations (groups of at most most_species_cards cards) are exactly
+    what trying every sub-collection of the hand finds."""
+    for seed, turn in ((3, 6), (7, 12), (11, 20)):
+        prog = program()
+        doc = base(seed, turn)
+        doc["per_seat"]["hand"]["p1"] = catalogue(prog)[seed * 9:seed * 9 + 10]
+        pos = position(doc, prog)
+        it, p = interpreter_for(prog), pos.seats[0]
+        assert set(it.call("creations", p, state=pos)) == set(B._every_creation(it, pos, p))

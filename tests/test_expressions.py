@@ -143,3 +143,18 @@ def test_expression(tmp_path, source, expected):
     program, interp = compile_expr(tmp_path, source)
     state = interp.new_state([])
     assert interp.call("value", state=state) == expected
+
+
+def test_subsets_bounded_and_too_many():
+    """subsets(C, n): the sub-collections of at most n elements, in the order subsets(C)
+    lists them; an enumeration too large to list is an error that says so."""
+    from compiler import runtime as rt
+    from compiler.diagnostics import RuntimeRulesError
+    items = ("b", "a", "b", "c")
+    assert rt.subsets_of(items, 2) == tuple(s for s in rt.subsets_of(items) if len(s) <= 2)
+    assert rt.subsets_of(items, 0) == ((),)
+    with pytest.raises(RuntimeRulesError, match="subsets\\(\\) of 21 elements lists 2,097,152 sub-collections"):
+        rt.subsets_of(tuple(str(i) for i in range(21)))
+    assert len(rt.subsets_of(tuple(str(i) for i in range(20)), 3)) == 1 + 20 + 190 + 1140
+    with pytest.raises(RuntimeRulesError, match="sub-collection of 24 elements has 16,777,216 options"):
+        rt.sublists_of(tuple(range(24)))
