@@ -950,7 +950,7 @@ def t_subsets_at_most(ts, data):
 
 
 op("subsets_at_most", 2, t_subsets_at_most, "_rt.subsets_of({0}, {1})",
-   "the distinct sub-collections of at most n elements, in the order subsets() lists them")
+   "subsets(C, n): the distinct sub-collections of at most n elements, in the order subsets(C) lists them")
 op("sort", 1, lambda ts, data: (t_size(ts, data) and ts[0]), "_rt.sort_values({0})",
    "the elements in a fixed order (by name)")
 def enc_dict_get(E, n, table, key):
