@@ -230,6 +230,14 @@ def test_coop_teams_sit_apart():
     assert len(st.shared["trade_zone"]) == 6
 
 
+def test_coop_is_played_by_four_players_only():
+    """The co-op rules need team-mates two seats apart: the file keeps only its own
+    four-player mode (the base game's mode, for 3 to 6 players, is removed)."""
+    prog = program("coop_2v2")
+    assert set(prog.modes) == {"coop_2v2"}
+    assert (prog.modes["coop_2v2"].min_players, prog.modes["coop_2v2"].max_players) == (4, 4)
+
+
 def _cards(st, prog) -> int:
     """Animal Cards anywhere: stacks, discards, trade zone, removed, species, hands."""
     names = set(prog.enums["animal_card"].values)
