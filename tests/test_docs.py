@@ -72,3 +72,20 @@ def test_site_builds_strictly(tmp_path):
     proc = subprocess.run([mkdocs, "build", "--strict", "-q", "-d", str(tmp_path / "site")], cwd=ROOT,
                           capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr
+
+
+def test_rule_lines_quoted_in_the_docs_point_at_their_rules():
+    """The answers shown in the README and the docs name each rule with its file and
+    line ("one_head [DC-ACT-CREATE-06] at spec/darwins_choice/species.rules:41"): that
+    line still defines that rule."""
+    import re
+    quoted = re.compile(r"\b([a-z_][a-z0-9_]*) \[[A-Z0-9 -]+\] (?:at )?(spec/[\w/]+\.rules):(\d+)")
+    pages = [ROOT / "README.md"] + [p for p in (ROOT / "docs").glob("*.md")]
+    found = 0
+    for page in pages:
+        for name, path, line in quoted.findall(page.read_text()):
+            text = (ROOT / path).read_text().splitlines()[int(line) - 1]
+            assert re.match(rf"\s*(?:override\s+)?(?:def|rule|check|query|procedure)\s+{name}\b", text), \
+                f"{page.name}: {name} at {path}:{line}, which reads: {text.strip()}"
+            found += 1
+    assert found >= 6
