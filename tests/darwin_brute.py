@@ -15,8 +15,10 @@ def _world(st):
     return tuple(st.shared["world"])
 
 
-def create_options(it, st, p, goal, allow_trade=False):
-    """(value, cards, continent, traded) of every legal creation."""
+def create_options(it, st, p, goal, allow_trade=False, rules_list=False):
+    """(value, cards, continent, traded) of every legal creation: from every
+    sub-collection of the hand, or with ``rules_list`` from the play rules' own list
+    (``creations``, which tries only groups small enough to be a species)."""
     out = []
     hand = st.per["hand"][p]
     swaps = [(None, None)]
@@ -29,7 +31,8 @@ def create_options(it, st, p, goal, allow_trade=False):
                 cards = list(saved)
                 cards.remove(give)
                 hand.cards[:] = cards + [got]
-            for ks, c in _every_creation(it, st, p):
+            made = it.call("creations", p, state=st) if rules_list else _every_creation(it, st, p)
+            for ks, c in made:
                 s = it.call("newborn", p, ks, c)
                 v = it.call("query_value", goal, s, _world(st) + (s,))
                 out.append((v, ks, c, (give, got)))
