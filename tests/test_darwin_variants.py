@@ -265,6 +265,18 @@ def test_coop_games_keep_every_card_and_the_team_wins(seed):
     assert set(st.reports["winners"]) == {p for p in st.seats if teams[p] == best}
 
 
+@pytest.mark.parametrize("seed", [4, 5])
+def test_coop_with_team_actions_as_often_as_wanted_plays_to_the_end(seed):
+    """With coop_actions=as_often_as_wanted hands grow to 24 cards and more (seed 4 ran
+    out of memory listing a hand's sub-collections): cards are received one by one and
+    species are looked for among groups of at most 6 cards, so the game ends, every
+    card kept."""
+    prog = program("coop_2v2", coop_actions="as_often_as_wanted")
+    st = play(prog, "coop_2v2", 4, seed)
+    assert st.stopped is None and st.reports["winners"]
+    assert _cards(st, prog) == sum(prog.enums["animal_card"].attrs["copies"].values())
+
+
 def test_coop_team_actions_happen():
     prog = program("coop_2v2")
     kinds = set()
