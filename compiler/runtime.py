@@ -12,8 +12,8 @@ lists are tuples; sets are tuples without duplicates in first-seen order.
 from __future__ import annotations
 
 import collections
-import math
 import itertools
+import math
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
@@ -353,7 +353,7 @@ def subsets_of(items, most: int | None = None) -> tuple:
     if _count_at_most(len(values), most) > MOST_SUBSETS:
         raise RuntimeRulesError(
             f"subsets() of {len(values)} elements" + (f" (at most {most} each)" if most < len(values) else "")
-            + f" lists {_count_at_most(len(values), most):,} sub-collections, more than the "
+            + f" lists up to {_count_at_most(len(values), most):,} sub-collections, more than the "
             f"{MOST_SUBSETS:,} one enumeration may: bound their size (subsets(C, n)) or enumerate fewer")
     out = set()
     for k in range(min(most, len(values)) + 1):

@@ -153,7 +153,7 @@ def test_subsets_bounded_and_too_many():
     items = ("b", "a", "b", "c")
     assert rt.subsets_of(items, 2) == tuple(s for s in rt.subsets_of(items) if len(s) <= 2)
     assert rt.subsets_of(items, 0) == ((),)
-    with pytest.raises(RuntimeRulesError, match="subsets\\(\\) of 21 elements lists 2,097,152 sub-collections"):
+    with pytest.raises(RuntimeRulesError, match="subsets\\(\\) of 21 elements lists up to 2,097,152 sub-collections"):
         rt.subsets_of(tuple(str(i) for i in range(21)))
     assert len(rt.subsets_of(tuple(str(i) for i in range(20)), 3)) == 1 + 20 + 190 + 1140
     with pytest.raises(RuntimeRulesError, match="sub-collection of 24 elements has 16,777,216 options"):
