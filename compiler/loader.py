@@ -12,7 +12,8 @@ from typing import Any
 
 from . import cache
 from .build_ast import build
-from .diagnostics import BadInputError, Diagnostic, ResolveError, RulesError, SpecSyntaxError, register_source
+from .diagnostics import (BadInputError, Diagnostic, ResolveError, RulesError, Span, SpecSyntaxError,
+                          register_source)
 from .parse import parse_text
 from .resolve import Resolver
 
@@ -107,6 +108,10 @@ def parse_files(files: list[Path]):
                 built = build(parse_text(text, str(f)), str(f))
             except SpecSyntaxError as exc:
                 errors.extend(exc.diagnostics)
+                continue
+            except RecursionError:
+                errors.append(Diagnostic(Span(str(f), 1, 1, 1, 2), "an expression of this file nests too deeply "
+                                         "for the compiler", "split it into definitions"))
                 continue
             cache.store("ast", built, str(f), text)
         out.append(built)

@@ -341,6 +341,10 @@ class Resolver:
         except OSError as exc:
             self.diag.error(node.span, f"cannot read table file '{node.source}': {exc.strerror}")
             return []
+        except UnicodeDecodeError as exc:
+            self.diag.error(node.span, f"the table file {path} is not UTF-8 text (byte {exc.start}: "
+                                       f"{exc.reason})", "save the table as UTF-8 CSV")
+            return []
         from .diagnostics import register_source
         register_source(str(path), text)
         rows = []
@@ -1061,6 +1065,10 @@ class Resolver:
             return I.Const(e.type, e.span, evaluate_closed(e))
         except RulesError as exc:
             self.diag.error(e.span, exc.diagnostics[0].message)
+        except (TypeError, ValueError, AttributeError):
+            if not self.diag.items:
+                raise       # a bug: constants of a spec without errors always compute
+            # a value left out by an error reported already (a table cell of the wrong type)
         return e
 
     def _closed(self, e: I.Expr, bound: set[str]) -> bool:

@@ -230,12 +230,12 @@ class Reader:
             return raw
         if isinstance(t, EnumT):
             values = self.program.enums[t.name].values
-            if raw not in values:
+            if not isinstance(raw, str) or raw not in values:
                 hint = one_of(str(raw), list(values), t.name)
                 self.fail(path, f"{json.dumps(raw)} is not {_a(t.name)}", hint)
             return raw
         if isinstance(t, SeatT):
-            if raw not in self.seats:
+            if not isinstance(raw, str) or raw not in self.seats:
                 self.fail(path, f"{json.dumps(raw)} is not a seat of this game",
                           did_you_mean(str(raw), self.seats) or "seats: " + ", ".join(self.seats))
             return self.seats[raw]
@@ -299,6 +299,22 @@ class Reader:
         return rt.Board(g.name, g.rows, g.cols, g.floating, cards)
 
 
+def _lone_surrogate(x):
+    """The first string of a JSON value (keys too) holding a lone surrogate escape."""
+    todo = [x]
+    while todo:
+        v = todo.pop()
+        if isinstance(v, str):
+            if any("\ud800" <= ch <= "\udfff" for ch in v):
+                return v
+        elif isinstance(v, list):
+            todo.extend(v)
+        elif isinstance(v, dict):
+            todo.extend(v.keys())
+            todo.extend(v.values())
+    return None
+
+
 def read_document(path: str) -> tuple[dict, str]:
     """The JSON of a state file, or a located syntax error."""
     from .inputs import read_text
@@ -309,6 +325,12 @@ def read_document(path: str) -> tuple[dict, str]:
         span = Span(str(path), exc.lineno, exc.colno, exc.lineno, exc.colno + 1)
         raise BadInputError(Diagnostic(span, f"not valid JSON: {exc.msg}",
                                        "a state file is a JSON object; see docs/state.md")) from None
+    except RecursionError:
+        raise BadInputError(f"{path}: its JSON nests too deeply to be a state file (see docs/state.md)") from None
+    bad = _lone_surrogate(doc)
+    if bad is not None:
+        raise BadInputError(f"{path}: the text {json.dumps(bad)} holds an escape (\\ud800 to \\udfff) that "
+                            "stands for no character (see docs/state.md)")
     if not isinstance(doc, dict):
         raise BadInputError(f"{path}: a state file is a JSON object (see docs/state.md)")
     return doc, text
@@ -339,6 +361,8 @@ def load(interp, path: str, doc: dict | None = None, text: str | None = None):
             s = {"name": s}
         if not isinstance(s, dict) or not isinstance(s.get("name"), str):
             rd.fail(("seats", i), "a seat is an object with a \"name\"")
+        if not isinstance(s.get("title") or "", str):
+            rd.fail(("seats", i, "title"), f"a seat's title is a text, not {json.dumps(s['title'])[:40]}")
         kind = s.get("kind", "player")
         if kind not in SEAT_KINDS:
             rd.fail(("seats", i, "kind"), f"unknown seat kind {json.dumps(kind)}",
@@ -348,6 +372,8 @@ def load(interp, path: str, doc: dict | None = None, text: str | None = None):
     if len(rd.seats) != len(seats):
         rd.fail(("seats",), "two seats have the same name")
     mode = doc.get("mode")
+    if mode is not None and not isinstance(mode, str):
+        rd.fail(("mode",), f"the mode is a name, not {json.dumps(mode)[:40]}")
     if mode is not None and mode not in program.modes:
         rd.fail(("mode",), f"no mode '{mode}' in this spec",
                 did_you_mean(str(mode), program.modes) or "modes: " + ", ".join(program.modes))

@@ -776,6 +776,13 @@ def main(argv: list[str] | None = None) -> int:
             traceback.print_exc()
         else:
             print("rulewright: internal error (run with RULEWRIGHT_DEBUG=1 for details)", file=sys.stderr)
+            state = getattr(locals().get("args"), "state", None)
+            if isinstance(state, str) and Path(state).is_file():
+                # a hand-edited position can pass the checks of its file and still lack what
+                # the rules read (a biome card of a continent in play...)
+                print(f"  it happened while using the position in {state}: if that file was edited by "
+                      "hand, a value the rules need may be missing or inconsistent (see docs/state.md)",
+                      file=sys.stderr)
         return 3
     sys.stdout.flush()
     return code

@@ -220,3 +220,10 @@ def test_own_biome_table_against_the_food_chips(tmp_path):
     text = info.value.render()
     assert "more than the 90 Food Chips in the box" in text
     assert "my_biomes.csv" in text                    # the player's table, not the shipped one
+
+
+def test_a_table_file_that_is_not_text_is_refused(tmp_path):
+    own = tmp_path / "biomes.csv"
+    own.write_bytes(b"\xff\xfe" + "name,title\n".encode("utf-16-le"))
+    with pytest.raises(ResolveError, match=r"is not UTF-8 text .*\n.*\n.*\n  hint: save the table as UTF-8 CSV"):
+        load(DARWIN, tables={"biome": str(own)})

@@ -197,3 +197,23 @@ def test_saved_settings_are_checked(darwin, saved, tmp_path):
     good = rewritten(path, tmp_path, lambda d: d.update(params={"hand_size": 8}))
     assert state_io.saved_settings(program, str(good), json.loads(good.read_text()), good.read_text())[
         "hand_size"] == "8"
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda d: d.update(mode=[0, 0]), "the mode is a name, not [0, 0]"),
+    (lambda d: d["seats"][0].update(title={"x": 1}), "a seat's title is a text"),
+    (lambda d: d["state"].update(to_move={"p1": 1}), 'is not a seat of this game'),
+    (lambda d: d["state"]["trade_zone"].__setitem__(0, {"card": 1}), "is not an animal_card"),
+    (lambda d: d["seats"][1].update(name="p\ud800"), 'holds an escape (\\ud800 to \\udfff)'),
+])
+def test_values_of_the_wrong_kind_are_refused(darwin, saved, tmp_path, change, message):
+    """Hand edits found by fuzzing the state files, each once a crash: a value of the
+    wrong kind (a list, an object, a text that is no text) is refused with a message."""
+    _, _, path = saved
+    assert message in error_of(darwin, rewritten(path, tmp_path, change))
+
+
+def test_json_nested_too_deeply_is_refused(darwin, tmp_path):
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000)
+    assert "nests too deeply to be a state file" in error_of(darwin, deep)
