@@ -14,6 +14,7 @@ them into one clear message and an exit code, never a traceback.
 from __future__ import annotations
 
 import difflib
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
@@ -111,6 +112,15 @@ def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:
     matches = difflib.get_close_matches(name, sorted(set(candidates)), n=1, cutoff=0.6)
     if matches:
         return f"did you mean '{matches[0]}'?"
+    return None
+
+
+def whole_number(text: str) -> int | None:
+    """A whole number written in ASCII digits (at most 18 of them, with an optional
+    minus sign), else None: what a user may type where a number is wanted."""
+    text = text.strip()
+    if re.fullmatch(r"-?[0-9]{1,18}", text):
+        return int(text)
     return None
 
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from . import ir as I
 from . import runtime as rt
-from .diagnostics import BadInputError, Diagnostic, Span, did_you_mean, one_of, register_source
+from .diagnostics import BadInputError, Diagnostic, Span, did_you_mean, one_of, register_source, whole_number
 from .types import BoardT, BoolT, CollT, EnumT, IntT, TextT, Type
 
 EMPTY = {".", "_", "-"}
@@ -101,7 +101,11 @@ def read_grid(path: str, program: I.Program, grid_name: str, allow_free: bool) -
 def read_cards(source: str, program: I.Program, enum_name: str) -> tuple[str, ...]:
     """A card list from a file, or from the argument itself when no such file exists."""
     enum = program.enums[enum_name]
-    if Path(source).is_file():
+    try:
+        is_file = Path(source).is_file()
+    except OSError:                 # too long to be a path: a list of names
+        is_file = False
+    if is_file:
         text = read_text(source)
         return tuple(enum_value(w, enum, span, enum_name) for w, span in _words(text, source))
     if "/" in source or source.endswith(".txt"):
@@ -112,8 +116,8 @@ def read_cards(source: str, program: I.Program, enum_name: str) -> tuple[str, ..
 def parse_value(text: str, typ: Type, program: I.Program, name: str) -> Any:
     """A command-line value for an input of type ``typ``."""
     if isinstance(typ, IntT):
-        if re.fullmatch(r"-?\d+", text.strip()):
-            return int(text)
+        if whole_number(text) is not None:
+            return whole_number(text)
         raise BadInputError(f"--{name.replace('_', '-')} takes a number, not '{text}'")
     if isinstance(typ, BoolT):
         if text in ("true", "false"):

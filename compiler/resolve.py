@@ -23,7 +23,7 @@ from . import ast as A
 from . import ir as I
 from . import runtime as rt
 from .diagnostics import (NO_SPAN, Diagnostic, DiagnosticBag, ResolveError, RulesError, Span,
-                          did_you_mean)
+                          did_you_mean, whole_number)
 from .types import (ANY, BOOL, INT, NONE, RELATION, SEAT, TEXT, AnyT, BoardT, BoolT, CellT, CollT,
                     EnumT, IntT, LayerT, MapT, NoneT, RecordT, ScoreT, SeatT, TextT, TupleT, Type,
                     assignable, is_bool, is_cell, is_coll, is_int, join)
@@ -488,8 +488,8 @@ class Resolver:
                           for m in re.finditer(r"\S+", text))
             return _rt_oset(items) if ctype.kind == "set" else items
         if isinstance(ctype, IntT):
-            if text.lstrip("-").isdigit():
-                return int(text)
+            if whole_number(text) is not None:
+                return whole_number(text)
             self.diag.error(span, f"column '{column}' holds numbers, not '{text}'")
             return None
         if isinstance(ctype, TextT):
@@ -584,8 +584,9 @@ class Resolver:
                 return text == "true"
         elif isinstance(typ, IntT):
             numbers = node.options if isinstance(node, A.Switch) and not _named_options(node) else None
-            if text.lstrip("-").isdigit() and (numbers is None or int(text) in numbers):
-                return int(text)
+            number = whole_number(text)
+            if number is not None and (numbers is None or number in numbers):
+                return number
             if numbers:
                 from .diagnostics import BadInputError
                 raise BadInputError(f"'{text}' is not an option of '{name}' (options: "
@@ -598,7 +599,8 @@ class Resolver:
             raise BadInputError(f"'{text}' is not an option of '{name}' "
                                 f"({did_you_mean(text, options) or 'options: ' + ' | '.join(options)})")
         from .diagnostics import BadInputError
-        raise BadInputError(f"'{name}' takes a {typ}, not '{text}'")
+        kind = {"int": "a whole number", "bool": "true or false", "text": "a text"}.get(str(typ), f"a {typ}")
+        raise BadInputError(f"'{name}' takes {kind}, not '{text}'")
 
     def constant(self, name: str) -> tuple[Any, Type]:
         if name in self.constants:
@@ -643,6 +645,11 @@ class Resolver:
                     dims.append(1)
                 else:
                     dims.append(r.value)
+            if dims[0] * dims[1] > MOST_GRID_CELLS:
+                self.diag.error(node.span, f"a grid of {dims[0]} x {dims[1]} cells is more than the "
+                                           f"{MOST_GRID_CELLS:,} cells rulewright handles",
+                                "check the grid's size (a --set of its rows or columns?)")
+                dims = [1, 1]
             self.current = saved
             cell = self.type(node.cell_type)
             if not isinstance(cell, (EnumT, AnyT)):
@@ -1802,6 +1809,10 @@ class Resolver:
                                      "value: a number, or tuples of one length")
                 break
         self.queries[node.name] = I.QueryDef(node.name, node.title, body, inputs, node)
+
+
+# The most cells of a grid (a board game's: Go has 361; its relations go over pairs of cells).
+MOST_GRID_CELLS = 1_000
 
 
 def _arity(t) -> int:

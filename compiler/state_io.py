@@ -20,7 +20,7 @@ from typing import Any
 from . import ir as I
 from . import render
 from . import runtime as rt
-from .diagnostics import BadInputError, Diagnostic, Span, did_you_mean, one_of, register_source
+from .diagnostics import BadInputError, Diagnostic, Span, did_you_mean, one_of, register_source, whole_number
 from .types import (AnyT, BoardT, BoolT, CellT, CollT, EnumT, IntT, MapT, NoneT, RecordT, SeatT,
                     TextT, TupleT, Type)
 
@@ -271,7 +271,7 @@ class Reader:
                 self.fail(path, f"expected an object ({t})")
             out = {}
             for k, x in raw.items():
-                key = int(k) if isinstance(t.key, IntT) and k.lstrip("-").isdigit() else \
+                key = whole_number(k) if isinstance(t.key, IntT) and whole_number(k) is not None else \
                     {"true": True, "false": False}.get(k, k) if isinstance(t.key, BoolT) else k
                 out[self.decode(t.key, key, path + (k,))] = self.decode(t.value, x, path + (k,))
             return out

@@ -19,7 +19,7 @@ from typing import Any
 
 from compiler import graph as rules_graph
 from compiler import runtime as rt
-from compiler.diagnostics import BadInputError, RulesError, did_you_mean
+from compiler.diagnostics import BadInputError, RulesError, did_you_mean, whole_number
 from compiler.render import board_lines
 from compiler.types import BoardT
 
@@ -371,7 +371,7 @@ def _stop_label(program, stop_at: str) -> str:
         hint = did_you_mean(name, known) or ("checkpoints: " + ", ".join(known) if known
                                              else "this spec declares no checkpoint")
         raise UsageError(f"--stop-at: no checkpoint '{name}' in the spec ({hint})")
-    if count and not (count.isdigit() and int(count) >= 1):
+    if count and not ((whole_number(count) or 0) >= 1):
         raise UsageError(f"--stop-at takes NAME or NAME:N with N = 1, 2, ..., not '{stop_at}'")
     return f"{name}:{count or 1}"
 
@@ -771,6 +771,11 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except OSError as exc:      # a path the system refuses: too long, a file where a folder is needed...
+        where = exc.filename if exc.filename is not None else "a file"
+        shown = where if len(str(where)) <= 80 else str(where)[:77] + "..."
+        print(f"error: {shown}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
     except Exception:  # a bug in rulewright, not a user error
         if os.environ.get("RULEWRIGHT_DEBUG"):
             traceback.print_exc()
