@@ -334,7 +334,8 @@ class Resolver:
         self.table_files[node.name] = str(path)
         if own and not path.is_file():
             from .diagnostics import BadInputError
-            raise BadInputError(f"{own}: no such file (the table '{node.name}' to load in place of "
+            what = "a folder, not a table file" if path.is_dir() else "no such file"
+            raise BadInputError(f"{own}: {what} (the table '{node.name}' to load in place of "
                                 f"{node.source})")
         try:
             text = path.read_text(encoding="utf-8")

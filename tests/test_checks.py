@@ -227,3 +227,8 @@ def test_a_table_file_that_is_not_text_is_refused(tmp_path):
     own.write_bytes(b"\xff\xfe" + "name,title\n".encode("utf-16-le"))
     with pytest.raises(ResolveError, match=r"is not UTF-8 text .*\n.*\n.*\n  hint: save the table as UTF-8 CSV"):
         load(DARWIN, tables={"biome": str(own)})
+
+
+def test_a_folder_given_as_a_table_file_is_named_a_folder(tmp_path):
+    with pytest.raises(BadInputError, match=r"a folder, not a table file \(the table 'biome'"):
+        load(DARWIN, tables={"biome": str(tmp_path)})
