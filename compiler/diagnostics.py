@@ -126,7 +126,7 @@ def whole_number(text: str) -> int | None:
 
 def one_of(name: str, values: list[str], what: str, most: int = 12) -> str:
     """A hint for a name that is none of ``values``: the close one, else those that
-    contain it ("giraffe": giraffe_head, giraffe_body...), else the values themselves,
+    contain it ("red": red_head, red_body...), else the values themselves,
     at most ``most`` of them."""
     word = name.lower()
     found = [v for v in values if len(word) >= 3 and word in v.lower()]

@@ -116,8 +116,9 @@ def read_cards(source: str, program: I.Program, enum_name: str) -> tuple[str, ..
 def parse_value(text: str, typ: Type, program: I.Program, name: str) -> Any:
     """A command-line value for an input of type ``typ``."""
     if isinstance(typ, IntT):
-        if whole_number(text) is not None:
-            return whole_number(text)
+        number = whole_number(text)
+        if number is not None:
+            return number
         raise BadInputError(f"--{name.replace('_', '-')} takes a number, not '{text}'")
     if isinstance(typ, BoolT):
         if text in ("true", "false"):

@@ -489,8 +489,9 @@ class Resolver:
                           for m in re.finditer(r"\S+", text))
             return _rt_oset(items) if ctype.kind == "set" else items
         if isinstance(ctype, IntT):
-            if whole_number(text) is not None:
-                return whole_number(text)
+            number = whole_number(text)
+            if number is not None:
+                return number
             self.diag.error(span, f"column '{column}' holds numbers, not '{text}'")
             return None
         if isinstance(ctype, TextT):

@@ -271,7 +271,8 @@ class Reader:
                 self.fail(path, f"expected an object ({t})")
             out = {}
             for k, x in raw.items():
-                key = whole_number(k) if isinstance(t.key, IntT) and whole_number(k) is not None else \
+                number = whole_number(k) if isinstance(t.key, IntT) else None
+                key = number if number is not None else \
                     {"true": True, "false": False}.get(k, k) if isinstance(t.key, BoolT) else k
                 out[self.decode(t.key, key, path + (k,))] = self.decode(t.value, x, path + (k,))
             return out

@@ -367,7 +367,6 @@ def _stop_label(program, stop_at: str) -> str:
     name, _, count = stop_at.partition(":")
     known = _checkpoint_names(program)
     if name not in known:
-        from compiler.diagnostics import did_you_mean
         hint = did_you_mean(name, known) or ("checkpoints: " + ", ".join(known) if known
                                              else "this spec declares no checkpoint")
         raise UsageError(f"--stop-at: no checkpoint '{name}' in the spec ({hint})")
@@ -577,7 +576,6 @@ def cmd_query(args, extra: list[str]) -> int:
     elif args.state is not None:
         program, state, _ = _load_state(args, program)
     if name not in program.queries:
-        from compiler.diagnostics import did_you_mean
         names = [q.replace("_", "-") for q in program.queries]
         hint = did_you_mean(args.name, names) or ("queries: " + ", ".join(names) if names else "none")
         raise UsageError(f"no query '{args.name}' in {args.spec} ({hint})")
@@ -637,7 +635,6 @@ def _seat(raw: str, state, name: str):
     for seat in state.seats:
         if raw in (seat.name, seat.title, str(seat.index + 1)):
             return seat
-    from compiler.diagnostics import did_you_mean
     names = [s.name for s in state.seats]
     raise UsageError(f"--{name.replace('_', '-')}: no seat '{raw}' in this game "
                      f"({did_you_mean(raw, names) or 'seats: ' + ', '.join(names)})")
@@ -781,10 +778,10 @@ def main(argv: list[str] | None = None) -> int:
             traceback.print_exc()
         else:
             print("rulewright: internal error (run with RULEWRIGHT_DEBUG=1 for details)", file=sys.stderr)
-            state = getattr(locals().get("args"), "state", None)
+            state = getattr(args, "state", None) if "args" in locals() else None
             if isinstance(state, str) and Path(state).is_file():
                 # a hand-edited position can pass the checks of its file and still lack what
-                # the rules read (a biome card of a continent in play...)
+                # the rules read (a keyed value left out, a record pointing at a missing key...)
                 print(f"  it happened while using the position in {state}: if that file was edited by "
                       "hand, a value the rules need may be missing or inconsistent (see docs/state.md)",
                       file=sys.stderr)
