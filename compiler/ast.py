@@ -531,6 +531,13 @@ class Check(Definition):
 
 
 @dataclass(frozen=True)
+class Invariant(Check):
+    """``invariant NAME [for x in C if p]: cond else "message"``: a fact every position
+    of a game satisfies. Unlike a check it may read the game state; it is checked when
+    a position is read from a file (a hand-edited one included), never at load."""
+
+
+@dataclass(frozen=True)
 class Query(Definition):
     title: str | None
     body: tuple[Stmt, ...]

@@ -321,8 +321,11 @@ class _Builder:
             var, domain = str(loop[0]), self.expr(loop[1])
             if len(loop) > 2 and loop[2] is not None:
                 filter_ = self.expr(loop[2].children[0])
-        return A.Check(self.span(node), name, nspan, tags, doc, var, domain, filter_,
-                       self.expr(rest[0]), self.interpolated(rest[1]))
+        cls = A.Invariant if node.data == "invariant_def" else A.Check
+        return cls(self.span(node), name, nspan, tags, doc, var, domain, filter_,
+                   self.expr(rest[0]), self.interpolated(rest[1]))
+
+    def_invariant_def = def_check_def
 
     def def_query_def(self, node, doc):
         name, nspan, tags, rest = self.head(node)

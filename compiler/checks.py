@@ -8,14 +8,19 @@ Out: nothing when every check holds; otherwise a ``ResolveError`` with one
 
 Checks are evaluated by the interpreter like any definition; they may read tables,
 switches, params and definitions, never the state of a game.
+
+Invariants (``broken_invariants``) are written like checks but state facts of every
+position of a game: they read the state, and are evaluated on a position (one read
+from a file, or one the rules reach).
 """
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
 from . import ir as I
 from . import render
-from .diagnostics import DiagnosticBag, ResolveError, RulesError, Span
+from .diagnostics import Diagnostic, DiagnosticBag, ResolveError, RulesError, RuntimeRulesError, Span
 
 
 def _where(program: I.Program, item: Any) -> Span | None:
@@ -36,10 +41,14 @@ def _values(interp, chk: I.CheckDef, env: dict) -> str | None:
     return f"found {shown[0]}, needs {op} {shown[1]}"
 
 
+def _shown(v: Any) -> str:
+    return "none" if v is None else render.text(v)
+
+
 def _message(interp, chk: I.CheckDef, env: dict) -> tuple[str, bool]:
     """The check's message with its ``{...}`` parts computed, and whether it has any
     (then it says what it needs to, and the automatic details are left out)."""
-    parts = [p if isinstance(p, str) else render.text(interp.evaluate(p, env)) for p in chk.message]
+    parts = [p if isinstance(p, str) else _shown(interp.evaluate(p, env)) for p in chk.message]
     return "".join(parts), any(not isinstance(p, str) for p in chk.message)
 
 
@@ -105,3 +114,114 @@ def _tables_read(program: I.Program, start: str) -> set[str]:
             else:
                 todo.append(dst)
     return tables
+
+
+# ------------------------------------------------------------------ invariants
+@dataclass
+class Broken:
+    """An invariant a position breaks: the invariant, what it says (with the element
+    that breaks it, when it runs over a collection), and where in a state document
+    the fault most likely lies (candidate paths, the most precise first)."""
+    invariant: I.CheckDef
+    message: str
+    paths: list[tuple] = field(default_factory=list)
+
+
+def broken_invariants(interp, state) -> list[Broken]:
+    """Every invariant of the program the position ``state`` breaks, in the order they
+    are written. An invariant that cannot even be evaluated on the position (a value
+    it reads is missing) counts as broken, with the reason."""
+    program = interp.program
+    out: list[Broken] = []
+    for inv in program.invariants.values():
+        try:
+            if inv.var is None:
+                if not interp.evaluate(inv.cond, {}, state=state):
+                    text, own = _message(interp, inv, {})
+                    values = None if own else _values(interp, inv, {})
+                    out.append(Broken(inv, text + (f": {values}" if values else ""), _var_paths(program, inv.cond, None, None)))
+                continue
+            domain_path = _state_path(program, inv.domain)
+            for i, item in enumerate(interp.evaluate(inv.domain, {}, state=state)):
+                env = {inv.var: item}
+                if inv.filter is not None and not interp.evaluate(inv.filter, env, state=state):
+                    continue
+                if interp.evaluate(inv.cond, env, state=state):
+                    continue
+                text, own = _message(interp, inv, env)
+                if not own:
+                    values = _values(interp, inv, env)
+                    text = f"{text}: {render.text(item)}" + (f" ({values})" if values else "")
+                paths = _var_paths(program, inv.cond, inv.var, item, domain_path and domain_path + (i,))
+                out.append(Broken(inv, text, paths))
+        except Exception as exc:                     # noqa: BLE001 (a value the invariant reads is missing)
+            reason = exc.diagnostics[0].message if isinstance(exc, RulesError) else str(exc) or type(exc).__name__
+            out.append(Broken(inv, f"cannot be checked on this position ({reason}): "
+                                   + "".join(p for p in inv.message if isinstance(p, str)).strip(),
+                              _var_paths(program, inv.domain or inv.cond, None, None)))
+    return out
+
+
+def _state_path(program: I.Program, e: I.Expr | None) -> tuple | None:
+    """The path in a state document of a shared state variable read whole."""
+    if type(e) is I.Global and e.name in program.state and not program.state[e.name].keyed:
+        return ("state", e.name)
+    return None
+
+
+def _var_paths(program: I.Program, e: I.Expr | None, var: str | None, item: Any,
+               item_path: tuple | None = None) -> list[tuple]:
+    """The entries of a state document an expression reads, most precise first: keyed
+    state at the element ``item`` bound to ``var`` (``biome_card(c)``), the fields of
+    that element (``s.home``, when it comes from a state variable at ``item_path``),
+    the element itself, then shared state read whole."""
+    keyed, fields, whole = [], [], []
+
+    def walk(x):
+        if isinstance(x, I.SeatVar):
+            var_def = program.state.get(x.name)
+            if var_def is not None and type(x.seat) is I.Local and x.seat.name == var and item is not None:
+                key = getattr(item, "name", item)
+                keyed.append(("per_seat" if var_def.per_seat else "per_key", x.name, key))
+        if isinstance(x, I.Op) and x.op == "field" and item_path is not None and \
+                type(x.args[0]) is I.Local and x.args[0].name == var:
+            fields.append(item_path + (str(x.data)[2:],))
+        path = _state_path(program, x) if isinstance(x, I.Expr) else None
+        if path is not None:
+            whole.append(path)
+        for child in _children(x):
+            walk(child)
+
+    walk(e)
+    return keyed + fields + ([item_path] if item_path else []) + whole
+
+
+def _children(x) -> list:
+    if isinstance(x, (I.Expr, I.Binder)):
+        out = []
+        for v in vars(x).values():
+            if isinstance(v, (I.Expr, I.Binder)):
+                out.append(v)
+            elif isinstance(v, (list, tuple)):
+                out += [y for y in v if isinstance(y, (I.Expr, I.Binder))]
+        return out
+    return []
+
+
+def invariant_watcher(interp):
+    """A watcher for ``Interpreter.play``: at every checkpoint (and, called with the
+    label ``end``, once the game is over) the position the rules reached must satisfy
+    every invariant; otherwise the rules and an invariant disagree, reported at the
+    invariant as a ``RuntimeRulesError``."""
+    def watch(state, label: str):
+        broken = broken_invariants(interp, state)
+        if broken:
+            b = broken[0]
+            where = "once the game is over" if label == "end" else f"at checkpoint {label}"
+            raise RuntimeRulesError(Diagnostic(
+                b.invariant.node.name_span,
+                f"{where} the rules reached a position that breaks this invariant: {b.message}",
+                "the rules allow a position the invariant excludes: one of the two is wrong "
+                f"(the seed and --stop-at {label} give the position)" if label != "end" else
+                "the rules allow a position the invariant excludes: one of the two is wrong"))
+    return watch

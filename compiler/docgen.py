@@ -19,6 +19,7 @@ SECTIONS = [
     ("Components", (A.Enum, A.Table, A.Grid, A.Constant)),
     ("Relations", (A.Relation,)),
     ("Rules and quantities", (A.Rule, A.Def, A.Outcome)),
+    ("Facts of every position", (A.Invariant,)),
     ("Checks of the data", (A.Check,)),
     ("Scoring", (A.Scoring,)),
     ("Game state", (A.State,)),
@@ -54,7 +55,7 @@ def rules_page(program: I.Program) -> str:
     order = {id(d): i for i, d in enumerate(d for f in program.files for d in f.definitions)}
     defs.sort(key=lambda d: order.get(id(d), 0))
     for title, kinds in SECTIONS:
-        items = [d for d in defs if isinstance(d, kinds)]
+        items = [d for d in defs if type(d) in kinds]
         if not items:
             continue
         out += [f"## {title}", ""]

@@ -352,7 +352,8 @@ class ModeDef:
 
 @dataclass
 class CheckDef:
-    """A fact about the spec's data, evaluated when the spec is loaded. With a loop
+    """A fact about the spec's data, evaluated when the spec is loaded (a ``check``), or
+    about every position of a game, evaluated when one is read (an ``invariant``). With a loop
     variable, every element of ``domain`` passing ``filter`` must satisfy ``cond``.
     ``sides`` are the two operands when ``cond`` is a comparison (shown on failure).
     ``message``: text parts and expressions (``{...}`` in the spec), read with the
@@ -399,6 +400,7 @@ class Program:
     reads: list[tuple[str, str, str, Span]]    # (from, to, kind: reads|contains|precedes|calls, span)
     overrides: dict[str, Any] = field(default_factory=dict)
     checks: dict[str, CheckDef] = field(default_factory=dict)
+    invariants: dict[str, CheckDef] = field(default_factory=dict)
     table_files: dict[str, str] = field(default_factory=dict)   # table -> file it was read from
     own_tables: dict[str, str] = field(default_factory=dict)    # tables read from a player's files
     variants: list = field(default_factory=list)                # variants.Applied, base first

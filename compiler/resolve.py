@@ -146,6 +146,7 @@ class Resolver:
         self.tables = dict(tables or {})          # table -> a player's own file in place of the spec's
         self.table_files: dict[str, str] = {}
         self.checks: dict[str, I.CheckDef] = {}
+        self.invariants: dict[str, I.CheckDef] = {}
         self.diag = DiagnosticBag()
         self.defs: dict[str, A.Definition] = {}
         self.enums: dict[str, I.EnumInfo] = {}
@@ -217,7 +218,7 @@ class Resolver:
             funcs=self.funcs, scorings=self.scorings, state=self.state,
             procedures=self.procedures, modes=self.modes, queries=self.queries,
             records=self.records, outcome=self.outcome, reads=self.reads, overrides=self.overrides,
-            checks=self.checks, table_files=self.table_files, own_tables=self.tables)
+            checks=self.checks, invariants=self.invariants, table_files=self.table_files, own_tables=self.tables)
 
     # ================================================================ collect
     def collect(self):
@@ -382,13 +383,14 @@ class Resolver:
         saved, self.current = self.current, node.name
         scope = Scope(kind="def")
         domain = filter_ = None
+        what = "an invariant" if isinstance(node, A.Invariant) else "a check"
         if node.var is not None:
             domain = self.expr(node.domain, scope)
             elem: Type = ANY
             if isinstance(domain.type, CollT):
                 elem = domain.type.elem
             elif not isinstance(domain.type, AnyT):
-                self.diag.error(node.domain.span, f"a check runs over a collection, not {domain.type}")
+                self.diag.error(node.domain.span, f"{what} runs over a collection, not {domain.type}")
             scope = scope.child()
             scope.names[node.var] = elem
             if node.filter is not None:
@@ -397,14 +399,16 @@ class Resolver:
                     self.diag.error(node.filter.span, f"a condition is true or false, not {filter_.type}")
         cond = self.expr(node.cond, scope)
         if not is_bool(cond.type):
-            self.diag.error(node.cond.span, f"a check is true or false; this is {cond.type}")
+            self.diag.error(node.cond.span, f"{what} is true or false; this is {cond.type}")
         sides = None
         if isinstance(node.cond, A.Binary) and node.cond.op in ("==", "!=", "<", "<=", ">", ">="):
+            reported = len(self.diag.items)      # the operands again: their errors are already told
             sides = (self.expr(node.cond.left, scope), node.cond.op, self.expr(node.cond.right, scope))
+            del self.diag.items[reported:]
         message = tuple(part if isinstance(part, str) else self.expr(part, scope) for part in node.message)
         self.current = saved
-        self.checks[node.name] = I.CheckDef(node.name, node.var, domain, filter_, cond, message,
-                                            sides, node)
+        target = self.invariants if isinstance(node, A.Invariant) else self.checks
+        target[node.name] = I.CheckDef(node.name, node.var, domain, filter_, cond, message, sides, node)
 
     def table_value(self, value, ctype: Type, span: Span, column: str):
         if isinstance(value, tuple) and value[0] == "raw":
@@ -798,7 +802,7 @@ class Resolver:
 
     def visible_names(self, scope: Scope) -> set[str]:
         names = scope.all_names() | set(self.enum_of_value) | BUILTIN_COLLECTIONS | {"true", "false", "none"}
-        names |= {k for k, v in self.defs.items() if not isinstance(v, A.State)}
+        names |= {k for k, v in self.defs.items() if not isinstance(v, (A.State, A.Check))}
         names |= set(self.state) | set(self.enums)
         return names
 

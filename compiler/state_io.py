@@ -14,6 +14,7 @@ their fields, maps as objects, boards as rows of card names (``null`` when free)
 from __future__ import annotations
 
 import json
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +27,7 @@ from .types import (AnyT, BoardT, BoolT, CellT, CollT, EnumT, IntT, MapT, NoneT,
 
 FORMAT = "rulewright-state/1"
 SEAT_KINDS = ("player", "neutral", "automaton")
+MOST_SHOWN_PER_INVARIANT = 3       # errors shown for one invariant a position breaks
 
 
 # ------------------------------------------------------------------ writing
@@ -210,6 +212,38 @@ class Reader:
         if span is None:
             raise BadInputError(f"{self.file}: {at}: {message}" + (f" ({hint})" if hint else ""))
         raise BadInputError(Diagnostic(span, f"{at}: {message}", hint))
+
+    def check_invariants(self, interp, state) -> None:
+        """Every invariant of the spec the position breaks, each at the entry of the
+        file that most likely holds the fault, as one error."""
+        from .checks import broken_invariants
+        diags = []
+        broken = broken_invariants(interp, state)
+        counts = Counter(b.invariant.name for b in broken)
+        shown: Counter = Counter()
+        for b in broken:
+            name = b.invariant.name
+            shown[name] += 1
+            if shown[name] > MOST_SHOWN_PER_INVARIANT:
+                continue
+            node = b.invariant.node
+            tags = f" [{' '.join(node.rule_ids)}]" if node.rule_ids else ""
+            more = (f" ({counts[name]} places in this file break it, "
+                    f"{MOST_SHOWN_PER_INVARIANT} are shown)") if counts[name] > MOST_SHOWN_PER_INVARIANT else ""
+            note = (node.name_span, f"every position satisfies the invariant '{name}'{tags}{more}")
+            span, at = None, None
+            for path in b.paths:
+                span = self.loc.span(self.file, path)
+                if span is not None:
+                    at = _path_text(path)
+                    break
+            if span is None:
+                span = Span(self.file, 1, 1, 1, 2)
+            diags.append(Diagnostic(span, f"{at}: {b.message}" if at else b.message,
+                                    "a position must be one the rules allow; mend the file "
+                                    "(see 'Invariants' in docs/state.md)", notes=(note,)))
+        if diags:
+            raise BadInputError(diags)
 
     def decode(self, t: Type, raw: Any, path: tuple, top: bool = False) -> Any:
         if raw is None:
@@ -422,6 +456,7 @@ def load(interp, path: str, doc: dict | None = None, text: str | None = None):
                     rd.fail((section, name, k), f"'{k}' is not {_a('seat' if section == 'per_seat' else var.per)}",
                             did_you_mean(k, keys) or "one of: " + ", ".join(keys), key=True)
                 state.per[name][keys[k]] = rd.decode(var.type, x, (section, name, k), top=True)
+    rd.check_invariants(interp, state)
     return state
 
 

@@ -392,6 +392,7 @@ def _narrative(state) -> list[str]:
 
 def cmd_play(args) -> int:
     from compiler import render, state_io
+    from compiler.checks import invariant_watcher
     from compiler.interpret import Interpreter
     program = _load(args.spec, args)
     mode = _pick_mode(program, args)
@@ -402,7 +403,11 @@ def cmd_play(args) -> int:
     interp = Interpreter(program)
     factory = _agents(program, args)
     started = time.perf_counter()
-    state = interp.play(mode.name, players, args.seed, stop_at=stop_at, agent_factory=factory)
+    watch = invariant_watcher(interp)
+    state = interp.play(mode.name, players, args.seed, stop_at=stop_at, agent_factory=factory,
+                        watchers=[watch])
+    if state.stopped is None:
+        watch(state, "end")
     seconds = time.perf_counter() - started
     if stop_at and state.stopped is None:
         name = stop_at.split(":")[0]

@@ -1,0 +1,248 @@
+"""Invariants: facts of every position, written in the spec and checked on positions.
+
+A position read from a file must satisfy every invariant of its spec, or it is refused
+at the entry of the file that breaks one; a game the rules play must never reach a
+position that breaks one (else the rules and the invariant disagree, an error at the
+invariant). Both directions are tested: hand-edited positions that broke queries deep
+inside a rule are now refused at their line, and seeded games of every spec, mode and
+version keep every invariant at every checkpoint.
+"""
+from __future__ import annotations
+
+import copy
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from compiler import load, state_io
+from compiler.checks import broken_invariants, invariant_watcher
+from compiler.diagnostics import BadInputError, RuntimeRulesError
+from solver.queries import interpreter_for
+
+ROOT = Path(__file__).resolve().parent.parent
+DARWIN = ROOT / "spec" / "darwins_choice"
+_PROGRAMS: dict = {}
+
+
+def program(path: Path):
+    if path not in _PROGRAMS:
+        _PROGRAMS[path] = load(path)
+    return _PROGRAMS[path]
+
+
+def saved(path: Path = DARWIN, mode: str = "standard", players: int = 4, seed: int = 3,
+          stop: str = "evaluation:2") -> dict:
+    prog = program(path)
+    st = interpreter_for(prog).play(mode, players, seed, stop_at=stop)
+    assert st.stopped == stop
+    return json.loads(json.dumps(state_io.dump(st, seed=seed)))
+
+
+def refused(doc: dict, path: Path = DARWIN) -> str:
+    """The error of reading ``doc`` as a position (it must be refused)."""
+    text = json.dumps(doc, indent=1)
+    with pytest.raises(BadInputError) as info:
+        state_io.load(interpreter_for(program(path)), "pos.json", doc, text)
+    return info.value.render()
+
+
+# ------------------------------------------------------------------ hand-edited positions
+def test_a_saved_position_keeps_every_invariant():
+    doc = saved()
+    st = state_io.load(interpreter_for(program(DARWIN)), "pos.json", doc, json.dumps(doc))
+    assert broken_invariants(interpreter_for(program(DARWIN)), st) == []
+
+
+def test_a_species_without_a_continent_is_refused_at_its_home():
+    doc = saved()
+    doc["state"]["world"][0]["home"] = None
+    err = refused(doc)
+    assert "state.world[0].home: species 1 lives on none, which is not a continent in play" in err
+    assert "invariant 'species_in_a_biome' [DC-ACT-CREATE-01]" in err
+    assert "positions.rules:" in err and "hint: a position must be one the rules allow" in err
+
+
+def test_a_continent_without_its_biome_card_is_refused_at_that_entry():
+    doc = saved()
+    home = doc["state"]["world"][0]["home"]
+    doc["per_key"]["biome_card"][home] = None
+    err = refused(doc)
+    assert f"per_key.biome_card.{home}: {home} is in play but shows no Biome Card" in err
+    assert "invariant 'biome_on_every_continent'" in err
+
+
+def test_keyed_state_left_out_names_the_continents_three_at_most():
+    doc = saved()
+    del doc["per_key"]
+    err = refused(doc)
+    in_play = doc["state"]["in_play"]
+    assert len(in_play) == 4
+    shown = [c for c in in_play if f"{c} is in play but shows no Biome Card" in err]
+    assert len(shown) == 3
+    assert "(4 places in this file break it, 3 are shown)" in err
+    assert f"state.in_play[{in_play.index(shown[0])}]" in err
+
+
+def test_a_species_without_cards_is_refused_at_its_cards():
+    doc = saved()
+    doc["state"]["world"][0]["cards"] = []
+    err = refused(doc)
+    assert "state.world[0].cards: species 1 is not a well-formed species" in err
+
+
+def test_a_species_with_two_heads_is_refused():
+    doc = saved()
+    prog = program(DARWIN)
+    heads = [k for k in prog.enums["animal_card"].values if k.endswith("_head")]
+    doc["state"]["world"][0]["cards"] += heads[:1]
+    err = refused(doc)
+    assert "state.world[0].cards: species 1 is not a well-formed species" in err
+
+
+def test_two_species_with_one_id_and_negative_chips_are_refused():
+    doc = saved()
+    world = doc["state"]["world"]
+    assert len(world) >= 2
+    world[1]["id"] = world[0]["id"]
+    world[0]["plants"] = -1
+    err = refused(doc)
+    assert "two species have the same id" in err
+    assert "has a negative number of Darwin Points or Food Chips (dp" in err and "plants -1" in err
+
+
+def test_a_species_numbered_past_next_id_is_refused():
+    doc = saved()
+    doc["state"]["world"][0]["id"] = doc["state"]["next_id"]
+    err = refused(doc)
+    assert f"species {doc['state']['next_id']} has an id outside 1 to" in err
+
+
+def test_queries_on_broken_positions_are_errors_of_the_file_not_internal_errors(tmp_path):
+    """The three hand edits that used to end in an internal error, through the command
+    line: exit 2, the file's line, the invariant, no traceback."""
+    doc = saved()
+    cases = []
+    a = copy.deepcopy(doc)
+    a["state"]["world"][0]["home"] = None
+    cases.append((a, ["best-move"], "state.world[0].home"))
+    b = copy.deepcopy(doc)
+    b["per_key"]["biome_card"][b["state"]["world"][0]["home"]] = None
+    cases.append((b, ["explain", "--species", str(b["state"]["world"][0]["id"])], "per_key.biome_card."))
+    c = copy.deepcopy(doc)
+    del c["per_key"]
+    cases.append((c, ["best-create"], "state.in_play["))
+    for i, (d, query, where) in enumerate(cases):
+        path = tmp_path / f"pos{i}.json"
+        path.write_text(json.dumps(d, indent=1))
+        proc = subprocess.run([sys.executable, "-m", "solver.cli", "query", "spec/darwins_choice", *query,
+                               "--state", str(path)], cwd=ROOT, capture_output=True, text=True, timeout=300)
+        assert proc.returncode == 2, proc.stderr
+        assert f"{path}:" in proc.stderr and where in proc.stderr, proc.stderr
+        assert "internal error" not in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_the_kids_version_needs_no_biome_card_on_the_chip_place():
+    kids = DARWIN / "variants" / "kids.rules"
+    doc = saved(kids, "kids", 3, 1, "era:1")
+    chip = doc["state"]["chip_place"][0]
+    assert doc["per_key"]["biome_card"][chip] is None          # the Competition Chip's place
+    others = [c for c in doc["state"]["in_play"] if c != chip]
+    assert all(doc["per_key"]["biome_card"][c] for c in others)  # laid out before the first turn
+    st = state_io.load(interpreter_for(program(kids)), "pos.json", doc, json.dumps(doc))
+    assert st.shared["chip_place"] == (chip,)
+    doc["per_key"]["biome_card"][others[0]] = None
+    err = refused(doc, kids)
+    assert "and it is not the place of the Competition Chip" in err
+
+
+# ------------------------------------------------------------------ games keep them
+def every_mode() -> list[tuple[Path, str, int]]:
+    """Every mode of every spec with invariants, at its fewest and most players."""
+    specs = [DARWIN, *sorted((DARWIN / "variants").glob("*.rules")), ROOT / "spec" / "ecosystem_savanna",
+             *sorted((ROOT / "spec" / "ecosystem_savanna" / "variants").glob("*.rules")),
+             *sorted((ROOT / "spec" / "house_rules").glob("*.rules"))]
+    out = []
+    for path in specs:
+        if not program(path).invariants:
+            continue
+        for name, mode in program(path).modes.items():
+            out.append((path, name, mode.min_players))
+            if mode.max_players != mode.min_players:
+                out.append((path, name, mode.max_players))
+    return out
+
+
+@pytest.mark.parametrize("path,mode,players", every_mode(),
+                         ids=lambda x: x.stem if isinstance(x, Path) else str(x))
+def test_games_of_every_spec_and_mode_keep_the_invariants(path, mode, players):
+    it = interpreter_for(program(path))
+    watch = invariant_watcher(it)
+    for seed in range(3):
+        st = it.play(mode, players, seed, watchers=[watch])
+        watch(st, "end")
+        assert st.checkpoints, "the watcher saw no checkpoint"
+
+
+def test_darwin_has_invariants_and_a_variant_can_flip_them():
+    base = program(DARWIN)
+    kids = program(DARWIN / "variants" / "kids.rules")
+    assert len(base.invariants) >= 8
+    assert base.invariants["biome_on_every_continent"].filter is None
+    assert kids.invariants["biome_on_every_continent"].filter is not None
+
+
+SPEC = '''
+game g "G"
+state { score: int = 0 }
+invariant score_small [X-1]: score < 3 else "the score is {score}"
+procedure add { set score = score + 1 checkpoint added }
+mode standard players 1 { seats players repeat 5 { do add() } }
+'''
+
+
+def spec_in(tmp_path: Path, text: str):
+    (tmp_path / "g.rules").write_text(text)
+    return load(tmp_path / "g.rules")
+
+
+def test_an_invariant_the_rules_break_is_an_error_at_the_invariant(tmp_path):
+    prog = spec_in(tmp_path, SPEC)
+    it = interpreter_for(prog)
+    with pytest.raises(RuntimeRulesError) as info:
+        it.play("standard", 1, 0, watchers=[invariant_watcher(it)])
+    text = info.value.render()
+    assert "g.rules:4:11: error: at checkpoint added:3 the rules reached a position that breaks " \
+           "this invariant: the score is 3" in text
+    assert "--stop-at added:3" in text
+
+
+def test_invariants_are_not_evaluated_when_the_spec_is_loaded(tmp_path):
+    """Unlike a check, an invariant reads the state: loading evaluates none (an
+    invariant false of the initial state loads fine and fails on positions only)."""
+    prog = spec_in(tmp_path, SPEC.replace("score < 3", "score > 0"))
+    assert "score_small" in prog.invariants and not prog.checks
+    it = interpreter_for(prog)
+    st = it.play("standard", 1, 0, stop_at="added:1")
+    assert broken_invariants(it, st) == []
+    doc = state_io.dump(st)
+    doc["state"]["score"] = 0
+    with pytest.raises(BadInputError) as info:
+        state_io.load(it, "pos.json", doc, json.dumps(doc, indent=1))
+    assert "the score is 0" in info.value.render()
+
+
+def test_a_variant_can_override_and_remove_an_invariant(tmp_path):
+    (tmp_path / "base").mkdir()
+    (tmp_path / "base" / "g.rules").write_text(SPEC)
+    (tmp_path / "looser.rules").write_text(
+        'variant looser "Looser" extends "base"\n'
+        'override invariant score_small: score < 10 else "the score is {score}, 10 or more"\n')
+    (tmp_path / "none.rules").write_text('variant none "None" extends "base"\nremove invariant score_small\n')
+    looser = load(tmp_path / "looser.rules")
+    it = interpreter_for(looser)
+    st = it.play("standard", 1, 0, watchers=[invariant_watcher(it)])
+    assert st.shared["score"] == 5
+    assert "score_small" not in load(tmp_path / "none.rules").invariants
