@@ -339,6 +339,7 @@ class Play(Stmt):
 class Objective(Stmt):
     sense: str        # 'maximize' | 'minimize'
     value: Expr
+    names: Expr | None = None     # ``named e``: what the number (each number of a tuple) is
 
 
 # ---------------------------------------------------------------- definitions

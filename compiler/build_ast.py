@@ -510,10 +510,15 @@ class _Builder:
         return A.Play(self.span(node), str(name), self.span(name), self.expr(value))
 
     def st_maximize(self, node):
-        return A.Objective(self.span(node), "maximize", self.expr(node.children[0]))
+        return self._objective(node, "maximize")
 
     def st_minimize(self, node):
-        return A.Objective(self.span(node), "minimize", self.expr(node.children[0]))
+        return self._objective(node, "minimize")
+
+    def _objective(self, node, sense: str):
+        names = node.children[1] if len(node.children) > 1 else None
+        return A.Objective(self.span(node), sense, self.expr(node.children[0]),
+                           self.expr(names.children[0]) if names is not None else None)
 
     # ------------------------------------------------------------ expressions
     def expr(self, node) -> A.Expr:

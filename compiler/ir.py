@@ -243,6 +243,7 @@ class Play(Stmt):
 class Objective(Stmt):
     sense: str
     value: Expr
+    names: Expr | None = None
 
 
 # ---------------------------------------------------------------- definitions

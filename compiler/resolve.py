@@ -1725,7 +1725,15 @@ class Resolver:
             self.diag.error(node.value.span, f"{node.sense} takes a number or a tuple of numbers, "
                                              f"found {value.type}",
                             hint=f"{node.sense} (a, b) optimises a, then b among the answers equal on a")
-        return I.Objective(node.span, node.sense, value)
+        names = None
+        if node.names is not None:
+            names = self.expr(node.names, scope)
+            width = len(value.type.items) if lexicographic else 1
+            given = len(names.type.items) if isinstance(names.type, TupleT) else 1
+            if given != width and not isinstance(names.type, AnyT):
+                self.diag.error(node.names.span, f"{given} name(s) for an objective of {width} number(s)",
+                                "one name per number: maximize (a, b) named (\"first\", \"second\")")
+        return I.Objective(node.span, node.sense, value, names)
 
     # ================================================================ procedures, modes, queries
     def resolve_procedure(self, node: A.Procedure):

@@ -316,6 +316,7 @@ class Encoder:
         self.agg_env: dict = {}
         self.explain = False          # one assumption literal per checked rule (for reasons)
         self.leaves: list = []        # the rules a query checks (see require_leaf)
+        self.objective_names: list = []   # the 'named' value of each objective reached
         self.dead_end = False         # a choice's condition known false (see run_block)
         self.dead_depth = -1
         self.objectives: list = []    # (path guard, value) of every maximize/minimize reached
@@ -1673,6 +1674,12 @@ class Encoder:
                     return False
             elif isinstance(st, I.Objective):
                 self.objectives.append((guard, self.encode(st.value, env)))
+                if st.names is not None:
+                    names = self.encode(st.names, env)
+                    if _symbolic(names):
+                        raise NotSupportedError("an objective's names are known before any choice "
+                                                "(they may depend on the inputs)", st.names.span)
+                    self.objective_names.append(names)
             elif isinstance(st, (I.Report, I.Play)):
                 pass            # shown and played from the replayed witness (queries._Walk)
             else:

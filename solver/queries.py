@@ -20,6 +20,7 @@ from typing import Any
 from ortools.sat.python import cp_model
 
 from compiler import ir as I
+from compiler import render
 from compiler import runtime as rt
 from compiler.diagnostics import NotSupportedError, RulesError
 
@@ -52,10 +53,13 @@ class Answer:
     reasons: list = field(default_factory=list)      # why not, when INFEASIBLE (see explain)
     reports: list = field(default_factory=list)      # (name, value, (definition, IDs, span))
     plays: list = field(default_factory=list)        # (choice name, expression, env): how to play it
+    objective_names: Any = None                      # 'maximize e named n': what the numbers are
 
     def to_json(self) -> dict[str, Any]:
         from .cli import jsonable
         return {"query": self.query, "status": self.status, "objective": self.objective,
+                **({"objective_names": _names_list(self.objective_names)}
+                   if self.objective_names is not None else {}),
                 "bound": self.bound, "witness": {k: jsonable(v) for k, v in self.witness.items()},
                 "breakdown": jsonable(self.breakdown), "seconds": round(self.seconds, 3),
                 "replayed": self.replayed, "time_limit": self.time_limit, "workers": self.workers,
@@ -75,10 +79,11 @@ class Answer:
             lines.extend(reason_lines(self.reasons))
         if self.status == "UNKNOWN":
             lines.append(f"  no answer within the time limit ({self.time_limit:g} s); "
-                         f"best bound {objective_text(self.bound)}")
+                         f"best bound {objective_text(self.bound, self.objective_names)}")
         if self.objective is not None:
-            proof = "proven optimal" if self.status == "OPTIMAL" else f"best bound {objective_text(self.bound)}"
-            lines.append(f"  objective: {objective_text(self.objective)} ({proof})")
+            proof = "proven optimal" if self.status == "OPTIMAL" else \
+                f"best bound {objective_text(self.bound, self.objective_names)}"
+            lines.append(f"  objective: {objective_text(self.objective, self.objective_names)} ({proof})")
         for name, value in self.witness.items():
             if isinstance(value, rt.Board):
                 marked = set()
@@ -252,8 +257,9 @@ def run_query(program: I.Program, name: str, inputs: dict[str, Any], time_limit:
         if obj is None and status == "OPTIMAL":
             status = "FEASIBLE"       # a question without an objective: its conditions can be met
         plays: list = []
+        named: list = []
         before_replay = time.perf_counter()
-        shown = replay(program, name, inputs, witness, objective_value, state=state, plays=plays)
+        shown = replay(program, name, inputs, witness, objective_value, state=state, plays=plays, named=named)
         replayed = True
         stats["replay_seconds"] = round(time.perf_counter() - before_replay, 4)
     elif status == "UNKNOWN" and isinstance(obj, IntV):
@@ -265,6 +271,9 @@ def run_query(program: I.Program, name: str, inputs: dict[str, Any], time_limit:
     if replayed:
         answer.reports = shown
         answer.plays = plays
+        answer.objective_names = named[0] if named else None
+    elif enc.objective_names and all(n == enc.objective_names[0] for n in enc.objective_names):
+        answer.objective_names = enc.objective_names[0]     # the same on every path: the bound's
     if status == "INFEASIBLE" and reasons:
         answer.reasons = explain(program, name, inputs, state, max(1.0, left()))
         answer.seconds = time.perf_counter() - started
@@ -605,10 +614,20 @@ def render_message(interp, rule, params, state, program=None, same_for_all=None)
 
 
 # ---------------------------------------------------------------- reading values
-def objective_text(v) -> str:
+def objective_text(v, names=None) -> str:
     """An objective's value as text: a tuple as its first number, then the ones that
-    break its ties ("6, then 4")."""
-    return ", then ".join(str(x) for x in v) if isinstance(v, tuple) else str(v)
+    break its ties ("6, then 4"); with the objective's names, each number after its
+    name ("points 6, then adaptation 4")."""
+    values = list(v) if isinstance(v, tuple) else [v]
+    if names is not None:
+        labels = _names_list(names) if isinstance(v, tuple) else [render.text(names)]
+        values = [f"{label} {x}" for label, x in zip(labels, values)]
+    return ", then ".join(str(x) for x in values)
+
+
+def _names_list(names) -> list[str]:
+    """An objective's names as texts, one per number."""
+    return [render.text(n) for n in names] if isinstance(names, tuple) else [render.text(names)]
 
 
 class Lexicographic:
@@ -706,6 +725,7 @@ class _Walk:
         self.interp, self.inputs, self.values, self.forced, self.state = interp, inputs, values, forced, state
         self.reports: list = []
         self.plays: list = []
+        self.names = None           # the 'named' value of the objective on the path
 
     def ev(self, e, env, forced=None):
         return self.interp.evaluate(e, env, forced=forced, state=self.state)
@@ -747,14 +767,18 @@ class _Walk:
                 value = self.ev(st.value, env, forced=self.forced)
                 value = tuple(int(x) for x in value) if isinstance(value, tuple) else int(value)
                 objective = (value, None, st.span)
+                if st.names is not None:
+                    self.names = self.ev(st.names, env)
         return objective or (None, None, None)
 
 
 def replay(program: I.Program, name: str, inputs: dict[str, Any], witness: dict[str, Any],
-           claimed: int | None, state: Any = None, plays: list | None = None) -> list:
+           claimed: int | None, state: Any = None, plays: list | None = None,
+           named: list | None = None) -> list:
     """Check a solver witness with the interpreter; raise ``ReplayError`` on any
     disagreement. Returns the query's reports for the witness: (name, value, rule IDs);
-    the ``play`` statements reached are added to ``plays`` (name, expression, env)."""
+    the ``play`` statements reached are added to ``plays`` (name, expression, env),
+    the names of the objective reached (``maximize e named n``) to ``named``."""
     plays = [] if plays is None else plays
     interp = interpreter_for(program)
     query = program.queries[name]
@@ -773,6 +797,8 @@ def replay(program: I.Program, name: str, inputs: dict[str, Any], witness: dict[
             ids = (st.value.name, tuple(t for t, _ in node.tags), node.name_span)
         shown.append((st.name, value, ids))
     plays.extend(walk.plays)
+    if named is not None and walk.names is not None:
+        named.append(walk.names)
     if claimed is None:
         return shown
     if with_witness != claimed:

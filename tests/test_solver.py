@@ -159,3 +159,53 @@ def test_a_tuple_objective_too_wide_for_one_sum_is_refused():
     wide = SimpleNamespace(lb=0, ub=10 ** 6)
     with pytest.raises(NotSupportedError, match="too many for one weighted sum"):
         Lexicographic([wide, wide, wide])
+
+
+NAMED_OBJECTIVES = """game t "Names"
+enum unit { kilos, items }
+def zoo = [1, 2, 3, 4]
+query heavy "A tuple named by an input" {
+  input first: unit = kilos
+  choose herd subset of zoo where size(herd) <= 2
+  maximize (sum(x for x in herd), -size(herd)) named (first, "fewest")
+}
+query one "A number named by a text" {
+  choose herd subset of zoo
+  maximize size(herd) named "animals"
+}
+query chosen "Names that depend on a choice" {
+  choose k in zoo
+  choose herd subset of zoo
+  maximize size(herd) named (if k in herd then "in" else "out")
+}
+"""
+
+
+def test_an_objective_named_shows_each_number_after_its_name(tmp_path):
+    from compiler import load
+    spec = tmp_path / "t.rules"
+    spec.write_text(NAMED_OBJECTIVES)
+    program = load(spec)
+    heavy = run_query(program, "heavy", {"first": "items"}, time_limit=30, workers=1)
+    assert heavy.objective == (7, -2) and heavy.objective_names == ("items", "fewest")
+    assert "objective: items 7, then fewest -2 (proven optimal)" in heavy.to_text()
+    assert heavy.to_json()["objective_names"] == ["items", "fewest"]
+    one = run_query(program, "one", {}, time_limit=30, workers=1)
+    assert "objective: animals 4 (proven optimal)" in one.to_text()
+    assert one.to_json()["objective_names"] == ["animals"]
+    with pytest.raises(NotSupportedError, match="an objective's names are known before any choice"):
+        run_query(program, "chosen", {}, time_limit=30, workers=1)
+
+
+def test_darwin_answers_name_their_goals():
+    from compiler import load, state_io
+    from solver.queries import interpreter_for
+    root = __import__("pathlib").Path(__file__).resolve().parent.parent
+    program = load(root / "spec" / "darwins_choice")
+    played = interpreter_for(program).play("standard", 4, 7, stop_at="turn:9")
+    for goal, names in (("points", ("points", "adaptation")), ("adaptation", ("adaptation", "points"))):
+        answer = run_query(program, "best_move", {"player": played.seats[0], "objective": goal},
+                           state=played, time_limit=30, workers=1, reasons=False)
+        assert answer.status == "OPTIMAL" and answer.objective_names == names
+        a, b = answer.objective
+        assert f"objective: {names[0]} {a}, then {names[1]} {b} (proven optimal)" in answer.to_text()
