@@ -292,9 +292,19 @@ def with_defaults(program: I.Program, name: str, inputs: dict[str, Any], state: 
                     raise NotSupportedError(f"the query '{name}' needs its input '{st.name}'", st.span)
                 out[st.name] = interpreter_for(program).evaluate(st.default, env, state=state)
                 if out[st.name] is None:
-                    from compiler.diagnostics import BadInputError
-                    raise BadInputError(f"--{st.name.replace('_', '-')} is needed: its default has no value "
-                                        f"in this position")
+                    from compiler.diagnostics import NO_SPAN, BadInputError, Diagnostic
+                    from compiler.types import SeatT
+                    from compiler.diagnostics import source_line
+                    flag = f"--{st.name.replace('_', '-')}"
+                    seats = [x.name for x in getattr(state, "seats", ()) if x.kind == "player"]
+                    sp = st.default.span
+                    line = source_line(sp.file, sp.line) if sp.line == sp.end_line else None
+                    default = f" ({line[sp.col - 1:sp.end_col - 1]})" if line else ""
+                    hint = f"give {flag}" + (f" {seats[0]} (the players: {', '.join(seats)})"
+                                             if isinstance(st.type, SeatT) and seats else "") + \
+                        f", or set in the position what its default reads{default}"
+                    raise BadInputError(Diagnostic(NO_SPAN, f"{flag} is needed: its default has no value "
+                                                            f"in this position", hint))
             env[st.name] = out[st.name]
     return out
 

@@ -246,3 +246,21 @@ def test_a_variant_can_override_and_remove_an_invariant(tmp_path):
     st = it.play("standard", 1, 0, watchers=[invariant_watcher(it)])
     assert st.shared["score"] == 5
     assert "score_small" not in load(tmp_path / "none.rules").invariants
+
+
+def test_the_hand_written_position_of_the_docs_loads_and_needs_a_player(tmp_path):
+    """docs/state.md's hand-written position is a position the rules allow; a query on
+    it without --player says which players there are (its default, to_move, is unset)."""
+    text = (ROOT / "docs" / "state.md").read_text()
+    block = text.split("### A hand-written position", 1)[1].split("```json", 1)[1].split("```", 1)[0]
+    doc = json.loads(block)
+    st = state_io.load(interpreter_for(program(DARWIN)), "pos.json", doc, block)
+    assert broken_invariants(interpreter_for(program(DARWIN)), st) == []
+    path = tmp_path / "pos.json"
+    path.write_text(block)
+    proc = subprocess.run([sys.executable, "-m", "solver.cli", "query", "spec/darwins_choice", "best-move",
+                           "--state", str(path)], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 2
+    assert "--player is needed" in proc.stderr
+    assert "hint: give --player ann (the players: ann, bo, cy), or set in the position what its default " \
+           "reads (to_move)" in proc.stderr
