@@ -172,8 +172,8 @@ def _state_path(program: I.Program, e: I.Expr | None) -> tuple | None:
 def _var_paths(program: I.Program, e: I.Expr | None, var: str | None, item: Any,
                item_path: tuple | None = None) -> list[tuple]:
     """The entries of a state document an expression reads, most precise first: keyed
-    state at the element ``item`` bound to ``var`` (``biome_card(c)``), the fields of
-    that element (``s.home``, when it comes from a state variable at ``item_path``),
+    state at the element ``item`` bound to ``var`` (``owner_of(k)``), the fields of
+    that element (``t.place``, when it comes from a state variable at ``item_path``),
     the element itself, then shared state read whole."""
     keyed, fields, whole = [], [], []
 

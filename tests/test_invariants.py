@@ -264,3 +264,17 @@ def test_the_hand_written_position_of_the_docs_loads_and_needs_a_player(tmp_path
     assert "--player is needed" in proc.stderr
     assert "hint: give --player ann (the players: ann, bo, cy), or set in the position what its default " \
            "reads (to_move)" in proc.stderr
+
+
+def test_an_invariant_that_cannot_be_evaluated_on_a_position_says_why(tmp_path):
+    prog = spec_in(tmp_path, SPEC.replace('invariant score_small [X-1]: score < 3 else "the score is {score}"',
+                                          'invariant share [X-2]: first([x for x in 1..score]) >= 1 else "the first point is below 1"'))
+    it = interpreter_for(prog)
+    doc = state_io.dump(it.play("standard", 1, 0, stop_at="added:2"))
+    doc["state"]["score"] = 0
+    with pytest.raises(BadInputError) as info:
+        state_io.load(it, "pos.json", doc, json.dumps(doc, indent=1))
+    text = info.value.render()
+    assert "state.score: cannot be checked on this position (" in text
+    assert "first() of an empty collection" in text
+    assert "the first point is below 1" in text and "invariant 'share' [X-2]" in text
