@@ -152,7 +152,8 @@ def broken_invariants(interp, state) -> list[Broken]:
                 if not own:
                     values = _values(interp, inv, env)
                     text = f"{text}: {render.text(item)}" + (f" ({values})" if values else "")
-                paths = _var_paths(program, inv.cond, inv.var, item, domain_path and domain_path + (i,))
+                failing = _failing_part(interp, inv.cond, env, state)
+                paths = _var_paths(program, failing, inv.var, item, domain_path and domain_path + (i,))
                 out.append(Broken(inv, text, paths))
         except Exception as exc:                     # noqa: BLE001 (a value the invariant reads is missing)
             reason = exc.diagnostics[0].message if isinstance(exc, RulesError) else str(exc) or type(exc).__name__
@@ -160,6 +161,15 @@ def broken_invariants(interp, state) -> list[Broken]:
                                    + "".join(p for p in inv.message if isinstance(p, str)).strip(),
                               _var_paths(program, inv.domain or inv.cond, None, None)))
     return out
+
+
+def _failing_part(interp, cond: I.Expr, env: dict, state) -> I.Expr:
+    """The conjunct of ``a and b and ...`` that is false (the first), where the fault
+    of a position is looked for."""
+    while isinstance(cond, I.Op) and cond.op == "and":
+        left = cond.args[0]
+        cond = left if not interp.evaluate(left, env, state=state) else cond.args[1]
+    return cond
 
 
 def _state_path(program: I.Program, e: I.Expr | None) -> tuple | None:

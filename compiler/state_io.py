@@ -28,6 +28,7 @@ from .types import (AnyT, BoardT, BoolT, CellT, CollT, EnumT, IntT, MapT, NoneT,
 FORMAT = "rulewright-state/1"
 SEAT_KINDS = ("player", "neutral", "automaton")
 MOST_SHOWN_PER_INVARIANT = 3       # errors shown for one invariant a position breaks
+MOST_NUMBER = 10 ** 12             # a whole number of a position, either sign (sums stay far from 2**63)
 
 
 # ------------------------------------------------------------------ writing
@@ -189,7 +190,7 @@ def _a(noun: str) -> str:
     return ("an " if noun[:1] in "aeiou" else "a ") + noun
 
 
-def _path_text(path: tuple) -> str:
+def path_text(path: tuple) -> str:
     out = ""
     for p in path:
         out += f"[{p}]" if isinstance(p, int) else (f".{p}" if out else str(p))
@@ -208,7 +209,7 @@ class Reader:
     def fail(self, path: tuple, message: str, hint: str | None = None, key: bool = False):
         span = self.loc.span(self.file, path + ("key",)) if key else None
         span = span or self.loc.span(self.file, path)
-        at = _path_text(path)
+        at = path_text(path)
         if span is None:
             raise BadInputError(f"{self.file}: {at}: {message}" + (f" ({hint})" if hint else ""))
         raise BadInputError(Diagnostic(span, f"{at}: {message}", hint))
@@ -235,7 +236,7 @@ class Reader:
             for path in b.paths:
                 span = self.loc.span(self.file, path)
                 if span is not None:
-                    at = _path_text(path)
+                    at = path_text(path)
                     break
             if span is None:
                 span = Span(self.file, 1, 1, 1, 2)
@@ -253,6 +254,9 @@ class Reader:
         if isinstance(t, IntT):
             if type(raw) is not int:
                 self.fail(path, f"expected a whole number, not {json.dumps(raw)}")
+            if abs(raw) > MOST_NUMBER:
+                self.fail(path, f"{raw} is beyond the numbers a position holds (-{MOST_NUMBER:,} to {MOST_NUMBER:,})",
+                          "the solver adds up a position's numbers in 64 bits")
             return raw
         if isinstance(t, BoolT):
             if type(raw) is not bool:
@@ -406,6 +410,14 @@ def load(interp, path: str, doc: dict | None = None, text: str | None = None):
     rd.seats = {s.name: s for s in seats}
     if len(rd.seats) != len(seats):
         rd.fail(("seats",), "two seats have the same name")
+    for i, s in enumerate(seats):
+        other = next((o for o in seats if o is not s and s.title in (o.name, o.title)), None)
+        if other is not None:
+            rd.fail(("seats", i, "title") if isinstance(raw_seats[i], dict) and "title" in raw_seats[i]
+                    else ("seats", i),
+                    f"the seat '{s.name}' has the title {json.dumps(s.title)}, which is also "
+                    f"the {'name' if s.title == other.name else 'title'} of the seat '{other.name}'",
+                    "each seat's title tells it apart: --player takes a seat's name or title")
     mode = doc.get("mode")
     if mode is not None and not isinstance(mode, str):
         rd.fail(("mode",), f"the mode is a name, not {json.dumps(mode)[:40]}")
@@ -415,12 +427,25 @@ def load(interp, path: str, doc: dict | None = None, text: str | None = None):
     seed = doc.get("seed")
     if seed is not None and type(seed) is not int:
         rd.fail(("seed",), f"the seed is a whole number or null, not {json.dumps(seed)}")
+    names = checkpoint_names(program)
     stopped = doc.get("checkpoint")
     if stopped is not None and not isinstance(stopped, str):
         rd.fail(("checkpoint",), "the checkpoint is a text NAME:N or null")
+    if stopped is not None:
+        name, _, count = stopped.partition(":")
+        if name not in names or whole_number(count) is None or whole_number(count) < 1:
+            rd.fail(("checkpoint",), f"{json.dumps(stopped)} is not a checkpoint NAME:N of this spec",
+                    did_you_mean(name, names) or _checkpoints_hint(names))
     counts = doc.get("checkpoints") or {}
-    if not isinstance(counts, dict) or any(type(n) is not int or n < 0 for n in counts.values()):
+    if not isinstance(counts, dict):
         rd.fail(("checkpoints",), "checkpoints is an object of checkpoint names and counts: {\"era\": 2}")
+    for name, n in counts.items():
+        if name not in names:
+            rd.fail(("checkpoints", name), f"no checkpoint '{name}' in this spec",
+                    did_you_mean(name, names) or _checkpoints_hint(names), key=True)
+        if type(n) is not int or n < 0:
+            rd.fail(("checkpoints", name), f"the count of a checkpoint is a whole number, 0 or more, "
+                                           f"not {json.dumps(n)[:40]}")
     reports = doc.get("reports") or {}
     if not isinstance(reports, dict):
         rd.fail(("reports",), "reports is an object of report names and values")
@@ -487,6 +512,31 @@ def saved_settings(program: I.Program, path: str, doc: dict, text: str) -> dict[
     if not isinstance(tables, dict) or any(not isinstance(v, str) for v in tables.values()):
         rd.fail(("tables",), "tables is an object of table names and CSV files")
     return out
+
+
+def locate(path: str, text: str, entry: tuple) -> Span | None:
+    """Where an entry of a state document is written (``("params", "eras")``)."""
+    return _Located(text).span(str(path), entry)
+
+
+def checkpoint_names(program: I.Program) -> list[str]:
+    """The checkpoints the spec's procedures and modes declare, in order."""
+    names: list[str] = []
+
+    def walk(body):
+        for st in body or ():
+            if isinstance(st, I.Checkpoint) and st.name not in names:
+                names.append(st.name)
+            for sub in vars(st).values():          # the blocks of if, for, while, repeat...
+                if isinstance(sub, list) and sub and isinstance(sub[0], I.Stmt):
+                    walk(sub)
+    for body in [p.body for p in program.procedures.values()] + [m.body for m in program.modes.values()]:
+        walk(body)
+    return names
+
+
+def _checkpoints_hint(names: list[str]) -> str:
+    return "checkpoints: " + ", ".join(names) if names else "this spec declares no checkpoint"
 
 
 def _section_of(var: I.StateVarDef) -> str:

@@ -345,27 +345,10 @@ def _pick_mode(program, args):
     return fitting[0]
 
 
-def _checkpoint_names(program) -> list[str]:
-    from compiler import ir as I
-    names: list[str] = []
-
-    def walk(body):
-        for st in body or ():
-            if isinstance(st, I.Checkpoint) and st.name not in names:
-                names.append(st.name)
-            for sub in vars(st).values():
-                if isinstance(sub, list) and sub and isinstance(sub[0], I.Stmt):
-                    walk(sub)
-    for pd in program.procedures.values():
-        walk(pd.body)
-    for md in program.modes.values():
-        walk(md.body)
-    return names
-
-
 def _stop_label(program, stop_at: str) -> str:
     name, _, count = stop_at.partition(":")
-    known = _checkpoint_names(program)
+    from compiler.state_io import checkpoint_names
+    known = checkpoint_names(program)
     if name not in known:
         hint = did_you_mean(name, known) or ("checkpoints: " + ", ".join(known) if known
                                              else "this spec declares no checkpoint")
@@ -534,7 +517,8 @@ def cmd_show(args) -> int:
 
 def _load_state(args, program=None):
     """The spec and a saved game state, with the switches, params and tables the game
-    was played with unless the command line says otherwise."""
+    was played with unless the command line says otherwise. When the spec cannot be
+    loaded with those, the error is the state file's, at the entry that names them."""
     from compiler import state_io
     from compiler.interpret import Interpreter
     doc, text = state_io.read_document(args.state)
@@ -550,7 +534,8 @@ def _load_state(args, program=None):
             raise BadInputError(f"{args.state}: the game was played under the variant {missing[0]}, "
                                 "which is not there any more (name the variant to use with --variant)")
         args.variant = list(saved_variants)
-        program = _load(args.spec, args, given)
+        with _from_position(args.state, text, "variants", saved_variants, "--variant"):
+            program = _load(args.spec, args, given)
     # the switches, params and tables the game was played with, unless the command says otherwise
     saved = {k: v for k, v in state_io.saved_settings(program, args.state, doc, text).items()
              if k not in given}
@@ -563,9 +548,47 @@ def _load_state(args, program=None):
     else:
         tables = {}
     if changed or tables:
-        program = _load(args.spec, args, {**given, **changed})
+        entries = [("switches" if k in program.switches else "params", k) for k in changed] + \
+            [("tables", k) for k in tables]
+        with _from_position(args.state, text, "tables" if tables and not changed else "settings", entries,
+                            "--table"):
+            program = _load(args.spec, args, {**given, **changed})
     state = state_io.load(Interpreter(program), args.state, doc, text)
     return program, state, doc
+
+
+class _from_position:
+    """Errors of a spec loaded with what a position file names (its variants, switches,
+    params or tables) are that file's: one error at the entry (the one the error names,
+    else the first), the spec's own errors as notes, and exit 2."""
+
+    def __init__(self, path: str, text: str, what: str, entries: list, option: str):
+        self.path, self.text, self.what, self.entries, self.option = path, text, what, entries, option
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, kind, exc, tb):
+        if not isinstance(exc, RulesError):
+            return False
+        from compiler.diagnostics import Diagnostic, Span
+        from compiler.state_io import locate, path_text
+        said = " ".join(d.message for d in exc.diagnostics)
+        if self.what == "variants":
+            paths = [("variants", i) for i, v in enumerate(self.entries) if v and v in said] or \
+                [("variants", i) for i, v in enumerate(self.entries) if not v.strip()] or [("variants",)]
+        else:
+            paths = [e for e in self.entries if f"'{e[1]}'" in said or e[1] in said] or self.entries[:1]
+        span = locate(self.path, self.text, paths[0]) or Span(self.path, 1, 1, 1, 2)
+        inner = [d.message.removeprefix(f"{self.option} ").removeprefix(f"{self.option}: ")
+                 for d in exc.diagnostics if d.span.line <= 0]
+        notes = tuple((d.span, d.message) for d in exc.diagnostics if d.span.line > 0)
+        where = path_text(paths[0])
+        word = {"variants": "variants", "tables": "tables"}.get(self.what, "switches, params and tables")
+        message = f"{where}: the spec cannot be loaded with the {word} this position was saved with" + \
+            (": " + "; ".join(inner) if inner else "")
+        raise BadInputError(Diagnostic(span, message, "mend the file, or name the ones to use on the command "
+                                                      "line (--variant, --set, --table)", notes=notes)) from None
 
 
 def cmd_query(args, extra: list[str]) -> int:
@@ -637,9 +660,11 @@ def _reads_state(program, query):
 def _seat(raw: str, state, name: str):
     if state is None:
         raise UsageError(f"--{name.replace('_', '-')} names a seat of a game: give --state FILE")
-    for seat in state.seats:
-        if raw in (seat.name, seat.title, str(seat.index + 1)):
-            return seat
+    # a seat's name first, then its title, then its number (1 for the first seat)
+    for match in (lambda s: s.name == raw, lambda s: s.title == raw, lambda s: str(s.index + 1) == raw):
+        found = [s for s in state.seats if match(s)]
+        if found:
+            return found[0]
     names = [s.name for s in state.seats]
     raise UsageError(f"--{name.replace('_', '-')}: no seat '{raw}' in this game "
                      f"({did_you_mean(raw, names) or 'seats: ' + ', '.join(names)})")

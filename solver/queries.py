@@ -223,8 +223,11 @@ def run_query(program: I.Program, name: str, inputs: dict[str, Any], time_limit:
     solved = seconds - built
     status = STATUS.get(status_code, "UNKNOWN")
     if status == "MODEL_INVALID":
-        raise NotSupportedError(f"internal: the CP-SAT model of '{name}' is invalid: "
-                                f"{enc.model.validate()}")
+        problem = enc.model.validate()
+        if "overflow" in problem.lower():
+            raise NotSupportedError(f"the numbers of '{name}' are too large for CP-SAT, whose sums stay "
+                                    f"within 64 bits ({problem})")
+        raise NotSupportedError(f"internal: the CP-SAT model of '{name}' is invalid: {problem}")
     stats = {"variables": len(enc.model.proto.variables), "constraints": len(enc.model.proto.constraints),
              "symmetries_broken": sym_count, "hint_objective": hinted, "build_seconds": round(built, 4),
              "solve_seconds": round(solved, 4)}

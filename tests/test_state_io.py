@@ -217,3 +217,95 @@ def test_json_nested_too_deeply_is_refused(darwin, tmp_path):
     deep = tmp_path / "deep.json"
     deep.write_text("[" * 100_000)
     assert "nests too deeply to be a state file" in error_of(darwin, deep)
+
+
+# ------------------------------------------------------------------ mistakes found by fuzzing positions
+def test_a_number_beyond_a_positions_range_is_refused(darwin, saved, tmp_path):
+    _, _, path = saved
+    bad = rewritten(path, tmp_path, lambda d: d["state"]["world"][0].update(dp=10 ** 20))
+    message = error_of(darwin, bad)
+    assert "state.world[0].dp: 100000000000000000000 is beyond the numbers a position holds" in message
+    located(message, bad, "100000000000000000000")
+    fine = rewritten(path, tmp_path, lambda d: d["state"]["world"][0].update(dp=state_io.MOST_NUMBER))
+    assert state_io.load(darwin, str(fine)).shared["world"][0].f_dp == state_io.MOST_NUMBER
+
+
+def test_checkpoint_counts_and_names_are_checked_at_their_entry(darwin, saved, tmp_path):
+    _, _, path = saved
+    bad = rewritten(path, tmp_path, lambda d: d["checkpoints"].update(era=-5))
+    message = error_of(darwin, bad)
+    assert "checkpoints.era: the count of a checkpoint is a whole number, 0 or more, not -5" in message
+    located(message, bad, "-5")
+    bad = rewritten(path, tmp_path, lambda d: d["checkpoints"].update(evaluaton=1))
+    message = error_of(darwin, bad)
+    assert "no checkpoint 'evaluaton' in this spec" in message and "did you mean 'evaluation'?" in message
+    bad = rewritten(path, tmp_path, lambda d: d.update(checkpoint="bogus:1"))
+    assert '"bogus:1" is not a checkpoint NAME:N of this spec' in error_of(darwin, bad)
+
+
+def test_a_seat_title_must_tell_the_seat_apart(darwin, saved, tmp_path):
+    _, _, path = saved
+    bad = rewritten(path, tmp_path, lambda d: d["seats"][0].update(title=d["seats"][2]["title"]))
+    message = error_of(darwin, bad)
+    assert "seats[0].title: the seat 'p1' has the title \"Player 3\", which is also the title of the seat 'p3'" \
+        in message
+    bad = rewritten(path, tmp_path, lambda d: d["seats"][0].update(title="p2"))
+    assert "which is also the name of the seat 'p2'" in error_of(darwin, bad)
+
+
+def test_an_invariant_points_at_the_field_its_false_part_reads(darwin, saved, tmp_path):
+    _, _, path = saved
+    bad = rewritten(path, tmp_path, lambda d: d["state"]["world"][0].update(meat=-1))
+    message = error_of(darwin, bad)
+    assert "state.world[0].meat: species" in message and "meat -1" in message
+    located(message, bad, "-1")
+
+
+def run_cli(*args):
+    import subprocess
+    import sys
+    proc = subprocess.run([sys.executable, "-m", "solver.cli", *args], cwd=ROOT, capture_output=True,
+                          text=True, timeout=300)
+    return proc.returncode, proc.stderr
+
+
+def test_a_seat_is_found_by_its_name_before_its_title_and_number(darwin, saved, tmp_path):
+    """Seats named "2" and "1": --player 1 is the seat named 1 (the second), not the
+    first seat; a title finds its seat, and so does a number no seat is named."""
+    from solver.cli import _seat
+    _, _, path = saved
+
+    def rename(d):
+        text = json.dumps(d)
+        for old, new in (('"p1"', '"@A"'), ('"p2"', '"@B"'), ('"@A"', '"2"'), ('"@B"', '"1"')):
+            text = text.replace(old, new)
+        d.clear()
+        d.update(json.loads(text))
+    state = state_io.load(darwin, str(rewritten(path, tmp_path, rename)))
+    assert [s.name for s in state.seats[:2]] == ["2", "1"]
+    assert _seat("1", state, "player") is state.seats[1]
+    assert _seat("2", state, "player") is state.seats[0]
+    assert _seat("Player 2", state, "player") is state.seats[1]
+    assert _seat("3", state, "player") is state.seats[2]        # p3: no seat is named 3
+
+
+def test_settings_variants_and_tables_of_a_position_are_the_files_mistakes(saved, tmp_path):
+    """A position naming settings, variants or tables the spec cannot be loaded with:
+    exit 2 at the entry of the position, the spec's own error as a note."""
+    _, _, path = saved
+    cases = [
+        (lambda d: d.setdefault("params", {}).update(food_units=0), "params.food_units",
+         "more than the 0 Food Chips in the box"),
+        (lambda d: d.update(variants=[str(DARWIN / "variants" / "beginners.rules"),
+                                      str(DARWIN / "variants" / "short_game.rules")]), "variants",
+         "both change 'eras'"),
+        (lambda d: d.update(variants=[str(DARWIN / "play.rules")]), "variants[0]", "not a variant file"),
+        (lambda d: d.update(tables={"animal_card": str(DARWIN / "biomes.csv")}), "tables.animal_card",
+         "the header of this table file does not match the table"),
+    ]
+    for change, entry, inner in cases:
+        bad = rewritten(path, tmp_path, change)
+        code, err = run_cli("show", "spec/darwins_choice", "--state", str(bad))
+        assert code == 2, err
+        assert f"{bad}:" in err and f"error: {entry}: the spec cannot be loaded with the" in err, err
+        assert inner in err and "--variant " not in err.split("\n")[0]
