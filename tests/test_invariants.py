@@ -278,3 +278,12 @@ def test_an_invariant_that_cannot_be_evaluated_on_a_position_says_why(tmp_path):
     assert "state.score: cannot be checked on this position (" in text
     assert "first() of an empty collection" in text
     assert "the first point is below 1" in text and "invariant 'share' [X-2]" in text
+
+
+def test_an_era_outside_the_game_is_refused_and_a_game_has_eras():
+    doc = saved()
+    doc["state"]["era"] = 7
+    assert "state.era: the Era is 7, outside 0 to 5 in a game of 4 Eras (eras)" in refused(doc)
+    from compiler.diagnostics import ResolveError
+    with pytest.raises(ResolveError, match="a game has at least one Era, not 0"):
+        load(DARWIN, {"eras": "0"})
