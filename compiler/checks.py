@@ -139,7 +139,9 @@ def broken_invariants(interp, state) -> list[Broken]:
                 if not interp.evaluate(inv.cond, {}, state=state):
                     text, own = _message(interp, inv, {})
                     values = None if own else _values(interp, inv, {})
-                    out.append(Broken(inv, text + (f": {values}" if values else ""), _var_paths(program, inv.cond, None, None)))
+                    failing = _failing_part(interp, inv.cond, {}, state)
+                    out.append(Broken(inv, text + (f": {values}" if values else ""),
+                                      _var_paths(program, failing, None, None)))
                 continue
             domain_path = _state_path(program, inv.domain)
             for i, item in enumerate(interp.evaluate(inv.domain, {}, state=state)):

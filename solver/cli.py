@@ -534,7 +534,7 @@ def _load_state(args, program=None):
             raise BadInputError(f"{args.state}: the game was played under the variant {missing[0]}, "
                                 "which is not there any more (name the variant to use with --variant)")
         args.variant = list(saved_variants)
-        with _from_position(args.state, text, "variants", saved_variants, "--variant"):
+        with _FromPosition(args.state, text, "variants", saved_variants, "--variant"):
             program = _load(args.spec, args, given)
     # the switches, params and tables the game was played with, unless the command says otherwise
     saved = {k: v for k, v in state_io.saved_settings(program, args.state, doc, text).items()
@@ -550,14 +550,14 @@ def _load_state(args, program=None):
     if changed or tables:
         entries = [("switches" if k in program.switches else "params", k) for k in changed] + \
             [("tables", k) for k in tables]
-        with _from_position(args.state, text, "tables" if tables and not changed else "settings", entries,
+        with _FromPosition(args.state, text, "tables" if tables and not changed else "settings", entries,
                             "--table"):
             program = _load(args.spec, args, {**given, **changed})
     state = state_io.load(Interpreter(program), args.state, doc, text)
     return program, state, doc
 
 
-class _from_position:
+class _FromPosition:
     """Errors of a spec loaded with what a position file names (its variants, switches,
     params or tables) are that file's: one error at the entry (the one the error names,
     else the first), the spec's own errors as notes, and exit 2."""
