@@ -24,7 +24,7 @@ from compiler import render
 from compiler import runtime as rt
 from compiler.diagnostics import NotSupportedError, RulesError
 
-from .encode import Encoder, Leaf, _symbolic, free_locals, statements
+from .encode import Encoder, Leaf, _choice_literals, _symbolic, free_locals, statements
 from .symbolic import BoardV, BoolV, CaseV, EnumV, IntV, ListV, ScoreV, SetV, Sym
 from .symmetry import break_symmetries
 
@@ -54,6 +54,7 @@ class Answer:
     reports: list = field(default_factory=list)      # (name, value, (definition, IDs, span))
     plays: list = field(default_factory=list)        # (choice name, expression, env): how to play it
     objective_names: Any = None                      # 'maximize e named n': what the numbers are
+    settled: tuple = ()         # choices with one possible value: no decision, left out of the text
 
     def to_json(self) -> dict[str, Any]:
         from .cli import jsonable
@@ -85,6 +86,8 @@ class Answer:
                 f"best bound {objective_text(self.bound, self.objective_names)}"
             lines.append(f"  objective: {objective_text(self.objective, self.objective_names)} ({proof})")
         for name, value in self.witness.items():
+            if name in self.settled:
+                continue
             if isinstance(value, rt.Board):
                 marked = set()
                 for v in self.witness.values():
@@ -271,6 +274,7 @@ def run_query(program: I.Program, name: str, inputs: dict[str, Any], time_limit:
         bound = obj.bound(solver, sense)
     answer = Answer(name, status, objective_value, bound, witness, breakdown, time.perf_counter() - started,
                     replayed, float(time_limit), int(workers), stats)
+    answer.settled = tuple(c.name for c in enc.choices if c.name in witness and _settled(c.value))
     if replayed:
         answer.reports = shown
         answer.plays = plays
@@ -281,6 +285,14 @@ def run_query(program: I.Program, name: str, inputs: dict[str, Any], time_limit:
         answer.reasons = explain(program, name, inputs, state, max(1.0, left()))
         answer.seconds = time.perf_counter() - started
     return answer
+
+
+def _settled(value) -> bool:
+    """Whether a choice had one possible value (a sub-collection of nothing, an element
+    of a single one): no literal of the model decides it."""
+    if isinstance(value, (CaseV, SetV, ListV)):
+        return not _choice_literals(value)
+    return not _symbolic(value)
 
 
 def with_defaults(program: I.Program, name: str, inputs: dict[str, Any], state: Any) -> dict[str, Any]:

@@ -100,10 +100,11 @@ def best(options):
     return max((o[0] for o in options), default=None)
 
 
-def best_move(it, st, p, goal):
-    """The best main action the play rules offer (those a version of the game allows)."""
+def best_move(it, st, p, goal, allow_trade=False):
+    """The best main action the play rules offer (those a version of the game allows);
+    with ``allow_trade``, a creation may first swap a hand card for a Trade Zone card."""
     allowed = {a: it.call("action_allowed", p, a, state=st) for a in ("create", "mutate", "migrate")}
-    values = [best(create_options(it, st, p, goal))] if allowed["create"] else []
+    values = [best(create_options(it, st, p, goal, allow_trade=allow_trade))] if allowed["create"] else []
     for s in it.call("movable", p, state=st):  # noqa
         if allowed["mutate"]:
             values.append(best(mutation_options(it, st, p, s.f_id, goal)))

@@ -247,7 +247,8 @@ def test_darwin_best_move_json(turn9):
     assert answer["status"] == "OPTIMAL" and answer["replayed"]
     assert answer["objective"] == answer["bound"]
     assert answer["witness"]["action"] in ("create", "mutate", "migrate")
-    assert list(answer["witness"])[0] == "action"
+    assert list(answer["witness"])[:2] == ["card_from_trade", "action"]      # in the query's order
+    assert answer["witness"]["card_from_trade"] == []                         # no --allow-trade
     model = answer["model"]
     parts = [model["build_seconds"], model["solve_seconds"], model["replay_seconds"]]
     assert all(t > 0 for t in parts) and sum(parts) <= answer["seconds"] + 0.002
@@ -321,6 +322,45 @@ def test_darwin_play_with_solver_agent_inputs(monkeypatch):
     code, out, err = run("play", DC, "--players", "3", "--seed", "2", "--agent", "solver", "--agent-seats", "p1",
                          "--agent-input", "objective=adaptation", "--json")
     assert code == 0, err
+
+
+def test_darwin_solver_agent_trades_when_allowed():
+    """With allow_trade the agent's creations may take a Trade Zone card first: the
+    trades its answers plan happen, each card taken goes into the species created that
+    turn, and the game plays to its end."""
+    from compiler import load
+    from solver.agent import SolverAgent
+    from solver.queries import interpreter_for
+    program = load(ROOT / DC)
+    planned = []                    # per question asked: the Trade Zone card its answer takes, or None
+
+    class Recording(SolverAgent):
+        def ask(self, state, seat):
+            plan = super().ask(state, seat)
+            trade = None
+            if plan and interpreter_for(program).evaluate(*plan["trading"], state=state):
+                trade = interpreter_for(program).evaluate(*plan["got"], state=state)
+            planned.append(trade)
+            return plan
+
+    st = interpreter_for(program).play(
+        "standard", 3, 4, agent_factory=lambda seat, seed: Recording(program, "best_move", seed,
+                                                                     inputs={"allow_trade": True}))
+    assert st.checkpoints["game_end"] == 1
+    # each question is asked at a 'trading' choice: the log gives what followed it
+    turns, current = [], None
+    for e in st.log:
+        if e.kind == "choose" and e.detail["choice"] == "trading":
+            current = []
+            turns.append(current)
+        elif current is not None and e.kind == "note" and e.detail["name"] in ("trades", "creates"):
+            current.append((e.detail["name"], e.detail["value"]))
+    assert len(turns) == len(planned)
+    traded = [(card, events) for card, events in zip(planned, turns) if card is not None]
+    assert traded, "no answer traded in a whole game"
+    for card, events in traded:
+        assert [name for name, _ in events[:2]] == ["trades", "creates"]
+        assert events[0][1].f_takes == card and card in events[1][1].f_cards
 
 
 @pytest.mark.parametrize("given, message", [

@@ -121,6 +121,10 @@ def test_best_create_and_best_move_equal_brute_force(doc, goal):
     assert _status_value(traded) == B.best(B.create_options(it, pos, p, goal, allow_trade=True))
     move = ask(prog, pos, "best_move", objective=goal)
     assert _status_value(move) == B.best_move(it, pos, p, goal)
+    move = ask(prog, pos, "best_move", objective=goal, allow_trade=True)
+    assert _status_value(move) == B.best_move(it, pos, p, goal, allow_trade=True)
+    if move.status == "OPTIMAL" and move.witness["card_from_trade"]:
+        assert move.witness["action"] == "create"
 
 
 @SETTINGS

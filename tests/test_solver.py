@@ -209,3 +209,24 @@ def test_darwin_answers_name_their_goals():
         assert answer.status == "OPTIMAL" and answer.objective_names == names
         a, b = answer.objective
         assert f"objective: {names[0]} {a}, then {names[1]} {b} (proven optimal)" in answer.to_text()
+
+
+def test_a_choice_with_one_possible_value_is_left_out_of_the_text_only(tmp_path):
+    from compiler import load
+    spec = tmp_path / "t.rules"
+    spec.write_text('''game t "Settled"
+def zoo = [1, 2, 3]
+query best "Best" {
+  input extra: bool = false
+  choose bonus subset of (if extra then [10] else [])
+  choose herd subset of zoo
+  maximize sum(x for x in herd) + sum(x for x in bonus)
+}
+''')
+    program = load(spec)
+    plain = run_query(program, "best", {}, time_limit=30, workers=1)
+    assert plain.objective == 6 and plain.witness["bonus"] == ()
+    assert "bonus" not in plain.to_text() and "herd: 1, 2, 3" in plain.to_text()
+    assert plain.to_json()["witness"]["bonus"] == []
+    extra = run_query(program, "best", {"extra": True}, time_limit=30, workers=1)
+    assert extra.objective == 16 and "bonus: 10" in extra.to_text()
