@@ -314,7 +314,7 @@ QUERY_POSITIONS = [("short_game", "standard", 4, "turn:5"), ("beginners", "stand
 def test_best_move_on_every_version_equals_its_play_rules(name, mode, players, stop):
     """The solver's best move under a version's own rules is the best its play rules
     offer (brute force through the interpreter, the kinds of action the version
-    allows only)."""
+    allows only), with and without a trade before a creation."""
     prog = program(name)
     it = interpreter_for(prog)
     for seed in (1, 2):
@@ -322,15 +322,16 @@ def test_best_move_on_every_version_equals_its_play_rules(name, mode, players, s
         if st.stopped is None:
             continue
         p = st.shared["to_move"]
-        answer = run_query(prog, "best_move", {"player": p, "objective": "points"}, state=st,
-                           time_limit=60, workers=1, reasons=False)
-        brute = B.best_move(it, st, p, "points")
-        if brute is None:
-            assert answer.status == "INFEASIBLE"
-        else:
-            assert answer.status == "OPTIMAL" and answer.objective == brute
-            act = dict(answer.witness)["action"]
-            assert it.call("action_allowed", p, act, state=st)
+        for trade in (False, True):
+            answer = run_query(prog, "best_move", {"player": p, "objective": "points", "allow_trade": trade},
+                               state=st, time_limit=60, workers=1, reasons=False)
+            brute = B.best_move(it, st, p, "points", allow_trade=trade)
+            if brute is None:
+                assert answer.status == "INFEASIBLE"
+            else:
+                assert answer.status == "OPTIMAL" and answer.objective == brute
+                act = dict(answer.witness)["action"]
+                assert it.call("action_allowed", p, act, state=st)
 
 
 def test_beginners_first_round_ties_on_points_are_broken_by_adaptation():
