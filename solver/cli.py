@@ -58,11 +58,24 @@ def _tables(args) -> dict[str, str]:
 
 
 def _load(path: str, args, sets: dict[str, str] | None = None):
-    """A spec with the --set values and the player's own table files of the command."""
+    """A spec with the --set values and the player's own table files of the command.
+    When the spec loads without the player's own tables but not with them, the error
+    is the tables' (a bad input file, exit 2)."""
     from compiler import load
     options = {"cards": args.cards} if getattr(args, "cards", None) else {}
-    return load(path, sets if sets is not None else _overrides(args.set), _tables(args), options,
-                variants=getattr(args, "variant", None) or ())
+    sets = sets if sets is not None else _overrides(args.set)
+    variants = getattr(args, "variant", None) or ()
+    tables = _tables(args)
+    try:
+        return load(path, sets, tables, options, variants=variants)
+    except RulesError as exc:
+        if isinstance(exc, BadInputError) or not (tables or options):
+            raise
+        try:
+            load(path, sets, variants=variants)
+        except RulesError:
+            raise exc from None
+        raise BadInputError(exc.diagnostics) from None
 
 
 # ------------------------------------------------------------------ output helpers

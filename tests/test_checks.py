@@ -232,3 +232,22 @@ def test_a_table_file_that_is_not_text_is_refused(tmp_path):
 def test_a_folder_given_as_a_table_file_is_named_a_folder(tmp_path):
     with pytest.raises(BadInputError, match=r"a folder, not a table file \(the table 'biome'"):
         load(DARWIN, tables={"biome": str(tmp_path)})
+
+
+def test_a_bad_own_table_is_a_bad_input_file_exit_2(tmp_path):
+    """A player's table the spec's checks refuse is a bad input file (exit 2); a spec
+    that fails whatever the table stays a spec error (exit 1)."""
+    rows = catalogue_rows()
+    c = rows[0].index("copies")
+    rows[1][c] = str(int(rows[1][c]) + 4)
+    own = write(rows, tmp_path / "more.csv")
+    good = write(catalogue_rows(), tmp_path / "good.csv")
+
+    def check(*extra):
+        return subprocess.run([sys.executable, "-m", "solver.cli", "check", "spec/darwins_choice", *extra],
+                              cwd=ROOT, capture_output=True, text=True, timeout=600)
+    bad = check("--cards", str(own))
+    assert bad.returncode == 2 and "the box holds 237 Animal Cards: found 241" in bad.stderr, bad.stderr
+    spec_error = check("--cards", str(good), "--set", "food_units=46")
+    assert spec_error.returncode == 1 and "more than the 46 Food Chips" in spec_error.stderr
+    assert check("--cards", str(good)).returncode == 0
