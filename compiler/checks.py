@@ -141,7 +141,8 @@ def broken_invariants(interp, state) -> list[Broken]:
                     values = None if own else _values(interp, inv, {})
                     failing = _failing_part(interp, inv.cond, {}, state)
                     out.append(Broken(inv, text + (f": {values}" if values else ""),
-                                      _var_paths(program, failing, None, None)))
+                                      _var_paths(program, failing, None, None,
+                                                 evaluate=lambda e: interp.evaluate(e, {}, state=state))))
                 continue
             domain_path = _state_path(program, inv.domain)
             for i, item in enumerate(interp.evaluate(inv.domain, {}, state=state)):
@@ -155,12 +156,13 @@ def broken_invariants(interp, state) -> list[Broken]:
                     values = _values(interp, inv, env)
                     text = f"{text}: {render.text(item)}" + (f" ({values})" if values else "")
                 failing = _failing_part(interp, inv.cond, env, state)
-                paths = _var_paths(program, failing, inv.var, item, domain_path and domain_path + (i,))
+                paths = _var_paths(program, failing, inv.var, item, domain_path and domain_path + (i,),
+                                   evaluate=lambda e, env=env: interp.evaluate(e, env, state=state))
                 out.append(Broken(inv, text, paths))
         except Exception as exc:                     # noqa: BLE001 (a value the invariant reads is missing)
             reason = exc.diagnostics[0].message if isinstance(exc, RulesError) else str(exc) or type(exc).__name__
             out.append(Broken(inv, f"cannot be checked on this position ({reason}): "
-                                   + "".join(p for p in inv.message if isinstance(p, str)).strip(),
+                                   + "".join(p if isinstance(p, str) else "…" for p in inv.message).strip(),
                               _var_paths(program, inv.domain or inv.cond, None, None)))
     return out
 
@@ -182,19 +184,27 @@ def _state_path(program: I.Program, e: I.Expr | None) -> tuple | None:
 
 
 def _var_paths(program: I.Program, e: I.Expr | None, var: str | None, item: Any,
-               item_path: tuple | None = None) -> list[tuple]:
+               item_path: tuple | None = None, evaluate=None) -> list[tuple]:
     """The entries of a state document an expression reads, most precise first: keyed
-    state at the element ``item`` bound to ``var`` (``owner_of(k)``), the fields of
-    that element (``t.place``, when it comes from a state variable at ``item_path``),
-    the element itself, then shared state read whole."""
+    state at its key (``owner_of(k)``, ``owner_of(t.place)``: the key computed by
+    ``evaluate`` where it can be, else the element ``item`` bound to ``var``), the
+    fields of that element (``t.place``, when it comes from a state variable at
+    ``item_path``), the element itself, then shared state read whole."""
     keyed, fields, whole = [], [], []
 
     def walk(x):
         if isinstance(x, I.SeatVar):
             var_def = program.state.get(x.name)
-            if var_def is not None and type(x.seat) is I.Local and x.seat.name == var and item is not None:
-                key = getattr(item, "name", item)
-                keyed.append(("per_seat" if var_def.per_seat else "per_key", x.name, key))
+            key = _NO_KEY
+            if var_def is not None and evaluate is not None:
+                try:
+                    key = evaluate(x.seat)
+                except Exception:                  # noqa: BLE001 (a key that cannot be computed here)
+                    key = _NO_KEY
+            if key is _NO_KEY and var_def is not None and type(x.seat) is I.Local and x.seat.name == var:
+                key = item
+            if key is not _NO_KEY and key is not None:
+                keyed.append(("per_seat" if var_def.per_seat else "per_key", x.name, getattr(key, "name", key)))
         if isinstance(x, I.Op) and x.op == "field" and item_path is not None and \
                 type(x.args[0]) is I.Local and x.args[0].name == var:
             fields.append(item_path + (str(x.data)[2:],))
@@ -206,6 +216,9 @@ def _var_paths(program: I.Program, e: I.Expr | None, var: str | None, item: Any,
 
     walk(e)
     return keyed + fields + ([item_path] if item_path else []) + whole
+
+
+_NO_KEY = object()
 
 
 def _children(x) -> list:
@@ -234,6 +247,6 @@ def invariant_watcher(interp):
                 b.invariant.node.name_span,
                 f"{where} the rules reached a position that breaks this invariant: {b.message}",
                 "the rules allow a position the invariant excludes: one of the two is wrong "
-                f"(the seed and --stop-at {label} give the position)" if label != "end" else
+                f"(with this seed, the game reaches that position at checkpoint {label})" if label != "end" else
                 "the rules allow a position the invariant excludes: one of the two is wrong"))
     return watch

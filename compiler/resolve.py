@@ -1822,7 +1822,43 @@ class Resolver:
                                 hint="every path of a query maximizes (or minimizes) the same kind of "
                                      "value: a number, or tuples of one length")
                 break
+        self.check_objective_names(body, set())
         self.queries[node.name] = I.QueryDef(node.name, node.title, body, inputs, node)
+
+    def check_objective_names(self, body: list, chosen: set) -> None:
+        """An objective's names are known before any choice: they read no name a
+        ``choose`` binds, nor a ``let`` computed from one (in statement order)."""
+        for st in body:
+            if isinstance(st, I.Choose):
+                chosen.add(st.name)
+            elif isinstance(st, I.Let) and _locals_read(st.value) & chosen:
+                chosen.add(st.name)
+            elif isinstance(st, I.If):
+                self.check_objective_names(st.then, set(chosen))
+                self.check_objective_names(st.other, set(chosen))
+            elif isinstance(st, I.Objective) and st.names is not None:
+                read = sorted(_locals_read(st.names) & chosen)
+                if read:
+                    self.diag.error(st.names.span, f"an objective's names are known before any choice; "
+                                                   f"they read '{read[0]}', which a choice decides",
+                                    "name the numbers from the inputs (named goal_names(objective))")
+
+
+def _locals_read(e) -> set[str]:
+    """The local names an expression reads (those its own aggregates bind included)."""
+    out: set[str] = set()
+    todo = [e]
+    while todo:
+        x = todo.pop()
+        if isinstance(x, I.Local):
+            out.add(x.name)
+        if isinstance(x, (I.Expr, I.Binder)):
+            for v in vars(x).values():
+                if isinstance(v, (I.Expr, I.Binder)):
+                    todo.append(v)
+                elif isinstance(v, (list, tuple)):
+                    todo.extend(y for y in v if isinstance(y, (I.Expr, I.Binder)))
+    return out
 
 
 # The most cells of a grid (a board game's: Go has 361; its relations go over pairs of cells).

@@ -28,6 +28,7 @@ from .types import (AnyT, BoardT, BoolT, CellT, CollT, EnumT, IntT, MapT, NoneT,
 FORMAT = "rulewright-state/1"
 SEAT_KINDS = ("player", "neutral", "automaton")
 MOST_SHOWN_PER_INVARIANT = 3       # errors shown for one invariant a position breaks
+_TITLE_HINT = "each seat's name and title tell it apart: --player takes a seat's name or title"
 MOST_NUMBER = 10 ** 12             # a whole number of a position, either sign (sums stay far from 2**63)
 
 
@@ -410,14 +411,18 @@ def load(interp, path: str, doc: dict | None = None, text: str | None = None):
     rd.seats = {s.name: s for s in seats}
     if len(rd.seats) != len(seats):
         rd.fail(("seats",), "two seats have the same name")
-    for i, s in enumerate(seats):
-        other = next((o for o in seats if o is not s and s.title in (o.name, o.title)), None)
-        if other is not None:
-            rd.fail(("seats", i, "title") if isinstance(raw_seats[i], dict) and "title" in raw_seats[i]
-                    else ("seats", i),
-                    f"the seat '{s.name}' has the title {json.dumps(s.title)}, which is also "
-                    f"the {'name' if s.title == other.name else 'title'} of the seat '{other.name}'",
-                    "each seat's title tells it apart: --player takes a seat's name or title")
+    def title_at(i: int) -> tuple:
+        return ("seats", i, "title") if isinstance(raw_seats[i], dict) and "title" in raw_seats[i] else ("seats", i)
+    for i, s in enumerate(seats):     # a title that repeats a name or an earlier title is the one at fault
+        for j, o in enumerate(seats):
+            if j == i:
+                continue
+            if s.title == o.name and s.title != s.name:
+                rd.fail(title_at(i), f"the seat '{s.name}' has the title {json.dumps(s.title)}, which is the "
+                                     f"name of the seat '{o.name}'", _TITLE_HINT)
+            if j < i and s.title == o.title:
+                rd.fail(title_at(i), f"the seat '{s.name}' has the title {json.dumps(s.title)}, which is also "
+                                     f"the title of the seat '{o.name}'", _TITLE_HINT)
     mode = doc.get("mode")
     if mode is not None and not isinstance(mode, str):
         rd.fail(("mode",), f"the mode is a name, not {json.dumps(mode)[:40]}")
@@ -433,17 +438,22 @@ def load(interp, path: str, doc: dict | None = None, text: str | None = None):
         rd.fail(("checkpoint",), "the checkpoint is a text NAME:N or null")
     if stopped is not None:
         name, _, count = stopped.partition(":")
-        if name not in names or whole_number(count) is None or whole_number(count) < 1:
+        if name not in names:
             rd.fail(("checkpoint",), f"{json.dumps(stopped)} is not a checkpoint NAME:N of this spec",
                     did_you_mean(name, names) or _checkpoints_hint(names))
-    counts = doc.get("checkpoints") or {}
+        if not (count.isascii() and count.isdigit() and 1 <= int(count) <= MOST_NUMBER):
+            rd.fail(("checkpoint",), f"{json.dumps(stopped)} is not a checkpoint NAME:N",
+                    f"N counts the times '{name}' is reached: 1, 2, ...")
+    counts = doc.get("checkpoints", {})
+    if counts is None:
+        counts = {}
     if not isinstance(counts, dict):
         rd.fail(("checkpoints",), "checkpoints is an object of checkpoint names and counts: {\"era\": 2}")
     for name, n in counts.items():
         if name not in names:
             rd.fail(("checkpoints", name), f"no checkpoint '{name}' in this spec",
                     did_you_mean(name, names) or _checkpoints_hint(names), key=True)
-        if type(n) is not int or n < 0:
+        if type(n) is not int or n < 0 or n > MOST_NUMBER:
             rd.fail(("checkpoints", name), f"the count of a checkpoint is a whole number, 0 or more, "
                                            f"not {json.dumps(n)[:40]}")
     reports = doc.get("reports") or {}

@@ -38,6 +38,10 @@ from . import ast as A
 from .diagnostics import Diagnostic, DiagnosticBag, ResolveError, Span, did_you_mean
 
 
+def _an(noun: str) -> str:
+    return ("an " if noun[:1] in "aeiou" else "a ") + noun
+
+
 def word(d) -> str:
     """The keyword that introduces a definition (``param`` for a constant)."""
     if isinstance(d, A.Constant):
@@ -190,7 +194,7 @@ def compose(base: list[A.SpecFile], variants: list[A.SpecFile],
                     continue
                 kind, old, loc = named[target]
                 if want is not None and want != kind:
-                    bag.error(span, f"'{target}' is a {kind} in the base, not a {want}",
+                    bag.error(span, f"'{target}' is {_an(kind)} in the base, not {_an(want)}",
                               f"write '{ch.action} {kind} {target}'",
                               notes=((_span_of(old), "defined here"),))
                     continue

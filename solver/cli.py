@@ -547,7 +547,20 @@ def _load_state(args, program=None):
             raise BadInputError(f"{args.state}: the game was played under the variant {missing[0]}, "
                                 "which is not there any more (name the variant to use with --variant)")
         args.variant = list(saved_variants)
-        with _FromPosition(args.state, text, "variants", saved_variants, "--variant"):
+
+        def a_variant_fails_alone() -> bool:
+            """A saved variant that does not compile even alone, at a line of its own
+            file: a spec error (exit 1), not the position's."""
+            for v in saved_variants:
+                try:
+                    from compiler import load
+                    load(args.spec, given, variants=[v])
+                except RulesError as exc:
+                    if any(d.span.line > 0 and _same_file(d.span.file, v) for d in exc.diagnostics):
+                        return True
+            return False
+        entries = [(("variants", i), Path(v).stem, v) for i, v in enumerate(saved_variants)]
+        with _FromPosition(args.state, text, "variants", entries, "--variant", a_variant_fails_alone):
             program = _load(args.spec, args, given)
     # the switches, params and tables the game was played with, unless the command says otherwise
     saved = {k: v for k, v in state_io.saved_settings(program, args.state, doc, text).items()
@@ -561,8 +574,8 @@ def _load_state(args, program=None):
     else:
         tables = {}
     if changed or tables:
-        entries = [("switches" if k in program.switches else "params", k) for k in changed] + \
-            [("tables", k) for k in tables]
+        entries = [(("switches" if k in program.switches else "params", k), k, None) for k in changed] + \
+            [(("tables", k), k, v) for k, v in tables.items()]
         with _FromPosition(args.state, text, "tables" if tables and not changed else "settings", entries,
                             "--table"):
             program = _load(args.spec, args, {**given, **changed})
@@ -572,36 +585,57 @@ def _load_state(args, program=None):
 
 class _FromPosition:
     """Errors of a spec loaded with what a position file names (its variants, switches,
-    params or tables) are that file's: one error at the entry (the one the error names,
-    else the first), the spec's own errors as notes, and exit 2."""
+    params or tables) are that file's: one error at the entry the error names (by its
+    file, path or name; else the first), the spec's own errors as notes, and exit 2.
+    ``entries``: (path in the document, name, file or None). ``own_fault``, when given
+    and true once the error is known, says the error is the spec's own (a variant file
+    that does not compile even alone): then it stays as it is."""
 
-    def __init__(self, path: str, text: str, what: str, entries: list, option: str):
+    def __init__(self, path: str, text: str, what: str, entries: list, option: str, own_fault=None):
         self.path, self.text, self.what, self.entries, self.option = path, text, what, entries, option
+        self.own_fault = own_fault
 
     def __enter__(self):
         return self
 
+    def _names(self, entry, diags) -> int:
+        """How surely the errors name an entry: 3 at a line of its file, 2 by its file's
+        path, 1 by its name, 0 not at all."""
+        where, name, file = entry
+        said = " ".join(f"{d.message} {d.hint or ''}" for d in diags)
+        if file and any(d.span.line > 0 and _same_file(d.span.file, file) for d in diags):
+            return 3
+        if file and file in said:
+            return 2
+        return 1 if name and f"'{name}'" in said else 0
+
     def __exit__(self, kind, exc, tb):
         if not isinstance(exc, RulesError):
             return False
+        if self.own_fault is not None and self.own_fault():
+            return False
         from compiler.diagnostics import Diagnostic, Span
         from compiler.state_io import locate, path_text
-        said = " ".join(d.message for d in exc.diagnostics)
-        if self.what == "variants":
-            paths = [("variants", i) for i, v in enumerate(self.entries) if v and v in said] or \
-                [("variants", i) for i, v in enumerate(self.entries) if not v.strip()] or [("variants",)]
-        else:
-            paths = [e for e in self.entries if f"'{e[1]}'" in said or e[1] in said] or self.entries[:1]
-        span = locate(self.path, self.text, paths[0]) or Span(self.path, 1, 1, 1, 2)
+        scores = [self._names(e, exc.diagnostics) for e in self.entries]
+        named = [e for s, e in sorted(zip(scores, self.entries), key=lambda x: -x[0]) if s > 0]
+        blank = [e for e in self.entries if e[2] is not None and not e[2].strip()]
+        where = (named or blank or self.entries[:1] or [((self.what,), None, None)])[0][0]
+        span = locate(self.path, self.text, where) or Span(self.path, 1, 1, 1, 2)
         inner = [d.message.removeprefix(f"{self.option} ").removeprefix(f"{self.option}: ")
                  for d in exc.diagnostics if d.span.line <= 0]
         notes = tuple((d.span, d.message) for d in exc.diagnostics if d.span.line > 0)
-        where = path_text(paths[0])
         word = {"variants": "variants", "tables": "tables"}.get(self.what, "switches, params and tables")
-        message = f"{where}: the spec cannot be loaded with the {word} this position was saved with" + \
+        message = f"{path_text(where)}: the spec cannot be loaded with the {word} this position was saved with" + \
             (": " + "; ".join(inner) if inner else "")
         raise BadInputError(Diagnostic(span, message, "mend the file, or name the ones to use on the command "
                                                       "line (--variant, --set, --table)", notes=notes)) from None
+
+
+def _same_file(a: str, b: str) -> bool:
+    try:
+        return Path(a).resolve() == Path(b).resolve()
+    except OSError:
+        return False
 
 
 def cmd_query(args, extra: list[str]) -> int:

@@ -114,6 +114,12 @@ def _free(e, program):
 
 
 _PLAIN = (int, str, bool, type(None))
+MOST_MAGNITUDE = 2 ** 62       # the bounds of a model's integer variables (CP-SAT's sums stay in 64 bits)
+
+
+def _too_large(reach: int):
+    raise NotSupportedError(f"a value of this query may reach {reach:,}: the numbers are too large for CP-SAT, "
+                            "whose sums stay within 64 bits")
 
 
 def _memo_key(a, fields):
@@ -333,6 +339,8 @@ class Encoder:
         return var
 
     def new_int(self, lb: int, ub: int, name: str):
+        if lb < -MOST_MAGNITUDE or ub > MOST_MAGNITUDE:
+            _too_large(max(-lb, ub))
         var = self.model.new_int_var(lb, ub, name)
         self._bounds[var.index] = (lb, ub)
         return var
@@ -566,7 +574,10 @@ class Encoder:
             else:
                 tlo += c * dom[1]
                 thi += c * dom[0]
-        return IntV(terms, const, max(plo, tlo), min(phi, thi))
+        lo, hi = max(plo, tlo), min(phi, thi)
+        if lo < -MOST_MAGNITUDE or hi > MOST_MAGNITUDE:
+            _too_large(max(-lo, hi))
+        return IntV(terms, const, lo, hi)
 
     def var_bounds(self, var):
         hit = self._bounds.get(getattr(var, "index", None))
@@ -1674,12 +1685,8 @@ class Encoder:
                     return False
             elif isinstance(st, I.Objective):
                 self.objectives.append((guard, self.encode(st.value, env)))
-                if st.names is not None:
-                    names = self.encode(st.names, env)
-                    if _symbolic(names):
-                        raise NotSupportedError("an objective's names are known before any choice "
-                                                "(they may depend on the inputs)", st.names.span)
-                    self.objective_names.append(names)
+                if st.names is not None:        # known: the resolver refuses names a choice decides
+                    self.objective_names.append(self.encode(st.names, env))
             elif isinstance(st, (I.Report, I.Play)):
                 pass            # shown and played from the replayed witness (queries._Walk)
             else:

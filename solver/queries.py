@@ -274,7 +274,9 @@ def run_query(program: I.Program, name: str, inputs: dict[str, Any], time_limit:
         bound = obj.bound(solver, sense)
     answer = Answer(name, status, objective_value, bound, witness, breakdown, time.perf_counter() - started,
                     replayed, float(time_limit), int(workers), stats)
-    answer.settled = tuple(c.name for c in enc.choices if c.name in witness and _settled(c.value))
+    # a name is left out when every choice of that name (on every branch) had one value
+    chosen = {c.name for c in enc.choices if c.name in witness}
+    answer.settled = tuple(n for n in chosen if all(_settled(c.value) for c in enc.choices if c.name == n))
     if replayed:
         answer.reports = shown
         answer.plays = plays

@@ -89,3 +89,21 @@ def test_rule_lines_quoted_in_the_docs_point_at_their_rules():
                 f"{page.name}: {name} at {path}:{line}, which reads: {text.strip()}"
             found += 1
     assert found >= 6
+
+
+def test_spec_lines_quoted_under_diagnostics_in_the_docs_are_current():
+    """A diagnostic shown in the README or the docs quotes its spec line under
+    "file:line:col": that line of the spec still reads so."""
+    import re
+    shown = re.compile(r"(spec/[\w/]+\.rules):(\d+):\d+: (?:error|warning|note): .*\n\s*(\d+) \| (.*)")
+    pages = [ROOT / "README.md"] + [p for p in (ROOT / "docs").glob("*.md")]
+    found = 0
+    for page in pages:
+        for path, line, again, quoted in shown.findall(page.read_text()):
+            if "..." in quoted:
+                continue            # an illustration, shortened
+            assert line == again, f"{page.name}: {path}:{line} quoted as line {again}"
+            text = (ROOT / path).read_text().splitlines()[int(line) - 1]
+            assert text.rstrip() == quoted.rstrip(), f"{page.name}: {path}:{line} now reads: {text.strip()}"
+            found += 1
+    assert found >= 1

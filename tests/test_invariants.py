@@ -216,7 +216,7 @@ def test_an_invariant_the_rules_break_is_an_error_at_the_invariant(tmp_path):
     text = info.value.render()
     assert "g.rules:4:11: error: at checkpoint added:3 the rules reached a position that breaks " \
            "this invariant: the score is 3" in text
-    assert "--stop-at added:3" in text
+    assert "with this seed, the game reaches that position at checkpoint added:3" in text
 
 
 def test_invariants_are_not_evaluated_when_the_spec_is_loaded(tmp_path):
@@ -287,3 +287,21 @@ def test_an_era_outside_the_game_is_refused_and_a_game_has_eras():
     from compiler.diagnostics import ResolveError
     with pytest.raises(ResolveError, match="a game has at least one Era, not 0"):
         load(DARWIN, {"eras": "0"})
+
+
+def test_keyed_state_read_at_a_fixed_or_computed_key_is_located_there(tmp_path):
+    prog = spec_in(tmp_path, '''game g "G"
+enum colour { red, blue }
+per colour { owner: seat }
+state { picked: list of colour }
+invariant red_owned: owner(red) != none else "red has no owner"
+invariant picked_owned for c in picked: owner(c) != none else "{c} is picked but has no owner"
+mode standard players 2 { seats players }
+''')
+    doc = {"seats": ["a", "b"], "state": {"picked": ["blue"]},
+           "per_key": {"owner": {"red": None, "blue": None}}}
+    with pytest.raises(BadInputError) as info:
+        state_io.load(interpreter_for(prog), "pos.json", doc, json.dumps(doc, indent=1))
+    text = info.value.render()
+    assert "error: per_key.owner.red: red has no owner" in text
+    assert "error: per_key.owner.blue: blue is picked but has no owner" in text

@@ -241,16 +241,23 @@ def test_checkpoint_counts_and_names_are_checked_at_their_entry(darwin, saved, t
     assert "no checkpoint 'evaluaton' in this spec" in message and "did you mean 'evaluation'?" in message
     bad = rewritten(path, tmp_path, lambda d: d.update(checkpoint="bogus:1"))
     assert '"bogus:1" is not a checkpoint NAME:N of this spec' in error_of(darwin, bad)
+    for wrong in ("turn:0", "turn", "turn: 9"):
+        bad = rewritten(path, tmp_path, lambda d: d.update(checkpoint=wrong))
+        assert "N counts the times 'turn' is reached: 1, 2, ..." in error_of(darwin, bad)
+    for wrong in ([], 0, "era"):
+        bad = rewritten(path, tmp_path, lambda d: d.update(checkpoints=wrong))
+        assert "checkpoints is an object of checkpoint names and counts" in error_of(darwin, bad)
 
 
 def test_a_seat_title_must_tell_the_seat_apart(darwin, saved, tmp_path):
     _, _, path = saved
-    bad = rewritten(path, tmp_path, lambda d: d["seats"][0].update(title=d["seats"][2]["title"]))
+    bad = rewritten(path, tmp_path, lambda d: d["seats"][1].update(title=d["seats"][0]["title"]))
     message = error_of(darwin, bad)
-    assert "seats[0].title: the seat 'p1' has the title \"Player 3\", which is also the title of the seat 'p3'" \
+    assert "seats[1].title: the seat 'p2' has the title \"Player 1\", which is also the title of the seat 'p1'" \
         in message
     bad = rewritten(path, tmp_path, lambda d: d["seats"][0].update(title="p2"))
-    assert "which is also the name of the seat 'p2'" in error_of(darwin, bad)
+    assert "seats[0].title: the seat 'p1' has the title \"p2\", which is the name of the seat 'p2'" \
+        in error_of(darwin, bad)
 
 
 def test_an_invariant_points_at_the_field_its_false_part_reads(darwin, saved, tmp_path):
@@ -297,7 +304,7 @@ def test_settings_variants_and_tables_of_a_position_are_the_files_mistakes(saved
         (lambda d: d.setdefault("params", {}).update(food_units=0), "params.food_units",
          "more than the 0 Food Chips in the box"),
         (lambda d: d.update(variants=[str(DARWIN / "variants" / "beginners.rules"),
-                                      str(DARWIN / "variants" / "short_game.rules")]), "variants",
+                                      str(DARWIN / "variants" / "short_game.rules")]), "variants[1]",
          "both change 'eras'"),
         (lambda d: d.update(variants=[str(DARWIN / "play.rules")]), "variants[0]", "not a variant file"),
         (lambda d: d.update(tables={"animal_card": str(DARWIN / "biomes.csv")}), "tables.animal_card",
@@ -309,3 +316,34 @@ def test_settings_variants_and_tables_of_a_position_are_the_files_mistakes(saved
         assert code == 2, err
         assert f"{bad}:" in err and f"error: {entry}: the spec cannot be loaded with the" in err, err
         assert inner in err and "--variant " not in err.split("\n")[0]
+
+
+def test_a_positions_tables_error_is_at_the_table_it_comes_from(saved, tmp_path):
+    """Two saved tables, the second one broken: the error is at the second entry."""
+    import csv
+    _, _, path = saved
+    cards = tmp_path / "cards.csv"
+    rows = list(csv.reader((DARWIN / "animal_cards.csv").open(encoding="utf-8", newline="")))
+    rows[1][rows[0].index("strength")] = "-1"
+    with cards.open("w", encoding="utf-8", newline="") as f:
+        csv.writer(f).writerows(rows)
+    bad = rewritten(path, tmp_path, lambda d: d.update(
+        tables={"biome": str(DARWIN / "biomes.csv"), "animal_card": str(cards)}))
+    code, err = run_cli("show", "spec/darwins_choice", "--state", str(bad))
+    assert code == 2, err
+    assert "error: tables.animal_card: the spec cannot be loaded with the tables" in err, err
+
+
+def test_a_saved_variant_that_does_not_compile_stays_a_spec_error(saved, tmp_path):
+    """A variant file with a mistake of its own is exit 1 at its line, as with --variant;
+    two good variants that conflict are the position's error, at the later one."""
+    _, _, path = saved
+    broken = tmp_path / "broken.rules"
+    broken.write_text(f'variant broken "Broken" extends "{DARWIN}"\noverride param eras [X-1] = 3 +\n')
+    bad = rewritten(path, tmp_path, lambda d: d.update(variants=[str(broken)]))
+    code, err = run_cli("show", "spec/darwins_choice", "--state", str(bad))
+    assert code == 1 and f"{broken}:2:" in err and "mend the file" not in err, err
+    both = rewritten(path, tmp_path, lambda d: d.update(variants=[str(DARWIN / "variants" / "beginners.rules"),
+                                                                  str(DARWIN / "variants" / "short_game.rules")]))
+    code, err = run_cli("show", "spec/darwins_choice", "--state", str(both))
+    assert code == 2 and "error: variants[1]: the spec cannot be loaded with the variants" in err, err
