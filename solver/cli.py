@@ -96,7 +96,9 @@ def jsonable(value: Any) -> Any:
     return value
 
 
-def text_value(value: Any) -> str:
+def text_value(value: Any, cells: bool = True) -> str:
+    """A value as text; with ``cells``, a pair of whole numbers is a grid cell "(r, c)"
+    (a value known not to hold cells passes False: two numbers are then "6, 7")."""
     if isinstance(value, rt.Seat):
         return value.title
     if isinstance(value, bool):
@@ -104,12 +106,12 @@ def text_value(value: Any) -> str:
     if hasattr(value, "rw_fields"):
         from compiler import render
         return render.text(value)
-    if isinstance(value, tuple) and len(value) == 2 and all(type(v) is int for v in value):
+    if cells and isinstance(value, tuple) and len(value) == 2 and all(type(v) is int for v in value):
         return f"({value[0]}, {value[1]})"
-    if isinstance(value, tuple) and value and all(isinstance(v, tuple) and len(v) == 2 for v in value):
+    if cells and isinstance(value, tuple) and value and all(isinstance(v, tuple) and len(v) == 2 for v in value):
         return " ".join(f"({r}, {c})" for r, c in value)
     if isinstance(value, (tuple, list)):
-        return ", ".join(text_value(v) for v in value) or "none"
+        return ", ".join(text_value(v, cells) for v in value) or "none"
     return str(value)
 
 

@@ -55,6 +55,7 @@ class Answer:
     plays: list = field(default_factory=list)        # (choice name, expression, env): how to play it
     objective_names: Any = None                      # 'maximize e named n': what the numbers are
     settled: tuple = ()         # choices with one possible value: no decision, left out of the text
+    cell_choices: tuple = ()    # choices that may hold grid cells (shown as "(r, c)")
 
     def to_json(self) -> dict[str, Any]:
         from .cli import jsonable
@@ -96,7 +97,7 @@ class Answer:
                 lines.append(f"  {name}:")
                 lines.extend("  " + ln for ln in board_lines(value, marked))
             else:
-                lines.append(f"  {name.replace('_', ' ')}: {text_value(value)}")
+                lines.append(f"  {name.replace('_', ' ')}: {text_value(value, name in self.cell_choices)}")
         for name, steps in self.breakdown.items():
             if isinstance(steps, dict):
                 lines.append(f"  {name}: " + ", ".join(f"{k} {v}" for k, v in steps.items()))
@@ -275,6 +276,8 @@ def run_query(program: I.Program, name: str, inputs: dict[str, Any], time_limit:
     answer = Answer(name, status, objective_value, bound, witness, breakdown, time.perf_counter() - started,
                     replayed, float(time_limit), int(workers), stats)
     # a name is left out when every choice of that name (on every branch) had one value
+    answer.cell_choices = tuple(st.name for st in statements(program.queries[name].body)
+                                if isinstance(st, I.Choose) and _may_hold_cells(st))
     chosen = {c.name for c in enc.choices if c.name in witness}
     answer.settled = tuple(n for n in chosen if all(_settled(c.value) for c in enc.choices if c.name == n))
     if replayed:
@@ -287,6 +290,18 @@ def run_query(program: I.Program, name: str, inputs: dict[str, Any], time_limit:
         answer.reasons = explain(program, name, inputs, state, max(1.0, left()))
         answer.seconds = time.perf_counter() - started
     return answer
+
+
+def _may_hold_cells(st: I.Choose) -> bool:
+    """Whether a choice's value may be (or hold) grid cells, from its types."""
+    from compiler.types import CellT, CollT
+    types = [st.type] + ([st.coll.type] if st.coll is not None else [])
+    for t in types:
+        while isinstance(t, CollT):
+            t = t.elem
+        if isinstance(t, CellT):
+            return True
+    return False
 
 
 def _settled(value) -> bool:

@@ -260,3 +260,24 @@ query big "Big" {
     text = info.value.render()
     assert "t.rules:5:12: error: a value of this query may reach 300,000,000,000,000,000,000" in text
     assert "too large for CP-SAT" in text
+
+
+def test_two_numbers_chosen_are_not_shown_as_a_grid_cell(tmp_path):
+    from compiler import load
+    spec = tmp_path / "t.rules"
+    spec.write_text('''game t "Pairs"
+query q "Q" {
+  choose h subset of [6, 7, 1] where size(h) == 2
+  maximize sum(x for x in h)
+}
+''')
+    answer = run_query(load(spec), "q", {}, time_limit=30, workers=1)
+    assert "  h: 6, 7\n" in answer.to_text()
+    program, _ = savanna()
+    from compiler.inputs import read_grid
+    from pathlib import Path
+    state = read_grid(str(Path(__file__).resolve().parent.parent / "examples" / "partial.grid"), program,
+                      "ecosystem", allow_free=True)
+    placed = run_query(program, "best_placement", {"state": state, "card": "hyena"}, time_limit=60)
+    r, c = placed.witness["spot"]
+    assert f"  spot: ({r}, {c})\n" in placed.to_text()          # a cell stays a cell
