@@ -117,7 +117,10 @@ def test_a_species_numbered_past_next_id_is_refused():
     doc = saved()
     doc["state"]["world"][0]["id"] = doc["state"]["next_id"]
     err = refused(doc)
-    assert f"species {doc['state']['next_id']} has an id outside 1 to" in err
+    assert f"state.next_id: next_id is {doc['state']['next_id']}, not past every species' id " \
+           f"(the largest is {doc['state']['next_id']})" in err
+    doc["state"]["world"][0]["id"] = 0
+    assert "state.world[0].id: species 0 has an id below 1" in refused(doc)
 
 
 def test_queries_on_broken_positions_are_errors_of_the_file_not_internal_errors(tmp_path):
