@@ -211,7 +211,7 @@ def _var_paths(program: I.Program, e: I.Expr | None, var: str | None, item: Any,
         path = _state_path(program, x) if isinstance(x, I.Expr) else None
         if path is not None:
             whole.append(path)
-        for child in _children(x):
+        for child in I.parts(x):
             walk(child)
 
     walk(e)
@@ -219,18 +219,6 @@ def _var_paths(program: I.Program, e: I.Expr | None, var: str | None, item: Any,
 
 
 _NO_KEY = object()
-
-
-def _children(x) -> list:
-    if isinstance(x, (I.Expr, I.Binder)):
-        out = []
-        for v in vars(x).values():
-            if isinstance(v, (I.Expr, I.Binder)):
-                out.append(v)
-            elif isinstance(v, (list, tuple)):
-                out += [y for y in v if isinstance(y, (I.Expr, I.Binder))]
-        return out
-    return []
 
 
 def invariant_watcher(interp):

@@ -139,11 +139,12 @@ def one_of(name: str, values: list[str], what: str, most: int = 12) -> str:
     if found:
         return f"did you mean '{found[0]}'?"
     if len(values) <= 2 * most:
-        return f"{_an(what)} is one of: {', '.join(values)}"
-    return f"{_an(what)} is one of: {', '.join(values[:most])}, ... ({len(values)} in all)"
+        return f"{a_or_an(what)} is one of: {', '.join(values)}"
+    return f"{a_or_an(what)} is one of: {', '.join(values[:most])}, ... ({len(values)} in all)"
 
 
-def _an(word: str) -> str:
+def a_or_an(word: str) -> str:
+    """The word after 'a' or 'an'."""
     return ("an " if word[:1] in "aeiou" else "a ") + word
 
 

@@ -423,6 +423,19 @@ class Program:
         return self.grids[name]
 
 
+def parts(x) -> list:
+    """The expressions and binders directly inside an expression or a binder."""
+    if not isinstance(x, (Expr, Binder)):
+        return []
+    out = []
+    for v in vars(x).values():
+        if isinstance(v, (Expr, Binder)):
+            out.append(v)
+        elif isinstance(v, (list, tuple)):
+            out += [y for y in v if isinstance(y, (Expr, Binder))]
+    return out
+
+
 def statements(stmts):
     """Every statement of a block, those of its branches included."""
     for st in stmts:

@@ -1852,12 +1852,7 @@ def _locals_read(e) -> set[str]:
         x = todo.pop()
         if isinstance(x, I.Local):
             out.add(x.name)
-        if isinstance(x, (I.Expr, I.Binder)):
-            for v in vars(x).values():
-                if isinstance(v, (I.Expr, I.Binder)):
-                    todo.append(v)
-                elif isinstance(v, (list, tuple)):
-                    todo.extend(y for y in v if isinstance(y, (I.Expr, I.Binder)))
+        todo.extend(I.parts(x))
     return out
 
 

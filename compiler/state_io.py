@@ -21,7 +21,8 @@ from typing import Any
 from . import ir as I
 from . import render
 from . import runtime as rt
-from .diagnostics import BadInputError, Diagnostic, Span, did_you_mean, one_of, register_source, whole_number
+from .diagnostics import (BadInputError, Diagnostic, Span, a_or_an, did_you_mean, one_of, register_source,
+                          whole_number)
 from .types import (AnyT, BoardT, BoolT, CellT, CollT, EnumT, IntT, MapT, NoneT, RecordT, SeatT,
                     TextT, TupleT, Type)
 
@@ -187,10 +188,6 @@ class _Located:
         return Span(file, line, col, line, col + (end - start))
 
 
-def _a(noun: str) -> str:
-    return ("an " if noun[:1] in "aeiou" else "a ") + noun
-
-
 def path_text(path: tuple) -> str:
     out = ""
     for p in path:
@@ -250,7 +247,7 @@ class Reader:
     def decode(self, t: Type, raw: Any, path: tuple, top: bool = False) -> Any:
         if raw is None:
             if isinstance(t, (IntT, BoolT, CollT, BoardT)):
-                self.fail(path, f"null where {_a(str(t))} is needed")
+                self.fail(path, f"null where {a_or_an(str(t))} is needed")
             return None
         if isinstance(t, IntT):
             if type(raw) is not int:
@@ -271,7 +268,7 @@ class Reader:
             values = self.program.enums[t.name].values
             if not isinstance(raw, str) or raw not in values:
                 hint = one_of(str(raw), list(values), t.name)
-                self.fail(path, f"{json.dumps(raw)} is not {_a(t.name)}", hint)
+                self.fail(path, f"{json.dumps(raw)} is not {a_or_an(t.name)}", hint)
             return raw
         if isinstance(t, SeatT):
             if not isinstance(raw, str) or raw not in self.seats:
@@ -441,7 +438,8 @@ def load(interp, path: str, doc: dict | None = None, text: str | None = None):
         if name not in names:
             rd.fail(("checkpoint",), f"{json.dumps(stopped)} is not a checkpoint NAME:N of this spec",
                     did_you_mean(name, names) or _checkpoints_hint(names))
-        if not (count.isascii() and count.isdigit() and 1 <= int(count) <= MOST_NUMBER):
+        number = whole_number(count) if count == count.strip() else None
+        if number is None or not 1 <= number <= MOST_NUMBER:
             rd.fail(("checkpoint",), f"{json.dumps(stopped)} is not a checkpoint NAME:N",
                     f"N counts the times '{name}' is reached: 1, 2, ...")
     counts = doc.get("checkpoints", {})
@@ -488,7 +486,7 @@ def load(interp, path: str, doc: dict | None = None, text: str | None = None):
             keys = rd.seats if section == "per_seat" else {k: k for k in program.enums[var.per].values}
             for k, x in raw.items():
                 if k not in keys:
-                    rd.fail((section, name, k), f"'{k}' is not {_a('seat' if section == 'per_seat' else var.per)}",
+                    rd.fail((section, name, k), f"'{k}' is not {a_or_an('seat' if section == 'per_seat' else var.per)}",
                             did_you_mean(k, keys) or "one of: " + ", ".join(keys), key=True)
                 state.per[name][keys[k]] = rd.decode(var.type, x, (section, name, k), top=True)
     rd.check_invariants(interp, state)

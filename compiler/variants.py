@@ -35,11 +35,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from . import ast as A
-from .diagnostics import Diagnostic, DiagnosticBag, ResolveError, Span, did_you_mean
-
-
-def _an(noun: str) -> str:
-    return ("an " if noun[:1] in "aeiou" else "a ") + noun
+from .diagnostics import Diagnostic, DiagnosticBag, ResolveError, Span, a_or_an, did_you_mean
 
 
 def word(d) -> str:
@@ -194,7 +190,7 @@ def compose(base: list[A.SpecFile], variants: list[A.SpecFile],
                     continue
                 kind, old, loc = named[target]
                 if want is not None and want != kind:
-                    bag.error(span, f"'{target}' is {_an(kind)} in the base, not {_an(want)}",
+                    bag.error(span, f"'{target}' is {a_or_an(kind)} in the base, not {a_or_an(want)}",
                               f"write '{ch.action} {kind} {target}'",
                               notes=((_span_of(old), "defined here"),))
                     continue
