@@ -1831,29 +1831,17 @@ class Resolver:
         for st in body:
             if isinstance(st, I.Choose):
                 chosen.add(st.name)
-            elif isinstance(st, I.Let) and _locals_read(st.value) & chosen:
+            elif isinstance(st, I.Let) and I.free_locals(st.value) & chosen:
                 chosen.add(st.name)
             elif isinstance(st, I.If):
                 self.check_objective_names(st.then, set(chosen))
                 self.check_objective_names(st.other, set(chosen))
             elif isinstance(st, I.Objective) and st.names is not None:
-                read = sorted(_locals_read(st.names) & chosen)
+                read = sorted(I.free_locals(st.names) & chosen)
                 if read:
                     self.diag.error(st.names.span, f"an objective's names are known before any choice; "
                                                    f"they read '{read[0]}', which a choice decides",
                                     "name the numbers from the inputs (named goal_names(objective))")
-
-
-def _locals_read(e) -> set[str]:
-    """The local names an expression reads (those its own aggregates bind included)."""
-    out: set[str] = set()
-    todo = [e]
-    while todo:
-        x = todo.pop()
-        if isinstance(x, I.Local):
-            out.add(x.name)
-        todo.extend(I.parts(x))
-    return out
 
 
 # The most cells of a grid (a board game's: Go has 361; its relations go over pairs of cells).

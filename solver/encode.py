@@ -67,50 +67,10 @@ def free_locals(e: I.Expr, program) -> tuple | None:
     hit = _FREE.get(key)
     if hit is not None and hit[0] is e:
         return hit[1]
-    result = _free(e, program)
+    result = I.free_locals(e, lambda x: isinstance(x, I.Call) and x.name in program.scorings)
     result = tuple(sorted(result)) if result is not None else None
     _FREE[key] = (e, result)
     return result
-
-
-def _free(e, program):
-    if isinstance(e, I.Local):
-        return frozenset([e.name])
-    if isinstance(e, (I.Const, I.Global)):
-        return frozenset()
-    if isinstance(e, I.SeatVar):
-        return _free(e.seat, program)
-    if isinstance(e, (I.Call, I.Op)):
-        if isinstance(e, I.Call) and e.name in program.scorings:
-            return None
-        out = frozenset()
-        for a in e.args:
-            f = _free(a, program)
-            if f is None:
-                return None
-            out |= f
-        return out
-    if isinstance(e, I.Agg):
-        bound: set = set()
-        out = frozenset()
-        parts = []
-        for b in e.binders:
-            parts.append((b.coll, frozenset(bound)))
-            bound.add(b.var)
-            if b.cond is not None:
-                parts.append((b.cond, frozenset(bound)))
-        for x in (e.elem, e.key):
-            if x is not None:
-                parts.append((x, frozenset(bound)))
-        if e.supply is not None:
-            parts.append((e.supply, frozenset()))
-        for x, inner in parts:
-            f = _free(x, program)
-            if f is None:
-                return None
-            out |= f - inner
-        return out
-    return None
 
 
 _PLAIN = (int, str, bool, type(None))

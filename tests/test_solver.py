@@ -173,6 +173,11 @@ query one "A number named by a text" {
   choose herd subset of zoo
   maximize size(herd) named "animals"
 }
+query bound "Names from an aggregate whose own name is a choice's" {
+  input u: unit = kilos
+  choose herd subset of zoo
+  maximize size(herd) named first([(if herd == u then "same" else "other") for herd in [items]])
+}
 """
 
 
@@ -188,6 +193,9 @@ def test_an_objective_named_shows_each_number_after_its_name(tmp_path):
     one = run_query(program, "one", {}, time_limit=30, workers=1)
     assert "objective: animals 4 (proven optimal)" in one.to_text()
     assert one.to_json()["objective_names"] == ["animals"]
+    # 'herd' inside the names is the aggregate's own, not the choice: the names are known
+    bound = run_query(program, "bound", {}, time_limit=30, workers=1)
+    assert "objective: other 4 (proven optimal)" in bound.to_text()
 
 
 def test_darwin_answers_name_their_goals():
