@@ -3,7 +3,8 @@
 In:  a checked program, the name of a query with ``play`` statements, a seat.
 Out: ``SolverAgent``, usable wherever the interpreter takes an agent.
 
-At the game's choice named by the query's first ``play`` statement, the agent
+At a game's choice that a path of the query plays first (its *trigger*: the
+first ``play`` statement on some path through its ``if`` statements), the agent
 asks the query for its seat on the current game state (CP-SAT, the answer
 replayed by the interpreter); each later choice named by a ``play`` statement of
 that answer gets the option equal to the statement's value, evaluated when the
@@ -13,6 +14,8 @@ is an error: the query and the rules disagree.
 """
 from __future__ import annotations
 
+from collections import Counter
+
 from compiler import ir as I
 from compiler.diagnostics import IllegalMoveError
 from compiler.interpret import RandomAgent
@@ -20,6 +23,23 @@ from compiler.types import SeatT
 
 from .encode import statements
 from .queries import interpreter_for, run_query
+
+
+def triggers(block: list) -> tuple[set[str], bool]:
+    """The names of the choices a block's paths play first, and whether some path
+    through it plays none."""
+    names: set[str] = set()
+    for st in block:
+        if isinstance(st, I.Play):
+            names.add(st.name)
+            return names, False
+        if isinstance(st, I.If):
+            then, through_then = triggers(st.then)
+            other, through_other = triggers(st.other)
+            names |= then | other
+            if not (through_then or through_other):
+                return names, False
+    return names, True
 
 
 def playing_queries(program: I.Program) -> list[str]:
@@ -37,14 +57,15 @@ class SolverAgent:
         self.time_limit = time_limit
         self.workers = workers
         self.inputs = dict(inputs or {})       # the query's other inputs, the same every turn
-        self.trigger = next(st.name for st in statements(self.query.body) if isinstance(st, I.Play))
+        self.triggers = triggers(self.query.body)[0]
         self.seat_input = next((n for n, t, _ in self.query.inputs if isinstance(t, SeatT)), None)
         self.plan: dict = {}
         self.asked = 0
         self.answered = 0
+        self.at_random: Counter = Counter()     # the choices made at random, by name
 
     def choose(self, name, options, state, seat):
-        if name == self.trigger:
+        if name in self.triggers:
             self.plan = self.ask(state, seat)
         if name in self.plan:
             expr, env = self.plan.pop(name)
@@ -54,6 +75,7 @@ class SolverAgent:
                     return option
             raise IllegalMoveError(f"the answer of {self.query.name!r} plays {name} = {value!r}, "
                                    f"which is not an option here")
+        self.at_random[name] += 1
         return self.random.choose(name, options, state, seat)
 
     def ask(self, state, seat) -> dict:

@@ -102,8 +102,13 @@ def best(options):
 
 def best_move(it, st, p, goal, allow_trade=False):
     """The best main action the play rules offer (those a version of the game allows);
-    with ``allow_trade``, a creation may first swap a hand card for a Trade Zone card."""
+    with ``allow_trade``, a creation may first swap a hand card for a Trade Zone card.
+    Within a turn under main_actions = per_species where the player has acted: a
+    further action, with no trade and no second creation."""
     allowed = {a: it.call("action_allowed", p, a, state=st) for a in ("create", "mutate", "migrate")}
+    if st.shared["acted_this_turn"] and st.shared["to_move"] == p and it.call("main_actions") == "per_species":
+        allow_trade = False
+        allowed["create"] = allowed["create"] and not st.shared["created_this_turn"]
     values = [best(create_options(it, st, p, goal, allow_trade=allow_trade))] if allowed["create"] else []
     for s in it.call("movable", p, state=st):  # noqa
         if allowed["mutate"]:

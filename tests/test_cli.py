@@ -363,6 +363,42 @@ def test_darwin_solver_agent_trades_when_allowed():
         assert events[0][1].f_takes == card and card in events[1][1].f_cards
 
 
+def test_darwin_solver_agent_plays_every_action_of_a_per_species_turn():
+    """Under main_actions = per_species the agent asks best-move again after each action
+    of its turn (its choice 'act_again' is a trigger of the query too) and plays the further
+    action it answers. It goes on while the rules offer a further action, and never
+    picks one at random."""
+    from compiler import load
+    from compiler.interpret import RandomAgent
+    from solver.agent import SolverAgent
+    from solver.queries import interpreter_for
+    program = load(ROOT / DC, {"main_actions": "per_species"})
+    further = []          # per 'act_again' the agent was asked: the options, and what it chose
+
+    class Recording(SolverAgent):
+        def choose(self, name, options, state, seat):
+            chosen = super().choose(name, options, state, seat)
+            if name == "act_again":
+                further.append((list(options), chosen))
+            return chosen
+
+    agents = []
+
+    def factory(seat, seed):
+        if seat.index == 0:
+            agents.append(Recording(program, "best_move", seed))
+            return agents[-1]
+        return RandomAgent(seed * 7 + seat.index)
+
+    st = interpreter_for(program).play("standard", 3, 1, agent_factory=factory)
+    assert st.checkpoints["game_end"] == 1
+    agent = agents[-1]
+    assert agent.triggers == {"trading", "act_again"}
+    assert any(chosen for _, chosen in further), "no further action in a whole game"
+    assert all(chosen for options, chosen in further if True in options)
+    assert agent.at_random["next"] == 0
+
+
 @pytest.mark.parametrize("given, message", [
     ("objectiv=adaptation", "best-move has no input 'objectiv' (did you mean 'objective'?)"),
     ("objective=speed", "--agent-input objective: unknown goal 'speed'"),

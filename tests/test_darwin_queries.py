@@ -219,6 +219,51 @@ def test_queries_equal_brute_force_under_other_readings(doc, flipped, goal):
         assert _status_value(answer) == B.best(B.migration_options(it, pos, p, s.f_id, goal)), (flipped, s)
 
 
+def mid_turn(doc: dict, created: bool) -> dict:
+    """The position within player 1's turn under main_actions = per_species, after a
+    main action (a creation among them when ``created``)."""
+    doc["switches"] = {**doc.get("switches", {}), "main_actions": "per_species"}
+    doc["state"].update(acted_this_turn=True, created_this_turn=created, to_move="p1")
+    return doc
+
+
+@settings(max_examples=12, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(positions(), st.sampled_from(["adaptation", "points"]), st.booleans(), st.booleans())
+def test_a_further_action_of_a_per_species_turn_equals_brute_force(doc, goal, created, allow_trade):
+    """Within a turn under main_actions = per_species, once player 1 has acted,
+    best-move is their best further action: no trade, no second creation; its optimum
+    is the brute force's, and its answer plays the choices of a further action."""
+    prog = program(main_actions="per_species")
+    it = interpreter_for(prog)
+    pos = position(mid_turn(doc, created), prog)
+    p = pos.seats[0]
+    answer = ask(prog, pos, "best_move", objective=goal, allow_trade=allow_trade)
+    assert _status_value(answer) == B.best_move(it, pos, p, goal, allow_trade=allow_trade)
+    if answer.status == "OPTIMAL":
+        assert not answer.witness["card_from_trade"]
+        assert not (created and answer.witness["action"] == "create")
+        played = [name for name, _, _ in answer.plays]
+        assert played[:2] == ["act_again", "next_act"] and not {"trading", "got", "act"} & set(played)
+
+
+def test_a_further_action_is_never_a_second_creation():
+    """Player 1 created this turn and every species of theirs has acted this Era: no
+    further action, and the reason says why the creation is not one."""
+    prog = program(main_actions="per_species")
+    doc = mid_turn(base(7, 20), created=True)
+    for w in doc["state"]["world"]:
+        w["acted"] = True
+    pos = position(doc, prog)
+    answer = ask(prog, pos, "best_move")
+    assert answer.status == "INFEASIBLE"
+    r = reasons(answer)["further_action"]
+    assert r.sentence == "a species was created this turn already" and "DC-AMB-18" in r.ids
+    # the same position at the start of the turn: a creation is open
+    doc["state"].update(acted_this_turn=False, created_this_turn=False)
+    assert ask(prog, position(doc, prog), "best_move").witness["action"] == "create"
+
+
 # ---------------------------------------------------------------- reasons
 def attr(prog, k, col):
     return prog.enums["animal_card"].attrs[col][k]

@@ -123,6 +123,16 @@ def test_a_species_numbered_past_next_id_is_refused():
     assert "state.world[0].id: species 0 has an id below 1" in refused(doc)
 
 
+def test_a_turn_going_on_after_an_action_needs_per_species():
+    doc = saved(stop="turn:9")
+    doc["state"]["acted_this_turn"] = True
+    assert "state.acted_this_turn: acted_this_turn holds only within a turn under main_actions = " \
+           "per_species, and this position is played with per_turn" in refused(doc)
+    doc["state"]["acted_this_turn"] = False
+    doc["state"]["created_this_turn"] = True
+    assert "state.created_this_turn: created_this_turn is set but acted_this_turn is not" in refused(doc)
+
+
 def test_queries_on_broken_positions_are_errors_of_the_file_not_internal_errors(tmp_path):
     """The three hand edits that used to end in an internal error, through the command
     line: exit 2, the file's line, the invariant, no traceback."""
@@ -187,6 +197,17 @@ def test_games_of_every_spec_and_mode_keep_the_invariants(path, mode, players):
         st = it.play(mode, players, seed, watchers=[watch])
         watch(st, "end")
         assert st.checkpoints, "the watcher saw no checkpoint"
+
+
+def test_games_under_per_species_keep_the_invariants():
+    """The turn's own state (acted_this_turn, created_this_turn) is back to false at
+    every checkpoint of a game where players act with several species in a turn."""
+    it = interpreter_for(load(DARWIN, {"main_actions": "per_species"}))
+    watch = invariant_watcher(it)
+    for seed in range(2):
+        st = it.play("standard", 4, seed, watchers=[watch])
+        watch(st, "end")
+        assert not st.shared["acted_this_turn"] and not st.shared["created_this_turn"]
 
 
 def test_darwin_has_invariants_and_a_variant_can_flip_them():
