@@ -258,7 +258,12 @@ def test_a_further_action_is_never_a_second_creation():
     answer = ask(prog, pos, "best_move")
     assert answer.status == "INFEASIBLE"
     r = reasons(answer)["further_action"]
-    assert r.sentence == "a species was created this turn already" and "DC-AMB-18" in r.ids
+    assert r.sentence == "Player 1 has created a species this turn already" and "DC-AMB-18" in r.ids
+    # nor can any cards make a species now, and best-create says the same
+    hand = doc["per_seat"]["hand"]["p1"]
+    biome = interpreter_for(prog).call("biome_at", pos.shared["in_play"][0], state=pos)
+    assert "further_action" in reasons(ask(prog, pos, "can_place", cards=tuple(hand[:2]), biome=biome))
+    assert "further_action" in reasons(ask(prog, pos, "best_create"))
     # the same position at the start of the turn: a creation is open
     doc["state"].update(acted_this_turn=False, created_this_turn=False)
     assert ask(prog, position(doc, prog), "best_move").witness["action"] == "create"
