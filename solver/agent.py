@@ -8,7 +8,10 @@ first ``play`` statement on some path through its ``if`` statements), the agent
 asks the query for its seat on the current game state (CP-SAT, the answer
 replayed by the interpreter); each later choice named by a ``play`` statement of
 that answer gets the option equal to the statement's value, evaluated when the
-choice comes. Other choices, and turns where the query has no answer, are made
+choice comes. An answer is a plan for the moment it was asked at: what it plays is
+forgotten once the game passes a checkpoint (a new turn, a new Era), so a play the
+game never asked for cannot answer a later choice of the same name. Other choices,
+and turns where the query has no answer, are made
 at random like the random agent. A planned value that is not among the options
 is an error: the query and the rules disagree.
 """
@@ -60,6 +63,7 @@ class SolverAgent:
         self.triggers = triggers(self.query.body)[0]
         self.seat_input = next((n for n, t, _ in self.query.inputs if isinstance(t, SeatT)), None)
         self.plan: dict = {}
+        self.planned_at = 0         # the checkpoints the game had passed when the plan was made
         self.asked = 0
         self.answered = 0
         self.at_random: Counter = Counter()     # the choices made at random, by name
@@ -67,6 +71,9 @@ class SolverAgent:
     def choose(self, name, options, state, seat):
         if name in self.triggers:
             self.plan = self.ask(state, seat)
+            self.planned_at = _passed(state)
+        elif self.plan and _passed(state) != self.planned_at:
+            self.plan = {}          # made for an earlier moment of the game
         if name in self.plan:
             expr, env = self.plan.pop(name)
             value = interpreter_for(self.program).evaluate(expr, env, state=state)
@@ -89,3 +96,8 @@ class SolverAgent:
             return {}
         self.answered += 1
         return {name: (expr, env) for name, expr, env in answer.plays}
+
+
+def _passed(state) -> int:
+    """How many checkpoints the game has passed."""
+    return sum(state.checkpoints.values())

@@ -20,6 +20,8 @@ def create_options(it, st, p, goal, allow_trade=False, rules_list=False):
     sub-collection of the hand, or with ``rules_list`` from the play rules' own list
     (``creations``, which tries only groups small enough to be a species)."""
     out = []
+    if st.per["passed"][p]:
+        return out          # no main action for the rest of the Era
     hand = st.per["hand"][p]
     swaps = [(None, None)]
     if allow_trade and hand.cards and st.shared["trade_zone"].cards:
@@ -54,7 +56,9 @@ def _every_creation(it, st, p):
 
 
 def _actor(it, st, p, sid):
-    """The species the player may act on, or None."""
+    """The species the player may act on, or None (all of them once they have passed)."""
+    if st.per["passed"][p]:
+        return None
     s = next((t for t in _world(st) if t.f_id == sid), None)
     return s if s is not None and it.call("may_act", p, s, state=st) else None
 

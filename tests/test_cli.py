@@ -399,6 +399,26 @@ def test_darwin_solver_agent_plays_every_action_of_a_per_species_turn():
     assert agent.at_random["next"] == 0
 
 
+def test_a_solver_agent_forgets_its_plan_once_the_game_passes_a_checkpoint():
+    """A play of an answer the game never asked for (a passed co-op player trades, so
+    the agent asks best-move, but takes no main action) does not answer a choice of
+    the same name later in the game: the plan is for the moment it was made."""
+    from compiler import ir as I
+    from compiler import load
+    from solver.agent import SolverAgent
+    from solver.queries import interpreter_for
+    program = load(ROOT / DC)
+    st = interpreter_for(program).play("standard", 3, 2, stop_at="turn:2")
+    agent = SolverAgent(program, "best_move", 1)
+    agent.plan, agent.planned_at = {"s": (I.Const(None, None, "stale"), {})}, sum(st.checkpoints.values())
+    st.checkpoints["turn"] += 1                          # the game goes on to another turn
+    assert agent.choose("s", ["a", "b"], st, st.seats[0]) in ("a", "b")
+    assert agent.at_random["s"] == 1 and not agent.plan
+    # within the same moment the plan is played
+    agent.plan, agent.planned_at = {"s": (I.Const(None, None, "b"), {})}, sum(st.checkpoints.values())
+    assert agent.choose("s", ["a", "b"], st, st.seats[0]) == "b"
+
+
 @pytest.mark.parametrize("given, message", [
     ("objectiv=adaptation", "best-move has no input 'objectiv' (did you mean 'objective'?)"),
     ("objective=speed", "--agent-input objective: unknown goal 'speed'"),

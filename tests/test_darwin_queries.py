@@ -37,11 +37,13 @@ def program(**overrides):
 
 
 def base(seed: int, turn: int) -> dict:
-    """The state document of a seeded four-player game at its turn-th turn."""
+    """The state document of a seeded four-player game at its turn-th turn, where
+    player 1, whom the tests ask about, has not passed."""
     if (seed, turn) not in _BASES:
         prog = program()
         played = interpreter_for(prog).play("standard", 4, seed, stop_at=f"turn:{turn}")
         _BASES[seed, turn] = state_io.dump(played, seed=seed)
+        _BASES[seed, turn]["per_seat"]["passed"]["p1"] = False
     return copy.deepcopy(_BASES[seed, turn])
 
 
@@ -380,6 +382,26 @@ def test_reason_one_action_per_species_per_era():
     assert "DC-ACT-MAIN-02" in r.ids
     answer = ask(prog, pos, "best_migration", species=mine[0]["id"])
     assert "not_acted" in reasons(answer)
+
+
+def test_a_player_who_has_passed_has_no_main_action():
+    """At an Evaluation every player has passed: no query offers a main action, each
+    saying why; a position saved at the start of the next Era offers moves again."""
+    prog = program()
+    it = interpreter_for(prog)
+    at_evaluation = it.play("standard", 4, 7, stop_at="evaluation:1")
+    p = at_evaluation.seats[0]
+    assert at_evaluation.per["passed"][p]
+    mine = next(s.f_id for s in at_evaluation.shared["world"] if s.f_owner == p)
+    for name, extra in (("best_move", {}), ("best_create", {}), ("best_mutation", {"species": mine}),
+                        ("best_migration", {"species": mine})):
+        answer = ask(prog, at_evaluation, name, **extra)
+        assert answer.status == "INFEASIBLE", name
+        r = reasons(answer)["not_passed"]
+        assert r.sentence == "Player 1 has passed for the rest of the Era" and "DC-ACT-03" in r.ids
+    next_era = it.play("standard", 4, 7, stop_at="era:2")
+    assert not any(next_era.per["passed"][q] for q in next_era.seats)
+    assert ask(prog, next_era, "best_move").status == "OPTIMAL"
 
 
 def test_reason_species_of_another_player():
