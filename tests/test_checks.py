@@ -251,3 +251,27 @@ def test_a_bad_own_table_is_a_bad_input_file_exit_2(tmp_path):
     spec_error = check("--cards", str(good), "--set", "food_units=46")
     assert spec_error.returncode == 1 and "more than the 46 Food Chips" in spec_error.stderr
     assert check("--cards", str(good)).returncode == 0
+
+
+SAVANNA = ROOT / "spec" / "ecosystem_savanna"
+
+
+@pytest.mark.parametrize("spec, settings, message", [
+    ("", {"hand_size": "20"}, "6 seats need 2 x 6 x 20 = 240 cards over two rounds, and the box has 132"),
+    ("", {"max_players": "8"}, "8 seats need 2 x 8 x 11 = 176 cards over two rounds, and the box has 132"),
+    ("variants/solo.rules", {"solo_hand": "3"}, "after 2 turns your hand holds 1 card(s), and a turn needs 2"),
+    ("variants/solo.rules", {"solo_row_draw": "1"}, "after 9 turns your hand holds 1 card(s)"),
+    # 10 in hand, then 9 a turn for 16 turns and 5 after each of the first 3 rows: 10 + 144 + 15
+    ("variants/solo.rules", {"solo_draw": "9"}, "a solo game draws 169 cards, and the box has 132"),
+])
+def test_savanna_settings_that_cannot_be_played_are_refused_at_load(spec, settings, message):
+    """A box too small for the hands, a solo hand that runs out: refused when the spec
+    loads, not halfway through a game."""
+    with pytest.raises(ResolveError, match=re.escape(message)):
+        load(SAVANNA / spec if spec else SAVANNA, settings)
+
+
+def test_savanna_settings_the_rulebook_uses_are_accepted():
+    for spec in ("", "variants/two_player.rules", "variants/solo.rules"):
+        load(SAVANNA / spec if spec else SAVANNA)
+    load(SAVANNA, {"max_players": "4", "hand_size": "16"})      # 2 x 4 x 16 = 128 <= 132
