@@ -9,7 +9,7 @@ asks the query for its seat on the current game state (CP-SAT, the answer
 replayed by the interpreter); each later choice named by a ``play`` statement of
 that answer gets the option equal to the statement's value, evaluated when the
 choice comes. An answer is a plan for the moment it was asked at: what it plays is
-forgotten once the game passes a checkpoint (a new turn, a new Era), so a play the
+forgotten once the game passes a checkpoint (a new turn, a new round), so a play the
 game never asked for cannot answer a later choice of the same name. Other choices,
 and turns where the query has no answer, are made
 at random like the random agent. A planned value that is not among the options
