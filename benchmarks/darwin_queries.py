@@ -62,6 +62,11 @@ def position(prog, doc: dict, cards: int, biomes: int, species: int, rng: random
     if s["world"]:
         s["world"][0]["owner"] = "p1"          # a species of the player, for best-mutation
     s["current_event"] = None
+    # at an Evaluation every player has passed; player 1, asked about, is given the
+    # Era's next turn (a main action, not mid-turn)
+    doc["per_seat"]["passed"]["p1"] = False
+    s["to_move"] = "p1"
+    s["acted_this_turn"] = s["created_this_turn"] = False
     names = list(prog.enums["animal_card"].values)
     doc["per_seat"]["hand"]["p1"] = rng.sample(names, cards)
     return state_io.load(interpreter_for(prog), "<bench>", doc, json.dumps(doc)), len(s["world"])
@@ -210,6 +215,10 @@ def main() -> int:
                     if brute_sec < 1.0:         # short: its median over the runs, like the solver's
                         brute_sec = statistics.median([brute_sec] + [timed(brute)[1] for _ in range(args.runs - 1)])
                     solver_value = answer.objective if answer.status == "OPTIMAL" else None
+                    if best is None:            # a position with nothing to play measures nothing
+                        print(f"NO MOVE {label} {cards}/{biomes}/{n}: the position offers player 1 no option "
+                              f"({answer.status})", file=sys.stderr)
+                        return 1
                     if label == "best-create":
                         # the play rules' own list (groups of at most most_species_cards), for comparison
                         listed = lambda: B.best(B.create_options(it, pos, p, "points", rules_list=True))  # noqa: E731

@@ -575,3 +575,26 @@ def test_creations_are_every_group_of_the_hand_that_can_be_created():
         pos = position(doc, prog)
         it, p = interpreter_for(prog), pos.seats[0]
         assert set(it.call("creations", p, state=pos)) == set(B._every_creation(it, pos, p))
+
+
+def test_the_benchmark_positions_offer_a_move():
+    """benchmarks/darwin_queries.py measures positions taken at an Evaluation, where
+    every player has passed: unless it gives player 1 the next turn, every query
+    answers nothing and the benchmark would time empty answers. On one of its
+    positions each query has an answer, the brute-force optimum."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    import darwin_queries as bench
+    import random
+    prog = program()
+    pos, n = bench.position(prog, bench.base_position(prog), 8, 4, 6, random.Random(1))
+    p = pos.seats[0]
+    it = interpreter_for(prog)
+    sid = pos.shared["world"][0].f_id
+    for name, extra, brute in [
+            ("best_create", {}, lambda: B.best(B.create_options(it, pos, p, "points"))),
+            ("best_mutation", {"species": sid}, lambda: B.best(B.mutation_options(it, pos, p, sid, "points"))),
+            ("best_move", {}, lambda: B.best_move(it, pos, p, "points"))]:
+        best = brute()
+        assert best is not None, name
+        answer = run_query(prog, name, {"player": p, "objective": "points", **extra}, state=pos, reasons=False)
+        assert answer.status == "OPTIMAL" and answer.objective == best, name
