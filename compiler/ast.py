@@ -323,8 +323,15 @@ class Input(Stmt):
 
 @dataclass(frozen=True)
 class Require(Stmt):
+    """In a query ``require cond``: a condition every answer meets. In a procedure or
+    mode ``require NAME [IDs]: cond else "message"``: a condition the game needs to go
+    on; the message, with its ``{expression}`` parts, says what is wrong when it does
+    not hold."""
     cond: Expr
     tags: tuple[tuple[str, Span], ...]
+    name: str | None = None
+    name_span: Span | None = None
+    message: tuple | None = None
 
 
 @dataclass(frozen=True)

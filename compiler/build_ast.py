@@ -505,6 +505,12 @@ class _Builder:
         _, tags, rest = self.split(node.children)
         return A.Require(self.span(node), self.expr(rest[0]), tags)
 
+    def st_require_named(self, node):
+        _, tags, rest = self.split(node.children)
+        name, cond, message = rest
+        return A.Require(self.span(node), self.expr(cond), tags, str(name), self.span(name),
+                         self.interpolated(message))
+
     def st_play_stmt(self, node):
         name, value = node.children
         return A.Play(self.span(node), str(name), self.span(name), self.expr(value))

@@ -28,7 +28,7 @@ from solver.operators import AGGREGATES, OPERATORS
 
 from . import ir as I
 from . import runtime as rt
-from .diagnostics import IllegalMoveError, RuntimeRulesError, Span
+from .diagnostics import Diagnostic, IllegalMoveError, RuntimeRulesError, Span
 from .types import BoardT, CollT, IntT, BoolT
 
 
@@ -480,6 +480,16 @@ class GameState:
         if self.stop_at is not None and label == self.stop_at:
             raise StopGame(label)
 
+    def refuse(self, name: str, parts: tuple, tags: tuple, span: Span):
+        """A ``require`` of the rules does not hold: the game cannot go on. Its message
+        (values shown as everywhere else), at the require."""
+        from . import render
+        text = "".join(p if isinstance(p, str) else ("none" if p.value is None else render.text(p.value))
+                       for p in parts)
+        rules = f" ({' '.join(tags)})" if tags else ""
+        raise RuntimeRulesError(Diagnostic(span, text, f"the game cannot go on: requirement '{name}'{rules} "
+                                                       "does not hold with these params, switches and cards"))
+
     def note(self, name: str, value, heading: bool = False):
         """A line of the narrative (or the heading of a part of it), in the log."""
         self.log.append(Event("note", None, {"name": name, "value": value, "heading": heading}))
@@ -764,6 +774,10 @@ class Interpreter:
             lines.append(f"{pad}    if {guard} > 1000000:")
             lines.append(f"{pad}        raise _err('a while loop went round a million times', {span})")
             self._block(st.body, lines, depth + 1)
+        elif isinstance(st, I.Require):
+            parts = ", ".join(repr(x) if isinstance(x, str) else f"_rt.Shown({ex(x)})" for x in st.message or ())
+            lines.append(f"{pad}if not ({ex(st.cond)}):")
+            lines.append(f"{pad}    ST.refuse({st.name!r}, ({parts},), {st.tags!r}, {span})")
         elif isinstance(st, I.Report):
             if st.var is None:
                 lines.append(f"{pad}ST.report({st.name!r}, {ex(st.value)})")

@@ -231,6 +231,8 @@ class Input(Stmt):
 class Require(Stmt):
     cond: Expr
     tags: tuple[str, ...] = ()
+    name: str | None = None         # in a procedure: its name, and its message's text
+    message: tuple | None = None    # parts and expressions
 
 
 @dataclass(eq=False)

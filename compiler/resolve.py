@@ -1680,12 +1680,23 @@ class Resolver:
         return I.Input(node.span, node.name, t, default)
 
     def st_Require(self, node, scope, context):
-        if not self.only_in(node, context, ("query",), "require"):
+        if not self.only_in(node, context, ("query", "procedure"), "require"):
             return None
         cond = self.expr(node.cond, scope)
         if not is_bool(cond.type):
             self.diag.error(node.cond.span, f"'require' takes a condition, found {cond.type}")
-        return I.Require(node.span, cond, tuple(t for t, _ in node.tags))
+        message = None
+        if context == "procedure" and node.message is None:
+            self.diag.error(node.span, "a requirement of the rules has a name and says what is wrong "
+                                       "when it does not hold",
+                            'write require NAME [IDs]: condition else "message" ({expression} parts show values)')
+        elif context == "query" and node.message is not None:
+            self.diag.error(node.name_span, "a query's 'require' is a bare condition; its reasons are the "
+                                            "sentences of the rules it calls",
+                            'write require CONDITION, and give the sentence to a rule: rule NAME = ... else "..."')
+        elif node.message is not None:
+            message = tuple(part if isinstance(part, str) else self.expr(part, scope) for part in node.message)
+        return I.Require(node.span, cond, tuple(t for t, _ in node.tags), node.name, message)
 
     def st_Play(self, node, scope, context):
         if not self.only_in(node, context, ("query",), "play"):

@@ -399,6 +399,16 @@ def next_seat(seats, seat, direction: str):
 
 
 # --------------------------------------------------------------------- seats
+class Shown:
+    """A value computed inside a message (its ``{...}`` parts), told apart from the
+    message's own text until the message is rendered."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value):
+        self.value = value
+
+
 @dataclass(frozen=True, eq=False)
 class Seat:
     index: int

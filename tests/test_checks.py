@@ -275,3 +275,29 @@ def test_savanna_settings_the_rulebook_uses_are_accepted():
     for spec in ("", "variants/two_player.rules", "variants/solo.rules"):
         load(SAVANNA / spec if spec else SAVANNA)
     load(SAVANNA, {"max_players": "4", "hand_size": "16"})      # 2 x 4 x 16 = 128 <= 132
+
+
+@pytest.mark.parametrize("spec, settings, players, message", [
+    ("", {"grid_rows": "3"}, "3", "the draft places 20 cards in each ecosystem, and a 3 x 5 grid holds 15"),
+    ("variants/two_player.rules", {"grid_columns": "4"}, "2",
+     "the draft places 20 cards in each ecosystem, and a 4 x 4 grid holds 16"),
+])
+def test_savanna_grid_too_small_for_the_draft_stops_before_the_first_card(spec, settings, players, message):
+    """Small grids stay loadable (scoring and queries use them), but a game on one is
+    refused by the draft's requirement before a card is dealt, at the require, rather
+    than partway through with no cell left for a card."""
+    program = load(SAVANNA / spec if spec else SAVANNA, settings)
+    assert program is not None
+    sets = [a for k, v in settings.items() for a in ("--set", f"{k}={v}")]
+    proc = subprocess.run([sys.executable, "-m", "solver.cli", "play", str(SAVANNA / spec if spec else SAVANNA),
+                           "--players", players, "--seed", "1", *sets],
+                          cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr, proc.stderr
+    first = proc.stderr.splitlines()[0]
+    assert first.endswith(f"error: {message} (grid_rows, grid_columns, hand_size)"), proc.stderr
+    assert "play.rules:" in first and "requirement 'draft_fits_grid' (ES-PLACE-03 ES-DRAFT-04)" in proc.stderr
+    # a grid as large as the draft plays to the end
+    ok = subprocess.run([sys.executable, "-m", "solver.cli", "play", str(SAVANNA / spec if spec else SAVANNA),
+                         "--players", players, "--seed", "1", "--set", "grid_rows=2", "--set", "grid_columns=10"],
+                        cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert ok.returncode == 0, ok.stderr

@@ -119,3 +119,45 @@ def test_numeric_switches(tmp_path):
     assert all(s >= 13 for s in state.reports["score"].values())
     with pytest.raises(BadInputError, match=r"'5' is not an option of 'bonus' \(options: 0 \| 10\)"):
         load(path, {"bonus": "5"})
+
+
+REQUIRE_SPEC = """
+game gate "Gate"
+param tokens: int = 4
+param spaces: int = 6
+def laid = 2 * (tokens - 1)
+per seat { kept: int }
+
+procedure fill(p: seat) {
+  require room [MINI-01]: laid <= spaces
+    else "{p} places {laid} tokens and the board has {spaces} spaces (tokens, spaces)"
+  repeat laid { set kept(p) = kept(p) + 1 }
+}
+
+mode play "Play" players 2 {
+  seats players
+  for p in players { do fill(p) }
+  report kept for p in players = kept(p)
+}
+"""
+
+
+def test_a_requirement_of_a_procedure_stops_the_game_where_it_is_written(tmp_path):
+    """``require NAME [IDs]: cond else "..."`` in a procedure: the game goes on when it
+    holds; otherwise it stops at the require, with its message (values computed, in
+    the scope of the procedure) and the requirement's name and IDs in the hint."""
+    import pytest
+
+    from compiler.diagnostics import RuntimeRulesError
+    path = tmp_path / "gate.rules"
+    path.write_text(REQUIRE_SPEC)
+    state = Interpreter(load(path)).play("play", 2, 1)
+    assert state.reports["kept"] == {s: 6 for s in state.seats}
+    program = load(path, {"tokens": "5"})
+    interp = Interpreter(program)
+    with pytest.raises(RuntimeRulesError) as info:
+        interp.play("play", 2, 1)
+    d = info.value.diagnostics[0]
+    assert d.message == "Player 1 places 8 tokens and the board has 6 spaces (tokens, spaces)"
+    assert (d.span.line, d.span.col) == (9, 3)
+    assert "requirement 'room' (MINI-01)" in d.hint
