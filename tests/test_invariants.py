@@ -329,3 +329,52 @@ mode standard players 2 { seats players }
     text = info.value.render()
     assert "error: per_key.owner.red: red has no owner" in text
     assert "error: per_key.owner.blue: blue is picked but has no owner" in text
+
+
+# ------------------------------------------------------------------ Ecosystem: Savanna
+SAVANNA = ROOT / "spec" / "ecosystem_savanna"
+
+
+def test_a_savanna_position_saved_mid_draft_loads_and_keeps_every_invariant():
+    doc = saved(SAVANNA, players=3, seed=1, stop="pick:7")
+    st = state_io.load(interpreter_for(program(SAVANNA)), "pos.json", doc, json.dumps(doc))
+    assert broken_invariants(interpreter_for(program(SAVANNA)), st) == []
+    placed = [sum(c is not None for row in doc["per_seat"]["board"][p] for c in row) for p in ("p1", "p2", "p3")]
+    assert placed == [6, 6, 6] and all(len(doc["per_seat"]["hand"][p]) == 5 for p in ("p1", "p2", "p3"))
+
+
+def test_a_card_the_box_does_not_have_is_refused_with_where_the_copies_are():
+    doc = saved(SAVANNA, players=3, seed=1, stop="pick:7")
+    in_deck = doc["state"]["deck"].count("lion")
+    held = [doc["per_seat"]["hand"][p].count("lion") + sum(row.count("lion") for row in doc["per_seat"]["board"][p])
+            for p in ("p1", "p2", "p3")]
+    doc["per_seat"]["hand"]["p2"].append("lion")
+    held[1] += 1
+    err = refused(doc, SAVANNA)
+    assert (f"the game holds 11 lion cards, and the box has 10: {in_deck} in the deck, 0 in the discard pile, "
+            f"and held by Player 1, Player 2, Player 3: {', '.join(map(str, held))}") in err
+    assert "invariant 'cards_accounted_for'" in err
+
+
+def test_a_savanna_ecosystem_behind_the_others_is_refused():
+    doc = saved(SAVANNA, players=3, seed=1, stop="pick:7")
+    board = doc["per_seat"]["board"]["p3"]
+    r, c = next((r, c) for r, row in enumerate(board) for c, x in enumerate(row) if x is not None)
+    doc["state"]["discard"].append(board[r][c])           # the card still accounted for
+    board[r][c] = None
+    err = refused(doc, SAVANNA)
+    assert "Player 3's ecosystem holds 5 cards and Player 1's 6: every pick places one card in each" in err
+
+
+def test_the_neutral_pile_and_the_solo_turns_keep_every_card():
+    """Two players: the neutral seat's face-up pile counts among the cards held; solo:
+    a position saved at a turn loads."""
+    two = SAVANNA / "variants" / "two_player.rules"
+    doc = saved(two, mode="two_player", players=2, seed=2, stop="pick:9")
+    assert doc["per_seat"]["pile"]["neutral_player"]
+    state_io.load(interpreter_for(program(two)), "pos.json", doc, json.dumps(doc))
+    doc["per_seat"]["pile"]["neutral_player"].append("elephant")
+    assert "elephant cards, and the box has" in refused(doc, two)
+    solo = SAVANNA / "variants" / "solo.rules"
+    doc = saved(solo, mode="solo", players=1, seed=2, stop="turn:12")
+    state_io.load(interpreter_for(program(solo)), "pos.json", doc, json.dumps(doc))
