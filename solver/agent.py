@@ -66,6 +66,7 @@ class SolverAgent:
         self.planned_at = 0         # the checkpoints the game had passed when the plan was made
         self.asked = 0
         self.answered = 0
+        self.planned = 0                        # the choices played from the query's answers
         self.at_random: Counter = Counter()     # the choices made at random, by name
 
     def choose(self, name, options, state, seat):
@@ -79,6 +80,7 @@ class SolverAgent:
             value = interpreter_for(self.program).evaluate(expr, env, state=state)
             for option in options:
                 if option == value:
+                    self.planned += 1
                     return option
             raise IllegalMoveError(f"the answer of {self.query.name!r} plays {name} = {value!r}, "
                                    f"which is not an option here")
@@ -96,6 +98,13 @@ class SolverAgent:
             return {}
         self.answered += 1
         return {name: (expr, env) for name, expr, env in answer.plays}
+
+
+def summary(agent: SolverAgent) -> dict:
+    """What a solver agent did in a game: how often it asked its query and had an
+    answer, how many choices it played from the answers, and which it made at random."""
+    return {"query": agent.query.name, "asked": agent.asked, "answered": agent.answered,
+            "from_answers": agent.planned, "at_random": dict(sorted(agent.at_random.items()))}
 
 
 def _passed(state) -> int:

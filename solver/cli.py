@@ -431,6 +431,7 @@ def cmd_play(args) -> int:
                "reports": {k: state_io.plain(v) for k, v in state.reports.items()},
                "state": doc,
                "choices": sum(1 for e in state.log if e.kind == "choose"),
+               **({"solver_agents": agents} if (agents := _solver_agents(state)) else {}),
                "seconds": round(seconds, 3)}
         print(json.dumps(out, indent=2, ensure_ascii=False))
         return 0
@@ -447,6 +448,16 @@ def cmd_play(args) -> int:
     if state.stopped:
         print()
         print(f"stopped at {state.stopped}; state written to {args.save_state}")
+    agents = _solver_agents(state)
+    if agents:
+        print()
+        print(f"solver agents ({next(iter(agents.values()))['query'].replace('_', '-')}):")
+        titles = {s.name: s.title for s in state.seats}
+        for seat, a in agents.items():
+            random = ", ".join(f"{n} {c}" for n, c in a["at_random"].items())
+            print(f"  {titles[seat]}: asked {a['asked']} time(s), {a['answered']} answered; "
+                  f"{a['from_answers']} choice(s) from the answers, {sum(a['at_random'].values())} at random"
+                  + (f" ({random})" if random else ""))
     for name, value in state.reports.items():
         print()
         if isinstance(value, dict):
@@ -461,6 +472,13 @@ def cmd_play(args) -> int:
         else:
             print(f"{render.words(name)}: {text_value(value)}")
     return 0
+
+
+def _solver_agents(state) -> dict:
+    """Seat name -> what its solver agent did (none for random agents)."""
+    from solver.agent import SolverAgent, summary
+    return {seat.name: summary(agent) for seat in state.seats
+            if isinstance(agent := state.agents.get(seat.index), SolverAgent)}
 
 
 def _agents(program, args):

@@ -294,12 +294,27 @@ def test_darwin_query_mistakes_exit_2(turn9, args, message):
     assert message in err and "Traceback" not in err
 
 
-def test_darwin_play_with_solver_agent():
+def test_darwin_play_with_solver_agent(tmp_path):
+    """The game ends; what the solver agent did is told: every choice of its seat was
+    played from a query's answer or made at random, as the log shows."""
+    log = tmp_path / "game.jsonl"
     code, out, err = run("play", DC, "--players", "3", "--seed", "2", "--agent", "solver", "--agent-seats", "p1",
-                         "--json")
+                         "--json", "--log", str(log))
     assert code == 0, err
     doc = json.loads(out)
     assert doc["state"]["checkpoints"]["game_end"] == 1 and doc["reports"]["winners"]
+    agents = doc["solver_agents"]
+    assert list(agents) == ["p1"] and agents["p1"]["query"] == "best_move"
+    p1 = agents["p1"]
+    events = [json.loads(line) for line in log.read_text().splitlines()]
+    made = [e["choice"] for e in events if e["kind"] == "choose" and e["seat"] == "p1"]
+    assert p1["from_answers"] + sum(p1["at_random"].values()) == len(made)
+    assert set(p1["at_random"]) <= set(made)
+    assert 0 < p1["answered"] <= p1["asked"] and p1["from_answers"] >= p1["answered"]
+    code, out, err = run("play", DC, "--players", "3", "--seed", "2", "--agent", "solver", "--agent-seats", "p1")
+    assert code == 0, err
+    line = next(l for l in out.splitlines() if l.startswith("  Player 1: asked"))
+    assert f"asked {p1['asked']} time(s), {p1['answered']} answered; {p1['from_answers']} choice(s) " in line
 
 
 def test_darwin_play_with_solver_agent_inputs(monkeypatch):
