@@ -66,8 +66,17 @@ def run_checks(program: I.Program) -> None:
                 if not interp.evaluate(chk.cond, {}):
                     text, own = _message(interp, chk, {})
                     values = None if own else _values(interp, chk, {})
-                    bag.error(node.name_span, text + (f": {values}" if values else ""),
-                              _source_hint(program, chk))
+                    text += f": {values}" if values else ""
+                    theirs = _own_files(program, chk)
+                    if theirs:
+                        # a player's own table breaks it: the error is that file's,
+                        # with the check as a note
+                        bag.error(_first_line(theirs[0]), text,
+                                  "mend your table: the game's checks hold for it as for the game's own",
+                                  notes=((node.name_span, f"the check '{chk.name}'"
+                                          + (f" [{' '.join(node.rule_ids)}]" if node.rule_ids else "")),))
+                    else:
+                        bag.error(node.name_span, text, _source_hint(program, chk))
                 continue
             for item in interp.evaluate(chk.domain, {}):
                 env = {chk.var: item}
@@ -98,6 +107,22 @@ def _source_hint(program: I.Program, chk: I.CheckDef) -> str | None:
     """For a whole-table check: which table files it was computed from."""
     files = [f"{t} from {f}" for t, f in program.table_files.items() if t in _tables_read(program, chk.name)]
     return "computed over " + ", ".join(files) if files else None
+
+
+def _own_files(program: I.Program, chk: I.CheckDef) -> list[str]:
+    """The player's own table files a whole-table check was computed over."""
+    read = _tables_read(program, chk.name)
+    return [f for t, f in program.own_tables.items() if t in read]
+
+
+def _first_line(path: str) -> Span:
+    """The first line of a file (a table's header), as a span."""
+    try:
+        with open(path, encoding="utf-8-sig") as fh:
+            width = len(fh.readline().rstrip("\r\n"))
+    except OSError:
+        width = 0
+    return Span(path, 1, 1, 1, max(2, width + 1))
 
 
 def _tables_read(program: I.Program, start: str) -> set[str]:

@@ -248,6 +248,9 @@ def test_a_bad_own_table_is_a_bad_input_file_exit_2(tmp_path):
                               cwd=ROOT, capture_output=True, text=True, timeout=600)
     bad = check("--cards", str(own))
     assert bad.returncode == 2 and "the box holds 237 Animal Cards: found 241" in bad.stderr, bad.stderr
+    # located at the player's file (its header), the check as a note
+    assert bad.stderr.startswith(f"{own}:1:1: error: the box holds 237 Animal Cards: found 241"), bad.stderr
+    assert "components.rules:47:7: note: the check 'cards_in_box' [DC-COMP-02]" in bad.stderr
     spec_error = check("--cards", str(good), "--set", "food_units=46")
     assert spec_error.returncode == 1 and "more than the 46 Food Chips" in spec_error.stderr
     assert check("--cards", str(good)).returncode == 0
