@@ -1767,8 +1767,16 @@ class Resolver:
             lo = hi = players.value
         elif isinstance(players, I.Const) and isinstance(players.value, tuple) and players.value:
             lo, hi = min(players.value), max(players.value)
+        elif isinstance(players, I.Const) and players.value == ():
+            self.diag.error(node.players.span, f"the mode '{node.name}' is for no number of players: "
+                                               "this range is empty",
+                            "a range a..b needs a <= b: see the params it names (a --set value or a "
+                            "variant may have lowered one)")
         else:
             self.diag.error(node.players.span, "players takes a number or a range such as 3..6")
+        if lo < 1 <= hi or hi < 1:
+            self.diag.error(node.players.span, f"the mode '{node.name}' is for {lo}..{hi} players: "
+                                               "a game has 1 player or more")
         scope = Scope(kind="procedure")
         seats = []
         has_players = False

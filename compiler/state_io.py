@@ -129,6 +129,7 @@ class _Located:
     def __init__(self, text: str):
         self.text = text
         self.where: dict[tuple, tuple[int, int]] = {}
+        self.repeated: tuple | None = None       # the path of the first key written twice in an object
         try:
             self._value(self._ws(0), ())
         except (IndexError, ValueError):
@@ -152,7 +153,11 @@ class _Located:
             while self.text[i] != "}":
                 end = self._string_end(i)
                 key = json.loads(self.text[i:end])
-                self.where[path + (key, "key")] = (i, end)
+                if path + (key, "key") in self.where and self.repeated is None:
+                    self.repeated = path + (key, "key#2")
+                    self.where[self.repeated] = (i, end)
+                else:
+                    self.where[path + (key, "key")] = (i, end)
                 i = self._ws(self._ws(end) + 1)        # past ':'
                 i = self._ws(self._value(i, path + (key,)))
                 if self.text[i] == ",":
@@ -278,6 +283,10 @@ class Reader:
         if isinstance(t, CollT):
             if not isinstance(raw, list):
                 self.fail(path, f"expected a list ({t}), not {json.dumps(raw)[:40]}")
+            for i, x in enumerate(raw):
+                if x is None:
+                    self.fail(path + (i,), f"null where {a_or_an(str(t.elem))} is needed: a {t.kind} "
+                                           "holds values, never 'no value'", "remove the entry")
             items = [self.decode(t.elem, x, path + (i,)) for i, x in enumerate(raw)]
             if t.kind == "set" and len(set(map(repr, items))) != len(items):
                 self.fail(path, "a set holds each value once")
@@ -356,14 +365,33 @@ def read_document(path: str) -> tuple[dict, str]:
     """The JSON of a state file, or a located syntax error."""
     from .inputs import read_text
     text = read_text(str(path))
+    repeated: list = []
+
+    def pairs(items: list) -> dict:
+        if len({k for k, _ in items}) != len(items):
+            repeated.append(next(k for i, (k, _) in enumerate(items) if any(k == j for j, _ in items[:i])))
+        return dict(items)
     try:
-        doc = json.loads(text)
+        doc = json.loads(text, object_pairs_hook=pairs)
+    except ValueError as exc:
+        if not isinstance(exc, json.JSONDecodeError):       # a number of thousands of digits
+            raise BadInputError(f"{path}: it holds a number of thousands of digits, far beyond the numbers "
+                                f"a position holds (-{MOST_NUMBER:,} to {MOST_NUMBER:,})") from None
+        raise BadInputError(Diagnostic(Span(str(path), exc.lineno, exc.colno, exc.lineno, exc.colno + 1),
+                                       f"not valid JSON: {exc.msg}",
+                                       "a state file is a JSON object; see docs/state.md")) from None
     except json.JSONDecodeError as exc:
         span = Span(str(path), exc.lineno, exc.colno, exc.lineno, exc.colno + 1)
         raise BadInputError(Diagnostic(span, f"not valid JSON: {exc.msg}",
                                        "a state file is a JSON object; see docs/state.md")) from None
     except RecursionError:
         raise BadInputError(f"{path}: its JSON nests too deeply to be a state file (see docs/state.md)") from None
+    if repeated:
+        message = f"the entry '{repeated[0]}' is written twice in one object (JSON would keep the last)"
+        where = _Located(text).repeated
+        if where is None:
+            raise BadInputError(f"{path}: {message}")
+        raise BadInputError(Diagnostic(_Located(text).span(str(path), where), message, "keep one of them"))
     bad = _lone_surrogate(doc)
     if bad is not None:
         raise BadInputError(f"{path}: the text {json.dumps(bad)} holds an escape (\\ud800 to \\udfff) that "
@@ -426,6 +454,8 @@ def load(interp, path: str, doc: dict | None = None, text: str | None = None):
     if mode is not None and mode not in program.modes:
         rd.fail(("mode",), f"no mode '{mode}' in this spec",
                 did_you_mean(str(mode), program.modes) or "modes: " + ", ".join(program.modes))
+    if mode is not None:
+        _seats_fit_mode(rd, program.modes[mode], seats)
     seed = doc.get("seed")
     if seed is not None and type(seed) is not int:
         rd.fail(("seed",), f"the seed is a whole number or null, not {json.dumps(seed)}")
@@ -443,8 +473,6 @@ def load(interp, path: str, doc: dict | None = None, text: str | None = None):
             rd.fail(("checkpoint",), f"{json.dumps(stopped)} is not a checkpoint NAME:N",
                     f"N counts the times '{name}' is reached: 1, 2, ...")
     counts = doc.get("checkpoints", {})
-    if counts is None:
-        counts = {}
     if not isinstance(counts, dict):
         rd.fail(("checkpoints",), "checkpoints is an object of checkpoint names and counts: {\"era\": 2}")
     for name, n in counts.items():
@@ -454,9 +482,9 @@ def load(interp, path: str, doc: dict | None = None, text: str | None = None):
         if type(n) is not int or n < 0 or n > MOST_NUMBER:
             rd.fail(("checkpoints", name), f"the count of a checkpoint is a whole number, 0 or more, "
                                            f"not {json.dumps(n)[:40]}")
-    reports = doc.get("reports") or {}
+    reports = doc.get("reports", {})
     if not isinstance(reports, dict):
-        rd.fail(("reports",), "reports is an object of report names and values")
+        rd.fail(("reports",), "reports is an object of report names and values (leave it out for none)")
     state = interp.new_state(seats, seed)
     state.mode = mode
     state.stopped = stopped
@@ -466,9 +494,10 @@ def load(interp, path: str, doc: dict | None = None, text: str | None = None):
     per_seat = {v.name: v for v in program.state.values() if v.per_seat}
     per_key = {v.name: v for v in program.state.values() if v.keyed and not v.per_seat}
     for section, vars_ in (("state", shared), ("per_seat", per_seat), ("per_key", per_key)):
-        body = doc.get(section) or {}
+        body = doc.get(section, {})
         if not isinstance(body, dict):
-            rd.fail((section,), "expected an object of state variables")
+            rd.fail((section,), f"expected an object of state variables, not {json.dumps(body)[:40]}",
+                    "leave the entry out to start every variable of it from its initial value")
         for name, raw in body.items():
             if name not in vars_:
                 everywhere = {**shared, **per_seat, **per_key}
@@ -493,15 +522,31 @@ def load(interp, path: str, doc: dict | None = None, text: str | None = None):
     return state
 
 
+def _seats_fit_mode(rd: "Reader", mode: I.ModeDef, seats: list) -> None:
+    """A position of a mode has as many players as the mode is for (its seats named in
+    the mode, such as a neutral player, besides)."""
+    named_players = sum(1 for s in mode.seats if s.name is not None and s.kind == "player")
+    players = sum(1 for s in seats if s.kind == "player") - named_players
+    if any(s.name is None for s in mode.seats) and not mode.min_players <= players <= mode.max_players:
+        span = f"{mode.min_players}" if mode.min_players == mode.max_players else \
+            f"{mode.min_players} to {mode.max_players}"
+        rd.fail(("seats",), f"the mode '{mode.name}' is for {span} players, and this position has {players}",
+                "a position is one of a game the mode can play; name the mode it belongs to under \"mode\"")
+    for spec in mode.seats:
+        if spec.name is not None and not any(s.name == spec.name and s.kind == spec.kind for s in seats):
+            rd.fail(("seats",), f"the mode '{mode.name}' has the seat '{spec.name}' ({spec.kind}), "
+                                "which this position lacks")
+
+
 def saved_settings(program: I.Program, path: str, doc: dict, text: str) -> dict[str, str]:
     """The switches and params a state was saved with, checked against the spec, as
     ``--set`` values."""
     rd = Reader(program, str(path), text)
     out: dict[str, str] = {}
     for section in ("switches", "params"):
-        body = doc.get(section) or {}
+        body = doc.get(section, {})
         if not isinstance(body, dict):
-            rd.fail((section,), f"{section} is an object of names and values")
+            rd.fail((section,), f"{section} is an object of names and values (leave it out for the spec's own)")
         names = program.switches if section == "switches" else \
             {k: v for k, v in program.constants.items() if k not in program.switches}
         for name, value in body.items():
@@ -516,7 +561,7 @@ def saved_settings(program: I.Program, path: str, doc: dict, text: str) -> dict[
             if type(value) is not type(names[name]):
                 rd.fail((section, name), f"'{name}' takes {type(names[name]).__name__}, not {json.dumps(value)}")
             out[name] = json.dumps(value) if isinstance(value, bool) else str(value)
-    tables = doc.get("tables") or {}
+    tables = doc.get("tables", {})
     if not isinstance(tables, dict) or any(not isinstance(v, str) for v in tables.values()):
         rd.fail(("tables",), "tables is an object of table names and CSV files")
     return out

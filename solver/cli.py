@@ -69,12 +69,13 @@ def _load(path: str, args, sets: dict[str, str] | None = None):
     try:
         return load(path, sets, tables, options, variants=variants)
     except RulesError as exc:
-        if isinstance(exc, BadInputError) or not (tables or options):
+        if isinstance(exc, BadInputError) or not (tables or options or sets):
             raise
         try:
-            load(path, sets, variants=variants)
+            load(path, variants=variants)
         except RulesError:
             raise exc from None
+        # the spec loads without the command's own tables and --set values: they are at fault
         raise BadInputError(exc.diagnostics) from None
 
 
@@ -174,10 +175,11 @@ def cmd_check(args) -> int:
             program = _load(path, args)
         except RulesError as exc:
             text = exc.render()
-            if text in shown:            # a variant failing where its base does: said once
-                print(f"error: {path}: the same error as {shown[text]}, above", file=sys.stderr)
+            key = "\n".join(f"{d.span}: {d.message}" for d in exc.diagnostics)   # (hints list a spec's own names)
+            if key in shown:             # a variant failing where its base does: said once
+                print(f"error: {path}: the same error as {shown[key]}, above", file=sys.stderr)
             else:
-                shown[text] = path
+                shown[key] = path
                 print(text, file=sys.stderr)
             code = max(code, exc.exit_code)
             continue

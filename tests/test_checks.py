@@ -236,7 +236,7 @@ def test_a_folder_given_as_a_table_file_is_named_a_folder(tmp_path):
 
 def test_a_bad_own_table_is_a_bad_input_file_exit_2(tmp_path):
     """A player's table the spec's checks refuse is a bad input file (exit 2); a spec
-    that fails whatever the table stays a spec error (exit 1)."""
+    that fails whatever the table stays a spec error; a --set value they refuse is the command's (exit 2)."""
     rows = catalogue_rows()
     c = rows[0].index("copies")
     rows[1][c] = str(int(rows[1][c]) + 4)
@@ -252,7 +252,8 @@ def test_a_bad_own_table_is_a_bad_input_file_exit_2(tmp_path):
     assert bad.stderr.startswith(f"{own}:1:1: error: the box holds 237 Animal Cards: found 241"), bad.stderr
     assert "components.rules:47:7: note: the check 'cards_in_box' [DC-COMP-02]" in bad.stderr
     spec_error = check("--cards", str(good), "--set", "food_units=46")
-    assert spec_error.returncode == 1 and "more than the 46 Food Chips" in spec_error.stderr
+    # a --set value the spec's checks refuse is the command's mistake too
+    assert spec_error.returncode == 2 and "more than the 46 Food Chips" in spec_error.stderr
     assert check("--cards", str(good)).returncode == 0
 
 
@@ -304,3 +305,56 @@ def test_savanna_grid_too_small_for_the_draft_stops_before_the_first_card(spec, 
                          "--players", players, "--seed", "1", "--set", "grid_rows=2", "--set", "grid_columns=10"],
                         cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert ok.returncode == 0, ok.stderr
+
+
+DARWIN = ROOT / "spec" / "darwins_choice"
+
+
+@pytest.mark.parametrize("spec, players, settings, message", [
+    (SAVANNA, 3, {"hand_size": "1"}, "a hand of 1 card(s) leaves nothing to pick"),
+    (SAVANNA, 3, {"hand_size": "-1"}, "a hand of -1 card(s) leaves nothing to pick"),
+    (SAVANNA / "variants" / "two_player.rules", 2, {"hand_size": "0"}, "a hand of 0 card(s) leaves nothing to pick"),
+    (DARWIN, 3, {"hand_size": "0"}, "3 hands of 0 cards need 0 Animal Cards, and the stacks hold 237; a hand holds 1"),
+    (DARWIN, 3, {"hand_size": "200"}, "3 hands of 200 cards need 600 Animal Cards, and the stacks hold 237"),
+    (DARWIN, 3, {"eras": "18"}, "a game of 18 Eras has 17 Transition Phases, each revealing an Event Card, "
+                                "and the stack holds 16 (eras)"),
+    (DARWIN / "variants" / "beginners.rules", 3, {"eras": "40"}, "a game of 40 Eras has 39 Transition Phases"),
+    (DARWIN / "variants" / "kids.rules", 3, {"hand_size": "0"}, "3 hands of 0 cards need 0 Animal Cards"),
+    (DARWIN / "variants" / "kids.rules", 6, {"eras": "5"},
+     "5 Eras lay out 3 Biome Cards each, 15 in all, and the stack holds 13 (eras)"),
+])
+def test_settings_a_game_runs_out_with_are_refused_before_play(spec, players, settings, message):
+    """A hand too small to pick from, hands or Eras the supplies cannot feed: the game
+    stops at the requirement, before the first choice, with the param named."""
+    from compiler.diagnostics import RuntimeRulesError
+    from compiler.interpret import Interpreter
+    program = load(spec, settings)
+    mode = next(iter(program.modes))
+    log = []
+    with pytest.raises(RuntimeRulesError) as info:
+        st = Interpreter(program)
+        st.play(mode, players, 1, watchers=[lambda state, label: log.append(label)])
+    assert message in info.value.diagnostics[0].message
+    assert "requirement '" in info.value.diagnostics[0].hint
+    assert not log, "the game went on past a checkpoint"
+    # the limits themselves are playable
+    limit = {"eras": {"18": "17", "40": "16", "5": "4"}, "hand_size": {}}
+    name, value = next(iter(settings.items()))
+    if value in limit.get(name, {}):
+        Interpreter(load(spec, {name: limit[name][value]})).play(mode, players, 1)
+
+
+def test_settings_from_the_command_line_that_break_the_spec_are_usage_errors():
+    """--set of an unknown name, or of a value that leaves a mode no player count, is the
+    command's mistake (exit 2), said once for a base and its variants."""
+    def check(*extra):
+        return subprocess.run([sys.executable, "-m", "solver.cli", "check", *extra],
+                              cwd=ROOT, capture_output=True, text=True, timeout=600)
+    unknown = check("spec/darwins_choice", "--set", "nosuch=1")
+    assert unknown.returncode == 2 and unknown.stderr.count("cannot set 'nosuch'") == 1, unknown.stderr
+    assert "variants/kids.rules: the same error as spec/darwins_choice, above" in unknown.stderr
+    empty = check("spec/ecosystem_savanna", "--set", "max_players=2")
+    assert empty.returncode == 2, empty.stderr
+    assert "play.rules:" in empty.stderr and \
+        "error: the mode 'standard' is for no number of players: this range is empty" in empty.stderr
+    assert check("spec/darwins_choice", "--set", "eras=0").returncode == 2

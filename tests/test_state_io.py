@@ -347,3 +347,60 @@ def test_a_saved_variant_that_does_not_compile_stays_a_spec_error(saved, tmp_pat
                                                                   str(DARWIN / "variants" / "short_game.rules")]))
     code, err = run_cli("show", "spec/darwins_choice", "--state", str(both))
     assert code == 2 and "error: variants[1]: the spec cannot be loaded with the variants" in err, err
+
+
+@pytest.mark.parametrize("section", ["state", "per_seat", "per_key", "switches", "params", "tables",
+                                     "checkpoints", "reports"])
+@pytest.mark.parametrize("value", [None, []])
+def test_a_section_that_is_null_or_a_list_is_refused_not_emptied(darwin, saved, tmp_path, section, value):
+    """Left out, a section keeps the initial values (or the spec's settings); written as
+    null or [] it is a mistake, refused at its entry, never read as 'empty'."""
+    from solver.cli import main
+    _, _, path = saved
+    bad = rewritten(path, tmp_path, lambda d: d.update({section: value}))
+    if section in ("switches", "params", "tables"):
+        with pytest.raises(BadInputError, match=f"{section} is an object of"):
+            state_io.saved_settings(darwin.program, str(bad), json.loads(bad.read_text()), bad.read_text())
+        assert main(["show", str(DARWIN), "--state", str(bad)]) == 2
+        return
+    message = error_of(darwin, bad)
+    assert f"{section}:" in message and ("expected an object" in message or "is an object of" in message), message
+    located(message, bad, json.dumps(value))
+
+
+def test_a_null_item_of_a_list_and_a_key_written_twice_are_refused_at_their_place(darwin, saved, tmp_path):
+    _, _, path = saved
+    bad = rewritten(path, tmp_path, lambda d: d["state"]["world"].__setitem__(0, None))
+    message = error_of(darwin, bad)
+    assert "state.world[0]: null where a species is needed" in message
+    located(message, bad, "null")
+    twice = edited(path, tmp_path, lambda t: t.replace('"era": 2', '"era": 2, "era": 3', 1))
+    message = error_of(darwin, twice)
+    assert "the entry 'era' is written twice in one object" in message
+    m = re.search(r":(\d+):(\d+): error", message)
+    line = twice.read_text().splitlines()[int(m.group(1)) - 1]
+    assert line[int(m.group(2)) - 1:].startswith('"era": 3'), line
+
+
+def test_a_number_of_thousands_of_digits_is_an_input_error(darwin, saved, tmp_path):
+    _, _, path = saved
+    bad = edited(path, tmp_path, lambda t: t.replace('"era": 2', '"era": ' + "9" * 5000, 1))
+    assert "a number of thousands of digits" in error_of(darwin, bad)
+
+
+def test_the_seats_of_a_position_fit_its_mode(darwin, saved, tmp_path):
+    _, _, path = saved
+    two = rewritten(path, tmp_path, lambda d: d.update(seats=d["seats"][:2]))
+    message = error_of(darwin, two)
+    assert "seats: the mode 'standard' is for 3 to 6 players, and this position has 2" in message
+    from compiler.interpret import Interpreter
+    savanna_2p = Interpreter(load(ROOT / "spec" / "ecosystem_savanna" / "variants" / "two_player.rules"))
+    st = savanna_2p.play("two_player", 2, 1, stop_at="pick:3")
+    doc = state_io.dump(st, seed=1)
+    doc["seats"] = [s for s in doc["seats"] if s["kind"] != "neutral"]
+    for per in doc["per_seat"].values():
+        per.pop("neutral_player", None)
+    lacking = tmp_path / "lacking.json"
+    lacking.write_text(json.dumps(doc, indent=1))
+    with pytest.raises(BadInputError, match="has the seat 'neutral_player' \\(neutral\\), which this position lacks"):
+        state_io.load(savanna_2p, str(lacking))
