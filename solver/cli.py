@@ -43,6 +43,8 @@ def _overrides(items: list[str] | None) -> dict[str, str]:
         if "=" not in item:
             raise UsageError(f"--set takes NAME=VALUE, not '{item}'")
         k, v = item.split("=", 1)
+        if not k.strip():
+            raise UsageError(f"--set takes NAME=VALUE, not '{item}'")
         out[k.strip()] = v.strip()
     return out
 
@@ -53,6 +55,8 @@ def _tables(args) -> dict[str, str]:
         if "=" not in item:
             raise UsageError(f"--table takes NAME=FILE, not '{item}'")
         k, v = item.split("=", 1)
+        if not k.strip() or not v.strip():
+            raise UsageError(f"--table takes NAME=FILE, not '{item}'")
         out[k.strip()] = v.strip()
     return out
 
@@ -62,6 +66,8 @@ def _load(path: str, args, sets: dict[str, str] | None = None):
     When the spec loads without the player's own tables but not with them, the error
     is the tables' (a bad input file, exit 2)."""
     from compiler import load
+    if getattr(args, "cards", None) is not None and not args.cards.strip():
+        raise UsageError("--cards (--card-table) takes a FILE, not an empty name")
     options = {"cards": args.cards} if getattr(args, "cards", None) else {}
     sets = sets if sets is not None else _overrides(args.set)
     variants = getattr(args, "variant", None) or ()
@@ -174,6 +180,8 @@ def cmd_check(args) -> int:
         try:
             program = _load(path, args)
         except RulesError as exc:
+            if isinstance(exc, UsageError):
+                raise                    # the command line's mistake, whatever the spec
             text = exc.render()
             key = "\n".join(f"{d.span}: {d.message}" for d in exc.diagnostics)   # (hints list a spec's own names)
             if key in shown:             # a variant failing where its base does: said once
@@ -397,10 +405,17 @@ def cmd_play(args) -> int:
     program = _load(args.spec, args)
     mode = _pick_mode(program, args)
     players = args.players if args.players is not None else mode.min_players
-    stop_at = _stop_label(program, args.stop_at) if args.stop_at else None
+    stop_at = _stop_label(program, args.stop_at) if args.stop_at is not None else None
     if stop_at and not args.save_state:
         raise UsageError("--stop-at goes with --save-state FILE (where to write the state)")
     interp = Interpreter(program)
+    if args.agent_seats:
+        seats = {s.name: s for s in interp.seats_for(mode, players)}
+        for name in args.agent_seats.split(","):
+            if name not in seats or seats[name].kind != "player":
+                players_here = [n for n, s in seats.items() if s.kind == "player"]
+                hint = did_you_mean(name, players_here) or "players: " + ", ".join(players_here)
+                raise UsageError(f"--agent-seats: '{name}' is not a player's seat of this game ({hint})")
     factory = _agents(program, args)
     started = time.perf_counter()
     watch = invariant_watcher(interp)
@@ -816,21 +831,26 @@ def build_parser() -> argparse.ArgumentParser:
     q.add_argument("--json", action="store_true")
     q.add_argument("--time-limit", type=_positive(float, "a number of seconds above 0"), default=60.0,
                    metavar="SECONDS")
-    q.add_argument("--workers", type=_positive(int, "a whole number of at least 1"), default=2)
+    q.add_argument("--workers", type=_positive(int, f"a whole number from 1 to {MOST_WORKERS}", most=MOST_WORKERS),
+                   default=2)
     q.add_argument("--state", metavar="FILE", default=None,
                    help="the game position the query is about (a saved state, docs/state.md)")
     common(q, cards=False)    # a query's inputs may be called --cards: use --card-table
     return p
 
 
-def _positive(kind, what: str):
-    """An argparse type: a number of ``kind`` above 0 (a time limit, a worker count)."""
+MOST_WORKERS = 1024      # CP-SAT's model is invalid past 10,000 workers; no machine here has more cores
+
+
+def _positive(kind, what: str, most=None):
+    """An argparse type: a number of ``kind`` above 0 (a time limit, a worker count),
+    at most ``most`` when given."""
     def parse(text: str):
         try:
             value = kind(text)
         except ValueError:
             raise argparse.ArgumentTypeError(f"'{text}' is not {what}") from None
-        if not value > 0 or value != value or value == float("inf"):
+        if not value > 0 or value != value or value == float("inf") or (most is not None and value > most):
             raise argparse.ArgumentTypeError(f"'{text}' is not {what}")
         return value
     return parse

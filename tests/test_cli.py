@@ -455,3 +455,20 @@ def test_runtime_error_is_located_at_the_rule():
     assert code == 1 and "Traceback" not in err
     assert err.startswith("tests/data/runtime_error/game.rules:8:5: error: max() of an empty collection")
     assert "let top = max(x for x in here)" in err
+
+
+@pytest.mark.parametrize("args, message", [
+    (["play", DC, "--players", "4", "--agent", "solver", "--agent-seats", "p1,p9"],
+     "--agent-seats: 'p9' is not a player's seat of this game (players: p1, p2, p3, p4)"),
+    (["play", DC, "--players", "4", "--stop-at", "", "--save-state", "x.json"], "--stop-at: no checkpoint ''"),
+    (["check", DC, "--table", "biome="], "--table takes NAME=FILE, not 'biome='"),
+    (["check", DC, "--cards", ""], "--cards (--card-table) takes a FILE, not an empty name"),
+    (["check", DC, "--set", "=3"], "--set takes NAME=VALUE, not '=3'"),
+    (["query", DC, "best-move", "--workers", "20000"], "'20000' is not a whole number from 1 to 1024"),
+    (["query", DC, "best-move", "--workers", "2147483648"], "is not a whole number from 1 to 1024"),
+])
+def test_command_line_mistakes_are_usage_errors_said_once(args, message):
+    """Found by a sweep: each was ignored, played a whole game, or reached CP-SAT."""
+    code, out, err = run(*args)
+    assert code == 2 and message in err and "Traceback" not in err, err
+    assert len(err.strip().splitlines()) == 1, err
