@@ -286,7 +286,7 @@ def test_darwin_explain_traces_rules(turn9):
     (["best-mutation", "--state", "{state}", "--player", "p1"], "--species"),
     (["best-move", "--state", "{state}", "--time-limit", "-1"], "'-1' is not a number of seconds above 0"),
     (["best-move", "--state", "{state}", "--time-limit", "nan"], "'nan' is not a number of seconds above 0"),
-    (["best-move", "--state", "{state}", "--workers", "0"], "'0' is not a whole number of at least 1"),
+    (["best-move", "--state", "{state}", "--workers", "0"], "'0' is not a whole number from 1 to 1024"),
 ])
 def test_darwin_query_mistakes_exit_2(turn9, args, message):
     code, _, err = run("query", DC, *[a.replace("{state}", turn9) for a in args])
