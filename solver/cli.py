@@ -19,7 +19,7 @@ from typing import Any
 
 from compiler import graph as rules_graph
 from compiler import runtime as rt
-from compiler.diagnostics import BadInputError, RulesError, did_you_mean, whole_number
+from compiler.diagnostics import BadInputError, Diagnostic, RulesError, did_you_mean, whole_number
 from compiler.render import board_lines
 from compiler.types import BoardT
 
@@ -575,9 +575,11 @@ def _load_state(args, program=None):
     given = _overrides(args.set)
     program = program or _load(args.spec, args, given)
     # the variants the game was played under, when the command names the base spec only
-    saved_variants = doc.get("variants") or []
+    saved_variants = doc.get("variants", [])
     if not isinstance(saved_variants, list) or any(not isinstance(v, str) for v in saved_variants):
-        raise BadInputError(f"{args.state}: variants is a list of variant files")
+        message = "variants is a list of variant files (leave it out for none)"
+        span = state_io.locate(args.state, text, ("variants",))
+        raise BadInputError(Diagnostic(span, message) if span else f"{args.state}: {message}")
     if saved_variants and not program.variants:
         missing = [v for v in saved_variants if not Path(v).exists()]
         if missing:
@@ -599,6 +601,14 @@ def _load_state(args, program=None):
         entries = [(("variants", i), Path(v).stem, v) for i, v in enumerate(saved_variants)]
         with _FromPosition(args.state, text, "variants", entries, "--variant", a_variant_fails_alone):
             program = _load(args.spec, args, given)
+    elif saved_variants and program.variants:
+        here = [str(Path(v.path).resolve()) for v in program.variants]
+        then = [str(Path(v).resolve()) for v in saved_variants]
+        if sorted(here) != sorted(then):
+            print(f"warning: {args.state}: the game was played under {', '.join(saved_variants)}, and this "
+                  f"command applies {', '.join(v.path for v in program.variants)} instead: the position is "
+                  "read under those rules (name the base spec to read it under the rules it was played with)",
+                  file=sys.stderr)
     # the switches, params and tables the game was played with, unless the command says otherwise
     saved = {k: v for k, v in state_io.saved_settings(program, args.state, doc, text).items()
              if k not in given}

@@ -404,3 +404,23 @@ def test_the_seats_of_a_position_fit_its_mode(darwin, saved, tmp_path):
     lacking.write_text(json.dumps(doc, indent=1))
     with pytest.raises(BadInputError, match="has the seat 'neutral_player' \\(neutral\\), which this position lacks"):
         state_io.load(savanna_2p, str(lacking))
+
+
+def test_a_position_read_under_other_variants_than_it_was_played_with_says_so(saved, tmp_path):
+    """Named with the base spec, a position is read under the variants it was played
+    with; named with another variant, it is read under that one, with a warning that
+    names both, never silently. ``"variants": null`` is a mistake, not 'none'."""
+    _, _, path = saved
+    short = str(DARWIN / "variants" / "short_game.rules")
+    under = rewritten(path, tmp_path, lambda d: d.update(variants=[short]))
+    code, err = run_cli("show", "spec/darwins_choice", "--state", str(under))
+    assert code == 0 and "warning" not in err, err
+    code, err = run_cli("show", short, "--state", str(under))
+    assert code == 0 and "warning" not in err, err
+    code, err = run_cli("show", str(DARWIN / "variants" / "beginners.rules"), "--state", str(under))
+    assert code == 0, err
+    assert f"warning: {under}: the game was played under {short}, and this command applies" in err
+    assert "beginners.rules instead" in err
+    null = rewritten(path, tmp_path, lambda d: d.update(variants=None))
+    code, err = run_cli("show", "spec/darwins_choice", "--state", str(null))
+    assert code == 2 and "error: variants is a list of variant files (leave it out for none)" in err, err
