@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import ast as A
 from . import ir as I
 from . import render
 from .diagnostics import Diagnostic, DiagnosticBag, ResolveError, RulesError, RuntimeRulesError, Span
@@ -45,10 +46,28 @@ def _shown(v: Any) -> str:
     return "none" if v is None else render.text(v)
 
 
-def _message(interp, chk: I.CheckDef, env: dict) -> tuple[str, bool]:
+class MessageError(RulesError):
+    """A ``{...}`` part of a check's or invariant's message fails to compute where its
+    condition does not hold: an error of the spec, at that part."""
+
+
+def _message(interp, chk: I.CheckDef, env: dict, state=None) -> tuple[str, bool]:
     """The check's message with its ``{...}`` parts computed, and whether it has any
     (then it says what it needs to, and the automatic details are left out)."""
-    parts = [p if isinstance(p, str) else _shown(interp.evaluate(p, env)) for p in chk.message]
+    kind = "invariant" if isinstance(chk.node, A.Invariant) else "check"
+    parts = []
+    for p in chk.message:
+        if isinstance(p, str):
+            parts.append(p)
+            continue
+        try:
+            parts.append(_shown(interp.evaluate(p, env, state=state)))
+        except Exception as exc:                      # noqa: BLE001 (any failure of the rules)
+            reason = exc.diagnostics[0].message if isinstance(exc, RulesError) else str(exc) or type(exc).__name__
+            raise MessageError(Diagnostic(p.span, f"the message of {kind} '{chk.name}' cannot be computed "
+                                                  f"where its condition fails: {reason}",
+                                          "an error of the spec: the message reads a value that this case "
+                                          "does not have")) from None
     return "".join(parts), any(not isinstance(p, str) for p in chk.message)
 
 
@@ -95,6 +114,8 @@ def run_checks(program: I.Program) -> None:
                     bag.error(node.name_span, message)
                 else:
                     bag.error(span, message, at)
+        except MessageError as exc:
+            bag.items.extend(exc.diagnostics)
         except RulesError as exc:
             bag.error(node.name_span, f"check '{chk.name}' cannot be evaluated: {exc.diagnostics[0].message}")
         except Exception as exc:                                   # noqa: BLE001 (a check reads the state)
@@ -150,6 +171,7 @@ class Broken:
     invariant: I.CheckDef
     message: str
     paths: list[tuple] = field(default_factory=list)
+    unevaluable: bool = False       # its condition could not be evaluated on the position
 
 
 def broken_invariants(interp, state) -> list[Broken]:
@@ -162,7 +184,7 @@ def broken_invariants(interp, state) -> list[Broken]:
         try:
             if inv.var is None:
                 if not interp.evaluate(inv.cond, {}, state=state):
-                    text, own = _message(interp, inv, {})
+                    text, own = _message(interp, inv, {}, state)
                     values = None if own else _values(interp, inv, {})
                     failing = _failing_part(interp, inv.cond, {}, state)
                     out.append(Broken(inv, text + (f": {values}" if values else ""),
@@ -176,7 +198,7 @@ def broken_invariants(interp, state) -> list[Broken]:
                     continue
                 if interp.evaluate(inv.cond, env, state=state):
                     continue
-                text, own = _message(interp, inv, env)
+                text, own = _message(interp, inv, env, state)
                 if not own:
                     values = _values(interp, inv, env)
                     text = f"{text}: {render.text(item)}" + (f" ({values})" if values else "")
@@ -184,11 +206,13 @@ def broken_invariants(interp, state) -> list[Broken]:
                 paths = _var_paths(program, failing, inv.var, item, domain_path and domain_path + (i,),
                                    evaluate=lambda e, env=env: interp.evaluate(e, env, state=state))
                 out.append(Broken(inv, text, paths))
+        except MessageError:
+            raise
         except Exception as exc:                     # noqa: BLE001 (a value the invariant reads is missing)
             reason = exc.diagnostics[0].message if isinstance(exc, RulesError) else str(exc) or type(exc).__name__
             out.append(Broken(inv, f"cannot be checked on this position ({reason}): "
                                    + "".join(p if isinstance(p, str) else "…" for p in inv.message).strip(),
-                              _var_paths(program, inv.domain or inv.cond, None, None)))
+                              _var_paths(program, inv.domain or inv.cond, None, None), unevaluable=True))
     return out
 
 
@@ -256,6 +280,13 @@ def invariant_watcher(interp):
         if broken:
             b = broken[0]
             where = "once the game is over" if label == "end" else f"at checkpoint {label}"
+            if b.unevaluable:      # a position the rules reached: the invariant is at fault
+                raise RuntimeRulesError(Diagnostic(
+                    b.invariant.node.name_span,
+                    f"{where} this invariant cannot be evaluated on the position the rules reached: "
+                    + b.message.removeprefix("cannot be checked on this position "),
+                    "an error of the spec: the invariant reads a value the rules leave undefined here, "
+                    f"or fails to compute (with this seed, at checkpoint {label})"))
             raise RuntimeRulesError(Diagnostic(
                 b.invariant.node.name_span,
                 f"{where} the rules reached a position that breaks this invariant: {b.message}",

@@ -97,14 +97,18 @@ def _quote(span: Span) -> list[str]:
     text = source_line(span.file, span.line)
     if text is None:
         return []
-    text = text.expandtabs(4)
+    raw = text
+    text = raw.expandtabs(4)
     num = str(span.line)
     width = len(num)
+    # columns count characters, a tab as one: the caret goes under the expanded text
+    start = len(raw[:span.col - 1].expandtabs(4))
     if span.end_line == span.line:
-        length = max(1, span.end_col - span.col)
+        end = len(raw[:max(span.col, span.end_col) - 1].expandtabs(4))
+        length = max(1, end - start)
     else:
-        length = max(1, len(text) - span.col + 1)
-    caret = " " * (span.col - 1) + "^" * length
+        length = max(1, len(text) - start)
+    caret = " " * start + "^" * length
     return [f"  {num} | {text}", f"  {' ' * width} | {caret}"]
 
 

@@ -20,15 +20,29 @@ from .types import BoardT, BoolT, CollT, EnumT, IntT, TextT, Type
 EMPTY = {".", "_", "-"}
 
 
-def read_text(path: str) -> str:
-    """A user's input file as text, registered for located errors; a missing file is a clear error."""
+def decoded(path: str) -> str:
+    """A file's text, UTF-8 with or without a byte-order mark; a file that cannot be
+    read, or is not UTF-8, is a ``BadInputError`` that says so in words."""
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        raw = p.read_bytes()
     except FileNotFoundError:
         raise BadInputError(f"{path}: no such file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise BadInputError(f"{path}: cannot read: {exc}") from None
+    except IsADirectoryError:
+        raise BadInputError(f"{path}: a folder, not a file") from None
+    except OSError as exc:
+        raise BadInputError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        raise BadInputError(f"{path}:{line}: not UTF-8 text (the byte 0x{raw[exc.start]:02x} on line {line}); "
+                            "save the file as UTF-8") from None
+
+
+def read_text(path: str) -> str:
+    """A user's input file as text, registered for located errors; a missing file is a clear error."""
+    text = decoded(path)
     register_source(path, text)
     return text
 

@@ -28,7 +28,7 @@ from solver.operators import AGGREGATES, OPERATORS
 
 from . import ir as I
 from . import runtime as rt
-from .diagnostics import Diagnostic, IllegalMoveError, RuntimeRulesError, Span
+from .diagnostics import Diagnostic, IllegalMoveError, RulesError, RuntimeRulesError, Span
 from .types import BoardT, CollT, IntT, BoolT
 
 
@@ -480,13 +480,19 @@ class GameState:
         if self.stop_at is not None and label == self.stop_at:
             raise StopGame(label)
 
-    def refuse(self, name: str, parts: tuple, tags: tuple, span: Span):
+    def refuse(self, name: str, parts: Callable, tags: tuple, span: Span):
         """A ``require`` of the rules does not hold: the game cannot go on. Its message
-        (values shown as everywhere else), at the require."""
+        (``parts`` computes it; values shown as everywhere else), at the require."""
         from . import render
-        text = "".join(p if isinstance(p, str) else ("none" if p.value is None else render.text(p.value))
-                       for p in parts)
         rules = f" ({' '.join(tags)})" if tags else ""
+        try:
+            text = "".join(p if isinstance(p, str) else ("none" if p.value is None else render.text(p.value))
+                           for p in parts())
+        except Exception as exc:                  # noqa: BLE001 (any failure of the rules)
+            reason = exc.diagnostics[0].message if isinstance(exc, RulesError) else str(exc) or type(exc).__name__
+            raise RuntimeRulesError(Diagnostic(
+                span, f"requirement '{name}'{rules} does not hold, and its message cannot be computed: {reason}",
+                "an error of the spec: the message reads a value the game does not have here")) from None
         raise RuntimeRulesError(Diagnostic(span, text, f"the game cannot go on: requirement '{name}'{rules} "
                                                        "does not hold with these params, switches and cards"))
 
@@ -777,7 +783,7 @@ class Interpreter:
         elif isinstance(st, I.Require):
             parts = ", ".join(repr(x) if isinstance(x, str) else f"_rt.Shown({ex(x)})" for x in st.message or ())
             lines.append(f"{pad}if not ({ex(st.cond)}):")
-            lines.append(f"{pad}    ST.refuse({st.name!r}, ({parts},), {st.tags!r}, {span})")
+            lines.append(f"{pad}    ST.refuse({st.name!r}, lambda: ({parts},), {st.tags!r}, {span})")
         elif isinstance(st, I.Report):
             if st.var is None:
                 lines.append(f"{pad}ST.report({st.name!r}, {ex(st.value)})")

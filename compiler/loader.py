@@ -97,10 +97,8 @@ class _Specs:
 def parse_files(files: list[Path]):
     out, errors = [], []
     for f in files:
-        try:
-            text = f.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise BadInputError(f"{f}: cannot read: {exc}") from None
+        from .inputs import decoded
+        text = decoded(str(f))
         register_source(str(f), text)
         built = cache.load("ast", str(f), text)
         if built is None:

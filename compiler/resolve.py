@@ -339,7 +339,7 @@ class Resolver:
             raise BadInputError(f"{own}: {what} (the table '{node.name}' to load in place of "
                                 f"{node.source})")
         try:
-            text = path.read_text(encoding="utf-8")
+            text = path.read_text(encoding="utf-8-sig")
         except OSError as exc:
             self.diag.error(node.span, f"cannot read table file '{node.source}': {exc.strerror}")
             return []

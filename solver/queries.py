@@ -650,8 +650,9 @@ def render_message(interp, rule, params, state, program=None, same_for_all=None)
             continue
         try:
             out.append(render.text(interp.evaluate(part, params, state=state)))
-        except Exception:
-            return None
+        except Exception as exc:        # noqa: BLE001 (an error of the spec's sentence: shown, not hidden)
+            reason = exc.diagnostics[0].message if isinstance(exc, RulesError) else str(exc) or type(exc).__name__
+            out.append(f"[this part of the rule's sentence cannot be computed: {reason}]")
     return "".join(out)
 
 

@@ -472,3 +472,52 @@ def test_command_line_mistakes_are_usage_errors_said_once(args, message):
     code, out, err = run(*args)
     assert code == 2 and message in err and "Traceback" not in err, err
     assert len(err.strip().splitlines()) == 1, err
+
+
+def test_files_with_a_byte_order_mark_read_as_without_and_unreadable_files_say_why(tmp_path):
+    """Found by a sweep: a UTF-8 byte-order mark (as some editors write) made a spec, a
+    table, a grid and a state file fail with messages about an invisible character."""
+    bom = b"\xef\xbb\xbf"
+    grid = tmp_path / "g.grid"
+    grid.write_bytes(bom + (ROOT / "examples" / "margot.grid").read_bytes())
+    code, out, err = run("score", SPEC, str(grid))
+    assert code == 0, err
+    cards = tmp_path / "cards.csv"
+    cards.write_bytes(bom + (ROOT / DC / "animal_cards.csv").read_bytes())
+    code, out, err = run("check", DC, "--cards", str(cards))
+    assert code == 0, err
+    spec = tmp_path / "g.rules"
+    spec.write_bytes(bom + b'game g "G"\ndef x = 1\n')
+    code, out, err = run("check", str(spec))
+    assert code == 0, err
+    state = tmp_path / "s.json"
+    code, out, err = run("play", DC, "--players", "3", "--seed", "1", "--stop-at", "turn:2", "--save-state", str(state))
+    assert code == 0, err
+    state.write_bytes(bom + state.read_bytes())
+    code, out, err = run("show", DC, "--state", str(state))
+    assert code == 0, err
+    latin = tmp_path / "latin.grid"
+    latin.write_bytes(b"# caf\xe9\n" + (ROOT / "examples" / "margot.grid").read_bytes())
+    code, out, err = run("score", SPEC, str(latin))
+    assert code == 2 and f"{latin}:1: not UTF-8 text (the byte 0xe9 on line 1)" in err, err
+    code, out, err = run("score", SPEC, "examples")
+    assert code == 2 and "examples: a folder, not a file" in err, err
+
+
+def test_docs_on_a_variant_file_writes_its_page(tmp_path):
+    """Found by a sweep: named alone, a variant got no page."""
+    code, out, err = run("docs", f"{DC}/variants/two_player.rules", "--out", str(tmp_path))
+    assert code == 0, err
+    page = (tmp_path / "two_player.md").read_text()
+    assert page.startswith("# Darwin's Choice: Two-player Version")
+    assert "`def biomes_for`" in page and "DC-VAR-2P-04" in page
+
+
+def test_savanna_queries_that_cannot_be_answered_say_why():
+    """Found by a sweep: too few cards to arrange, or a full grid to place in, answered
+    only "no choice satisfies the query's conditions"."""
+    code, out, err = run("query", SPEC, "best-arrangement", "--cards", "lion,zebra")
+    assert code == 0 and "INFEASIBLE" in out, err
+    assert "2 cards cannot fill a 4 x 5 ecosystem, which takes 20" in out and "fills_the_grid [ES-PLACE-03]" in out
+    code, out, err = run("query", SPEC, "best-placement", "--state", "examples/margot.grid", "--card", "lion")
+    assert code == 0 and "the ecosystem is full: no card can be placed in it" in out, out + err

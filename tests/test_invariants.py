@@ -378,3 +378,60 @@ def test_the_neutral_pile_and_the_solo_turns_keep_every_card():
     solo = SAVANNA / "variants" / "solo.rules"
     doc = saved(solo, mode="solo", players=1, seed=2, stop="turn:12")
     state_io.load(interpreter_for(program(solo)), "pos.json", doc, json.dumps(doc))
+
+
+# ------------------------------------------------------------------ messages that cannot be computed
+MESSAGES = '''
+game g "G"
+state { score: int = 0 }
+invariant small [X-1]: score < 3 else "the score is {score // (score - score)}"
+procedure add { set score = score + 1 checkpoint added }
+mode standard players 1 { seats players repeat 5 { do add() } }
+'''
+
+
+def test_an_invariant_message_that_cannot_be_computed_is_the_specs_error_at_that_part(tmp_path):
+    """Found by a sweep: it blamed the position ("cannot be checked on this position")."""
+    from compiler.checks import MessageError
+    program = spec_in(tmp_path, MESSAGES)
+    it = interpreter_for(program)
+    with pytest.raises(MessageError) as info:
+        it.play("standard", 1, 1, watchers=[invariant_watcher(it)])
+    d = info.value.diagnostics[0]
+    assert d.message.startswith("the message of invariant 'small' cannot be computed where its condition fails:")
+    assert "division" in d.message and (d.span.line, d.span.col) == (4, 54)     # at {score // ...}
+
+
+def test_an_invariant_that_cannot_be_evaluated_where_the_rules_lead_is_the_specs_error(tmp_path):
+    program = spec_in(tmp_path, MESSAGES.replace("score < 3 else", "score // (score - score) == 0 else"))
+    it = interpreter_for(program)
+    with pytest.raises(RuntimeRulesError) as info:
+        it.play("standard", 1, 1, watchers=[invariant_watcher(it)])
+    d = info.value.diagnostics[0]
+    assert d.message.startswith("at checkpoint added:1 this invariant cannot be evaluated on the position "
+                                "the rules reached: (integer division or modulo by zero)"), d.message
+    assert d.hint.startswith("an error of the spec")
+
+
+def test_a_requirement_whose_message_cannot_be_computed_still_says_which_failed(tmp_path):
+    program = spec_in(tmp_path, MESSAGES.replace("invariant small [X-1]: score < 3 else \"the score is "
+                                                 "{score // (score - score)}\"\n", "").replace(
+        "seats players ", 'seats players require started [X-2]: score > 0 else "{first([x for x in [score] if x > 1])}" '))
+    with pytest.raises(RuntimeRulesError) as info:
+        interpreter_for(program).play("standard", 1, 1)
+    d = info.value.diagnostics[0]
+    assert d.message.startswith("requirement 'started' (X-2) does not hold, and its message cannot be computed:")
+    assert d.span.line == 5
+
+
+def test_a_rule_sentence_that_cannot_be_computed_is_shown_as_such_in_a_reason(tmp_path):
+    from solver.queries import run_query
+    program = spec_in(tmp_path, '''
+game g "G"
+rule big(n: int) [X-3] = n > 5 else "{n} is not above {first([x for x in [1] if x > n])}"
+query q "Q" { choose n in 1..3  require big(n)  maximize n }
+''')
+    answer = run_query(program, "q", {})
+    assert answer.status == "INFEASIBLE"
+    sentence = answer.reasons[0].sentence
+    assert "[this part of the rule's sentence cannot be computed: " in sentence, sentence
