@@ -96,16 +96,8 @@ def read_grid(path: str, program: I.Program, grid_name: str, allow_free: bool) -
     board = rt.Board(grid.name, grid.rows, grid.cols, grid.floating, cards)
     if allow_free and board.cards:
         # A partly built floating grid must be connected card to card.
-        start = next(iter(board.cards))
-        seen, todo = {start}, [start]
-        while todo:
-            r, c = todo.pop()
-            for q in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
-                if q in board.cards and q not in seen:
-                    seen.add(q)
-                    todo.append(q)
-        if len(seen) != len(board.cards):
-            lone = sorted(set(board.cards) - seen)[0]
+        lone = rt.lone_card(board)
+        if lone is not None:
             raise BadInputError(f"{path}: the card at row {lone[0] + 1}, column {lone[1] + 1} is not "
                                 f"connected to the others; cards are placed next to each other")
         board = rt.normalised(board)

@@ -26,6 +26,9 @@ def spec_files(path: str | Path) -> list[Path]:
             raise BadInputError(f"{p}: no .rules files in this directory")
         return files
     if p.is_file():
+        if p.suffix.lower() in (".csv", ".json", ".grid", ".cards", ".md", ".txt"):
+            raise BadInputError(f"{p}: a {p.suffix[1:].upper()} file, not a spec: a spec is a directory of "
+                                ".rules files or one .rules file")
         return [p]
     raise BadInputError(f"{p}: no such spec file or directory")
 

@@ -120,6 +120,11 @@ def _syntax_diagnostic(exc: UnexpectedInput, text: str, path: str) -> Diagnostic
     expected_terms = set(exc.expected or ())
     expected = sorted({_describe(t) for t in expected_terms if not t.startswith("__")})
     message = f"unexpected {_token_text(token)}"
+    if token.type == "$END" and text.rstrip().splitlines()[-1:] and \
+            text.rstrip().splitlines()[-1].lstrip().startswith("///"):
+        return Diagnostic(span, "a doc comment (///) with no definition after it",
+                          "a doc comment documents the definition on the next lines; write that definition, "
+                          "or make the line a plain comment with #")
     if expected and len(expected) <= 8:
         message += "; expected " + _join(expected)
     if token.type == "NAME" and str(token) in KEYWORDS:

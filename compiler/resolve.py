@@ -350,8 +350,11 @@ class Resolver:
         from .diagnostics import register_source
         register_source(str(path), text)
         rows = []
-        reader = csv.reader(text.splitlines())
-        header = next(reader, [])
+        reader = csv.reader(text.splitlines(), strict=True)
+        try:
+            header = next(reader, [])
+        except csv.Error:
+            header = []
         expected = ["name"] + columns
         if [h.strip() for h in header] != expected:
             self.diag.error(Span(str(path), 1, 1, 1, len(",".join(header)) + 1),
@@ -359,7 +362,18 @@ class Resolver:
                             "expected: " + ",".join(expected))
             return []
         lines = text.splitlines()
-        for lineno, fields_ in enumerate(reader, start=2):
+        records = []
+        start = reader.line_num + 1       # the line a record starts on (a quoted cell may span lines)
+        try:
+            for fields_ in reader:
+                records.append((start, fields_))
+                start = reader.line_num + 1
+        except csv.Error:
+            self.diag.error(Span(str(path), start, 1, start, len(lines[start - 1]) + 1 if start <= len(lines) else 2),
+                            "a quote (\") opened in this row is never closed",
+                            "close the quoted cell, or remove the quote")
+            return []
+        for lineno, fields_ in records:
             if not fields_ or not "".join(fields_).strip():
                 continue
             line = lines[lineno - 1] if lineno - 1 < len(lines) else ""

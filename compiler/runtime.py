@@ -101,6 +101,24 @@ class Board:
         return [[self.cards.get((r, c), empty) for c in range(self.cols)] for r in range(self.rows)]
 
 
+def lone_card(board: Board):
+    """A cell of a floating grid whose card is not connected, side by side, to the first
+    card's (the first in reading order), or None: a floating grid grows card by card,
+    each placed next to one already there."""
+    if not board.floating or not board.cards:
+        return None
+    start = min(board.cards)
+    seen, todo = {start}, [start]
+    while todo:
+        r, c = todo.pop()
+        for q in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+            if q in board.cards and q not in seen:
+                seen.add(q)
+                todo.append(q)
+    rest = sorted(set(board.cards) - seen)
+    return rest[0] if rest else None
+
+
 def normalised(board: Board) -> Board:
     box = board.bbox()
     if box is None or not board.floating:

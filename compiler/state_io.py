@@ -342,7 +342,12 @@ class Reader:
             for c, x in enumerate(row):
                 if x is not None:
                     cards[(r, c)] = self.decode(cell, x, path + (r, c))
-        return rt.Board(g.name, g.rows, g.cols, g.floating, cards)
+        board = rt.Board(g.name, g.rows, g.cols, g.floating, cards)
+        lone = rt.lone_card(board)
+        if lone is not None:
+            self.fail(path + lone, f"this card is not connected to the others: in a grid that grows card by "
+                                   "card, each card is placed next to one already there")
+        return board
 
 
 def _lone_surrogate(x):
@@ -411,7 +416,11 @@ def load(interp, path: str, doc: dict | None = None, text: str | None = None):
     if fmt != FORMAT:
         rd.fail(("format",), f"unknown format {json.dumps(fmt)}", f"this version reads {FORMAT}")
     if doc.get("spec", program.name) != program.name:
-        rd.fail(("spec",), f"this state is of the spec '{doc['spec']}', not '{program.name}'")
+        spec = doc["spec"]
+        if not isinstance(spec, str):
+            rd.fail(("spec",), f"the spec is named by a text, not {json.dumps(spec)[:40]}",
+                    f"this one is \"{program.name}\"")
+        rd.fail(("spec",), f"this state is of the spec '{spec}', not '{program.name}'")
     known = {"format", "spec", "mode", "seed", "checkpoint", "switches", "params", "tables", "variants", "seats",
              "state", "per_seat", "per_key", "checkpoints", "reports"}
     for k in doc:
@@ -426,6 +435,9 @@ def load(interp, path: str, doc: dict | None = None, text: str | None = None):
             s = {"name": s}
         if not isinstance(s, dict) or not isinstance(s.get("name"), str):
             rd.fail(("seats", i), "a seat is an object with a \"name\"")
+        if not s["name"].strip():
+            rd.fail(("seats", i, "name") if isinstance(raw_seats[i], dict) else ("seats", i),
+                    "a seat's name is not empty", "players are p1, p2, ... in a saved game")
         if not isinstance(s.get("title") or "", str):
             rd.fail(("seats", i, "title"), f"a seat's title is a text, not {json.dumps(s['title'])[:40]}")
         kind = s.get("kind", "player")

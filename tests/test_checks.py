@@ -358,3 +358,24 @@ def test_settings_from_the_command_line_that_break_the_spec_are_usage_errors():
     assert "play.rules:" in empty.stderr and \
         "error: the mode 'standard' is for no number of players: this range is empty" in empty.stderr
     assert check("spec/darwins_choice", "--set", "eras=0").returncode == 2
+
+
+def test_a_quote_never_closed_in_a_table_file_is_located_at_its_row(tmp_path):
+    """Found by a sweep: the rest of the file became one cell, and the error was the
+    box's card count at the spec's check."""
+    lines = CATALOGUE.read_text(encoding="utf-8").splitlines()
+    lines[5] = lines[5].replace(",", ',"', 1)
+    own = tmp_path / "quote.csv"
+    own.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    proc = subprocess.run([sys.executable, "-m", "solver.cli", "check", "spec/darwins_choice", "--cards", str(own)],
+                          cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.startswith(f"{own}:6:1: error: a quote (\") opened in this row is never closed"), proc.stderr
+    # a quoted cell over two lines is still one cell, and the rows after it keep their lines
+    rows = catalogue_rows()
+    rows[1][rows[0].index("note")] = "two\nlines"
+    rows[3][rows[0].index("part")] = "tial"
+    bad = write(rows, tmp_path / "multi.csv")
+    proc = subprocess.run([sys.executable, "-m", "solver.cli", "check", "spec/darwins_choice", "--cards", str(bad)],
+                          cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 2 and f"{bad}:5:" in proc.stderr and "'tial'" in proc.stderr, proc.stderr

@@ -502,6 +502,8 @@ def test_files_with_a_byte_order_mark_read_as_without_and_unreadable_files_say_w
     assert code == 2 and f"{latin}:1: not UTF-8 text (the byte 0xe9 on line 1)" in err, err
     code, out, err = run("score", SPEC, "examples")
     assert code == 2 and "examples: a folder, not a file" in err, err
+    code, out, err = run("query", f"{DC}/biomes.csv", "best-move")
+    assert code == 2 and "biomes.csv: a CSV file, not a spec" in err, err
 
 
 def test_docs_on_a_variant_file_writes_its_page(tmp_path):

@@ -424,3 +424,24 @@ def test_a_position_read_under_other_variants_than_it_was_played_with_says_so(sa
     null = rewritten(path, tmp_path, lambda d: d.update(variants=None))
     code, err = run_cli("show", "spec/darwins_choice", "--state", str(null))
     assert code == 2 and "error: variants is a list of variant files (leave it out for none)" in err, err
+
+
+def test_more_position_mistakes_found_by_a_sweep(darwin, saved, tmp_path):
+    """A spec named by a list, a seat without a name, a Savanna card not connected to
+    the others (grid files refuse it; a position did not)."""
+    _, _, path = saved
+    listed = rewritten(path, tmp_path, lambda d: d.update(spec=["darwins_choice"]))
+    assert 'spec: the spec is named by a text, not ["darwins_choice"]' in error_of(darwin, listed)
+    nameless = rewritten(path, tmp_path, lambda d: d["seats"][0].update(name=""))
+    located(error_of(darwin, nameless), nameless, '""')
+    savanna = Interpreter(load(ROOT / "spec" / "ecosystem_savanna"))
+    doc = state_io.dump(savanna.play("standard", 3, 1, stop_at="pick:7"), seed=1)
+    board = doc["per_seat"]["board"]["p1"]
+    r, c = next((r, c) for r in range(4) for c in range(5) if board[r][c] is None
+                and all(board[q][k] is None for q, k in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
+                        if 0 <= q < 4 and 0 <= k < 5))
+    board[r][c] = doc["state"]["deck"].pop()      # every card still accounted for
+    lone = tmp_path / "lone.json"
+    lone.write_text(json.dumps(doc, indent=1))
+    message = error_of(savanna, lone)
+    assert f"per_seat.board.p1[{r}][{c}]: this card is not connected to the others" in message
