@@ -128,6 +128,9 @@ class _Builder:
     def head(self, node: Tree):
         _, tags, rest = self.split(node.children)
         name_tok = rest[0]
+        if "__before_" in str(name_tok):
+            self.fail(name_tok, "this name holds '__before_', which is kept for the base definitions "
+                                "that a variant's overrides call as base(...)", "choose another name")
         return str(name_tok), self.span(name_tok), tags, rest[1:]
 
     def def_game_def(self, node, doc):

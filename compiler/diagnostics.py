@@ -81,14 +81,21 @@ class Diagnostic:
 
     def render(self) -> str:
         where = f"{self.span}: " if self.span.line > 0 else ""
-        out = [f"{where}{self.severity}: {self.message}"]
+        out = [f"{where}{self.severity}: {shown_names(self.message)}"]
         out.extend(_quote(self.span))
         for span, note in self.notes:
-            out.append(f"{span}: note: {note}")
+            out.append(f"{span}: note: {shown_names(note)}")
             out.extend(_quote(span))
         if self.hint:
-            out.append(f"  hint: {self.hint}")
+            out.append(f"  hint: {shown_names(self.hint)}")
         return "\n".join(out)
+
+
+def shown_names(text: str) -> str:
+    """A text with the names a variant gives the base definitions its overrides call
+    (``turn__before_hand_limit``) as a person reads them."""
+    return re.sub(r"\b([a-z_][a-z0-9_]*?)__before_([a-z0-9_]+)\b",
+                  r"\1 (the base's, called as base by the variant \2)", text)
 
 
 def _quote(span: Span) -> list[str]:

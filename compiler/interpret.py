@@ -394,6 +394,8 @@ class GameState:
             raise RuntimeRulesError(f"'{card}' is not in {zone.name}", span) from None
 
     def deal(self, n: int, source: rt.Zone, target: rt.Zone, span: Span):
+        if n < 0:
+            raise RuntimeRulesError(f"cannot deal {n} cards: a count is 0 or more", span)
         if n > len(source.cards):
             raise RuntimeRulesError(f"cannot deal {n} cards from {source.name}: only "
                                     f"{len(source.cards)} left", span)
@@ -751,7 +753,7 @@ class Interpreter:
         elif isinstance(st, I.Pass):
             lines.append(f"{pad}ST.pass_zone({st.zone!r}, {ex(st.direction)}, {span})")
         elif isinstance(st, I.Repeat):
-            lines.append(f"{pad}for _ in range({ex(st.count)}):")
+            lines.append(f"{pad}for _ in _rt.times({ex(st.count)}, {span}):")
             self._block(st.body, lines, depth + 1)
         elif isinstance(st, I.For):
             lines.append(f"{pad}for {_pyname(st.var)} in tuple({ex(st.coll)}):")

@@ -26,7 +26,7 @@ from .diagnostics import (NO_SPAN, Diagnostic, DiagnosticBag, ResolveError, Rule
                           did_you_mean, whole_number)
 from .types import (ANY, BOOL, INT, NONE, RELATION, SEAT, TEXT, AnyT, BoardT, BoolT, CellT, CollT,
                     EnumT, IntT, LayerT, MapT, NoneT, RecordT, ScoreT, SeatT, TextT, TupleT, Type,
-                    assignable, is_bool, is_cell, is_coll, is_int, join)
+                    assignable, is_bool, is_cell, is_coll, is_int, join, same)
 
 BUILTIN_ENUMS = {
     "direction": ["left", "right"],
@@ -148,6 +148,11 @@ class Resolver:
         self.checks: dict[str, I.CheckDef] = {}
         self.invariants: dict[str, I.CheckDef] = {}
         self.diag = DiagnosticBag()
+        # a constant that cannot be computed (10 // 0): reported once resolution is done,
+        # unless a constant condition leaves its branch out (if k == 3 then 0 else 10 // (k - 3))
+        # or it is part of a message, computed only where its condition fails
+        self.pending: list[Diagnostic] = []
+        self.choice_types: dict[str, list] = {}    # a procedure's choice -> the types of its values
         self.defs: dict[str, A.Definition] = {}
         self.enums: dict[str, I.EnumInfo] = {}
         self.enum_of_value: dict[str, str] = {}
@@ -204,6 +209,7 @@ class Resolver:
             self.diag.error(Span(first.path, 1, 1, 1, 2),
                             "this spec has no 'game' line",
                             'start a spec with: game my_game "My Game"')
+        self.diag.items.extend(self.pending)
         self.diag.raise_if_any(ResolveError)
         from .graph import check_cycles
         check_cycles(self.reads, self.defs)
@@ -265,6 +271,13 @@ class Resolver:
 
     # ================================================================ enums
     def add_enum_value(self, value: str, enum: str, span: Span):
+        if value in ("none", "true", "false"):
+            self.diag.error(span, f"'{value}' is a built-in value of the language and cannot name a value "
+                                  f"of '{enum}'",
+                            ("'none' is 'no value' (s == none holds only then)" if value == "none" else
+                             "true and false are the two truth values") + "; choose another name "
+                            "(off, no_limit, nothing...)")
+            return
         if value in self.enum_of_value:
             other = self.enum_of_value[value]
             self.diag.error(span, f"'{value}' is already a value of '{other}'",
@@ -416,10 +429,11 @@ class Resolver:
             self.diag.error(node.cond.span, f"{what} is true or false; this is {cond.type}")
         sides = None
         if isinstance(node.cond, A.Binary) and node.cond.op in ("==", "!=", "<", "<=", ">", ">="):
-            reported = len(self.diag.items)      # the operands again: their errors are already told
+            reported, pending = len(self.diag.items), len(self.pending)   # the operands again: told already
             sides = (self.expr(node.cond.left, scope), node.cond.op, self.expr(node.cond.right, scope))
             del self.diag.items[reported:]
-        message = tuple(part if isinstance(part, str) else self.expr(part, scope) for part in node.message)
+            del self.pending[pending:]
+        message = self.message(node.message, scope)
         self.current = saved
         target = self.invariants if isinstance(node, A.Invariant) else self.checks
         target[node.name] = I.CheckDef(node.name, node.var, domain, filter_, cond, message, sides, node)
@@ -750,8 +764,7 @@ class Resolver:
             self.diag.error(node.value.span, f"an outcome is a number or a score; '{name}' is {typ}")
         message = None
         if isinstance(node, A.Rule) and node.message is not None:
-            message = tuple(part if isinstance(part, str) else self.expr(part, scope)
-                            for part in node.message)
+            message = self.message(node.message, scope)
         self.current = saved
         self.in_progress.discard(name)
         fd = I.FuncDef(name, kind, params, typ, body, node, message)
@@ -776,12 +789,29 @@ class Resolver:
         try:
             value = operator.evaluate(*[a.value for a in e.args], data=e.data)
         except RulesError as exc:
-            self.diag.error(e.span, str(exc.diagnostics[0].message))
+            self.pending.append(Diagnostic(e.span, str(exc.diagnostics[0].message)))
             return e
         except (ArithmeticError, TypeError, ValueError, KeyError) as exc:
-            self.diag.error(e.span, f"cannot compute this: {exc}")
+            self.pending.append(Diagnostic(e.span, f"cannot compute this: {exc}"))
             return e
         return I.Const(e.type, e.span, value)
+
+    def message(self, parts: tuple, scope: Scope) -> tuple:
+        """A sentence's text parts and resolved ``{...}`` parts. A part is computed only
+        where the sentence's condition fails, so a constant part that cannot be computed
+        is no error here (it is one there, at run time, at that part)."""
+        pending = len(self.pending)
+        out = tuple(part if isinstance(part, str) else self.expr(part, scope) for part in parts)
+        del self.pending[pending:]
+        return out
+
+    def drop_pending(self, within: Span) -> None:
+        """Forget the constants that cannot be computed inside ``within``: a part of the
+        spec that a constant condition leaves out is never computed."""
+        def inside(s: Span) -> bool:
+            return s.file == within.file and (within.line, within.col) <= (s.line, s.col) and \
+                (s.end_line, s.end_col) <= (within.end_line, within.end_col)
+        self.pending = [d for d in self.pending if not inside(d.span)]
 
     def make_op(self, name: str, args: list[I.Expr], span: Span, data=None,
                 arg_spans: list[Span] | None = None, fold: bool = True) -> I.Expr:
@@ -792,6 +822,8 @@ class Resolver:
                 if isinstance(a, I.Const) and isinstance(a.value, bool):
                     other = args[1 - i]
                     if (name == "or") == a.value:
+                        if i == 0:
+                            self.drop_pending(other.span)     # never computed
                         return I.Const(a.type, span, a.value)
                     if other.type == BOOL or isinstance(other.type, AnyT):
                         return other
@@ -1091,7 +1123,7 @@ class Resolver:
         try:
             return I.Const(e.type, e.span, evaluate_closed(e))
         except RulesError as exc:
-            self.diag.error(e.span, exc.diagnostics[0].message)
+            self.pending.append(Diagnostic(e.span, exc.diagnostics[0].message))
         except (TypeError, ValueError, AttributeError):
             if not self.diag.items:
                 raise       # a bug: constants of a spec without errors always compute
@@ -1351,6 +1383,7 @@ class Resolver:
         if isinstance(c, I.Const) and isinstance(c.value, bool):
             # Switch-dependent branches: keep only the one that applies.
             chosen = t if c.value else o
+            self.drop_pending((o if c.value else t).span)      # the branch left out is never computed
             if join(t.type, o.type) is None:
                 self.diag.error(node.other.span, f"the two branches differ: {t.type} and {o.type}")
             return chosen
@@ -1424,6 +1457,9 @@ class Resolver:
 
     def st_Let(self, node: A.Let, scope, context):
         value = self.expr(node.value, scope)
+        if node.name in self.state:
+            self.diag.error(node.name_span, f"'{node.name}' is a state variable: a let of that name would hide it",
+                            f"choose another name; 'set {node.name} = ...' changes the state")
         self.bind(scope, node.name, value.type, node.name_span)
         return I.Let(node.span, node.name, value)
 
@@ -1473,6 +1509,8 @@ class Resolver:
             self.diag.error(node.span, f"a choice in a {context} is made by the "
                                        f"{'owner of the score' if context == 'scoring' else 'solver'}",
                             "remove 'by ...'")
+        if context == "procedure":
+            self.choice_types.setdefault(node.name, []).append(var_t)
         self.bind(scope, node.name, var_t, node.name_span)
         return I.Choose(node.span, node.name, node.domain, coll, size, typ, where, chooser,
                         tuple(t for t, _ in node.tags))
@@ -1709,7 +1747,7 @@ class Resolver:
                                             "sentences of the rules it calls",
                             'write require CONDITION, and give the sentence to a rule: rule NAME = ... else "..."')
         elif node.message is not None:
-            message = tuple(part if isinstance(part, str) else self.expr(part, scope) for part in node.message)
+            message = self.message(node.message, scope)
         return I.Require(node.span, cond, tuple(t for t, _ in node.tags), node.name, message)
 
     def st_Play(self, node, scope, context):
@@ -1719,7 +1757,13 @@ class Resolver:
         if node.name not in names:
             self.diag.error(node.name_span, f"no procedure of this spec makes a choice '{node.name}'",
                             did_you_mean(node.name, names) or "play names a 'choose' of a procedure")
-        return I.Play(node.span, node.name, self.expr(node.value, scope))
+        value = self.expr(node.value, scope)
+        kinds = self.choice_types.get(node.name, [])
+        if kinds and not any(same(value.type, t) for t in kinds):      # options are compared with ==
+            self.diag.error(node.value.span, f"'{node.name}' is chosen among values of type "
+                                             f"{' or '.join(sorted({str(t) for t in kinds}))}, and this is {value.type}",
+                            "play answers a choice of the game with one of its options")
+        return I.Play(node.span, node.name, value)
 
     def choice_names(self) -> set[str]:
         """The names of every choice the procedures and modes make."""

@@ -522,6 +522,31 @@ def first(items):
     raise RuntimeRulesError("first() of an empty collection")
 
 
+MOST_NUMBERS = 10_000_000     # the longest range a spec may build (a range is held whole)
+
+
+def numbers(a: int, b: int) -> tuple:
+    """The numbers from a to b."""
+    if b - a + 1 > MOST_NUMBERS:
+        raise RuntimeRulesError(f"the range {a}..{b} holds {b - a + 1:,} numbers, more than the "
+                                f"{MOST_NUMBERS:,} a spec may build")
+    return tuple(range(a, b + 1))
+
+
+def times(n: int, span=None) -> range:
+    """The rounds of a ``repeat n``."""
+    if n < 0:
+        raise RuntimeRulesError(f"repeat {n} times: a count is 0 or more", span)
+    return range(n)
+
+
+def take_first(items, n: int) -> tuple:
+    """The first n items (all of them when there are fewer)."""
+    if n < 0:
+        raise RuntimeRulesError(f"take() of {n} items: a count is 0 or more")
+    return tuple(items)[:n]
+
+
 def map_get(mapping: dict, key, default, has_default: bool):
     if key in mapping:
         return mapping[key]

@@ -45,6 +45,8 @@ def _overrides(items: list[str] | None) -> dict[str, str]:
         k, v = item.split("=", 1)
         if not k.strip():
             raise UsageError(f"--set takes NAME=VALUE, not '{item}'")
+        if k.strip() in out and out[k.strip()] != v.strip():
+            raise UsageError(f"--set {k.strip()} is given twice, as {out[k.strip()]} and as {v.strip()}")
         out[k.strip()] = v.strip()
     return out
 
@@ -198,7 +200,10 @@ def cmd_check(args) -> int:
         if program.variants:             # only what the variants leave unread
             base = program.variants[0].extends
             if base not in base_unread:
-                base_unread[base] = set(unread_settings(_load(base, args)))
+                try:
+                    base_unread[base] = set(unread_settings(_load(base, args)))
+                except RulesError:       # a --set of a name only the variant has
+                    base_unread[base] = set(unread_settings(_load(base, args, {})))
             known = base_unread[base]
         for name in unread_settings(program):
             if name in known:

@@ -539,7 +539,7 @@ def enc_concat(E, n, a, b):
 
 
 op("concat", 2, t_concat, "(tuple({0}) + tuple({1}))", "one collection after the other", enc_concat)
-op("range", 2, t_range, "tuple(range({0}, {1} + 1))", "the numbers from a to b", _nonlinear("range"))
+op("range", 2, t_range, "_rt.numbers({0}, {1})", "the numbers from a to b", _nonlinear("range"))
 
 
 def enc_size(E, n, coll):
@@ -593,14 +593,15 @@ def enc_first(E, n, coll):
         return cases[0][1]
     if any(c is True for c, _ in cases):
         return CaseV(cases)
-    # No item present: the interpreter stops with an error there; the encoding reads
-    # None, which equals nothing, so a rule that needs the item fails.
+    # No item present: the interpreter stops with an error there, so no option may
+    # reach this expression with the list empty (as for a division by 0).
     none = E.and_([E.not_(g) for g, _ in coll.items if g is not False])
-    return CaseV(cases + ([(none, None)] if none is not False else []))
+    E.never_reached_with(none, n.span)
+    return CaseV(cases)
 
 
 op("first", 1, t_first, "_rt.first({0})", "the first element", enc_first)
-op("take", 2, lambda ts, data: (t_size(ts[:1], data) and ts[0]), "tuple({0})[:{1}]", "the first n elements")
+op("take", 2, lambda ts, data: (t_size(ts[:1], data) and ts[0]), "_rt.take_first({0}, {1})", "the first n elements")
 
 
 def enc_attr(E, n, x):
@@ -1056,12 +1057,23 @@ agg("all", ta_bool, "all({elem} {fors})", "every one",
 
 def _enc_minmax(kind):
     def enc(E, n, items):
-        if any(g is not True for g, _ in items):
-            raise NotSupportedError(f"the solver takes the {kind} of a collection whose members are "
-                                    "known only", n.span)
+        items = [(g, env) for g, env in items if g is not False]
         if not items:
             raise NotSupportedError(f"{kind}() of an empty collection", n.span)
-        return E.minmax(kind, [E.encode(n.elem, env) for _, env in items], n.span)
+        if all(g is True for g, _ in items):
+            return E.minmax(kind, [E.encode(n.elem, env) for _, env in items], n.span)
+        # Members present or not by a choice: an absent member counts as the bound that
+        # never wins (the largest value for min, the smallest for max); no option may
+        # reach this with no member present (the interpreter stops with an error there).
+        values = [(g, E.intv(E.under(g, n.elem, env), n.span)) for g, env in items]
+        lows = [v if isinstance(v, int) else v.lb for _, v in values]
+        highs = [v if isinstance(v, int) else v.ub for _, v in values]
+        never = max(highs) if kind == "min" else min(lows)
+        gated = [v if g is True else E.linear([(1, E.gate(g, E.linear([(1, v), (-1, never)]), n.span)), (1, never)])
+                 for g, v in values]
+        if not any(g is True for g, _ in items):
+            E.never_reached_with(E.and_([E.not_(g) for g, _ in items]), n.span)
+        return E.minmax(kind, gated, n.span)
     return enc
 
 

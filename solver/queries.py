@@ -100,7 +100,8 @@ class Answer:
                 lines.append(f"  {name.replace('_', ' ')}: {text_value(value, name in self.cell_choices)}")
         for name, steps in self.breakdown.items():
             if isinstance(steps, dict):
-                lines.append(f"  {name}: " + ", ".join(f"{k} {v}" for k, v in steps.items()))
+                from compiler.diagnostics import shown_names
+                lines.append(f"  {shown_names(name)}: " + ", ".join(f"{k} {v}" for k, v in steps.items()))
         for name, value, d in self.reports:
             lines.append(f"  {name.replace('_', ' ')}: {text_value(value)}"
                          + (f"   ({d[0]}{_ids_text(d[1])} {d[2].file}:{d[2].line})" if d else ""))
@@ -771,7 +772,22 @@ class _Walk:
         self.names = None           # the 'named' value of the objective on the path
 
     def ev(self, e, env, forced=None):
-        return self.interp.evaluate(e, env, forced=forced, state=self.state)
+        try:
+            return self.interp.evaluate(e, env, forced=forced, state=self.state)
+        except Exception as exc:        # noqa: BLE001 (an error of the rules, located here)
+            if isinstance(exc, RulesError) and any(d.span.line > 0 for d in exc.diagnostics):
+                raise
+            from compiler.diagnostics import RuntimeRulesError
+            reason = exc.diagnostics[0].message if isinstance(exc, RulesError) else str(exc) or type(exc).__name__
+            raise RuntimeRulesError(f"cannot compute this for the answer found ({self._shown(env)}): {reason}",
+                                    e.span) from None
+
+    @staticmethod
+    def _shown(env: dict) -> str:
+        """The answer's choices, as the message of an error shows them."""
+        from compiler import render
+        parts = [f"{k} = {render.text(v)}" for k, v in env.items() if not k.startswith("_")]
+        return ", ".join(parts[:4]) + (", ..." if len(parts) > 4 else "")
 
     def block(self, stmts, env):
         objective = None
