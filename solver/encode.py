@@ -598,24 +598,42 @@ class Encoder:
         self.relied.extend(c for c in ctx if not isinstance(c, bool))
         return self.and_(ctx)
 
-    def never_reached(self, span: Span | None):
+    def never_reached(self, span: Span | None, what: str = "divides by 0"):
         """No option reaches the expression being encoded (it divides by 0): where it is
         reached the model is infeasible, at the top the query is, with this place as its
         reason."""
         reach = self.reached()
+        if self.explain:
+            self._undefined_leaf(reach, span, what)
+            return
         if reach is True:
             self.infeasible.append(span)
             self.model.add_bool_or([])
         else:
             self.implies(reach, False)
 
-    def never_reached_with(self, lit, span: Span | None):
+    def never_reached_with(self, lit, span: Span | None, what: str = "divides by 0"):
         """No option reaches the expression being encoded where ``lit`` holds (the
         alternative of a case split that divides by 0)."""
         if lit is True:
-            self.never_reached(span)
+            self.never_reached(span, what)
         elif lit is not False:
+            if self.explain:
+                self._undefined_leaf(self.and_([self.reached(), lit]), span, what)
+                return
             self.implies(self.and_([self.reached(), lit]), False)
+
+    def _undefined_leaf(self, when, span: Span | None, what: str):
+        """In an explanation: an expression the interpreter cannot compute where ``when``
+        holds is one more checked rule, with an assumption, so an answer that no option
+        escapes says where and why."""
+        if when is False or span is None:
+            return
+        leaf = Leaf(I.Const(None, span, None), {}, True, dict(getattr(self, "path_now", {})), None, None, True)
+        leaf.assumption = self.new_bool(f"defined#{len(self.leaves)}")
+        leaf.sentence = f"the expression at {span.file}:{span.line}:{span.col} {what} for this choice"
+        self.implies(self.and_([leaf.assumption, when]), False)
+        self.leaves.append(leaf)
 
     def holds_where_reached(self, lit):
         """Require a literal where the expression being encoded is reached."""
@@ -1613,6 +1631,7 @@ class Encoder:
         return v[i]
 
     def run_block(self, stmts: list[I.Stmt], env: dict, guard, path: dict):
+        self.path_now = path          # the choices of the path being encoded (for reasons)
         for index, st in enumerate(stmts):
             if isinstance(st, I.Input):
                 env[st.name] = self.input_value(st, env)
@@ -1744,6 +1763,7 @@ class Leaf:
         self.expr, self.env, self.guard, self.path = expr, env, guard, path
         self.rule, self.stmt, self.lit = rule, stmt, lit
         self.assumption = None
+        self.sentence = None        # an expression that cannot be computed: what goes wrong
 
 
 def _leaf_name(leaf: Leaf) -> str:

@@ -596,7 +596,7 @@ def enc_first(E, n, coll):
     # No item present: the interpreter stops with an error there, so no option may
     # reach this expression with the list empty (as for a division by 0).
     none = E.and_([E.not_(g) for g, _ in coll.items if g is not False])
-    E.never_reached_with(none, n.span)
+    E.never_reached_with(none, n.span, "takes first() of an empty collection")
     return CaseV(cases)
 
 
@@ -1072,7 +1072,8 @@ def _enc_minmax(kind):
         gated = [v if g is True else E.linear([(1, E.gate(g, E.linear([(1, v), (-1, never)]), n.span)), (1, never)])
                  for g, v in values]
         if not any(g is True for g, _ in items):
-            E.never_reached_with(E.and_([E.not_(g) for g, _ in items]), n.span)
+            E.never_reached_with(E.and_([E.not_(g) for g, _ in items]), n.span,
+                                 f"takes {kind}() of an empty collection")
         return E.minmax(kind, gated, n.span)
     return enc
 

@@ -547,6 +547,8 @@ def _concrete(solver, v, program):
 
 
 def _reason(program, interp, leaf, state, together: int, enc=None, example=None) -> Reason:
+    if leaf.sentence is not None:           # an expression the interpreter cannot compute there
+        return Reason("undefined", (), leaf.expr.span, leaf.sentence, dict(leaf.path), together)
     rule = leaf.rule
     env = leaf.env
     if example is not None and any(_symbolic(v) for v in env.values()) and _true(example, leaf.guard):

@@ -192,3 +192,29 @@ def test_a_range_too_long_to_build_and_a_setting_given_twice_are_errors(tmp_path
     proc = subprocess.run([sys.executable, "-m", "solver.cli", "check", "spec/darwins_choice", "--set", "eras=3",
                            "--set", "eras=4"], cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert proc.returncode == 2 and "--set eras is given twice, as 3 and as 4" in proc.stderr, proc.stderr
+
+
+def test_an_answer_no_option_escapes_says_which_expression_cannot_be_computed(tmp_path):
+    """A division by 0 or a first() of an empty collection that every option reaches:
+    INFEASIBLE with no reason before; now the place and what goes wrong, with the
+    choices of the paths."""
+    path = spec(tmp_path, '''game m "M"
+query mod "Mod" {
+  input d: int = 0
+  choose k in 1..3
+  maximize k % d
+}
+query head "Head" {
+  choose s subset of [5, 6]
+  require size(s) == 0
+  maximize first(s)
+}
+''')
+    program = load(path)
+    answer = run_query(program, "mod", {})
+    assert answer.status == "INFEASIBLE"
+    assert {r.sentence for r in answer.reasons} == {f"the expression at {path}:5:12 divides by 0 for this choice"}
+    assert sorted(r.path["k"] for r in answer.reasons) == [1, 2, 3]
+    assert run_query(program, "mod", {"d": 2}).objective == 1
+    sentences = [r.sentence for r in run_query(program, "head", {}).reasons]
+    assert f"the expression at {path}:10:12 takes first() of an empty collection for this choice" in sentences
