@@ -7,6 +7,7 @@ Out: a ``lark.Tree`` with positions (``propagate_positions=True``), or a
 from __future__ import annotations
 
 import hashlib
+import re
 from functools import lru_cache
 from pathlib import Path
 
@@ -101,7 +102,15 @@ def _syntax_diagnostic(exc: UnexpectedInput, text: str, path: str) -> Diagnostic
         if char == "'":
             hint = 'texts are written between double quotes: "like this"'
         elif char.isupper():
-            hint = "names are written in lower case (snake_case); rule IDs go in [brackets]"
+            before = text[:exc.pos_in_stream].rstrip(" \t")
+            if before.endswith("[") or re.search(r"\[[A-Z0-9 -]*$", before):
+                word = re.match(r"[A-Za-z0-9_-]*", text[exc.pos_in_stream:]).group(0)
+                message = f"'{word}' is not a rule ID"
+                span = Span(path, line, col, line, col + max(1, len(word)))
+                hint = ("a rule ID is upper-case letters and digits in parts joined by single hyphens, "
+                        "such as DC-ACT-03 or ES-SCORE-01")
+            else:
+                hint = "names are written in lower case (snake_case); rule IDs go in [brackets]"
         return Diagnostic(span, message, hint)
     if isinstance(exc, UnexpectedEOF):
         lines = text.splitlines() or [""]
