@@ -53,8 +53,8 @@ def test_house_rule_loads_as_a_variant(path):
     assert [i for i in v.rule_ids if not i.startswith("HR-") and i not in known] == []
 
 
-def test_there_are_nine_house_rules():
-    assert len(HOUSE_FILES) == 9
+def test_there_are_ten_house_rules():
+    assert len(HOUSE_FILES) == 10
 
 
 # ---------------------------------------------------------------- Darwin's Choice positions
@@ -130,6 +130,27 @@ def test_strength_feeds_first_changes_who_eats_the_plants():
     assert out["base"] == ({1: 2, 2: 1}, [1])
     # House: the stronger Musk ox tortoise (CS 5 > 2) eats first; the Reindeer ibex dies.
     assert out["house"] == ({1: 1, 2: 2}, [2])
+
+
+def test_light_eaters_keep_both_grazers_alive():
+    """The two herbivores of the strength-first example, 2 Hearts each, on High
+    mountains' 3 plants: under the base rules the second one gets 1 plant and dies; when
+    herbivores need one fewer, each needs 1 and both live. The food need is one
+    definition (food_need), so the house rule is one line."""
+    base, hr = interp(DARWIN), house("darwin_light_eaters")
+    species = [{"home": "asia", "owner": 0, "cards": ["reindeer_head", "alpine_ibex_body"]},
+               {"home": "asia", "owner": 1, "cards": ["musk_ox_head", "giant_tortoise_body"]}]
+    out = {}
+    for name, it in (("base", base), ("house", hr)):
+        st = table_state(it, {"asia": "high_mountains"}, species)
+        a, b = st.shared["world"]
+        assert it.call("hearts", a) == it.call("hearts", b) == 2
+        st.shared["world"] = it.call("distributed", st.shared["world"])
+        fed = {s.f_id: s.f_plants for s in st.shared["world"]}
+        it.run("food_evaluation", state=st)
+        out[name] = (fed, sorted(by_id(st)), it.call("food_need", a))
+    assert out["base"] == ({1: 2, 2: 1}, [1], 2)
+    assert out["house"] == ({1: 1, 2: 1}, [1, 2], 1)
 
 
 def test_flood_spares_diggers():
