@@ -209,7 +209,8 @@ class Resolver:
             self.diag.error(Span(first.path, 1, 1, 1, 2),
                             "this spec has no 'game' line",
                             'start a spec with: game my_game "My Game"')
-        self.diag.items.extend(self.pending)
+        if not self.diag.items:     # else they are most likely echoes of those errors (a value of the wrong type)
+            self.diag.items.extend(self.pending)
         self.diag.raise_if_any(ResolveError)
         from .graph import check_cycles
         check_cycles(self.reads, self.defs)

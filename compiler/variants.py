@@ -338,11 +338,21 @@ def order(chains: list[list[str]]) -> list[str]:
 
 
 def removed_note(diag: Diagnostic, applied: list[Applied]) -> Diagnostic:
-    """A reference to a removed definition: say which variant removed it."""
+    """A reference to a removed definition: say which variant removed it. An error in
+    a file the variants do not own that names a definition a variant overrides: point
+    at the override (the base's use may no longer fit what the variant made of it)."""
     for info in applied:
         for ch in info.changes:
             if ch.action == "remove" and f"'{ch.name.split('.')[-1]}'" in diag.message:
                 return replace(diag, notes=tuple(diag.notes) + ((ch.span, f"variant '{info.name}' removes "
                                                                           f"'{ch.name}' here"),),
                                hint="remove or override what uses it too")
+    own = {str(Path(info.path).resolve()) for info in applied}
+    if str(Path(diag.span.file).resolve()) in own:
+        return diag
+    for info in applied:
+        for ch in info.changes:
+            if ch.action == "override" and f"'{ch.name.split('.')[-1]}'" in diag.message:
+                return replace(diag, notes=tuple(diag.notes) + ((ch.span, f"variant '{info.name}' overrides "
+                                                                          f"'{ch.name}' here"),))
     return diag

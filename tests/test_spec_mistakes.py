@@ -218,3 +218,24 @@ query head "Head" {
     assert run_query(program, "mod", {"d": 2}).objective == 1
     sentences = [r.sentence for r in run_query(program, "head", {}).reasons]
     assert f"the expression at {path}:10:12 takes first() of an empty collection for this choice" in sentences
+
+
+def test_errors_an_override_causes_in_the_base_point_at_the_override(tmp_path):
+    """A changed signature breaks the base's calls: each error at a base line now has a
+    note at the override. A param overridden with a value of the wrong type is one
+    error, not a cascade of Python-worded ones through the base."""
+    changed = spec(tmp_path, f'''variant v03 "Params" extends "{DARWIN}"
+override def double_cost(s: species, extra: int) = base(s) + extra
+''', "v03.rules")
+    with pytest.raises(ResolveError) as info:
+        load(changed)
+    first = info.value.diagnostics[0]
+    assert first.span.file.endswith("actions.rules") and "'double_cost' takes 2 argument(s), not 1" in first.message
+    assert any(str(span.file) == str(changed) and "variant 'v03' overrides 'double_cost' here" in note
+               for span, note in first.notes)
+    typed = spec(tmp_path, f'''variant v07 "Eras" extends "{DARWIN}"
+override param eras = "three"
+''', "v07.rules")
+    with pytest.raises(ResolveError) as info:
+        load(typed)
+    assert [d.message for d in info.value.diagnostics] == ["param 'eras' is declared int but its value is text"]
