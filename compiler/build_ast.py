@@ -52,6 +52,10 @@ class _Builder:
                 continue
             if isinstance(c, Tree) and c.data == "tags":
                 tags = tuple((str(t), self.span(t)) for t in c.children)
+                names = [t for t, _ in tags]
+                for i, (t, _) in enumerate(tags):
+                    if t in names[:i]:
+                        self.fail(c.children[i], f"rule ID '{t}' is given twice here", "keep one")
                 continue
             rest.append(c)
         return docs, tags, rest

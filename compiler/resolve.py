@@ -1749,6 +1749,13 @@ class Resolver:
                             'write require CONDITION, and give the sentence to a rule: rule NAME = ... else "..."')
         elif node.message is not None:
             message = self.message(node.message, scope)
+        if context == "procedure" and node.name is not None:
+            seen = getattr(self, "requires_seen", {})
+            if node.name in seen:
+                self.diag.error(node.name_span, f"a second requirement named '{node.name}' here",
+                                "each requirement of a procedure has a name of its own",
+                                notes=((seen[node.name], "the first"),))
+            seen[node.name] = node.name_span
         return I.Require(node.span, cond, tuple(t for t, _ in node.tags), node.name, message)
 
     def st_Play(self, node, scope, context):
@@ -1807,6 +1814,7 @@ class Resolver:
 
     # ================================================================ procedures, modes, queries
     def resolve_procedure(self, node: A.Procedure):
+        self.requires_seen: dict[str, Span] = {}
         scope = Scope(kind="procedure")
         params = []
         for p in node.params:
@@ -1819,6 +1827,7 @@ class Resolver:
         self.procedures[node.name] = I.ProcDef(node.name, params, body, node)
 
     def resolve_mode(self, node: A.Mode):
+        self.requires_seen = {}
         saved, self.current = self.current, node.name
         players = self.expr(node.players, Scope(kind="def"))
         lo = hi = 1
