@@ -21,7 +21,8 @@ from typing import Any
 from . import ast as A
 from . import ir as I
 from . import render
-from .diagnostics import Diagnostic, DiagnosticBag, ResolveError, RulesError, RuntimeRulesError, Span
+from .diagnostics import (Diagnostic, DiagnosticBag, ResolveError, RulesError, RuntimeRulesError, Span, reason_of,
+                          source_line)
 
 
 def _where(program: I.Program, item: Any) -> Span | None:
@@ -63,7 +64,7 @@ def _message(interp, chk: I.CheckDef, env: dict, state=None) -> tuple[str, bool]
         try:
             parts.append(_shown(interp.evaluate(p, env, state=state)))
         except Exception as exc:                      # noqa: BLE001 (any failure of the rules)
-            reason = exc.diagnostics[0].message if isinstance(exc, RulesError) else str(exc) or type(exc).__name__
+            reason = reason_of(exc)
             raise MessageError(Diagnostic(p.span, f"the message of {kind} '{chk.name}' cannot be computed "
                                                   f"where its condition fails: {reason}",
                                           "an error of the spec: the message reads a value that this case "
@@ -138,12 +139,7 @@ def _own_files(program: I.Program, chk: I.CheckDef) -> list[str]:
 
 def _first_line(path: str) -> Span:
     """The first line of a file (a table's header), as a span."""
-    try:
-        with open(path, encoding="utf-8-sig") as fh:
-            width = len(fh.readline().rstrip("\r\n"))
-    except OSError:
-        width = 0
-    return Span(path, 1, 1, 1, max(2, width + 1))
+    return Span(path, 1, 1, 1, max(2, len(source_line(path, 1) or "") + 1))
 
 
 def _tables_read(program: I.Program, start: str) -> set[str]:
@@ -209,7 +205,7 @@ def broken_invariants(interp, state) -> list[Broken]:
         except MessageError:
             raise
         except Exception as exc:                     # noqa: BLE001 (a value the invariant reads is missing)
-            reason = exc.diagnostics[0].message if isinstance(exc, RulesError) else str(exc) or type(exc).__name__
+            reason = reason_of(exc)
             out.append(Broken(inv, f"cannot be checked on this position ({reason}): "
                                    + "".join(p if isinstance(p, str) else "…" for p in inv.message).strip(),
                               _var_paths(program, inv.domain or inv.cond, None, None), unevaluable=True))

@@ -31,7 +31,7 @@ def source_line(path: str, line: int) -> str | None:
     text = _SOURCES.get(path)
     if text is None:
         try:
-            text = Path(path).read_text(encoding="utf-8")
+            text = Path(path).read_text(encoding="utf-8-sig")
         except OSError:
             return None
         _SOURCES[path] = text
@@ -89,6 +89,14 @@ class Diagnostic:
         if self.hint:
             out.append(f"  hint: {shown_names(self.hint)}")
         return "\n".join(out)
+
+
+def reason_of(exc: BaseException) -> str:
+    """What went wrong, in words: a rules error's message, else the exception's text
+    (a division by zero...), else its kind."""
+    if isinstance(exc, RulesError):
+        return exc.diagnostics[0].message
+    return str(exc) or type(exc).__name__
 
 
 def shown_names(text: str) -> str:

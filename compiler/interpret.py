@@ -28,7 +28,7 @@ from solver.operators import AGGREGATES, OPERATORS
 
 from . import ir as I
 from . import runtime as rt
-from .diagnostics import Diagnostic, IllegalMoveError, RulesError, RuntimeRulesError, Span
+from .diagnostics import Diagnostic, IllegalMoveError, RuntimeRulesError, Span, reason_of
 from .types import BoardT, CollT, IntT, BoolT
 
 
@@ -491,7 +491,7 @@ class GameState:
             text = "".join(p if isinstance(p, str) else ("none" if p.value is None else render.text(p.value))
                            for p in parts())
         except Exception as exc:                  # noqa: BLE001 (any failure of the rules)
-            reason = exc.diagnostics[0].message if isinstance(exc, RulesError) else str(exc) or type(exc).__name__
+            reason = reason_of(exc)
             raise RuntimeRulesError(Diagnostic(
                 span, f"requirement '{name}'{rules} does not hold, and its message cannot be computed: {reason}",
                 "an error of the spec: the message reads a value the game does not have here")) from None

@@ -14,6 +14,7 @@ from . import cache
 from .build_ast import build
 from .diagnostics import (BadInputError, Diagnostic, ResolveError, RulesError, Span, SpecSyntaxError,
                           register_source)
+from .inputs import decoded
 from .parse import parse_text
 from .resolve import Resolver
 
@@ -100,7 +101,6 @@ class _Specs:
 def parse_files(files: list[Path]):
     out, errors = [], []
     for f in files:
-        from .inputs import decoded
         text = decoded(str(f))
         register_source(str(f), text)
         built = cache.load("ast", str(f), text)

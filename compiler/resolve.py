@@ -153,6 +153,7 @@ class Resolver:
         # or it is part of a message, computed only where its condition fails
         self.pending: list[Diagnostic] = []
         self.choice_types: dict[str, list] = {}    # a procedure's choice -> the types of its values
+        self.requires_seen: dict[str, Span] = {}   # the requirements of the procedure being resolved
         self.defs: dict[str, A.Definition] = {}
         self.enums: dict[str, I.EnumInfo] = {}
         self.enum_of_value: dict[str, str] = {}
@@ -1750,7 +1751,7 @@ class Resolver:
         elif node.message is not None:
             message = self.message(node.message, scope)
         if context == "procedure" and node.name is not None:
-            seen = getattr(self, "requires_seen", {})
+            seen = self.requires_seen
             if node.name in seen:
                 self.diag.error(node.name_span, f"a second requirement named '{node.name}' here",
                                 "each requirement of a procedure has a name of its own",
@@ -1814,7 +1815,7 @@ class Resolver:
 
     # ================================================================ procedures, modes, queries
     def resolve_procedure(self, node: A.Procedure):
-        self.requires_seen: dict[str, Span] = {}
+        self.requires_seen = {}
         scope = Scope(kind="procedure")
         params = []
         for p in node.params:

@@ -393,10 +393,10 @@ def read_document(path: str) -> tuple[dict, str]:
         raise BadInputError(f"{path}: its JSON nests too deeply to be a state file (see docs/state.md)") from None
     if repeated:
         message = f"the entry '{repeated[0]}' is written twice in one object (JSON would keep the last)"
-        where = _Located(text).repeated
-        if where is None:
+        located = _Located(text)
+        if located.repeated is None:
             raise BadInputError(f"{path}: {message}")
-        raise BadInputError(Diagnostic(_Located(text).span(str(path), where), message, "keep one of them"))
+        raise BadInputError(Diagnostic(located.span(str(path), located.repeated), message, "keep one of them"))
     bad = _lone_surrogate(doc)
     if bad is not None:
         raise BadInputError(f"{path}: the text {json.dumps(bad)} holds an escape (\\ud800 to \\udfff) that "
@@ -540,9 +540,9 @@ def _seats_fit_mode(rd: "Reader", mode: I.ModeDef, seats: list) -> None:
     named_players = sum(1 for s in mode.seats if s.name is not None and s.kind == "player")
     players = sum(1 for s in seats if s.kind == "player") - named_players
     if any(s.name is None for s in mode.seats) and not mode.min_players <= players <= mode.max_players:
-        span = f"{mode.min_players}" if mode.min_players == mode.max_players else \
+        wanted = f"{mode.min_players}" if mode.min_players == mode.max_players else \
             f"{mode.min_players} to {mode.max_players}"
-        rd.fail(("seats",), f"the mode '{mode.name}' is for {span} players, and this position has {players}",
+        rd.fail(("seats",), f"the mode '{mode.name}' is for {wanted} players, and this position has {players}",
                 "a position is one of a game the mode can play; name the mode it belongs to under \"mode\"")
     for spec in mode.seats:
         if spec.name is not None and not any(s.name == spec.name and s.kind == spec.kind for s in seats):

@@ -282,6 +282,7 @@ class Encoder:
         self.agg_env: dict = {}
         self.explain = False          # one assumption literal per checked rule (for reasons)
         self.leaves: list = []        # the rules a query checks (see require_leaf)
+        self.path_now: dict = {}      # the choices of the path being encoded (for reasons)
         self.objective_names: list = []   # the 'named' value of each objective reached
         self.dead_end = False         # a choice's condition known false (see run_block)
         self.dead_depth = -1
@@ -629,7 +630,7 @@ class Encoder:
         escapes says where and why."""
         if when is False or span is None:
             return
-        leaf = Leaf(I.Const(None, span, None), {}, True, dict(getattr(self, "path_now", {})), None, None, True)
+        leaf = Leaf(I.Const(None, span, None), {}, True, dict(self.path_now), None, None, True)
         leaf.assumption = self.new_bool(f"defined#{len(self.leaves)}")
         leaf.sentence = f"the expression at {span.file}:{span.line}:{span.col} {what} for this choice"
         self.implies(self.and_([leaf.assumption, when]), False)
@@ -1631,7 +1632,7 @@ class Encoder:
         return v[i]
 
     def run_block(self, stmts: list[I.Stmt], env: dict, guard, path: dict):
-        self.path_now = path          # the choices of the path being encoded (for reasons)
+        self.path_now = path
         for index, st in enumerate(stmts):
             if isinstance(st, I.Input):
                 env[st.name] = self.input_value(st, env)

@@ -22,7 +22,7 @@ from ortools.sat.python import cp_model
 from compiler import ir as I
 from compiler import render
 from compiler import runtime as rt
-from compiler.diagnostics import NotSupportedError, RulesError
+from compiler.diagnostics import NotSupportedError, RulesError, reason_of, shown_names
 
 from .encode import Encoder, Leaf, _choice_literals, _symbolic, free_locals, statements
 from .symbolic import BoardV, BoolV, CaseV, EnumV, IntV, ListV, ScoreV, SetV, Sym
@@ -100,7 +100,6 @@ class Answer:
                 lines.append(f"  {name.replace('_', ' ')}: {text_value(value, name in self.cell_choices)}")
         for name, steps in self.breakdown.items():
             if isinstance(steps, dict):
-                from compiler.diagnostics import shown_names
                 lines.append(f"  {shown_names(name)}: " + ", ".join(f"{k} {v}" for k, v in steps.items()))
         for name, value, d in self.reports:
             lines.append(f"  {name.replace('_', ' ')}: {text_value(value)}"
@@ -654,7 +653,7 @@ def render_message(interp, rule, params, state, program=None, same_for_all=None)
         try:
             out.append(render.text(interp.evaluate(part, params, state=state)))
         except Exception as exc:        # noqa: BLE001 (an error of the spec's sentence: shown, not hidden)
-            reason = exc.diagnostics[0].message if isinstance(exc, RulesError) else str(exc) or type(exc).__name__
+            reason = reason_of(exc)
             out.append(f"[this part of the rule's sentence cannot be computed: {reason}]")
     return "".join(out)
 
@@ -780,7 +779,7 @@ class _Walk:
             if isinstance(exc, RulesError) and any(d.span.line > 0 for d in exc.diagnostics):
                 raise
             from compiler.diagnostics import RuntimeRulesError
-            reason = exc.diagnostics[0].message if isinstance(exc, RulesError) else str(exc) or type(exc).__name__
+            reason = reason_of(exc)
             raise RuntimeRulesError(f"cannot compute this for the answer found ({self._shown(env)}): {reason}",
                                     e.span) from None
 
