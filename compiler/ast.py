@@ -459,7 +459,8 @@ class Layer(Node):
 
 
 @dataclass(frozen=True)
-class Step(Node):
+class Step(Stmt):
+    """A step of a scoring, or a named part of a procedure or mode (``step NAME {...}``)."""
     name: str
     name_span: Span
     tags: tuple[tuple[str, Span], ...]
@@ -564,13 +565,15 @@ class Change(Node):
     """One change a variant makes to its base: ``override`` a definition (a whole
     definition, a switch's default, one state variable, one step of a scoring),
     ``remove`` one, or ``add`` a new one. ``target`` is the name changed
-    (``scoring.step`` for a step); ``node`` the new definition (None for remove)."""
+    (``scoring.step`` for a step); ``node`` the new definition (None for remove);
+    ``place`` where an added step goes."""
     action: str                        # 'override' | 'remove' | 'add'
     kind: str | None                   # the kind written (remove) or of the node
     target: str
     target_span: Span
     doc: str
     node: Any = None
+    place: tuple[str, str, Span] | None = None   # an added step: ('after' | 'before', STEP, span)
 
 
 @dataclass(frozen=True)
@@ -623,3 +626,46 @@ def dump(node: Any, indent: int = 0) -> str:
                     lines.append(dump(item, indent + 2))
         return "\n".join(lines)
     return f"{pad}{node!r}"
+
+
+def body_steps(body) -> list[Step]:
+    """The steps of a procedure's or mode's body, at any depth, in order."""
+    out: list[Step] = []
+    for st in body:
+        if isinstance(st, Step):
+            out.append(st)
+        for f in getattr(st, "__dataclass_fields__", {}):
+            value = getattr(st, f)
+            if isinstance(value, tuple) and value and isinstance(value[0], Stmt):
+                out.extend(body_steps(value))
+    return out
+
+
+def steps_of(d) -> list[Step]:
+    """The steps of a definition: a scoring's, or the named parts of a procedure or mode."""
+    if isinstance(d, Scoring):
+        return list(d.steps)
+    if isinstance(d, (Procedure, Mode)):
+        return body_steps(d.body)
+    return []
+
+
+def tagged_ids(node) -> set[str]:
+    """Every rule ID written in a definition: its own and those of its steps, fields,
+    state variables, choices, requirements and inputs."""
+    ids: set[str] = set()
+    todo = [node]
+    while todo:
+        n = todo.pop()
+        if isinstance(n, tuple):
+            todo.extend(n)
+            continue
+        if not isinstance(n, Node):
+            continue
+        for f in n.__dataclass_fields__:
+            value = getattr(n, f)
+            if f == "tags" and isinstance(value, tuple):
+                ids.update(t for t, _ in value)
+            elif isinstance(value, (Node, tuple)):
+                todo.append(value)
+    return ids

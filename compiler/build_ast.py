@@ -83,6 +83,9 @@ class _Builder:
                 changes.append(A.Change(self.span(item), "remove", kind, target, span, doc))
                 continue
             node = rest[-1]
+            if item.data == "add_step_item":
+                changes.append(self.step_add(node, doc))
+                continue
             if item.data == "override_item":
                 changes.append(self.override(node, doc))
                 continue
@@ -124,6 +127,24 @@ class _Builder:
                             doc, step)
         d = self.definition(node, doc)
         return A.Change(self.span(node), "override", word(d), d.name, d.name_span, doc, d)
+
+    def step_add(self, node: Tree, doc: str) -> A.Change:
+        """``add step OWNER.NAME [IDs] [after|before STEP] = e`` or ``{ ... }``."""
+        _, tags, rest = self.split(node.children)
+        owner, step_tok = rest[0], rest[1]
+        place = None
+        if len(rest) == 4:
+            word_tok, where = rest[2].children
+            place = (str(word_tok), str(where), self.span(where))
+        body = rest[-1]
+        if body.data == "step_expr":
+            stmts = (A.Points(self.span(body), self.expr(body.children[0])),)
+        else:
+            stmts = self.block(body)
+        step = A.Step(self.span(node), str(step_tok), self.span(step_tok), tags, doc, stmts)
+        target_span = Span(self.path, owner.line, owner.column, step_tok.end_line, step_tok.end_column)
+        return A.Change(self.span(node), "add", "step", f"{owner}.{step_tok}", target_span, doc, step,
+                        place)
 
     def definition(self, node: Tree, doc: str) -> A.Definition:
         method = getattr(self, "def_" + node.data)
@@ -482,6 +503,11 @@ class _Builder:
     def st_set_keyed(self, node):
         name, key, value = node.children
         return A.SetVar(self.span(node), str(name), self.span(name), self.expr(key), self.expr(value))
+
+    def st_step_stmt(self, node):
+        docs, tags, rest = self.split(node.children)
+        name, body = rest
+        return A.Step(self.span(node), str(name), self.span(name), tags, self.doc(docs), self.block(body))
 
     def st_checkpoint_stmt(self, node):
         return A.Checkpoint(self.span(node), str(node.children[0]))

@@ -1,7 +1,7 @@
 """Two checked programs -> what differs between them, and what that can affect.
 
 In:  the ``ir.Program`` of a base spec and of a variant (or of any two specs).
-Out: a ``SpecDiff``: the definitions changed, added and removed (scoring steps and
+Out: a ``SpecDiff``: the definitions changed, added and removed (steps and
      state variables count as definitions of their own), each with its rule IDs
      and the text of both sides; and everything downstream of them in the rules
      graph (``graph.downstream``): what the change can affect.
@@ -94,10 +94,10 @@ def items(program) -> dict[str, tuple[str, Side, object]]:
                     out[v.name] = ("state", Side(source_text(v.span), v.span,
                                                  [t for t, _ in v.tags] + list(d.rule_ids), v.doc), v)
                 continue
+            for st in A.steps_of(d):
+                out[f"{d.name}.{st.name}"] = ("step", Side(source_text(st.span), st.span,
+                                                           [t for t, _ in st.tags], st.doc), st)
             if isinstance(d, A.Scoring):
-                for st in d.steps:
-                    out[f"{d.name}.{st.name}"] = ("step", Side(source_text(st.span), st.span,
-                                                               [t for t, _ in st.tags], st.doc), st)
                 head = d.span
                 text = source_text(head).split("{", 1)[0].rstrip()
                 out[d.name] = ("scoring", Side(text, head, list(d.rule_ids), d.doc), d)

@@ -85,8 +85,8 @@ def rules_page(program: I.Program) -> str:
                 for v in info.values:
                     out.append("| " + " | ".join([v] + [str(info.attrs[c].get(v)) for c in cols]) + " |")
                 out.append("")
-            if isinstance(d, A.Scoring):
-                for step in d.steps:
+            if A.steps_of(d):
+                for step in A.steps_of(d):
                     out += [f"- **{step.name}** {_ids([t for t, _ in step.tags])}: "
                             f"{step.doc.replace(chr(10), ' ')}"]
                 out.append("")

@@ -1,10 +1,11 @@
 """Checked program -> the rules graph (a networkx ``DiGraph``).
 
 In:  an ``ir.Program`` (or, for the cycle check, its list of edges).
-Out: a graph whose nodes are definitions (scoring steps are nodes of their own,
-     ``score.water``) with their kind, span, rule IDs and first doc line, and
-     whose edges say ``reads`` (a definition uses another), ``calls`` (a
-     procedure runs another), ``contains`` (a scoring owns its steps),
+Out: a graph whose nodes are definitions (the steps of scorings, procedures and
+     modes are nodes of their own, ``score.water``) with their kind, span, rule
+     IDs and first doc line, and whose edges say ``reads`` (a definition uses
+     another), ``calls`` (a procedure runs another), ``contains`` (a scoring,
+     procedure or mode owns its steps),
      ``precedes`` (step order) or ``feeds`` (a step reads a layer an earlier step
      marks), each with the span that created it.
 
@@ -58,11 +59,10 @@ def build(program) -> nx.DiGraph:
         key = d.name if not isinstance(d, A.State) else d.name
         g.add_node(key, kind=_kind(d), span=_span_text(d.name_span), rules=list(d.rule_ids),
                    doc=d.doc.splitlines()[0] if d.doc else "")
-        if isinstance(d, A.Scoring):
-            for step in d.steps:
-                g.add_node(f"{d.name}.{step.name}", kind="step", span=_span_text(step.name_span),
-                           rules=[t for t, _ in step.tags],
-                           doc=step.doc.splitlines()[0] if step.doc else "")
+        for step in A.steps_of(d):
+            g.add_node(f"{d.name}.{step.name}", kind="step", span=_span_text(step.name_span),
+                       rules=[t for t, _ in step.tags],
+                       doc=step.doc.splitlines()[0] if step.doc else "")
         if isinstance(d, A.State):
             for var in d.vars:
                 g.add_node(var.name, kind="state", span=_span_text(var.span),

@@ -752,6 +752,8 @@ class Interpreter:
             lines.append(f"{pad}ST.place({ex(st.card)}, {ex(st.source)}, {var!r}, {seat}, {ex(st.at)}, {span})")
         elif isinstance(st, I.Pass):
             lines.append(f"{pad}ST.pass_zone({st.zone!r}, {ex(st.direction)}, {span})")
+        elif isinstance(st, I.Block):
+            self._block(st.body, lines, depth)
         elif isinstance(st, I.Repeat):
             lines.append(f"{pad}for _ in _rt.times({ex(st.count)}, {span}):")
             self._block(st.body, lines, depth + 1)

@@ -202,6 +202,13 @@ class Checkpoint(Stmt):
 
 
 @dataclass(eq=False)
+class Block(Stmt):
+    """A named step of a procedure or mode: its statements, run in place."""
+    name: str
+    body: list[Stmt]
+
+
+@dataclass(eq=False)
 class Note(Stmt):
     name: str
     value: Expr
@@ -489,3 +496,5 @@ def statements(stmts):
         if isinstance(st, If):
             yield from statements(st.then)
             yield from statements(st.other)
+        elif isinstance(st, Block):
+            yield from statements(st.body)

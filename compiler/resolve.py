@@ -154,6 +154,9 @@ class Resolver:
         self.pending: list[Diagnostic] = []
         self.choice_types: dict[str, list] = {}    # a procedure's choice -> the types of its values
         self.requires_seen: dict[str, Span] = {}   # the requirements of the procedure being resolved
+        self.steps_seen: dict[str, Span] = {}      # its named steps
+        self.step_owner: str | None = None         # the procedure or mode whose steps those are
+        self.last_step: str | None = None          # its step resolved last, for "precedes"
         self.defs: dict[str, A.Definition] = {}
         self.enums: dict[str, I.EnumInfo] = {}
         self.enum_of_value: dict[str, str] = {}
@@ -1578,6 +1581,30 @@ class Resolver:
         what = self.expr(node.what, scope)
         return I.Move(node.span, what, source, target)
 
+    def st_Step(self, node: A.Step, scope, context):
+        """A named step of a procedure or mode: a block a variant can override, remove,
+        or put a step beside."""
+        if context != "procedure":
+            where = "a scoring's step" if context == "scoring" else "a query"
+            self.diag.error(node.name_span, f"a named step ('step {node.name} {{ ... }}') cannot be used in {where}",
+                            "steps name the parts of a procedure or mode (a scoring's steps are written at "
+                            "its top level)")
+            return None
+        if node.name in self.steps_seen:
+            self.diag.error(node.name_span, f"step '{node.name}' appears twice in '{self.step_owner}'",
+                            "each step of a procedure or mode has a name of its own",
+                            notes=((self.steps_seen[node.name], "first here"),))
+        self.steps_seen[node.name] = node.name_span
+        key = f"{self.step_owner}.{node.name}"
+        self.reads.append((self.current, key, "contains", node.name_span))
+        if self.last_step is not None:
+            self.reads.append((self.last_step, key, "precedes", node.name_span))
+        self.last_step = key
+        saved, self.current = self.current, key
+        body = self.block(node.body, scope, context)
+        self.current = saved
+        return I.Block(node.span, node.name, body)
+
     def st_Checkpoint(self, node, scope, context):
         if not self.only_in(node, context, ("procedure",), "checkpoint"):
             return None
@@ -1816,6 +1843,7 @@ class Resolver:
     # ================================================================ procedures, modes, queries
     def resolve_procedure(self, node: A.Procedure):
         self.requires_seen = {}
+        self.steps_seen, self.step_owner, self.last_step = {}, node.name, None
         scope = Scope(kind="procedure")
         params = []
         for p in node.params:
@@ -1829,6 +1857,7 @@ class Resolver:
 
     def resolve_mode(self, node: A.Mode):
         self.requires_seen = {}
+        self.steps_seen, self.step_owner, self.last_step = {}, node.name, None
         saved, self.current = self.current, node.name
         players = self.expr(node.players, Scope(kind="def"))
         lo = hi = 1

@@ -13,14 +13,18 @@ file. Its items then
 * ``override`` a definition of the base by name (the whole definition; a
   switch's default only, ``override switch NAME = value``; a param's value
   keeping its type; one state variable inside ``override state {...}``; one step
-  of a scoring, ``override step SCORING.STEP = ...``),
-* ``remove`` one (``remove [KIND] NAME``, ``remove step SCORING.STEP``),
+  of a scoring, procedure or mode, ``override step OWNER.STEP ...``),
+* ``remove`` one (``remove [KIND] NAME``, ``remove step OWNER.STEP``),
+* add a step in its place (``add step OWNER.NAME after|before STEP ...``, at the
+  end without a place),
 * or add new definitions (written as in any spec, ``add`` in front optional).
 
 Inside an override of a whole definition, ``base`` names the definition it
 replaces: ``override rule legal(a: item, b: item) = base(a, b) and a.owner != b.owner``;
 ``do base()`` in a procedure. The replaced definition is kept under a name of its
-own (``legal__before_VARIANT``), which diff and the docs leave out.
+own (``legal__before_VARIANT``), which diff and the docs leave out. Inside an
+override of a step, ``do base()`` is replaced by the base step's statements and
+``base`` as a value by the points of a step written ``= expression``.
 
 An overridden definition keeps the base's rule IDs and adds the variant's own,
 and keeps the base's doc comment unless the variant writes its own.
@@ -101,25 +105,40 @@ class _Table:
                 if isinstance(d, A.Game):
                     continue
                 out[d.name] = (word(d), d, (fi, di))
-                if isinstance(d, A.Scoring):
-                    for si, st in enumerate(d.steps):
-                        out[f"{d.name}.{st.name}"] = ("step", st, (fi, di, "steps", si))
+                for st in A.steps_of(d):
+                    out[f"{d.name}.{st.name}"] = ("step", st, (fi, di, "step", st.name))
         return out
 
     def put(self, loc, node):
         """Replace what ``loc`` names by ``node`` (None: remove it): a definition
-        (file, index), or a step or state variable (file, index, field, position)."""
+        (file, index), a step (file, index, 'step', name) or a state variable (file,
+        index, field, position)."""
         fi, di = loc[0], loc[1]
         if len(loc) == 2:
             self.files[fi][di] = node
             return
         d = self.files[fi][di]
+        if loc[2] == "step":
+            self.files[fi][di] = _with_steps(d, lambda body: _around_step(body, loc[3], lambda st: (node,) if node else ()))
+            return
         items = list(getattr(d, loc[2]))
         if node is None:
             del items[loc[3]]
         else:
             items[loc[3]] = node
         self.files[fi][di] = replace(d, **{loc[2]: tuple(items)})
+
+    def insert(self, loc, node: A.Step, place):
+        """Put a new step in the scoring or procedure at ``loc`` (file, index): after
+        or before the step ``place`` names, or at the end."""
+        fi, di = loc
+        d = self.files[fi][di]
+        if place is None:
+            self.files[fi][di] = _with_steps(d, lambda body: tuple(body) + (node,))
+            return
+        where, name, _ = place
+        pair = (lambda st: (st, node)) if where == "after" else (lambda st: (node, st))
+        self.files[fi][di] = _with_steps(d, lambda body: _around_step(body, name, pair))
 
     def result(self) -> list[A.SpecFile]:
         return [A.SpecFile(p, tuple(d for d in defs if d is not None))
@@ -163,6 +182,12 @@ def compose(base: list[A.SpecFile], variants: list[A.SpecFile],
                               "apply one of them, or make one variant extend the other to order them",
                               notes=((prev[1], f"'{_vname(variants, prev[0])}' changes it here"),))
                     continue
+                if ch.action == "add" and ch.kind == "step":
+                    if not _add_step(table, named, ch, bag):
+                        continue
+                    info.changes.append(ChangeRecord("add", "step", target, v.name, span, None, node))
+                    last[target] = (vf.path, span)
+                    continue
                 if ch.action == "add":
                     if target in named:
                         kind, old, _ = named[target]
@@ -179,8 +204,8 @@ def compose(base: list[A.SpecFile], variants: list[A.SpecFile],
                     what = "state variable" if want == "state" else (want or "definition")
                     pool = [n for n, k in known.items() if want in (None, k)]
                     hint = did_you_mean(target, pool if pool else known)
-                    if hint is None and want == "step":
-                        hint = ("its steps: " + ", ".join(pool)) if pool else "the base has no scoring steps"
+                    if want == "step":
+                        hint = _step_hint(target, named)
                     if hint is None and want == "state":
                         hint = "a new state variable is declared in a 'state { ... }' block without 'override'"
                     elif hint is None and ch.action == "override":
@@ -208,13 +233,13 @@ def compose(base: list[A.SpecFile], variants: list[A.SpecFile],
                         new = _map_names(new, {BASE: kept})
                         added.append(replace(old, name=kept))
                     elif _uses_base(new):
-                        bag.error(span, "'base' is only for an override of a whole definition",
-                                  "write the step or state variable out in full")
+                        bag.error(span, "'base' is only for an override of a whole definition or a step",
+                                  "write the state variable out in full")
                         continue
                     table.put(loc, new)
                     info.changes.append(ChangeRecord("override", kind, target, v.name, span, old, new))
                 last[target] = (vf.path, span)
-            if ch.action == "add" and ch.node is not None:
+            if ch.action == "add" and ch.node is not None and ch.kind != "step":
                 added.append(ch.node)
         if added:
             table.files.append(list(added))
@@ -302,7 +327,12 @@ def _overridden(old, new, bag: DiagnosticBag, span: Span):
     if isinstance(new, A.StateVar):
         return replace(new, tags=_merge_tags(old.tags, new.tags), doc=doc)
     if isinstance(new, A.Step):
-        return replace(new, tags=_merge_tags(old.tags, new.tags), doc=doc)
+        body = new.body
+        if _uses_base(new):
+            body = _spliced(new.body, old, bag)
+            if body is None:
+                return None
+        return replace(new, body=body, tags=_merge_tags(old.tags, new.tags), doc=doc)
     tags = _merge_tags(old.tags, new.tags)
     if isinstance(new, A.Switch) and new.options is None:
         value = new.default
@@ -323,6 +353,141 @@ def _overridden(old, new, bag: DiagnosticBag, span: Span):
     if isinstance(new, A.Constant) and new.type is None:
         return replace(new, tags=tags, doc=doc, type=old.type)
     return replace(new, tags=tags, doc=doc)
+
+
+# ------------------------------------------------------------------ steps
+def _with_steps(d, change):
+    """``d`` with its steps' block changed by ``change``: a scoring's steps, the body
+    of a procedure or mode."""
+    if isinstance(d, A.Scoring):
+        return replace(d, steps=tuple(change(d.steps)))
+    return replace(d, body=tuple(change(d.body)))
+
+
+def _around_step(body, name: str, make) -> tuple:
+    """``body`` with the step ``name``, at any depth, replaced by ``make(step)`` (a tuple
+    of statements: none removes it, two put a new step beside it)."""
+    out = []
+    for st in body:
+        if isinstance(st, A.Step) and st.name == name:
+            out.extend(make(st))
+            continue
+        changes = {}
+        for f in st.__dataclass_fields__:
+            value = getattr(st, f)
+            if isinstance(value, tuple) and value and isinstance(value[0], A.Stmt):
+                new = _around_step(value, name, make)
+                if new != value:
+                    changes[f] = new
+        out.append(replace(st, **changes) if changes else st)
+    return tuple(out)
+
+
+def _step_hint(target: str, named: dict, full: bool = True) -> str:
+    """What to say of a step the base lacks: the steps its owner has (written
+    OWNER.STEP when ``full``), or that the owner has none or does not exist."""
+    owner, _, name = target.partition(".")
+    if owner not in named or named[owner][2] is None:
+        return f"the base has no scoring, procedure or mode '{owner}'"
+    mine = [n.partition(".")[2] for n, (k, _, loc) in named.items()
+            if k == "step" and loc is not None and n.startswith(owner + ".")]
+    if not mine:
+        return (f"the {named[owner][0]} '{owner}' has no steps: name a part of its body "
+                f"with 'step NAME {{ ... }}' in the base, or override the whole {named[owner][0]}")
+    if full:
+        return did_you_mean(target, [f"{owner}.{n}" for n in mine]) or ("its steps: " + ", ".join(mine))
+    return did_you_mean(name, mine) or ("its steps: " + ", ".join(mine))
+
+
+def _add_step(table: _Table, named: dict, ch: A.Change, bag: DiagnosticBag) -> bool:
+    """Put the step an ``add step OWNER.NAME [after|before STEP]`` adds in its place;
+    False (with an error) when the owner or the place is missing or the name taken."""
+    owner, _, name = ch.target.partition(".")
+    if not name:
+        bag.error(ch.target_span, f"'add step {owner}' names no scoring, procedure or mode",
+                  "write 'add step OWNER.NAME ...'")
+        return False
+    if ch.target in named:
+        old = named[ch.target][1]
+        bag.error(ch.target_span, f"'{owner}' already has a step '{name}'",
+                  f"write 'override step {ch.target} ...' to change it",
+                  notes=((_span_of(old), "defined here"),))
+        return False
+    entry = named.get(owner)
+    if entry is None or entry[2] is None or entry[0] not in ("scoring", "procedure", "mode"):
+        what = f"'{owner}' is {a_or_an(entry[0])}" if entry and entry[2] is not None else \
+            f"the base has no scoring, procedure or mode '{owner}'"
+        bag.error(ch.target_span, f"cannot add step '{ch.target}': {what}",
+                  did_you_mean(owner, [n for n, (k, _, loc) in named.items()
+                                       if k in ("scoring", "procedure", "mode") and loc is not None])
+                  or "a step belongs to a scoring, a procedure or a mode")
+        return False
+    kind, d, loc = entry
+    if ch.place is not None:
+        where, place, pspan = ch.place
+        if f"{owner}.{place}" not in named:
+            bag.error(pspan, f"the {kind} '{owner}' has no step '{place}' to put '{name}' {where}",
+                      _step_hint(f"{owner}.{place}", named, full=False))
+            return False
+    table.insert(loc, ch.node, ch.place)
+    return True
+
+
+def _spliced(body, old: A.Step, bag: DiagnosticBag):
+    """An overriding step's statements with the base step in them: ``do base()``
+    becomes the base step's statements; ``base`` as a value, the points of a base
+    step written ``= expression``. None (with an error) where that cannot be."""
+    value = old.body[0].value if len(old.body) == 1 and isinstance(old.body[0], A.Points) else None
+    ok = True
+
+    def expr(node):
+        nonlocal ok
+        if isinstance(node, tuple):
+            return tuple(expr(x) for x in node)
+        if not isinstance(node, A.Node):
+            return node
+        if isinstance(node, A.Name) and node.id == BASE:
+            if value is None:
+                bag.error(node.span, f"'base' as a value is the points of a step written "
+                                     f"'= expression', and the base's step '{old.name}' is a block",
+                          "write 'do base()' among the step's statements to run the base's step")
+                ok = False
+                return node
+            return value
+        if isinstance(node, A.Call) and node.func == BASE:
+            bag.error(node.span, "'base' in a step takes no arguments",
+                      "write 'base' for the base step's points, or 'do base()' to run its statements")
+            ok = False
+            return node
+        changes = {f: expr(getattr(node, f)) for f in node.__dataclass_fields__
+                   if isinstance(getattr(node, f), (A.Node, tuple))}
+        changes = {f: v for f, v in changes.items() if v is not getattr(node, f)}
+        return replace(node, **changes) if changes else node
+
+    def stmts(seq):
+        nonlocal ok
+        out = []
+        for st in seq:
+            if isinstance(st, A.Do) and st.proc == BASE:
+                if st.args:
+                    bag.error(st.span, "'do base()' in a step takes no arguments",
+                              f"the base's step '{old.name}' runs with the names it sees where it is")
+                    ok = False
+                out.extend(old.body)
+                continue
+            changes = {}
+            for f in st.__dataclass_fields__:
+                v = getattr(st, f)
+                if isinstance(v, tuple) and v and isinstance(v[0], A.Stmt):
+                    changes[f] = stmts(v)
+                elif isinstance(v, (A.Node, tuple)):
+                    changes[f] = expr(v)
+            changes = {f: v for f, v in changes.items() if v != getattr(st, f)}
+            out.append(replace(st, **changes) if changes else st)
+        return tuple(out)
+
+    result = stmts(body)
+    return result if ok else None
 
 
 # ------------------------------------------------------------------ loading order

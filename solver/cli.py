@@ -17,6 +17,7 @@ import traceback
 from pathlib import Path
 from typing import Any
 
+from compiler import ast as A
 from compiler import graph as rules_graph
 from compiler import runtime as rt
 from compiler.diagnostics import BadInputError, Diagnostic, RulesError, did_you_mean, whole_number
@@ -193,7 +194,7 @@ def cmd_check(args) -> int:
                 print(text, file=sys.stderr)
             code = max(code, exc.exit_code)
             continue
-        ids = {t for d in program.definitions.values() for t in d.rule_ids}
+        ids = {t for d in program.definitions.values() for t in A.tagged_ids(d)}
         print(f"ok: {path}: {program.title}: {len(program.definitions)} definitions, "
               f"{len(ids)} rule IDs")
         known = set()

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from compiler import ast as A
 from compiler import load
 from compiler.docgen import operators_page, rules_page
 
@@ -30,14 +31,7 @@ def test_rules_pages_are_current(monkeypatch, update_golden):
 
 
 def spec_rule_ids(program) -> set[str]:
-    ids = {t for d in program.definitions.values() for t in d.rule_ids}
-    for f in program.files:
-        for d in f.definitions:
-            for st in getattr(d, "steps", ()):
-                ids |= {t for t, _ in st.tags}
-            for st in getattr(d, "body", ()) or ():
-                ids |= {t for t, _ in getattr(st, "tags", ())}
-    return ids
+    return {t for d in program.definitions.values() for t in A.tagged_ids(d)}
 
 
 def test_rule_ids_exist_and_cover_the_rulebook():

@@ -5,10 +5,12 @@ spec and under the house rule, and compares; the numbers in the comments are wor
 out by hand from the card catalogue (spec/darwins_choice/animal_cards.csv), the
 biomes (biomes.csv) and the rules, not read off a run.
 """
+import collections
 from pathlib import Path
 
 import pytest
 
+from compiler import ast as A
 from compiler import load
 from compiler import runtime as rt
 from compiler.interpret import Interpreter
@@ -49,12 +51,12 @@ def test_house_rule_loads_as_a_variant(path):
     base = DARWIN if path.name.startswith("darwin_") else SAVANNA
     assert Path(v.extends).resolve() == base.resolve()
     # the base rule IDs it names are IDs the base spec implements (no typos)
-    known = {i for d in interp(base).program.definitions.values() for i in d.rule_ids}
+    known = {i for d in interp(base).program.definitions.values() for i in A.tagged_ids(d)}
     assert [i for i in v.rule_ids if not i.startswith("HR-") and i not in known] == []
 
 
-def test_there_are_ten_house_rules():
-    assert len(HOUSE_FILES) == 10
+def test_there_are_thirteen_house_rules():
+    assert len(HOUSE_FILES) == 13
 
 
 # ---------------------------------------------------------------- Darwin's Choice positions
@@ -347,6 +349,80 @@ def test_hyena_diagonals():
     assert int(h) - int(b) == 3
 
 
+def test_catch_up_gives_the_last_players_a_card_more():
+    base, hr = interp(DARWIN), house("darwin_catch_up")
+    seen = {}
+
+    def watcher(it, key):
+        def watch(state, label):
+            if label.startswith(("transition:", "era:")):
+                seen[key, label] = {p: (len(state.per["hand"][p]), it.call("score", p, state=state))
+                                    for p in state.players}
+        return watch
+
+    base.play("standard", 4, 5, watchers=[watcher(base, "base")])
+    hr.play("standard", 4, 5, watchers=[watcher(hr, "house")])
+    for n in (1, 2, 3):
+        for key in ("base", "house"):
+            before, after = seen[key, f"transition:{n}"], seen[key, f"era:{n + 1}"]
+            last = min(sc for _, sc in after.values())
+            # every hand is refilled to 10 (a hand of more keeps its cards); the house
+            # rule then gives the players last in Darwin Points one card more
+            extra = {p: int(key == "house" and sc == last) for p, (_, sc) in after.items()}
+            assert {p: n_ for p, (n_, _) in after.items()} == \
+                {p: max(10, before[p][0]) + extra[p] for p in after}
+            assert 1 <= sum(extra.values()) < 4 or key == "base"
+    # a player given a card more kept it into the next Transition at least once
+    assert any(n_ > 10 for label in ("transition:2", "transition:3")
+               for n_, _ in seen["house", label].values())
+
+
+OASIS_GRID = """
+    W T F . .
+    F W . . .
+    T . . . .
+    . . . . ."""
+
+
+def test_oasis():
+    b, h = both_scores("savanna_oasis", OASIS_GRID)
+    # Both water holes, (0,0) and (1,1), are next to the tree at (0,1): 2 x 2 for shade.
+    # The giraffe at (0,2) is next to that tree and to no water: 5 in both. The giraffe
+    # at (1,0) is next to the tree at (2,0) and the water at (0,0) and (1,1): 5 + 2.
+    assert "shade" not in b.steps and list(h.steps)[:2] == ["water", "shade"]
+    assert h.steps["shade"] == 2 * 2
+    assert b.steps["giraffe"] == 5 + 5 and h.steps["giraffe"] == 5 + 5 + 2
+    assert int(h) - int(b) == 4 + 2
+
+
+def test_one_direction_passes_left_in_both_rounds():
+    hands = {}
+
+    def watcher(key):
+        def watch(state, label):
+            if label in ("pick:1", "pick:2", "pick:11", "pick:12"):
+                hands[key, label] = {p: sorted(state.per["hand"][p]) for p in state.players}
+        return watch
+
+    for key, it in (("base", interp(SAVANNA)), ("house", house("savanna_one_direction"))):
+        it.play("standard", 4, 7, watchers=[watcher(key)])
+
+    def came_from(key, before, after):
+        """For each seat, the seat whose hand (less the card picked) it now holds."""
+        out = {}
+        for p, now in hands[key, after].items():
+            (src,) = [q for q, old in hands[key, before].items()
+                      if len(old) == len(now) + 1 and not (collections.Counter(now) - collections.Counter(old))]
+            out[p] = src
+        return out
+
+    round1 = came_from("base", "pick:1", "pick:2")
+    assert came_from("house", "pick:1", "pick:2") == round1          # round 1: as in the base
+    base2, house2 = came_from("base", "pick:11", "pick:12"), came_from("house", "pick:11", "pick:12")
+    assert house2 == round1 != base2                                 # round 2: the same way again
+    assert {round1[base2[p]] for p in base2} == set(base2)            # the base's round 2 goes back
+
+
 # ---------------------------------------------------------------- all together
 
 def test_the_house_rules_of_a_game_combine_without_conflict():
@@ -365,4 +441,7 @@ def test_the_house_rules_of_a_game_combine_without_conflict():
                        ("savanna_hyena_diagonals", HYENA_GRID)):
         alone = house(name).call("score", grid(house(name), text), ())
         both = together.call("score", grid(together, text), ())
-        assert both.steps == alone.steps, name
+        assert both.steps == dict(alone.steps, shade=0), name
+    # and on the oasis grid only the oasis matters
+    alone = house("savanna_oasis").call("score", grid(house("savanna_oasis"), OASIS_GRID), ())
+    assert together.call("score", grid(together, OASIS_GRID), ()).steps == alone.steps

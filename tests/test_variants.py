@@ -319,3 +319,99 @@ def test_a_state_of_a_variant_queried_through_the_base_spec(tmp_path):
     code, out, err = run("query", "spec/darwins_choice", "best-move", "--state", str(state), "--json")
     assert code == 0, err
     assert json.loads(out)["status"] == "OPTIMAL"
+
+
+# ---------------------------------------------------------------- steps of procedures, steps in place
+
+STEP_GAME = '''game g "G"
+per seat { tally: int }
+procedure turn(p: seat) {
+  /// One point.
+  step gain [G-ONE] { set tally(p) = tally(p) + 1 }
+  if tally(p) < 100 {
+    step double { set tally(p) = tally(p) * 2 }
+  }
+}
+mode standard "S" players 1 { seats players for p in players { do turn(p) do turn(p) } report t for p in players = tally(p) }
+'''
+
+
+def step_game(tmp_path, variant: str | None = None):
+    base = tmp_path / "g"
+    base.mkdir(exist_ok=True)
+    (base / "g.rules").write_text(STEP_GAME)
+    if variant is None:
+        return load(base)
+    return load(write(tmp_path, "v.rules", f'variant v "V" extends "{base}"\n' + variant))
+
+
+def tally(program):
+    (value,) = Interpreter(program).play("standard", 1, 1).reports["t"].values()
+    return value
+
+
+def test_a_procedure_step_runs_in_place_and_is_a_node_of_the_rules_graph(tmp_path):
+    from compiler import graph
+    program = step_game(tmp_path)
+    assert tally(program) == 6          # two turns: (0 + 1) * 2 = 2, then (2 + 1) * 2 = 6
+    g = graph.build(program)
+    assert g.nodes["turn.gain"]["kind"] == "step" and g.nodes["turn.gain"]["rules"] == ["G-ONE"]
+    assert g.edges["turn", "turn.double"]["kind"] == "contains"       # a step inside an if
+    assert g.edges["turn.gain", "turn.double"]["kind"] == "precedes"
+    assert g.edges["turn.gain", "tally"]["kind"] == "reads"
+
+
+@pytest.mark.parametrize("variant, expected", [
+    # a step of a procedure replaced, at any depth, keeping its place
+    ("override step turn.gain { set tally(p) = tally(p) + 3 }", (3 * 2 + 3) * 2),
+    ("override step turn.double { set tally(p) = tally(p) * 3 }", ((1 * 3) + 1) * 3),
+    # the base step run inside the new one
+    ("override step turn.gain { do base() do base() }", ((2 * 2) + 2) * 2),
+    ("remove step turn.double", 2),
+    ("add step turn.bonus after gain { set tally(p) = tally(p) + 10 }", ((11 * 2) + 11) * 2),
+    ("add step turn.bonus before gain { set tally(p) = tally(p) * 10 }", ((0 + 1) * 2 * 10 + 1) * 2),
+    ("add step turn.bonus after double { set tally(p) = tally(p) + 10 }", ((2 + 10) + 1) * 2 + 10),
+    ("add step turn.bonus { set tally(p) = tally(p) - 1 }", ((1 * 2 - 1) + 1) * 2 - 1),   # at the end
+])
+def test_variants_change_a_procedure_step_by_step(tmp_path, variant, expected):
+    assert tally(step_game(tmp_path, variant)) == expected
+
+
+def test_an_added_step_lands_inside_the_block_of_the_step_it_follows(tmp_path):
+    # 'double' is inside the if: a step after it is in the if too (not run once tally >= 100)
+    program = step_game(tmp_path, "add step turn.bonus after double { set tally(p) = tally(p) + 100 }")
+    body = program.procedures["turn"].body
+    assert [type(st).__name__ for st in body] == ["Block", "If"]
+    assert [st.name for st in body[1].then] == ["double", "bonus"]
+    assert tally(program) == ((0 + 1) * 2 + 100) + 1     # the second turn skips the if
+
+
+def test_scoring_steps_added_in_place_and_built_on_the_base(tmp_path):
+    v = write(tmp_path, "v.rules", f'variant v "V" extends "{SAVANNA}"\n'
+                                   "add step score.shade after water = "
+                                   "count(c in cells(g) if g[c] == water and any(g[n] == tree for n in adjacent(c)))\n"
+                                   "override step score.giraffe = base + 1\n"
+                                   "override step score.lion { do base() points 100 * size(lion_prey) }\n")
+    program = load(v)
+    text = "W T F P . / L G . . . / . . . . . / . . . . .".replace(" / ", "\n")
+    s, b = (it.call("score", grid(it, text), ()) for it in (Interpreter(program), Interpreter(load(SAVANNA))))
+    assert list(s.steps)[:3] == ["water", "shade", "prairie"]
+    assert s.steps["shade"] == 1                       # the water hole next to the tree
+    assert s.steps["giraffe"] == b.steps["giraffe"] + 1 == 5 + 1
+    # the lion (next to no prairie) hunts nothing in the base, so the bonus is 0 too
+    assert s.steps["lion"] == b.steps["lion"] == 0
+    d = diff(load(SAVANNA), program)
+    assert [e.name for e in d.added] == ["score.shade"]
+    assert sorted(e.name for e in d.changed) == ["score.giraffe", "score.lion"]
+
+
+def test_a_lion_step_built_on_its_base_keeps_the_base_choice(tmp_path):
+    v = write(tmp_path, "v.rules", f'variant v "V" extends "{SAVANNA}"\n'
+                                   "override step score.lion { do base() points 100 * size(lion_prey) }\n")
+    interp = Interpreter(load(v))
+    s = interp.call("score", grid(interp, """
+        L P . . .
+        G . . . .
+        . . . . .
+        . . . . ."""), ())
+    assert s.steps["lion"] == 4 + 100                   # one gazelle taken: 4, and the new 100
