@@ -500,6 +500,7 @@ class Field(Node):
     tags: tuple[tuple[str, Span], ...]
     doc: str
     type: TypeExpr
+    default: Expr | None = None       # the value of a record built without it
 
 
 @dataclass(frozen=True)

@@ -86,6 +86,14 @@ class _Builder:
             if item.data == "add_step_item":
                 changes.append(self.step_add(node, doc))
                 continue
+            if item.data == "add_field_item":
+                _, tags, frest = self.split(node.children)
+                rec, name_tok, ftype, default = frest
+                field_ = A.Field(self.span(node), str(name_tok), tags, doc, self.type(ftype), self.expr(default))
+                target_span = Span(self.path, rec.line, rec.column, name_tok.end_line, name_tok.end_column)
+                changes.append(A.Change(self.span(node), "add", "field", f"{rec}.{name_tok}", target_span,
+                                        doc, field_))
+                continue
             if item.data == "override_item":
                 changes.append(self.override(node, doc))
                 continue
@@ -313,7 +321,9 @@ class _Builder:
         fields = []
         for f in rest:
             docs, ftags, frest = self.split(f.children)
-            fields.append(A.Field(self.span(f), str(frest[0]), ftags, self.doc(docs), self.type(frest[1])))
+            default = self.expr(frest[2]) if len(frest) == 3 else None
+            fields.append(A.Field(self.span(f), str(frest[0]), ftags, self.doc(docs), self.type(frest[1]),
+                                  default))
         return A.Record(self.span(node), name, nspan, tags, doc, tuple(fields))
 
     def def_procedure_def(self, node, doc):

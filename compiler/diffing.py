@@ -94,6 +94,11 @@ def items(program) -> dict[str, tuple[str, Side, object]]:
                     out[v.name] = ("state", Side(source_text(v.span), v.span,
                                                  [t for t, _ in v.tags] + list(d.rule_ids), v.doc), v)
                 continue
+            if isinstance(d, A.Record):          # the fields a variant adds
+                for f in d.fields:
+                    if f.span.file != d.span.file:
+                        out[f"{d.name}.{f.name}"] = ("field", Side(source_text(f.span), f.span,
+                                                                   [t for t, _ in f.tags], f.doc), f)
             for st in A.steps_of(d):
                 out[f"{d.name}.{st.name}"] = ("step", Side(source_text(st.span), st.span,
                                                            [t for t, _ in st.tags], st.doc), st)

@@ -863,7 +863,9 @@ class Interpreter:
         t = var.type
         label = var.name if seat is None else f"{var.name}({getattr(seat, 'name', seat)})"
         if var.init is not None:
-            value = eval(self.exc.ex(var.init), self.ns)  # noqa: S307
+            code = self.exc.ex(var.init)
+            self.ns.update(self.em.values)      # the constants the expression introduced (a record's class)
+            value = eval(code, self.ns)  # noqa: S307
         else:
             value = None
         if isinstance(t, CollT) and t.kind == "pile":

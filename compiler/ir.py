@@ -332,6 +332,7 @@ class RecordInfo:
     fields: list[tuple[str, Type]]
     node: A.Record
     cls: Any = None             # the run-time tuple class (runtime.record_class)
+    defaults: dict[str, Const] = field(default_factory=dict)   # a field's value when not given
 
 
 @dataclass

@@ -189,6 +189,7 @@ class Resolver:
         self.resolve_constants()
         self.resolve_records()
         self.declare_state()
+        self.resolve_field_defaults()
         self.resolve_grids()
         self.resolve_state()
         for name, node in self.defs.items():
@@ -485,9 +486,31 @@ class Resolver:
                                     notes=((seen[f.name], "first here"),))
                     continue
                 seen[f.name] = f.span
-                self.records[name].fields.append((f.name, self.type(f.type)))
+                ftype = self.type(f.type)
+                self.records[name].fields.append((f.name, ftype))
             rec = self.records[name]
             rec.cls = rt.record_class(name, [f for f, _ in rec.fields])
+
+    def resolve_field_defaults(self):
+        """Each field's default: a value known before play, of the field's type (read
+        once the state is declared, so that a default reading it is said to be one)."""
+        for rec in self.records.values():
+            types = dict(rec.fields)
+            for f in rec.node.fields:
+                if f.default is None or f.name not in types:
+                    continue
+                ftype = types[f.name]
+                saved, self.current = self.current, rec.name
+                e = self.expr(f.default, Scope(kind="def"))
+                self.current = saved
+                if not assignable(e.type, ftype):
+                    self.diag.error(f.default.span, f"field '{f.name}' of '{rec.name}' is {ftype}, not {e.type}")
+                elif not isinstance(e, I.Const):
+                    self.diag.error(f.default.span, f"the default of field '{f.name}' must be known before play",
+                                    "use only numbers, names, switches and params here; a record that needs "
+                                    f"another value is built with it: new {rec.name}({f.name} = ...)")
+                # (a wrong default is reported once, not again at every 'new' that leaves it out)
+                rec.defaults[f.name] = I.Const(ftype, e.span, e.value if isinstance(e, I.Const) else None)
 
     def record_fields(self, rec: I.RecordInfo, inits, span: Span, scope: Scope,
                       complete: bool) -> dict[str, I.Expr]:
@@ -506,9 +529,11 @@ class Resolver:
                 self.diag.error(f.value.span, f"field '{f.name}' of '{rec.name}' is {fields[f.name]}, "
                                               f"not {value.type}")
             out[f.name] = value
-        missing = [n for n in fields if n not in out]
+        missing = [n for n in fields if n not in out and n not in rec.defaults]
         if complete and missing:
             self.diag.error(span, f"new {rec.name} needs a value for " + ", ".join(missing))
+        if complete:
+            out.update((n, d) for n, d in rec.defaults.items() if n not in out)
         return out
 
     def csv_value(self, text: str, ctype: Type, span: Span, column: str):

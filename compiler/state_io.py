@@ -303,10 +303,11 @@ class Reader:
                 if k not in names:
                     self.fail(path + (k,), f"a {t.name} has no field '{k}'",
                               did_you_mean(k, names) or "fields: " + ", ".join(names), key=True)
-            missing = [f for f in names if f not in raw]
+            missing = [f for f in names if f not in raw and f not in info.defaults]
             if missing:
                 self.fail(path, f"this {t.name} lacks " + ", ".join(missing))
-            return info.cls(*[self.decode(ft, raw[f], path + (f,)) for f, ft in info.fields])
+            return info.cls(*[self.decode(ft, raw[f], path + (f,)) if f in raw else info.defaults[f].value
+                              for f, ft in info.fields])
         if isinstance(t, TupleT):
             if not isinstance(raw, list) or len(raw) != len(t.items):
                 self.fail(path, f"expected {len(t.items)} values {t}")

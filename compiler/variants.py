@@ -16,7 +16,9 @@ file. Its items then
   of a scoring, procedure or mode, ``override step OWNER.STEP ...``),
 * ``remove`` one (``remove [KIND] NAME``, ``remove step OWNER.STEP``),
 * add a step in its place (``add step OWNER.NAME after|before STEP ...``, at the
-  end without a place),
+  end without a place), or a field to a record with its default (``add field
+  RECORD.NAME: T = value``: the base's ``new RECORD(...)`` and saved positions
+  then give it that value),
 * or add new definitions (written as in any spec, ``add`` in front optional).
 
 Inside an override of a whole definition, ``base`` names the definition it
@@ -182,10 +184,10 @@ def compose(base: list[A.SpecFile], variants: list[A.SpecFile],
                               "apply one of them, or make one variant extend the other to order them",
                               notes=((prev[1], f"'{_vname(variants, prev[0])}' changes it here"),))
                     continue
-                if ch.action == "add" and ch.kind == "step":
-                    if not _add_step(table, named, ch, bag):
+                if ch.action == "add" and ch.kind in ("step", "field"):
+                    if not (_add_step if ch.kind == "step" else _add_field)(table, named, ch, bag):
                         continue
-                    info.changes.append(ChangeRecord("add", "step", target, v.name, span, None, node))
+                    info.changes.append(ChangeRecord("add", ch.kind, target, v.name, span, None, node))
                     last[target] = (vf.path, span)
                     continue
                 if ch.action == "add":
@@ -239,7 +241,7 @@ def compose(base: list[A.SpecFile], variants: list[A.SpecFile],
                     table.put(loc, new)
                     info.changes.append(ChangeRecord("override", kind, target, v.name, span, old, new))
                 last[target] = (vf.path, span)
-            if ch.action == "add" and ch.node is not None and ch.kind != "step":
+            if ch.action == "add" and ch.node is not None and ch.kind not in ("step", "field"):
                 added.append(ch.node)
         if added:
             table.files.append(list(added))
@@ -430,6 +432,29 @@ def _add_step(table: _Table, named: dict, ch: A.Change, bag: DiagnosticBag) -> b
                       _step_hint(f"{owner}.{place}", named, full=False))
             return False
     table.insert(loc, ch.node, ch.place)
+    return True
+
+
+def _add_field(table: _Table, named: dict, ch: A.Change, bag: DiagnosticBag) -> bool:
+    """Give the record of an ``add field RECORD.NAME: T = default`` one more field, at
+    its end; False (with an error) when the record is missing or has the field."""
+    rec, _, name = ch.target.partition(".")
+    entry = named.get(rec)
+    if entry is None or entry[2] is None or entry[0] != "record":
+        what = f"'{rec}' is {a_or_an(entry[0])}" if entry and entry[2] is not None else \
+            f"the base has no record '{rec}'"
+        bag.error(ch.target_span, f"cannot add field '{ch.target}': {what}",
+                  did_you_mean(rec, [n for n, (k, _, loc) in named.items() if k == "record" and loc is not None])
+                  or "a field belongs to a record")
+        return False
+    _, d, loc = entry
+    old = next((f for f in d.fields if f.name == name), None)
+    if old is not None:
+        bag.error(ch.target_span, f"record '{rec}' already has a field '{name}'",
+                  "a variant adds new fields; to change what a record holds, override the record",
+                  notes=((old.span, "defined here"),))
+        return False
+    table.put(loc, replace(d, fields=tuple(d.fields) + (ch.node,)))
     return True
 
 

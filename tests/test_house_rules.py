@@ -55,8 +55,8 @@ def test_house_rule_loads_as_a_variant(path):
     assert [i for i in v.rule_ids if not i.startswith("HR-") and i not in known] == []
 
 
-def test_there_are_thirteen_house_rules():
-    assert len(HOUSE_FILES) == 13
+def test_there_are_fourteen_house_rules():
+    assert len(HOUSE_FILES) == 14
 
 
 # ---------------------------------------------------------------- Darwin's Choice positions
@@ -375,6 +375,39 @@ def test_catch_up_gives_the_last_players_a_card_more():
     # a player given a card more kept it into the next Transition at least once
     assert any(n_ > 10 for label in ("transition:2", "transition:3")
                for n_, _ in seen["house", label].values())
+
+
+def test_one_migration_per_species():
+    from solver.queries import run_query
+    from test_darwin_queries import base as saved_position, position
+    base, hr = interp(DARWIN), house("darwin_one_migration")
+
+    def most_migrations(it, seed):
+        moved = collections.Counter(e.detail["value"].f_id for e in it.play("standard", 4, seed).log
+                                    if e.kind == "note" and e.detail["name"] == "migrates")
+        return max(moved.values(), default=0)
+
+    # seeds 2, 5 and 7: in the base game some species migrates twice; never with the rule
+    assert [most_migrations(base, seed) for seed in (2, 5, 7)] == [2, 2, 2]
+    assert [most_migrations(hr, seed) for seed in (2, 5, 7)] == [1, 1, 1]
+
+    # a position saved under the base game reads with the new field at its default
+    doc = saved_position(2, 10)
+    st = position(doc, hr.program)
+    assert {s.f_migrations for s in st.shared["world"]} == {0}
+    def ask(w):
+        return run_query(hr.program, "best_migration", {"player": st.seats[0], "species": w["id"]},
+                         state=position(doc, hr.program), time_limit=30, workers=1)
+
+    movers = [w for w in doc["state"]["world"] if w["owner"] == "p1" and ask(w).status == "OPTIMAL"]
+    assert movers
+    # once it has migrated, the species stays: the query says why, with the rule's sentence
+    movers[0]["migrations"] = 1
+    answer = ask(movers[0])
+    assert answer.status == "INFEASIBLE"
+    (reason,) = [r for r in answer.reasons if r.rule == "not_migrated_yet"]
+    assert reason.sentence == f"species {movers[0]['id']} has migrated once already, and a species migrates once"
+    assert "HR-DC-ONE-MIGRATION" in reason.ids
 
 
 OASIS_GRID = """

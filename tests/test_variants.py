@@ -415,3 +415,38 @@ def test_a_lion_step_built_on_its_base_keeps_the_base_choice(tmp_path):
         . . . . .
         . . . . ."""), ())
     assert s.steps["lion"] == 4 + 100                   # one gazelle taken: 4, and the new 100
+
+
+# ---------------------------------------------------------------- fields with defaults
+
+TOKEN_GAME = '''game g "G"
+record token { owner: int, power: int = 2 }
+state { pool: list of token = [new token(owner = 1), new token(owner = 2, power = 5)] }
+mode standard "S" players 1 { seats players checkpoint start report total = sum(t.power for t in pool) }
+'''
+
+
+def test_a_field_with_a_default_may_be_left_out_by_new_by_a_variant_and_by_a_state_file(tmp_path):
+    from compiler import state_io
+    base_dir = tmp_path / "g"
+    base_dir.mkdir()
+    (base_dir / "g.rules").write_text(TOKEN_GAME)
+    base = load(base_dir)
+    assert Interpreter(base).play("standard", 1, 1).reports["total"] == 2 + 5
+    v = load(write(tmp_path, "v.rules", f'variant v "V" extends "{base_dir}"\n'
+                                        "/// The round a token was made in.\n"
+                                        "add field token.age [X-AGE-01]: int = 7\n"
+                                        "override state { pool: list of token = [new token(owner = 3, age = 1)] }\n"))
+    assert [f for f, _ in v.records["token"].fields] == ["owner", "power", "age"]
+    st = Interpreter(v).play("standard", 1, 1, stop_at="start")
+    assert [(t.f_owner, t.f_power, t.f_age) for t in st.shared["pool"]] == [(3, 2, 1)]
+    # a position of the base game (no 'age') reads under the variant with the default
+    doc = state_io.dump(Interpreter(base).play("standard", 1, 1, stop_at="start"), seed=1)
+    assert doc["state"]["pool"] == [{"owner": 1, "power": 2}, {"owner": 2, "power": 5}]
+    loaded = state_io.load(Interpreter(v), "<doc>", doc, json.dumps(doc))
+    assert [(t.f_owner, t.f_power, t.f_age) for t in loaded.shared["pool"]] == [(1, 2, 7), (2, 5, 7)]
+    # a field without a default is still needed
+    del doc["state"]["pool"][0]["owner"]
+    with pytest.raises(Exception, match="lacks owner"):
+        state_io.load(Interpreter(v), "<doc>", doc, json.dumps(doc))
+    assert [e.name for e in diff(base, v).added] == ["token.age"]
