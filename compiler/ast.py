@@ -406,6 +406,7 @@ class Column(Node):
 class Row(Node):
     key: str
     cells: tuple[tuple[Any, Span], ...]
+    tags: tuple[tuple[str, Span], ...] = ()     # a row a variant adds may name rule IDs
 
 
 @dataclass(frozen=True)
@@ -414,6 +415,7 @@ class Table(Definition):
     rows: tuple[Row, ...]
     source: str | None                 # CSV file the rows came from
     option: str | None = None          # command-line option that loads another file: --NAME
+    added: tuple[Row, ...] = ()        # rows variants add, after those of the spec or its file
 
 
 @dataclass(frozen=True)

@@ -86,6 +86,16 @@ class _Builder:
             if item.data == "add_step_item":
                 changes.append(self.step_add(node, doc))
                 continue
+            if item.data == "add_row_item":
+                _, tags, rrest = self.split(node.children)
+                table, row = rrest
+                key = row.children[0]
+                cells = tuple(self.literal(c) for c in row.children[1:])
+                new_row = A.Row(self.span(row), str(key), cells, tags)
+                target_span = Span(self.path, table.line, table.column, key.end_line, key.end_column)
+                changes.append(A.Change(self.span(node), "add", "row", f"{table}.{key}", target_span,
+                                        doc, new_row))
+                continue
             if item.data == "add_field_item":
                 _, tags, frest = self.split(node.children)
                 rec, name_tok, ftype, default = frest

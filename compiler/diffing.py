@@ -94,6 +94,14 @@ def items(program) -> dict[str, tuple[str, Side, object]]:
                     out[v.name] = ("state", Side(source_text(v.span), v.span,
                                                  [t for t, _ in v.tags] + list(d.rule_ids), v.doc), v)
                 continue
+            if isinstance(d, A.Table):           # the rows a variant adds
+                for r in d.added:
+                    out[f"{d.name}.{r.key}"] = ("row", Side(source_text(r.span), r.span,
+                                                            [t for t, _ in r.tags], ""), r)
+            if isinstance(d, A.Enum):
+                for v, sp in d.values:
+                    if sp.file != d.span.file:
+                        out[f"{d.name}.{v}"] = ("row", Side(source_text(sp), sp, [], ""), v)
             if isinstance(d, A.Record):          # the fields a variant adds
                 for f in d.fields:
                     if f.span.file != d.span.file:

@@ -327,7 +327,7 @@ class Resolver:
         rows = list(node.rows)
         if node.source is not None:
             rows = self.read_csv_rows(node, [c for c, _, _ in columns])
-        for row in rows:
+        for row in rows + list(node.added):
             if row.key in info.values:
                 self.diag.error(row.span, f"'{row.key}' appears twice in table '{name}'")
                 continue

@@ -18,7 +18,8 @@ file. Its items then
 * add a step in its place (``add step OWNER.NAME after|before STEP ...``, at the
   end without a place), or a field to a record with its default (``add field
   RECORD.NAME: T = value``: the base's ``new RECORD(...)`` and saved positions
-  then give it that value),
+  then give it that value), or a row to a table or a value to an enum (``add row
+  TABLE: NAME | value | ...``, after the rows of the table's file),
 * or add new definitions (written as in any spec, ``add`` in front optional).
 
 Inside an override of a whole definition, ``base`` names the definition it
@@ -184,8 +185,8 @@ def compose(base: list[A.SpecFile], variants: list[A.SpecFile],
                               "apply one of them, or make one variant extend the other to order them",
                               notes=((prev[1], f"'{_vname(variants, prev[0])}' changes it here"),))
                     continue
-                if ch.action == "add" and ch.kind in ("step", "field"):
-                    if not (_add_step if ch.kind == "step" else _add_field)(table, named, ch, bag):
+                if ch.action == "add" and ch.kind in ("step", "field", "row"):
+                    if not {"step": _add_step, "field": _add_field, "row": _add_row}[ch.kind](table, named, ch, bag):
                         continue
                     info.changes.append(ChangeRecord("add", ch.kind, target, v.name, span, None, node))
                     last[target] = (vf.path, span)
@@ -241,7 +242,7 @@ def compose(base: list[A.SpecFile], variants: list[A.SpecFile],
                     table.put(loc, new)
                     info.changes.append(ChangeRecord("override", kind, target, v.name, span, old, new))
                 last[target] = (vf.path, span)
-            if ch.action == "add" and ch.node is not None and ch.kind not in ("step", "field"):
+            if ch.action == "add" and ch.node is not None and ch.kind not in ("step", "field", "row"):
                 added.append(ch.node)
         if added:
             table.files.append(list(added))
@@ -401,6 +402,16 @@ def _step_hint(target: str, named: dict, full: bool = True) -> str:
     return did_you_mean(name, mine) or ("its steps: " + ", ".join(mine))
 
 
+def _owner_hint(owner: str, entry, named: dict, kinds: tuple[str, ...], otherwise: str) -> str:
+    """A "did you mean" among the base's definitions of ``kinds`` when ``owner`` names
+    none of the base's, else what such a change belongs to."""
+    if entry is None or entry[2] is None:
+        near = did_you_mean(owner, [n for n, (k, _, loc) in named.items() if k in kinds and loc is not None])
+        if near:
+            return near
+    return otherwise
+
+
 def _add_step(table: _Table, named: dict, ch: A.Change, bag: DiagnosticBag) -> bool:
     """Put the step an ``add step OWNER.NAME [after|before STEP]`` adds in its place;
     False (with an error) when the owner or the place is missing or the name taken."""
@@ -420,9 +431,8 @@ def _add_step(table: _Table, named: dict, ch: A.Change, bag: DiagnosticBag) -> b
         what = f"'{owner}' is {a_or_an(entry[0])}" if entry and entry[2] is not None else \
             f"the base has no scoring, procedure or mode '{owner}'"
         bag.error(ch.target_span, f"cannot add step '{ch.target}': {what}",
-                  did_you_mean(owner, [n for n, (k, _, loc) in named.items()
-                                       if k in ("scoring", "procedure", "mode") and loc is not None])
-                  or "a step belongs to a scoring, a procedure or a mode")
+                  _owner_hint(owner, entry, named, ("scoring", "procedure", "mode"),
+                              "a step belongs to a scoring, a procedure or a mode"))
         return False
     kind, d, loc = entry
     if ch.place is not None:
@@ -444,8 +454,7 @@ def _add_field(table: _Table, named: dict, ch: A.Change, bag: DiagnosticBag) -> 
         what = f"'{rec}' is {a_or_an(entry[0])}" if entry and entry[2] is not None else \
             f"the base has no record '{rec}'"
         bag.error(ch.target_span, f"cannot add field '{ch.target}': {what}",
-                  did_you_mean(rec, [n for n, (k, _, loc) in named.items() if k == "record" and loc is not None])
-                  or "a field belongs to a record")
+                  _owner_hint(rec, entry, named, ("record",), "a field belongs to a record"))
         return False
     _, d, loc = entry
     old = next((f for f in d.fields if f.name == name), None)
@@ -455,6 +464,40 @@ def _add_field(table: _Table, named: dict, ch: A.Change, bag: DiagnosticBag) -> 
                   notes=((old.span, "defined here"),))
         return False
     table.put(loc, replace(d, fields=tuple(d.fields) + (ch.node,)))
+    return True
+
+
+def _add_row(table: _Table, named: dict, ch: A.Change, bag: DiagnosticBag) -> bool:
+    """Give the table of an ``add row TABLE: NAME | ...`` one more row (after those of
+    its file, whichever file a player loads), or an enum one more value; False (with
+    an error) when there is no such table or enum, or it has the name already."""
+    owner, _, key = ch.target.partition(".")
+    entry = named.get(owner)
+    if entry is None or entry[2] is None or entry[0] not in ("table", "enum"):
+        what = f"'{owner}' is {a_or_an(entry[0])}" if entry and entry[2] is not None else \
+            f"the base has no table or enum '{owner}'"
+        bag.error(ch.target_span, f"cannot add row '{key}' to '{owner}': {what}",
+                  _owner_hint(owner, entry, named, ("table", "enum"),
+                              "a row belongs to a table (or, with no values, to an enum)"))
+        return False
+    kind, d, loc = entry
+    if isinstance(d, A.Enum):
+        old = next((sp for v, sp in d.values if v == key), None)
+        if ch.node.cells:
+            bag.error(ch.node.span, f"'{owner}' is an enum: a new value has no columns",
+                      f"write 'add row {owner}: {key}'")
+            return False
+    else:
+        old = next((r.span for r in d.rows + d.added if r.key == key), None)
+    if old is not None:
+        bag.error(ch.target_span, f"'{owner}' already has '{key}'",
+                  "a variant adds new rows; to change one, override the table",
+                  notes=((old, "defined here"),))
+        return False
+    if isinstance(d, A.Enum):
+        table.put(loc, replace(d, values=tuple(d.values) + ((key, ch.node.span),)))
+    else:
+        table.put(loc, replace(d, added=tuple(d.added) + (ch.node,)))
     return True
 
 

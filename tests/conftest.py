@@ -12,7 +12,8 @@ ROOT = Path(__file__).resolve().parent.parent
 SAVANNA = ROOT / "spec" / "ecosystem_savanna"
 
 LETTERS = {"W": "water", "P": "prairie", "T": "tree", "G": "gazelle", "Z": "zebra", "F": "giraffe",
-           "C": "cheetah", "L": "lion", "E": "elephant", "H": "hyena", "V": "vulture", ".": None}
+           "C": "cheetah", "L": "lion", "E": "elephant", "H": "hyena", "V": "vulture", ".": None,
+           "R": "rhino"}            # the card spec/house_rules/savanna_rhinos.rules adds
 
 
 def pytest_addoption(parser):

@@ -55,8 +55,8 @@ def test_house_rule_loads_as_a_variant(path):
     assert [i for i in v.rule_ids if not i.startswith("HR-") and i not in known] == []
 
 
-def test_there_are_fourteen_house_rules():
-    assert len(HOUSE_FILES) == 14
+def test_there_are_sixteen_house_rules():
+    assert len(HOUSE_FILES) == 16
 
 
 # ---------------------------------------------------------------- Darwin's Choice positions
@@ -410,6 +410,45 @@ def test_one_migration_per_species():
     assert "HR-DC-ONE-MIGRATION" in reason.ids
 
 
+def test_drought_is_a_seventeenth_event_card():
+    base, hr = interp(DARWIN), house("darwin_drought")
+    assert len(hr.program.enums["event"].values) == len(base.program.enums["event"].values) + 1 == 17
+    assert hr.program.enums["event"].attrs["effect"]["drought"] == "permanent"
+    # every biome supplies one plant fewer under a Drought, never fewer than none;
+    # the meat and the other events are as in the base game
+    for b in base.program.enums["biome"].values:
+        plants = base.call("plants_under", b, "epidemic")
+        assert hr.call("plants_under", b, "drought") == max(0, plants - 1)
+        assert hr.call("meat_under", b, "drought") == base.call("meat_under", b, "epidemic")
+        for e in ("epidemic", "plant_boom", "meat_boom"):
+            assert hr.call("plants_under", b, e) == base.call("plants_under", b, e)
+    assert {hr.call("plants_under", b, "drought") for b in base.program.enums["biome"].values} != \
+        {base.call("plants_under", b, "epidemic") for b in base.program.enums["biome"].values}
+    # the card is in the stack the game shuffles
+    st = hr.play("standard", 4, 1, stop_at="era:1")
+    assert "drought" in st.shared["event_stack"].cards and len(st.shared["event_stack"].cards) == 17
+
+
+RHINO_GRID = """
+    W R R . .
+    . W . . .
+    . . . . .
+    . . . . ."""
+
+
+def test_rhinos():
+    it = house("savanna_rhinos")
+    assert it.program.enums["card"].attrs["count"]["rhino"] == 6
+    assert len(it.call("box")) == 132 + 6
+    s = it.call("score", grid(it, RHINO_GRID), ())
+    # the rhino at (0,1) has the water holes (0,0) and (1,1) and the rhino (0,2) next to
+    # it: 3 + 3 - 2; the one at (0,2) has the rhino (0,1): -2
+    assert s.steps["rhino"] == (3 + 3 - 2) + (-2)
+    assert list(s.steps).index("rhino") == list(s.steps).index("elephant") + 1
+    # the water holes see the rhinos as a type of animal: 2 each
+    assert s.steps["water"] == 2 + 2
+
+
 OASIS_GRID = """
     W T F . .
     F W . . .
@@ -474,7 +513,9 @@ def test_the_house_rules_of_a_game_combine_without_conflict():
                        ("savanna_hyena_diagonals", HYENA_GRID)):
         alone = house(name).call("score", grid(house(name), text), ())
         both = together.call("score", grid(together, text), ())
-        assert both.steps == dict(alone.steps, shade=0), name
-    # and on the oasis grid only the oasis matters
-    alone = house("savanna_oasis").call("score", grid(house("savanna_oasis"), OASIS_GRID), ())
-    assert together.call("score", grid(together, OASIS_GRID), ()).steps == alone.steps
+        assert both.steps == dict(alone.steps, shade=0, rhino=0), name
+    # and on the oasis and rhino grids only the oasis and the rhinos matter
+    for name, text in (("savanna_oasis", OASIS_GRID), ("savanna_rhinos", RHINO_GRID)):
+        alone = house(name).call("score", grid(house(name), text), ())
+        both = together.call("score", grid(together, text), ())
+        assert both.steps == dict({"shade": 0, "rhino": 0}, **alone.steps), name

@@ -450,3 +450,37 @@ def test_a_field_with_a_default_may_be_left_out_by_new_by_a_variant_and_by_a_sta
     with pytest.raises(Exception, match="lacks owner"):
         state_io.load(Interpreter(v), "<doc>", doc, json.dumps(doc))
     assert [e.name for e in diff(base, v).added] == ["token.age"]
+
+
+# ---------------------------------------------------------------- rows added to tables and enums
+
+def test_a_variant_adds_a_row_after_a_table_file_and_a_value_to_an_enum(tmp_path):
+    v = write(tmp_path, "v.rules", f'variant v "V" extends "{DARWIN}"\n'
+                                   "add row special: venomous\n"
+                                   'add row animal_card [X-DODO-01]: dodo_legs | "Dodo" | legs | small | herbivore | 1 | 0'
+                                   ' | "running running" | venomous | "" | 2 | "printed" | "a home-made card"\n')
+    # the spec's checks hold the new row to the catalogue's rules, located at the variant
+    with pytest.raises(ResolveError) as err:
+        load(v)
+    d = err.value.diagnostics[0]
+    assert d.span.file == str(v) and d.span.line == 3 and "only Head Cards show a nutrition symbol" in d.message
+    # and the box's totals: a house rule that adds cards says how many the box holds
+    assert "computed over animal_card from" in str(err.value.render()) and "the 1 row a variant adds" in \
+        err.value.render()
+    v.write_text(v.read_text().replace("| small | herbivore |", "| small | none |")
+                 + "override check cards_in_box: sum(k.copies for k in animal_card) == 237 + 2 else \"239\"\n"
+                 + "override check small_cards_in_box: true else \"-\"\n")
+    program = load(v)
+    assert program.enums["special"].values[-1] == "venomous"
+    cards = program.enums["animal_card"]
+    assert cards.values[-1] == "dodo_legs" and len(cards.values) == len(load(DARWIN).enums["animal_card"].values) + 1
+    assert (cards.attrs["abilities"]["dodo_legs"], cards.attrs["special"]["dodo_legs"],
+            cards.attrs["copies"]["dodo_legs"]) == (("running", "running"), "venomous", 2)
+    # the row follows the table whatever file a player loads in its place
+    own = tmp_path / "cards.csv"
+    own.write_text((DARWIN / "animal_cards.csv").read_text().replace(",Bongo,", ",Bongo antelope,"))
+    mine = load(v, tables={"animal_card": str(own)})
+    assert mine.enums["animal_card"].attrs["animal"]["bongo_head"] == "Bongo antelope"
+    assert mine.enums["animal_card"].values[-1] == "dodo_legs"
+    d = diff(load(DARWIN), program)
+    assert sorted(e.name for e in d.added) == ["animal_card.dodo_legs", "special.venomous"]
