@@ -637,6 +637,7 @@ class Interpreter:
 
     def _scoring_stmt(self, st: I.Stmt, step: str, lines: list[str], depth: int):
         pad = "    " * depth
+        lines.append(f"{pad}# at {self.span_ref(st.span)}")     # where a run-time error of these lines is
         if isinstance(st, I.Points):
             lines.append(f"{pad}_steps[{step!r}] += {self.flat.value(st.value, lines, pad)}")
         elif isinstance(st, I.Let):

@@ -239,3 +239,15 @@ override param eras = "three"
     with pytest.raises(ResolveError) as info:
         load(typed)
     assert [d.message for d in info.value.diagnostics] == ["param 'eras' is declared int but its value is text"]
+
+
+def test_a_run_time_error_in_a_variant_scoring_step_is_located_in_the_variant(tmp_path):
+    """A scoring step's statements carry their own location: the error is at the
+    step of the variant, not at the base's call of the scoring."""
+    v = spec(tmp_path, f'variant v "V" extends "{ROOT / "spec" / "ecosystem_savanna"}"\n'
+                       "override step score.tree = size(contents(placed(g, tree, first(cells(g)))))\n")
+    out = subprocess.run([sys.executable, "-m", "solver.cli", "score", str(ROOT / "spec" / "ecosystem_savanna"),
+                          "--variant", str(v), str(ROOT / "examples" / "margot.grid")],
+                         capture_output=True, text=True, cwd=ROOT)
+    assert out.returncode != 0
+    assert out.stderr.startswith(f"{v}:2:26: error: cell (0, 0) is already taken"), out.stderr
