@@ -17,7 +17,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from solver.operators import AGGREGATES, BUILTIN_CALLS, OPERATORS, OpTypeError
+from solver.operators import AGGREGATES, BUILTIN_CALLS, GRID_POSITIONS, OPERATORS, OpTypeError
 
 from . import ast as A
 from . import ir as I
@@ -811,7 +811,7 @@ class Resolver:
         return method(node, scope)
 
     def fold(self, e: I.Op) -> I.Expr:
-        if e.op in ("placements", "placed", "extends") or not all(isinstance(a, I.Const) for a in e.args):
+        if e.op in GRID_POSITIONS or not all(isinstance(a, I.Const) for a in e.args):
             return e
         if any(isinstance(a.type, AnyT) for a in e.args):
             return e
@@ -1166,7 +1166,7 @@ class Resolver:
         if isinstance(e, I.Local):
             return e.name in bound
         if isinstance(e, I.Op):
-            return e.op not in ("placements", "placed", "extends") and all(self._closed(a, bound) for a in e.args)
+            return e.op not in GRID_POSITIONS and all(self._closed(a, bound) for a in e.args)
         if isinstance(e, I.Agg):
             inner = set(bound)
             for b in e.binders:

@@ -158,6 +158,25 @@ def placed(board: Board, card: str, pos) -> Board:
     return normalised(new)
 
 
+def cleared(board: Board, pos) -> Board:
+    """The grid without the card on ``pos`` (a floating grid is normalised again)."""
+    if pos not in board.cards:
+        raise RuntimeRulesError(f"cell {pos_text(pos)} holds no card to take away")
+    new = Board(board.grid, board.rows, board.cols, board.floating, board.cards)
+    del new.cards[pos]
+    return normalised(new)
+
+
+def exchanged(board: Board, card: str, pos) -> Board:
+    """The grid with ``card`` in place of the card on ``pos``."""
+    if pos not in board.cards:
+        raise RuntimeRulesError(f"cell {pos_text(pos)} holds no card to exchange (place a card on a free cell "
+                                f"with placed)")
+    new = Board(board.grid, board.rows, board.cols, board.floating, board.cards)
+    new.cards[pos] = card
+    return new
+
+
 def extends(full: Board, part: Board) -> bool:
     """Whether ``part`` appears in ``full`` at some translation."""
     if not part.cards:

@@ -190,6 +190,12 @@ def t_placed(ts, data):
     return ts[0]
 
 
+def t_cleared(ts, data):
+    t_board(0)(ts, data)
+    t_cell(1)(ts, data)
+    return ts[0]
+
+
 def t_extends(ts, data):
     t_board(0)(ts, data)
     t_board(1)(ts, data)
@@ -750,6 +756,8 @@ def enc_contents(E, n, board):
 op("contents", 1, t_contents, "_rt.contents({0})", "the cards on a grid, in reading order", enc_contents)
 op("placements", 1, t_placements, "_rt.placements({0})", "free cells a card may go to within the frame")
 op("placed", 3, t_placed, "_rt.placed({0}, {1}, {2})", "the grid with one more card")
+op("exchanged", 3, t_placed, "_rt.exchanged({0}, {1}, {2})", "the grid with another card on a taken cell")
+op("cleared", 2, t_cleared, "_rt.cleared({0}, {1})", "the grid without the card on a cell")
 
 
 def enc_extends(E, n, full, part):
@@ -1157,13 +1165,18 @@ agg("list", lambda t: CollT("list", t), "tuple({elem} {fors})", "list comprehens
 agg("set", lambda t: CollT("set", t), "_rt.oset({elem} {fors})", "set comprehension", enc_set)
 
 
+# Grid operators whose results depend on where the cards lie (not folded into
+# constants while resolving; not invariant under the grid's symmetries).
+GRID_POSITIONS = frozenset({"placements", "placed", "exchanged", "cleared", "extends"})
+
 # Surface names of built-in functions -> operator (by argument count).
 BUILTIN_CALLS: dict[tuple[str, int | None], str] = {
     ("min", 2): "min2", ("max", 2): "max2", ("abs", 1): "abs", ("size", 1): "size",
     ("within", 2): "within", ("first", 1): "first", ("take", 2): "take", ("row", 1): "row",
     ("column", 1): "column", ("occupied", 2): "occupied", ("free", 2): "free", ("empty", 1): "empty",
     ("full", 1): "full", ("contents", 1): "contents", ("placements", 1): "placements",
-    ("placed", 3): "placed", ("extends", 2): "extends", ("offsets", None): "offsets",
+    ("placed", 3): "placed", ("exchanged", 3): "exchanged", ("cleared", 2): "cleared",
+    ("extends", 2): "extends", ("offsets", None): "offsets",
     ("rays", None): "rays", ("rank", 2): "group_rank", ("seats_from", 2): "seats_from",
     ("subsets", 1): "subsets", ("subsets", 2): "subsets_at_most", ("sort", 1): "sort",
     ("next_seat", 2): "next_seat", ("join", 2): "join",

@@ -19,9 +19,10 @@ from compiler import ir as I
 from compiler.resolve import RelData
 from compiler.types import BoardT, CellT, CollT, TupleT
 
+from .operators import GRID_POSITIONS
 from .symbolic import BoardV
 
-POSITIONAL = {"row", "column", "first", "take", "placements", "placed", "extends"}
+POSITIONAL = {"row", "column", "first", "take"} | GRID_POSITIONS
 
 
 def _mirrors(rows: int, cols: int):

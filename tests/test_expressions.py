@@ -84,6 +84,11 @@ ROWS = [
     ("full(empty_board)", False),
     ("size(placements(empty_board))", 9),
     ("size(groups({(0, 0), (0, 1), (2, 2)}, adjacent))", 2),
+    # grids built from grids: one more card, another card on a taken cell, a card taken away
+    ("contents(placed(placed(empty_board, rook, (1, 1)), pawn, (0, 2)))", ("pawn", "rook")),
+    ("exchanged(placed(empty_board, rook, (1, 1)), king, (1, 1))[(1, 1)]", "king"),
+    ("size(contents(cleared(placed(placed(empty_board, rook, (1, 1)), pawn, (0, 2)), (1, 1))))", 1),
+    ("cleared(placed(empty_board, rook, (1, 1)), (1, 1))[(1, 1)] == none", True),
     ("[size(g) for g in groups({(0, 0), (1, 0), (1, 1), (2, 2)}, adjacent)]", (3, 1)),
     # records
     ("new animal(name = \"x\", strength = 2, hearts = 1).strength", 2),
@@ -158,3 +163,15 @@ def test_subsets_bounded_and_too_many():
     assert len(rt.subsets_of(tuple(str(i) for i in range(20)), 3)) == 1 + 20 + 190 + 1140
     with pytest.raises(RuntimeRulesError, match="sub-collection of 24 elements has 16,777,216 options"):
         rt.sublists_of(tuple(range(24)))
+
+
+@pytest.mark.parametrize("source, message", [
+    ("cleared(empty_board, (1, 1))", "cell (1, 1) holds no card to take away"),
+    ("exchanged(empty_board, rook, (0, 0))", "cell (0, 0) holds no card to exchange"),
+    ("placed(placed(empty_board, rook, (1, 1)), pawn, (1, 1))", "cell (1, 1) is already taken"),
+])
+def test_grid_builders_refuse_a_cell_they_cannot_change(tmp_path, source, message):
+    from compiler.diagnostics import RuntimeRulesError
+    program, interp = compile_expr(tmp_path, source)
+    with pytest.raises(RuntimeRulesError, match=message.replace("(", "\\(").replace(")", "\\)")):
+        interp.call("value", state=interp.new_state([]))

@@ -55,8 +55,8 @@ def test_house_rule_loads_as_a_variant(path):
     assert [i for i in v.rule_ids if not i.startswith("HR-") and i not in known] == []
 
 
-def test_there_are_sixteen_house_rules():
-    assert len(HOUSE_FILES) == 16
+def test_there_are_seventeen_house_rules():
+    assert len(HOUSE_FILES) == 17
 
 
 # ---------------------------------------------------------------- Darwin's Choice positions
@@ -447,6 +447,25 @@ def test_rhinos():
     assert list(s.steps).index("rhino") == list(s.steps).index("elephant") + 1
     # the water holes see the rhinos as a type of animal: 2 each
     assert s.steps["water"] == 2 + 2
+
+
+def test_wildfire_burns_one_prairie_of_each_ecosystem():
+    base, hr = interp(SAVANNA), house("savanna_wildfire")
+    b, h = base.play("standard", 4, 3), hr.play("standard", 4, 3)
+    burnt = 0
+    for s in b.players:
+        before = collections.Counter(b.per["board"][s].cards.values())
+        after = collections.Counter(h.per["board"][s].cards.values())
+        # the same draft (the fire comes after it), less one prairie where there was one
+        lost = 1 if before["prairie"] else 0
+        assert before - after == collections.Counter({"prairie": lost}) and not after - before
+        burnt += lost
+    assert burnt >= 3
+    assert collections.Counter(h.shared["discard"].cards) - collections.Counter(b.shared["discard"].cards) == \
+        collections.Counter({"prairie": burnt})
+    # and the scores are those of the burnt ecosystems
+    assert {p: int(v) for p, v in h.reports["score"].items()} == \
+        {p: int(hr.call("final_score", p, state=h)) for p in h.players}
 
 
 OASIS_GRID = """
