@@ -38,11 +38,12 @@ lacks is an error with a "did you mean".
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from . import ast as A
-from .diagnostics import Diagnostic, DiagnosticBag, ResolveError, Span, a_or_an, did_you_mean
+from .diagnostics import Diagnostic, DiagnosticBag, ResolveError, Span, a_or_an, did_you_mean, source_line
 
 
 def word(d) -> str:
@@ -588,4 +589,14 @@ def removed_note(diag: Diagnostic, applied: list[Applied]) -> Diagnostic:
             if ch.action == "override" and f"'{ch.name.split('.')[-1]}'" in diag.message:
                 return replace(diag, notes=tuple(diag.notes) + ((ch.span, f"variant '{info.name}' overrides "
                                                                           f"'{ch.name}' here"),))
+    # the line names what a variant overrides (a state variable given another type:
+    # the base's uses of it fail with messages about values, not names)
+    words = set(re.findall(r"[a-z_][a-z0-9_]*", source_line(diag.span.file, diag.span.line) or ""))
+    for info in applied:
+        for ch in info.changes:
+            if ch.action == "override" and ch.kind in ("state", "def", "param", "record", "table", "enum") \
+                    and ch.name in words:
+                return replace(diag, notes=tuple(diag.notes) + ((ch.span, f"variant '{info.name}' overrides "
+                                                                          f"'{ch.name}', which this line uses, "
+                                                                          f"here"),))
     return diag

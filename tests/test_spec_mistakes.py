@@ -239,6 +239,17 @@ override param eras = "three"
     with pytest.raises(ResolveError) as info:
         load(typed)
     assert [d.message for d in info.value.diagnostics] == ["param 'eras' is declared int but its value is text"]
+    # a state variable given another type: the base's uses of it fail with messages
+    # about values ("cannot compare int with card"), each with a note at the override
+    retyped = spec(tmp_path, f'variant v08 "Discard" extends "{ROOT / "spec" / "ecosystem_savanna"}"\n'
+                             "override state { discard: list of int }\n", "v08.rules")
+    with pytest.raises(ResolveError) as info:
+        load(retyped)
+    assert len(info.value.diagnostics) >= 2
+    for d in info.value.diagnostics:
+        assert not d.span.file.endswith("v08.rules")
+        assert [str(span.file) for span, _ in d.notes] == [str(retyped)], d.message
+    assert "cannot compare int with card" in [d.message for d in info.value.diagnostics]
 
 
 def test_a_run_time_error_in_a_variant_scoring_step_is_located_in_the_variant(tmp_path):
