@@ -392,21 +392,22 @@ class Constant(Definition):
 
 
 @dataclass(frozen=True)
+class Row(Node):
+    key: str
+    cells: tuple[tuple[Any, Span], ...]
+    tags: tuple[tuple[str, Span], ...] = ()     # a row a variant adds may name rule IDs
+
+
+@dataclass(frozen=True)
 class Enum(Definition):
     values: tuple[tuple[str, Span], ...]
+    added: tuple[Row, ...] = ()        # values variants add (rows without columns), with their IDs
 
 
 @dataclass(frozen=True)
 class Column(Node):
     name: str
     type: TypeExpr
-
-
-@dataclass(frozen=True)
-class Row(Node):
-    key: str
-    cells: tuple[tuple[Any, Span], ...]
-    tags: tuple[tuple[str, Span], ...] = ()     # a row a variant adds may name rule IDs
 
 
 @dataclass(frozen=True)
@@ -468,6 +469,7 @@ class Step(Stmt):
     tags: tuple[tuple[str, Span], ...]
     doc: str
     body: tuple[Stmt, ...]
+    expr_form: bool = False            # written '= expression' (points), not as a block
 
 
 @dataclass(frozen=True)

@@ -98,6 +98,10 @@ class _Builder:
                 continue
             if item.data == "add_field_item":
                 _, tags, frest = self.split(node.children)
+                if len(frest) == 3:
+                    self.fail(node, f"the field '{frest[0]}.{frest[1]}' a variant adds needs a default "
+                                    "('= value')", "the base's 'new' and the positions saved without "
+                                                   "the field do not give it a value")
                 rec, name_tok, ftype, default = frest
                 field_ = A.Field(self.span(node), str(name_tok), tags, doc, self.type(ftype), self.expr(default))
                 target_span = Span(self.path, rec.line, rec.column, name_tok.end_line, name_tok.end_column)
@@ -138,7 +142,8 @@ class _Builder:
                 stmts = (A.Points(self.span(body), self.expr(body.children[0])),)
             else:
                 stmts = self.block(body)
-            step = A.Step(self.span(node), str(step_tok), self.span(step_tok), tags, doc, stmts)
+            step = A.Step(self.span(node), str(step_tok), self.span(step_tok), tags, doc, stmts,
+                          body.data == "step_expr")
             target_span = Span(self.path, scoring.line, scoring.column, step_tok.end_line,
                                step_tok.end_column)
             return A.Change(self.span(node), "override", "step", f"{scoring}.{step_tok}", target_span,
@@ -159,7 +164,8 @@ class _Builder:
             stmts = (A.Points(self.span(body), self.expr(body.children[0])),)
         else:
             stmts = self.block(body)
-        step = A.Step(self.span(node), str(step_tok), self.span(step_tok), tags, doc, stmts)
+        step = A.Step(self.span(node), str(step_tok), self.span(step_tok), tags, doc, stmts,
+                      body.data == "step_expr")
         target_span = Span(self.path, owner.line, owner.column, step_tok.end_line, step_tok.end_column)
         return A.Change(self.span(node), "add", "step", f"{owner}.{step_tok}", target_span, doc, step,
                         place)
@@ -304,7 +310,7 @@ class _Builder:
                 else:
                     stmts = self.block(body)
                 steps.append(A.Step(self.span(item), str(name_tok), self.span(name_tok), itags,
-                                    self.doc(docs), stmts))
+                                    self.doc(docs), stmts, body.data == "step_expr"))
         return A.Scoring(self.span(node), name, nspan, tags, doc, params, tuple(layers),
                          tuple(steps))
 

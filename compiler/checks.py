@@ -96,7 +96,13 @@ def run_checks(program: I.Program) -> None:
                                   notes=((node.name_span, f"the check '{chk.name}'"
                                           + (f" [{' '.join(node.rule_ids)}]" if node.rule_ids else "")),))
                     else:
-                        bag.error(node.name_span, text, _source_hint(program, chk))
+                        added = _added_rows(program, chk)
+                        hint = _source_hint(program, chk)
+                        if added:
+                            hint += (f"; a variant that adds rows says what the whole table holds now: "
+                                     f"override check {chk.name} in it")
+                        bag.error(node.name_span, text, hint,
+                                  notes=tuple((r.span, "a row a variant adds") for r in added[:3]))
                 continue
             for item in interp.evaluate(chk.domain, {}):
                 env = {chk.var: item}
@@ -137,6 +143,12 @@ def _source_hint(program: I.Program, chk: I.CheckDef) -> str | None:
                                             f"{'a variant adds' if len({r.span.file for r in added}) == 1 else 'variants add'}"
                                             if added else ""))
     return "computed over " + ", ".join(files) if files else None
+
+
+def _added_rows(program: I.Program, chk: I.CheckDef) -> list:
+    """The rows variants add to the tables a whole-table check reads."""
+    read = _tables_read(program, chk.name)
+    return [r for t in sorted(read) for r in getattr(program.definitions.get(t), "added", ())]
 
 
 def _own_files(program: I.Program, chk: I.CheckDef) -> list[str]:

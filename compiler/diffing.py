@@ -94,14 +94,10 @@ def items(program) -> dict[str, tuple[str, Side, object]]:
                     out[v.name] = ("state", Side(source_text(v.span), v.span,
                                                  [t for t, _ in v.tags] + list(d.rule_ids), v.doc), v)
                 continue
-            if isinstance(d, A.Table):           # the rows a variant adds
+            if isinstance(d, (A.Table, A.Enum)):   # the rows and values variants add
                 for r in d.added:
                     out[f"{d.name}.{r.key}"] = ("row", Side(source_text(r.span), r.span,
                                                             [t for t, _ in r.tags], ""), r)
-            if isinstance(d, A.Enum):
-                for v, sp in d.values:
-                    if sp.file != d.span.file:
-                        out[f"{d.name}.{v}"] = ("row", Side(source_text(sp), sp, [], ""), v)
             if isinstance(d, A.Record):          # the fields a variant adds
                 for f in d.fields:
                     if f.span.file != d.span.file:
@@ -134,6 +130,8 @@ def diff(base, variant) -> SpecDiff:
             out.removed.append(Entry(name, kind, side, None))
     gb, ga = rules_graph.build(variant), rules_graph.build(base)
     touched = [e.name for e in out.changed + out.added]
+    # a row or field added changes its table, enum or record for what reads them
+    touched += [e.name.split(".")[0] for e in out.added if e.kind in ("row", "field")]
     names = set(rules_graph.downstream(gb, touched))
     # what read the old versions too (a step that no longer marks a layer still
     # changes the steps that read it), and what read the removed definitions

@@ -145,10 +145,45 @@ def _syntax_diagnostic(exc: UnexpectedInput, text: str, path: str) -> Diagnostic
         suggestion = did_you_mean(str(token), keywords)
         if suggestion:
             hint = suggestion
+    hint = _variant_item_hint(text, span) or hint
     if hint is None and ("'}'" in expected or "')'" in expected or "']'" in expected) \
             and token.type not in ("RBRACE", "RPAR", "RSQB"):
         hint = "a bracket opened before may be missing its closing one"
     return Diagnostic(span, message, hint)
+
+
+# What a variant item written another way means, by the start of its line.
+_ITEM_HINTS = (
+    (re.compile(r"^\s*(remove|override)\s+(field|row)\b"),
+     "a variant cannot {0} one {1}: override the whole {2} instead; it can add one ({3})"),
+    (re.compile(r"^\s*(override|remove|add)\s+step\s+[a-z_][a-z0-9_]*\s*([{=\[]|after|before|$)"),
+     "a step is named with its scoring, procedure or mode: {0} step OWNER.STEP "
+     "(transition.replenish_hands, score.giraffe)"),
+    (re.compile(r"^\s*add\s+field\s+[a-z_][a-z0-9_]*\s*[:\[]"),
+     "a field is named with its record: add field RECORD.NAME: TYPE = default (species.migrations)"),
+    (re.compile(r"^\s*(add\s+row\b.*|[a-z_][a-z0-9_]*\s*)\|.*[\[{]"),
+     "a cell holding several values is written between quotes, separated by spaces "
+     "(\"running running\"), a list of such collections with '/' (\"a b / c\")"),
+)
+
+
+def _variant_item_hint(text: str, span: Span) -> str | None:
+    """A hint for a variant item (or a table row) its line writes another way."""
+    lines = text.splitlines()
+    if not 1 <= span.line <= len(lines):
+        return None
+    line = lines[span.line - 1]
+    for pattern, hint in _ITEM_HINTS:
+        m = pattern.match(line)
+        if m:
+            groups = m.groups()
+            if "{2}" in hint:
+                field_ = groups[1] == "field"
+                return hint.format(groups[0], groups[1], "record" if field_ else "table",
+                                   "'add field RECORD.NAME: TYPE = default'" if field_
+                                   else "'add row TABLE: NAME | value | ...'")
+            return hint.format(*groups[:1])
+    return None
 
 
 def _join(items: list[str]) -> str:

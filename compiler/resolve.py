@@ -298,10 +298,10 @@ class Resolver:
     def resolve_enums(self):
         for name, node in list(self.defs.items()):
             if isinstance(node, A.Enum):
-                info = I.EnumInfo(name, [v for v, _ in node.values], dict((v, sp) for v, sp in node.values),
-                                  node=node)
+                values = list(node.values) + [(r.key, r.span) for r in node.added]
+                info = I.EnumInfo(name, [v for v, _ in values], dict((v, sp) for v, sp in values), node=node)
                 seen = set()
-                for v, span in node.values:
+                for v, span in values:
                     if v in seen:
                         self.diag.error(span, f"'{v}' appears twice in enum '{name}'")
                     seen.add(v)
@@ -329,7 +329,11 @@ class Resolver:
             rows = self.read_csv_rows(node, [c for c, _, _ in columns])
         for row in rows + list(node.added):
             if row.key in info.values:
-                self.diag.error(row.span, f"'{row.key}' appears twice in table '{name}'")
+                first = info.spans.get(row.key)
+                self.diag.error(row.span, f"'{row.key}' appears twice in table '{name}'",
+                                "a variant adds a row the table's file already has: drop one of them"
+                                if row in node.added else None,
+                                notes=((first, "first here"),) if first is not None else ())
                 continue
             info.values.append(row.key)
             info.spans[row.key] = row.span
@@ -501,9 +505,13 @@ class Resolver:
                     continue
                 ftype = types[f.name]
                 saved, self.current = self.current, rec.name
+                before = (len(self.diag.items), len(self.pending))
                 e = self.expr(f.default, Scope(kind="def"))
                 self.current = saved
-                if not assignable(e.type, ftype):
+                said = (len(self.diag.items), len(self.pending)) != before   # unknown name, cannot compute
+                if said:
+                    pass
+                elif not assignable(e.type, ftype):
                     self.diag.error(f.default.span, f"field '{f.name}' of '{rec.name}' is {ftype}, not {e.type}")
                 elif not isinstance(e, I.Const):
                     self.diag.error(f.default.span, f"the default of field '{f.name}' must be known before play",

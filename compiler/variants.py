@@ -94,6 +94,7 @@ class _Table:
     def __init__(self, files: list[A.SpecFile]):
         self.files = [list(f.definitions) for f in files]
         self.paths = [f.path for f in files]
+        self.after: dict[tuple, str] = {}     # (file, index, step) -> the last step added after it
 
     def named(self):
         """name -> (kind keyword, node, location) for every changeable thing."""
@@ -111,6 +112,11 @@ class _Table:
                 out[d.name] = (word(d), d, (fi, di))
                 for st in A.steps_of(d):
                     out[f"{d.name}.{st.name}"] = ("step", st, (fi, di, "step", st.name))
+        # the steps of a definition an override wraps ('do base()') are still its steps
+        for name, entry in list(out.items()):
+            if KEPT in name and "." in name:
+                owner, _, step = name.partition(".")
+                out.setdefault(f"{owner.split(KEPT)[0]}.{step}", entry)
         return out
 
     def put(self, loc, node):
@@ -133,14 +139,29 @@ class _Table:
         self.files[fi][di] = replace(d, **{loc[2]: tuple(items)})
 
     def insert(self, loc, node: A.Step, place):
-        """Put a new step in the scoring or procedure at ``loc`` (file, index): after
-        or before the step ``place`` names, or at the end."""
+        """Put a new step in the scoring, procedure or mode at ``loc`` (file, index):
+        after or before the step ``place`` names (after the steps earlier changes put
+        after it, so that steps keep the order they were added in), or at the end (in
+        a mode, before the reports it ends with)."""
         fi, di = loc
         d = self.files[fi][di]
         if place is None:
-            self.files[fi][di] = _with_steps(d, lambda body: tuple(body) + (node,))
+            def at_end(body):
+                body = tuple(body)
+                cut = len(body)
+                while cut > 0 and isinstance(body[cut - 1], A.Report):
+                    cut -= 1
+                return body[:cut] + (node,) + body[cut:]
+            self.files[fi][di] = _with_steps(d, at_end)
             return
         where, name, _ = place
+        if where == "after":
+            key = (fi, di, name)
+            anchor = self.after.get(key, name)
+            if not any(st.name == anchor for st in A.steps_of(d)):
+                anchor = name
+            self.after[key] = node.name
+            name = anchor
         pair = (lambda st: (st, node)) if where == "after" else (lambda st: (node, st))
         self.files[fi][di] = _with_steps(d, lambda body: _around_step(body, name, pair))
 
@@ -178,13 +199,30 @@ def compose(base: list[A.SpecFile], variants: list[A.SpecFile],
                     bag.error(span, f"'{target}' is changed twice in this variant",
                               "keep one change", notes=((seen_here[target], "the first change"),))
                     continue
+                part = next((n for n in seen_here if _overlaps(n, target)), None)
+                if part is not None:
+                    whole, piece = (target, part) if len(target) < len(part) else (part, target)
+                    if whole in named and named[whole][2] is None:      # the variant's own definition
+                        bag.error(span, f"'{whole}' is defined by this variant: write '{piece}' in its "
+                                        f"definition", notes=((seen_here[part], "the definition"),))
+                        continue
+                    bag.error(span, f"this variant changes '{piece}' and also the whole of '{whole}'",
+                              f"change the whole of '{whole}' once (the part's change would be lost), "
+                              f"or only its parts", notes=((seen_here[part], "the other change"),))
+                    continue
                 seen_here[target] = span
-                prev = last.get(target)
-                if prev is not None and prev[0] != vf.path and prev[0] not in ancestors.get(vf.path, set()):
+                clash = [(n, prev) for n, prev in last.items() if (n == target or _overlaps(n, target))
+                         and prev[0] != vf.path
+                         and prev[0] not in ancestors.get(vf.path, set())]
+                if clash:
+                    name, prev = clash[0]
+                    same = name == target
                     bag.error(span, f"variants '{_vname(variants, prev[0])}' and '{v.name}' both change "
-                                    f"'{target}', and neither extends the other",
+                                    f"'{target}'" + ("" if same else f" ('{name}' and '{target}' overlap: "
+                                                                      f"one is part of the other)")
+                                    + ", and neither extends the other",
                               "apply one of them, or make one variant extend the other to order them",
-                              notes=((prev[1], f"'{_vname(variants, prev[0])}' changes it here"),))
+                              notes=((prev[1], f"'{_vname(variants, prev[0])}' changes '{name}' here"),))
                     continue
                 if ch.action == "add" and ch.kind in ("step", "field", "row"):
                     if not {"step": _add_step, "field": _add_field, "row": _add_row}[ch.kind](table, named, ch, bag):
@@ -218,6 +256,8 @@ def compose(base: list[A.SpecFile], variants: list[A.SpecFile],
                               hint)
                     continue
                 kind, old, loc = named[target]
+                if kind == "step" and ch.action == "override" and not _step_form_ok(ch, named, bag):
+                    continue
                 if want is not None and want != kind:
                     bag.error(span, f"'{target}' is {a_or_an(kind)} in the base, not {a_or_an(want)}",
                               f"write '{ch.action} {kind} {target}'",
@@ -360,6 +400,12 @@ def _overridden(old, new, bag: DiagnosticBag, span: Span):
 
 
 # ------------------------------------------------------------------ steps
+def _overlaps(a: str, b: str) -> bool:
+    """Whether two changed names overlap: the same, or one a part (a step, a field, a
+    row) of the other."""
+    return a != b and (a.startswith(b + ".") or b.startswith(a + "."))
+
+
 def _with_steps(d, change):
     """``d`` with its steps' block changed by ``change``: a scoring's steps, the body
     of a procedure or mode."""
@@ -391,8 +437,12 @@ def _step_hint(target: str, named: dict, full: bool = True) -> str:
     """What to say of a step the base lacks: the steps its owner has (written
     OWNER.STEP when ``full``), or that the owner has none or does not exist."""
     owner, _, name = target.partition(".")
-    if owner not in named or named[owner][2] is None:
+    if owner in named and named[owner][2] is None:
+        return f"'{owner}' is defined by this variant: write the step in its body"
+    if owner not in named:
         return f"the base has no scoring, procedure or mode '{owner}'"
+    if named[owner][0] not in ("scoring", "procedure", "mode"):
+        return f"'{owner}' is {a_or_an(named[owner][0])}: steps belong to scorings, procedures and modes"
     mine = [n.partition(".")[2] for n, (k, _, loc) in named.items()
             if k == "step" and loc is not None and n.startswith(owner + ".")]
     if not mine:
@@ -430,12 +480,19 @@ def _add_step(table: _Table, named: dict, ch: A.Change, bag: DiagnosticBag) -> b
     entry = named.get(owner)
     if entry is None or entry[2] is None or entry[0] not in ("scoring", "procedure", "mode"):
         what = f"'{owner}' is {a_or_an(entry[0])}" if entry and entry[2] is not None else \
+            f"'{owner}' is defined by this variant: write the step in its body" if entry else \
             f"the base has no scoring, procedure or mode '{owner}'"
         bag.error(ch.target_span, f"cannot add step '{ch.target}': {what}",
                   _owner_hint(owner, entry, named, ("scoring", "procedure", "mode"),
                               "a step belongs to a scoring, a procedure or a mode"))
         return False
     kind, d, loc = entry
+    if _uses_base(ch.node):
+        bag.error(ch.target_span, f"'base' is the base's step in an override, and '{name}' is a new step",
+                  f"to build on a step of the base, write 'override step {owner}.STEP ...' with 'do base()'")
+        return False
+    if not _step_form_ok(ch, named, bag):
+        return False
     if ch.place is not None:
         where, place, pspan = ch.place
         if f"{owner}.{place}" not in named:
@@ -443,6 +500,18 @@ def _add_step(table: _Table, named: dict, ch: A.Change, bag: DiagnosticBag) -> b
                       _step_hint(f"{owner}.{place}", named, full=False))
             return False
     table.insert(loc, ch.node, ch.place)
+    return True
+
+
+def _step_form_ok(ch: A.Change, named: dict, bag: DiagnosticBag) -> bool:
+    """A step of a procedure or mode is a block: '= expression' is for scoring steps."""
+    owner = ch.target.partition(".")[0]
+    entry = named.get(owner)
+    if ch.node.expr_form and entry is not None and entry[0] in ("procedure", "mode"):
+        bag.error(ch.node.body[0].span, f"a step of {a_or_an(entry[0])} is a block of statements: "
+                                        f"'= expression' is for the steps of a scoring",
+                  f"write {ch.action} step {ch.target} {{ ... }}")
+        return False
     return True
 
 
@@ -483,7 +552,8 @@ def _add_row(table: _Table, named: dict, ch: A.Change, bag: DiagnosticBag) -> bo
         return False
     kind, d, loc = entry
     if isinstance(d, A.Enum):
-        old = next((sp for v, sp in d.values if v == key), None)
+        old = next((sp for v, sp in d.values if v == key), None) or \
+            next((r.span for r in d.added if r.key == key), None)
         if ch.node.cells:
             bag.error(ch.node.span, f"'{owner}' is an enum: a new value has no columns",
                       f"write 'add row {owner}: {key}'")
@@ -495,10 +565,7 @@ def _add_row(table: _Table, named: dict, ch: A.Change, bag: DiagnosticBag) -> bo
                   "a variant adds new rows; to change one, override the table",
                   notes=((old, "defined here"),))
         return False
-    if isinstance(d, A.Enum):
-        table.put(loc, replace(d, values=tuple(d.values) + ((key, ch.node.span),)))
-    else:
-        table.put(loc, replace(d, added=tuple(d.added) + (ch.node,)))
+    table.put(loc, replace(d, added=tuple(d.added) + (ch.node,)))
     return True
 
 
@@ -537,6 +604,11 @@ def _spliced(body, old: A.Step, bag: DiagnosticBag):
         nonlocal ok
         out = []
         for st in seq:
+            if isinstance(st, A.Let) and st.name == BASE:
+                bag.error(st.name_span, "'base' is the base's step in an override of a step: a 'let' "
+                                        "cannot take the name", "give the value another name")
+                ok = False
+                continue
             if isinstance(st, A.Do) and st.proc == BASE:
                 if st.args:
                     bag.error(st.span, "'do base()' in a step takes no arguments",
@@ -556,7 +628,29 @@ def _spliced(body, old: A.Step, bag: DiagnosticBag):
         return tuple(out)
 
     result = stmts(body)
+    bases = [n for n in _walk(body) if isinstance(n, A.Do) and n.proc == BASE]
+    inner = A.body_steps(old.body)
+    if ok and len(bases) > 1 and inner:
+        bag.error(bases[1].span, f"the base's step '{old.name}' holds the step '{inner[0].name}': running it "
+                                 f"twice would name that step twice",
+                  "run the base's step once, or write its statements out")
+        ok = False
     return result if ok else None
+
+
+def lost_checkpoints(applied: list[Applied]) -> list[tuple[str, str, ChangeRecord]]:
+    """(checkpoint, variant, change) for each checkpoint a variant's removal or
+    override of a step takes away: positions saved there, ``--stop-at`` and the
+    tests' watchers no longer find it."""
+    def names(node) -> set[str]:
+        return {n.name for n in _walk(node) if isinstance(n, A.Checkpoint)} if node is not None else set()
+    out = []
+    for info in applied:
+        for ch in info.changes:
+            if ch.kind == "step" and ch.action in ("remove", "override"):
+                for name in sorted(names(ch.before) - names(ch.after)):
+                    out.append((name, info.name, ch))
+    return out
 
 
 # ------------------------------------------------------------------ loading order
@@ -575,9 +669,12 @@ def removed_note(diag: Diagnostic, applied: list[Applied]) -> Diagnostic:
     """A reference to a removed definition: say which variant removed it. An error in
     a file the variants do not own that names a definition a variant overrides: point
     at the override (the base's use may no longer fit what the variant made of it)."""
+    def shown(ch) -> str:
+        # a step is named by nothing in a spec but a variant: only its full name counts
+        return f"'{ch.name}'" if ch.kind == "step" else f"'{ch.name.split('.')[-1]}'"
     for info in applied:
         for ch in info.changes:
-            if ch.action == "remove" and f"'{ch.name.split('.')[-1]}'" in diag.message:
+            if ch.action == "remove" and shown(ch) in diag.message:
                 return replace(diag, notes=tuple(diag.notes) + ((ch.span, f"variant '{info.name}' removes "
                                                                           f"'{ch.name}' here"),),
                                hint="remove or override what uses it too")
@@ -586,7 +683,7 @@ def removed_note(diag: Diagnostic, applied: list[Applied]) -> Diagnostic:
         return diag
     for info in applied:
         for ch in info.changes:
-            if ch.action == "override" and f"'{ch.name.split('.')[-1]}'" in diag.message:
+            if ch.action == "override" and shown(ch) in diag.message:
                 return replace(diag, notes=tuple(diag.notes) + ((ch.span, f"variant '{info.name}' overrides "
                                                                           f"'{ch.name}' here"),))
     # the line names what a variant overrides (a state variable given another type:

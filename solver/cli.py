@@ -206,6 +206,10 @@ def cmd_check(args) -> int:
                 except RulesError:       # a --set of a name only the variant has
                     base_unread[base] = set(unread_settings(_load(base, args, {})))
             known = base_unread[base]
+        from compiler.variants import lost_checkpoints
+        for name, v, ch in lost_checkpoints(program.variants):
+            print(f"{ch.span}: warning: variant '{v}' takes away the checkpoint '{name}' ({ch.action} step "
+                  f"{ch.name}): positions saved there and --stop-at {name} no longer find it", file=sys.stderr)
         for name in unread_settings(program):
             if name in known:
                 continue
@@ -392,6 +396,12 @@ def _stop_label(program, stop_at: str) -> str:
     from compiler.state_io import checkpoint_names
     known = checkpoint_names(program)
     if name not in known:
+        from compiler.variants import lost_checkpoints
+        gone = [(v, ch) for n, v, ch in lost_checkpoints(program.variants) if n == name]
+        if gone:
+            v, ch = gone[0]
+            raise UsageError(f"--stop-at: no checkpoint '{name}': variant '{v}' takes it away "
+                             f"({ch.action} step {ch.name} at {ch.span.file}:{ch.span.line})")
         hint = did_you_mean(name, known) or ("checkpoints: " + ", ".join(known) if known
                                              else "this spec declares no checkpoint")
         raise UsageError(f"--stop-at: no checkpoint '{name}' in the spec ({hint})")

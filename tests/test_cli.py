@@ -523,3 +523,31 @@ def test_savanna_queries_that_cannot_be_answered_say_why():
     assert "2 cards cannot fill a 4 x 5 ecosystem, which takes 20" in out and "fills_the_grid [ES-PLACE-03]" in out
     code, out, err = run("query", SPEC, "best-placement", "--state", "examples/margot.grid", "--card", "lion")
     assert code == 0 and "the ecosystem is full: no card can be placed in it" in out, out + err
+
+
+def test_a_variant_that_takes_a_checkpoint_away_is_warned_of_and_named_by_stop_at(tmp_path):
+    v = tmp_path / "v.rules"
+    v.write_text(f'variant quiet "Quiet" extends "{ROOT / SPEC}"\n'
+                 "override step draft_round.pick_and_place {\n"
+                 "  simultaneously for s in seats {\n"
+                 "    choose k in hand(s) by s\n"
+                 "    choose spot in placements(board(s)) where can_place(board(s), spot) by s\n"
+                 "    place k from hand(s) on board(s) at spot\n  }\n}\n"
+                 "remove step draft_round.pass_hands\n")
+    # neither step holds the checkpoint 'pick' (it is before them): nothing to say
+    code, out, err = run("check", str(v))
+    assert code == 0 and "warning" not in err, err
+    base = tmp_path / "base"
+    base.mkdir()
+    (base / "g.rules").write_text('game g "G"\nstate { n: int }\n'
+                                  "procedure p { repeat 3 { step tick { checkpoint round  set n = n + 1 } } }\n"
+                                  'mode standard "S" players 1 { seats players do p() report n = n }\n')
+    w = tmp_path / "w.rules"
+    w.write_text(f'variant w "W" extends "{base}"\nremove step p.tick\n')
+    code, out, err = run("check", str(w))
+    assert code == 0
+    assert f"{w}:2:13: warning: variant 'w' takes away the checkpoint 'round' (remove step p.tick)" in err
+    code, out, err = run("play", str(base), "--variant", str(w), "--players", "1", "--stop-at", "round:2",
+                         "--save-state", str(tmp_path / "s.json"))
+    assert code == 2
+    assert f"--stop-at: no checkpoint 'round': variant 'w' takes it away (remove step p.tick at {w}:2)" in err

@@ -484,3 +484,116 @@ def test_a_variant_adds_a_row_after_a_table_file_and_a_value_to_an_enum(tmp_path
     assert mine.enums["animal_card"].values[-1] == "dodo_legs"
     d = diff(load(DARWIN), program)
     assert sorted(e.name for e in d.added) == ["animal_card.dodo_legs", "special.venomous"]
+
+
+# ---------------------------------------------------------------- parts and wholes, order of added steps
+
+HOUSE = ROOT / "spec" / "house_rules"
+TWO_PLAYER = SAVANNA / "variants" / "two_player.rules"
+
+
+def test_a_step_house_rule_composes_with_a_variant_that_changes_another_step():
+    # two_player changes draft_round.pick_and_place; one_direction draft_round.pass_hands
+    def sources(variants):
+        hands = {}
+
+        def watch(state, label):
+            if label in ("pick:1", "pick:2", "pick:11", "pick:12"):
+                hands[label] = {str(p): sorted(state.per["hand"][p]) for p in state.seats}
+
+        Interpreter(load(SAVANNA, variants=variants)).play("two_player", 2, 1, watchers=[watch])
+
+        def came_from(before, after):
+            return {p: [q for q, old in hands[before].items() if len(old) == len(now) + 1
+                        and all(now.count(k) <= old.count(k) for k in now)]
+                    for p, now in hands[after].items()}
+        return came_from("pick:1", "pick:2"), came_from("pick:11", "pick:12")
+
+    alone_1, alone_2 = sources([TWO_PLAYER])
+    assert alone_1 != alone_2                                  # round 2 passes the other way
+    for order in ([HOUSE / "savanna_one_direction.rules", TWO_PLAYER],
+                  [TWO_PLAYER, HOUSE / "savanna_one_direction.rules"]):
+        round_1, round_2 = sources(order)
+        assert round_1 == alone_1 and round_2 == round_1        # both rounds pass left
+
+
+def test_a_part_and_its_whole_changed_by_unrelated_variants_conflict(tmp_path):
+    whole = write(tmp_path, "whole.rules", f'variant whole "W" extends "{SAVANNA}"\n'
+                                           "override procedure draft_round(direction: direction) {\n"
+                                           "  for s in seats { deal hand_size from deck to hand(s) } }\n")
+    with pytest.raises(ResolveError) as info:
+        load(SAVANNA, variants=[HOUSE / "savanna_one_direction.rules", whole])
+    (d,) = info.value.diagnostics
+    assert "both change 'draft_round' ('draft_round.pass_hands' and 'draft_round' overlap" in d.message
+    # a variant that extends the other orders them: it may replace the whole
+    ordered = write(tmp_path, "ordered.rules", f'variant ordered "O" extends "{HOUSE / "savanna_one_direction.rules"}"\n'
+                                               "override procedure draft_round(direction: direction) {\n"
+                                               "  for s in seats { deal hand_size from deck to hand(s) } }\n")
+    assert [st for st in load(ordered).procedures["draft_round"].body if type(st).__name__ == "Block"] == []
+    row = write(tmp_path, "row.rules", f'variant row "R" extends "{SAVANNA}"\n'
+                                       'add row card: rhino | animal | 6 | "Rhino"\n')
+    table = write(tmp_path, "table.rules", f'variant table "T" extends "{SAVANNA}"\n'
+                                           'override table card (family: family, count: int, fr: text) {\n'
+                                           '  water | terrain | 132 | "Eau" }\n')
+    with pytest.raises(ResolveError, match="both change 'card'"):
+        load(SAVANNA, variants=[row, table])
+
+
+def variant(tmp_path, name: str, base, *items: str):
+    """A variant file NAME.rules of ``base`` with these items, one per line."""
+    return write(tmp_path, f"{name}.rules", f'variant {name} "{name}" extends "{base}"\n' + "\n".join(items) + "\n")
+
+
+def test_steps_added_after_one_step_keep_the_order_they_were_added_in(tmp_path):
+    a = variant(tmp_path, "a", SAVANNA, "add step draft_round.first_note after pick_and_place { note a = 1 }",
+                "add step draft_round.second_note after pick_and_place { note b = 2 }")
+    c = variant(tmp_path, "c", SAVANNA, "add step draft_round.third_note after pick_and_place { note c = 3 }")
+    body = load(SAVANNA, variants=[a, c]).procedures["draft_round"].body
+    (loop,) = [st for st in body if type(st).__name__ == "Repeat"]
+    assert [st.name for st in loop.body if type(st).__name__ == "Block"] == \
+        ["pick_and_place", "first_note", "second_note", "third_note", "pass_hands"]
+
+
+def test_a_step_added_at_the_end_of_a_mode_comes_before_its_reports(tmp_path):
+    v = write(tmp_path, "v.rules", f'variant v "V" extends "{DARWIN}"\n'
+                                   "add step standard.final_bonus { for p in players { set banked(p) = banked(p) + 100 } }\n")
+    program = load(v)
+    kinds = [type(st).__name__ for st in program.modes["standard"].body]
+    assert kinds[-3:] == ["Block", "Report", "Report"]
+    st = Interpreter(program).play("standard", 3, 2)
+    base = Interpreter(load(DARWIN)).play("standard", 3, 2)
+    assert {p: v - base.reports["score"][p] for p, v in st.reports["score"].items()} == {p: 100 for p in st.players}
+
+
+def test_the_steps_of_a_wrapped_procedure_are_still_its_steps(tmp_path):
+    wrap = variant(tmp_path, "wrap", SAVANNA, "override procedure draft_round(direction: direction) {",
+                   "  note round_starts = direction", "  do base(direction)", "}")
+    left = variant(tmp_path, "left", wrap, "override step draft_round.pass_hands { pass hand to left }")
+    program = load(left)
+    kept = [name for name in program.procedures if "__before_" in name]
+    (inner,) = kept
+    passes = [st for st in _blocks(program.procedures[inner].body) if st.name == "pass_hands"]
+    assert [type(x).__name__ for x in passes[0].body] == ["Pass"]
+    assert passes[0].body[0].direction.value == "left"
+
+
+def _blocks(body):
+    for st in body:
+        if type(st).__name__ == "Block":
+            yield st
+        for sub in vars(st).values():
+            if isinstance(sub, list) and sub and hasattr(sub[0], "span"):
+                yield from _blocks(sub)
+
+
+def test_an_added_row_or_value_keeps_its_rule_ids_and_reaches_what_reads_its_table(tmp_path):
+    v = write(tmp_path, "v.rules", f'variant v "V" extends "{SAVANNA}"\n'
+                                   "add row family [X-FAM-01]: fungus\n"
+                                   'add row card [X-RHINO-01]: rhino | animal | 6 | "Rhino"\n')
+    from compiler import ast as A
+    program = load(v)
+    ids = {t for d in program.definitions.values() for t in A.tagged_ids(d)}
+    assert {"X-FAM-01", "X-RHINO-01"} <= ids
+    d = diff(load(SAVANNA), program)
+    assert sorted(e.name for e in d.added) == ["card.rhino", "family.fungus"]
+    assert {"box", "score.water", "score.elephant"} <= {n["name"] for n in d.downstream}
