@@ -508,10 +508,13 @@ class Resolver:
                 before = (len(self.diag.items), len(self.pending))
                 e = self.expr(f.default, Scope(kind="def"))
                 self.current = saved
-                said = (len(self.diag.items), len(self.pending)) != before   # unknown name, cannot compute
+                # an error already said while resolving it (an unknown name, a value that
+                # cannot be computed) is the one to show
+                said = (len(self.diag.items), len(self.pending)) != before
                 if said:
-                    pass
-                elif not assignable(e.type, ftype):
+                    rec.defaults[f.name] = I.Const(ftype, e.span, None)
+                    continue
+                if not assignable(e.type, ftype):
                     self.diag.error(f.default.span, f"field '{f.name}' of '{rec.name}' is {ftype}, not {e.type}")
                 elif not isinstance(e, I.Const):
                     self.diag.error(f.default.span, f"the default of field '{f.name}' must be known before play",
