@@ -138,12 +138,8 @@ class _Builder:
         if node.data == "step_override":
             _, tags, rest = self.split(node.children)
             scoring, step_tok, body = rest
-            if body.data == "step_expr":
-                stmts = (A.Points(self.span(body), self.expr(body.children[0])),)
-            else:
-                stmts = self.block(body)
-            step = A.Step(self.span(node), str(step_tok), self.span(step_tok), tags, doc, stmts,
-                          body.data == "step_expr")
+            step = A.Step(self.span(node), str(step_tok), self.span(step_tok), tags, doc,
+                          *self.step_body(body))
             target_span = Span(self.path, scoring.line, scoring.column, step_tok.end_line,
                                step_tok.end_column)
             return A.Change(self.span(node), "override", "step", f"{scoring}.{step_tok}", target_span,
@@ -159,16 +155,17 @@ class _Builder:
         if len(rest) == 4:
             word_tok, where = rest[2].children
             place = (str(word_tok), str(where), self.span(where))
-        body = rest[-1]
-        if body.data == "step_expr":
-            stmts = (A.Points(self.span(body), self.expr(body.children[0])),)
-        else:
-            stmts = self.block(body)
-        step = A.Step(self.span(node), str(step_tok), self.span(step_tok), tags, doc, stmts,
-                      body.data == "step_expr")
+        step = A.Step(self.span(node), str(step_tok), self.span(step_tok), tags, doc,
+                      *self.step_body(rest[-1]))
         target_span = Span(self.path, owner.line, owner.column, step_tok.end_line, step_tok.end_column)
         return A.Change(self.span(node), "add", "step", f"{owner}.{step_tok}", target_span, doc, step,
                         place)
+
+    def step_body(self, body: Tree) -> tuple[tuple[A.Stmt, ...], bool]:
+        """A step's statements, and whether it is written '= expression' (its points)."""
+        if body.data == "step_expr":
+            return (A.Points(self.span(body), self.expr(body.children[0])),), True
+        return self.block(body), False
 
     def definition(self, node: Tree, doc: str) -> A.Definition:
         method = getattr(self, "def_" + node.data)
@@ -305,12 +302,8 @@ class _Builder:
                 layers.append(A.Layer(self.span(item), str(irest[0]), itags, self.doc(docs)))
             else:
                 name_tok, body = irest
-                if body.data == "step_expr":
-                    stmts = (A.Points(self.span(body), self.expr(body.children[0])),)
-                else:
-                    stmts = self.block(body)
                 steps.append(A.Step(self.span(item), str(name_tok), self.span(name_tok), itags,
-                                    self.doc(docs), stmts, body.data == "step_expr"))
+                                    self.doc(docs), *self.step_body(body)))
         return A.Scoring(self.span(node), name, nspan, tags, doc, params, tuple(layers),
                          tuple(steps))
 

@@ -97,12 +97,13 @@ def run_checks(program: I.Program) -> None:
                                           + (f" [{' '.join(node.rule_ids)}]" if node.rule_ids else "")),))
                     else:
                         added = _added_rows(program, chk)
-                        hint = _source_hint(program, chk)
-                        if added:
-                            hint += (f"; a variant that adds rows says what the whole table holds now: "
-                                     f"override check {chk.name} in it")
-                        bag.error(node.name_span, text, hint,
-                                  notes=tuple((r.span, "a row a variant adds") for r in added[:3]))
+                        more = (f"a variant that adds rows can override check {chk.name} to say what the "
+                                f"whole table holds with them") if added else None
+                        hint = "; ".join(h for h in (_source_hint(program, chk), more) if h) or None
+                        notes = [(r.span, "a row a variant adds") for r in added[:3]]
+                        if len(added) > 3:
+                            notes[-1] = (added[2].span, f"a row a variant adds (and {len(added) - 3} more)")
+                        bag.error(node.name_span, text, hint, notes=tuple(notes))
                 continue
             for item in interp.evaluate(chk.domain, {}):
                 env = {chk.var: item}
@@ -147,7 +148,7 @@ def _source_hint(program: I.Program, chk: I.CheckDef) -> str | None:
 
 def _added_rows(program: I.Program, chk: I.CheckDef) -> list:
     """The rows variants add to the tables a whole-table check reads."""
-    read = _tables_read(program, chk.name)
+    read = _tables_read(program, chk.name, files_only=False)
     return [r for t in sorted(read) for r in getattr(program.definitions.get(t), "added", ())]
 
 
@@ -162,8 +163,9 @@ def _first_line(path: str) -> Span:
     return Span(path, 1, 1, 1, max(2, len(source_line(path, 1) or "") + 1))
 
 
-def _tables_read(program: I.Program, start: str) -> set[str]:
-    """Tables a definition reads, following the definitions it reads."""
+def _tables_read(program: I.Program, start: str, files_only: bool = True) -> set[str]:
+    """Tables a definition reads (those read from files, or all of them), following
+    the definitions it reads."""
     seen, todo, tables = {start}, [start], set()
     while todo:
         name = todo.pop()
@@ -171,7 +173,7 @@ def _tables_read(program: I.Program, start: str) -> set[str]:
             if src != name or dst in seen:
                 continue
             seen.add(dst)
-            if dst in program.table_files:
+            if dst in program.table_files or (not files_only and dst in program.enums):
                 tables.add(dst)
             else:
                 todo.append(dst)

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from . import ast as A
 from . import graph as rules_graph
 from .diagnostics import Span, source_line
-from .variants import kept_base, word
+from .variants import KEPT, kept_base, word
 
 
 @dataclass
@@ -87,7 +87,13 @@ def items(program) -> dict[str, tuple[str, Side, object]]:
     out = {}
     for f in program.files:
         for d in f.definitions:
-            if isinstance(d, A.Game) or kept_base(d.name):
+            if kept_base(d.name):            # an override wraps it: its steps still run, as its owner's
+                owner = d.name.split(KEPT)[0]
+                for st in A.steps_of(d):
+                    out.setdefault(f"{owner}.{st.name}", ("step", Side(source_text(st.span), st.span,
+                                                                       [t for t, _ in st.tags], st.doc), st))
+                continue
+            if isinstance(d, A.Game):
                 continue
             if isinstance(d, A.State):
                 for v in d.vars:

@@ -85,8 +85,9 @@ def rules_page(program: I.Program) -> str:
                 for v in info.values:
                     out.append("| " + " | ".join([v] + [str(info.attrs[c].get(v)) for c in cols]) + " |")
                 out.append("")
-            if A.steps_of(d):
-                for step in A.steps_of(d):
+            steps = A.steps_of(d)
+            if steps:
+                for step in steps:
                     out += [f"- **{step.name}** {_ids([t for t, _ in step.tags])}: "
                             f"{step.doc.replace(chr(10), ' ')}"]
                 out.append("")

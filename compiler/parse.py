@@ -152,18 +152,21 @@ def _syntax_diagnostic(exc: UnexpectedInput, text: str, path: str) -> Diagnostic
     return Diagnostic(span, message, hint)
 
 
-# What a variant item written another way means, by the start of its line.
+# What a variant item (or a table row) written another way means, by its line.
 _ITEM_HINTS = (
-    (re.compile(r"^\s*(remove|override)\s+(field|row)\b"),
-     "a variant cannot {0} one {1}: override the whole {2} instead; it can add one ({3})"),
+    (re.compile(r"^\s*(remove|override)\s+field\b"),
+     lambda m: f"a variant cannot {m[1]} one field: override the whole record instead; "
+               "it can add one ('add field RECORD.NAME: TYPE = default')"),
+    (re.compile(r"^\s*(remove|override)\s+row\b"),
+     lambda m: f"a variant cannot {m[1]} one row or value: override the whole table or enum instead; "
+               "it can add one ('add row TABLE: NAME | value | ...')"),
     (re.compile(r"^\s*(override|remove|add)\s+step\s+[a-z_][a-z0-9_]*\s*([{=\[]|after|before|$)"),
-     "a step is named with its scoring, procedure or mode: {0} step OWNER.STEP "
-     "(transition.replenish_hands, score.giraffe)"),
+     lambda m: f"a step is named with its scoring, procedure or mode: '{m[1]} step OWNER.STEP'"),
     (re.compile(r"^\s*add\s+field\s+[a-z_][a-z0-9_]*\s*[:\[]"),
-     "a field is named with its record: add field RECORD.NAME: TYPE = default (species.migrations)"),
+     lambda m: "a field is named with its record: 'add field RECORD.NAME: TYPE = default'"),
     (re.compile(r"^\s*(add\s+row\b.*|[a-z_][a-z0-9_]*\s*)\|.*[\[{]"),
-     "a cell holding several values is written between quotes, separated by spaces "
-     "(\"running running\"), a list of such collections with '/' (\"a b / c\")"),
+     lambda m: "a cell holding several values is written between quotes, separated by spaces "
+               "(\"a b\"), a list of such collections with '/' (\"a b / c\")"),
 )
 
 
@@ -172,17 +175,10 @@ def _variant_item_hint(text: str, span: Span) -> str | None:
     lines = text.splitlines()
     if not 1 <= span.line <= len(lines):
         return None
-    line = lines[span.line - 1]
     for pattern, hint in _ITEM_HINTS:
-        m = pattern.match(line)
+        m = pattern.match(lines[span.line - 1])
         if m:
-            groups = m.groups()
-            if "{2}" in hint:
-                field_ = groups[1] == "field"
-                return hint.format(groups[0], groups[1], "record" if field_ else "table",
-                                   "'add field RECORD.NAME: TYPE = default'" if field_
-                                   else "'add row TABLE: NAME | value | ...'")
-            return hint.format(*groups[:1])
+            return hint(m)
     return None
 
 

@@ -156,7 +156,7 @@ class Resolver:
         self.requires_seen: dict[str, Span] = {}   # the requirements of the procedure being resolved
         self.steps_seen: dict[str, Span] = {}      # its named steps
         self.step_owner: str | None = None         # the procedure or mode whose steps those are
-        self.last_step: str | None = None          # its step resolved last, for "precedes"
+        self.last_step: dict = {}                  # block's scope -> its step resolved last, for "precedes"
         self.defs: dict[str, A.Definition] = {}
         self.enums: dict[str, I.EnumInfo] = {}
         self.enum_of_value: dict[str, str] = {}
@@ -332,7 +332,7 @@ class Resolver:
                 first = info.spans.get(row.key)
                 self.diag.error(row.span, f"'{row.key}' appears twice in table '{name}'",
                                 "a variant adds a row the table's file already has: drop one of them"
-                                if row in node.added else None,
+                                if any(r is row for r in node.added) else None,
                                 notes=((first, "first here"),) if first is not None else ())
                 continue
             info.values.append(row.key)
@@ -544,7 +544,7 @@ class Resolver:
         if complete and missing:
             self.diag.error(span, f"new {rec.name} needs a value for " + ", ".join(missing))
         if complete:
-            out.update((n, d) for n, d in rec.defaults.items() if n not in out)
+            out.update((n, I.Const(d.type, span, d.value)) for n, d in rec.defaults.items() if n not in out)
         return out
 
     def csv_value(self, text: str, ctype: Type, span: Span, column: str):
@@ -1494,7 +1494,17 @@ class Resolver:
     def bind(self, scope: Scope, name: str, typ: Type, span: Span):
         if name in scope.names:
             self.diag.error(span, f"'{name}' is already defined in this block")
+        else:
+            self.no_hiding(scope, name, span)
         scope.names[name] = typ
+
+    def no_hiding(self, scope: Scope, name: str, span: Span):
+        """A name of a block (a let, a choice, a loop variable) cannot hide one of an
+        enclosing block: both would be one variable when the rules run."""
+        if scope.parent is not None and scope.parent.lookup(name) is not None:
+            self.diag.error(span, f"'{name}' is already a name of an enclosing block (a parameter, a let, "
+                                  "a choice or a loop variable): a name of an inner block cannot hide it",
+                            "choose another name")
 
     def st_Let(self, node: A.Let, scope, context):
         value = self.expr(node.value, scope)
@@ -1621,10 +1631,10 @@ class Resolver:
         """A named step of a procedure or mode: a block a variant can override, remove,
         or put a step beside."""
         if context != "procedure":
-            where = "a scoring's step" if context == "scoring" else "a query"
-            self.diag.error(node.name_span, f"a named step ('step {node.name} {{ ... }}') cannot be used in {where}",
-                            "steps name the parts of a procedure or mode (a scoring's steps are written at "
-                            "its top level)")
+            self.diag.error(node.name_span, f"'step' cannot be used in "
+                                            f"{'a scoring step' if context == 'scoring' else 'a query'}",
+                            "named steps are the parts of a procedure or mode" +
+                            ("; a scoring's steps are written at its top level" if context == "scoring" else ""))
             return None
         if node.name in self.steps_seen:
             self.diag.error(node.name_span, f"step '{node.name}' appears twice in '{self.step_owner}'",
@@ -1633,9 +1643,12 @@ class Resolver:
         self.steps_seen[node.name] = node.name_span
         key = f"{self.step_owner}.{node.name}"
         self.reads.append((self.current, key, "contains", node.name_span))
-        if self.last_step is not None:
-            self.reads.append((self.last_step, key, "precedes", node.name_span))
-        self.last_step = key
+        # "precedes" links steps of one block, in order (not a step to those inside it,
+        # nor an if's branches to each other)
+        previous = self.last_step.get(scope)
+        if previous is not None:
+            self.reads.append((previous, key, "precedes", node.name_span))
+        self.last_step[scope] = key
         saved, self.current = self.current, key
         body = self.block(node.body, scope, context)
         self.current = saved
@@ -1696,6 +1709,7 @@ class Resolver:
         if not is_coll(coll.type):
             self.diag.error(node.coll.span, f"'for' needs a collection, found {coll.type}")
         inner = scope.child()
+        self.no_hiding(inner, node.var, node.var_span)
         inner.names[node.var] = coll.type.elem if isinstance(coll.type, CollT) else ANY
         return I.For(node.span, node.var, coll, self.block(node.body, inner, context), node.simultaneous)
 
@@ -1732,6 +1746,7 @@ class Resolver:
         if node.var is not None:
             coll = self.expr(node.coll, scope)
             inner = scope.child()
+            self.no_hiding(inner, node.var, node.span)
             inner.names[node.var] = coll.type.elem if isinstance(coll.type, CollT) else ANY
             var = node.var
         return I.Report(node.span, node.name, var, coll, self.expr(node.value, inner))
@@ -1879,7 +1894,7 @@ class Resolver:
     # ================================================================ procedures, modes, queries
     def resolve_procedure(self, node: A.Procedure):
         self.requires_seen = {}
-        self.steps_seen, self.step_owner, self.last_step = {}, node.name, None
+        self.steps_seen, self.step_owner, self.last_step = {}, node.name, {}
         scope = Scope(kind="procedure")
         params = []
         for p in node.params:
@@ -1893,7 +1908,7 @@ class Resolver:
 
     def resolve_mode(self, node: A.Mode):
         self.requires_seen = {}
-        self.steps_seen, self.step_owner, self.last_step = {}, node.name, None
+        self.steps_seen, self.step_owner, self.last_step = {}, node.name, {}
         saved, self.current = self.current, node.name
         players = self.expr(node.players, Scope(kind="def"))
         lo = hi = 1

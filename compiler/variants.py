@@ -126,6 +126,7 @@ class _Table:
         fi, di = loc[0], loc[1]
         if len(loc) == 2:
             self.files[fi][di] = node
+            self.after = {k: v for k, v in self.after.items() if k[:2] != (fi, di)}
             return
         d = self.files[fi][di]
         if loc[2] == "step":
@@ -179,6 +180,8 @@ def compose(base: list[A.SpecFile], variants: list[A.SpecFile],
     bag = DiagnosticBag()
     applied: list[Applied] = []
     last: dict[str, tuple[str, Span]] = {}      # name -> (variant path, span) of its last change
+    removed_by: dict[str, tuple[str, Span]] = {}   # a step removed -> (variant path, span)
+    placed_near: dict[str, tuple[str, Span]] = {}  # a step another step was put beside -> (path, span)
     for vf in variants:
         v = vf.variant
         info = Applied(v.name, v.title, v.doc, vf.path, v.rule_ids, v.span, extends.get(vf.path, ""))
@@ -199,7 +202,8 @@ def compose(base: list[A.SpecFile], variants: list[A.SpecFile],
                     bag.error(span, f"'{target}' is changed twice in this variant",
                               "keep one change", notes=((seen_here[target], "the first change"),))
                     continue
-                part = next((n for n in seen_here if _overlaps(n, target)), None)
+                part = next((n for n in seen_here if _overlaps(n, target)
+                             and last.get(n, ("", None))[1] == seen_here[n]), None)
                 if part is not None:
                     whole, piece = (target, part) if len(target) < len(part) else (part, target)
                     if whole in named and named[whole][2] is None:      # the variant's own definition
@@ -216,19 +220,37 @@ def compose(base: list[A.SpecFile], variants: list[A.SpecFile],
                          and prev[0] not in ancestors.get(vf.path, set())]
                 if clash:
                     name, prev = clash[0]
-                    same = name == target
-                    bag.error(span, f"variants '{_vname(variants, prev[0])}' and '{v.name}' both change "
-                                    f"'{target}'" + ("" if same else f" ('{name}' and '{target}' overlap: "
-                                                                      f"one is part of the other)")
-                                    + ", and neither extends the other",
+                    other = _vname(variants, prev[0])
+                    if name == target:
+                        what = f"variants '{other}' and '{v.name}' both change '{target}'"
+                    elif len(name) < len(target):
+                        what = f"variant '{other}' changes '{name}' whole and variant '{v.name}' its part '{target}'"
+                    else:
+                        what = f"variant '{other}' changes '{name}' and variant '{v.name}' the whole of '{target}'"
+                    bag.error(span, what + ", and neither extends the other",
                               "apply one of them, or make one variant extend the other to order them",
-                              notes=((prev[1], f"'{_vname(variants, prev[0])}' changes '{name}' here"),))
+                              notes=((prev[1], f"'{other}' changes '{name}' here"),))
                     continue
-                if ch.action == "add" and ch.kind in ("step", "field", "row"):
-                    if not {"step": _add_step, "field": _add_field, "row": _add_row}[ch.kind](table, named, ch, bag):
+                # a step placed after or before a step another variant removes, in either order
+                near = _near(ch, target)
+                dep = removed_by.get(near) if near else None
+                if dep is None and ch.action == "remove":
+                    dep = placed_near.get(target)
+                if dep is not None and dep[0] != vf.path and dep[0] not in ancestors.get(vf.path, set()):
+                    other = _vname(variants, dep[0])
+                    bag.error(span, f"variant '{other}' and variant '{v.name}' disagree on the step "
+                                    f"'{near or target}': one removes it, the other puts a step beside it; "
+                                    "neither extends the other",
+                              "apply one of them, or make one variant extend the other to order them",
+                              notes=((dep[1], f"'{other}' here"),))
+                    continue
+                if ch.action == "add" and ch.kind in PART_ADDS:
+                    if not PART_ADDS[ch.kind](table, named, ch, bag):
                         continue
                     info.changes.append(ChangeRecord("add", ch.kind, target, v.name, span, None, node))
                     last[target] = (vf.path, span)
+                    if _near(ch, target):
+                        placed_near[_near(ch, target)] = (vf.path, span)
                     continue
                 if ch.action == "add":
                     if target in named:
@@ -266,6 +288,7 @@ def compose(base: list[A.SpecFile], variants: list[A.SpecFile],
                 if ch.action == "remove":
                     table.put(loc, None)
                     info.changes.append(ChangeRecord("remove", kind, target, v.name, span, old, None))
+                    removed_by[target] = (vf.path, span)
                 else:
                     new = _overridden(old, node, bag, span)
                     if new is None:
@@ -276,14 +299,14 @@ def compose(base: list[A.SpecFile], variants: list[A.SpecFile],
                         kept = f"{target}{KEPT}{v.name}"
                         new = _map_names(new, {BASE: kept})
                         added.append(replace(old, name=kept))
-                    elif _uses_base(new):
-                        bag.error(span, "'base' is only for an override of a whole definition or a step",
+                    elif _uses_base(new) and not isinstance(new, A.Step):
+                        bag.error(span, "'base' is only for an override of a whole definition or of a step",
                                   "write the state variable out in full")
                         continue
                     table.put(loc, new)
                     info.changes.append(ChangeRecord("override", kind, target, v.name, span, old, new))
                 last[target] = (vf.path, span)
-            if ch.action == "add" and ch.node is not None and ch.kind not in ("step", "field", "row"):
+            if ch.action == "add" and ch.node is not None and ch.kind not in PART_ADDS:
                 added.append(ch.node)
         if added:
             table.files.append(list(added))
@@ -321,17 +344,18 @@ def _uses_base(d) -> bool:
                or (isinstance(n, A.Do) and n.proc == BASE) for n in _walk(d))
 
 
-def _map_names(node, names: dict[str, str]):
-    """``node`` with the calls, names and procedures of ``names`` renamed."""
+def _map_names(node, names: dict[str, str], lets: bool = False):
+    """``node`` with the calls, names and procedures of ``names`` renamed (and the
+    ``let``s that bind them, with ``lets``)."""
     if isinstance(node, tuple):
-        return tuple(_map_names(x, names) for x in node)
+        return tuple(_map_names(x, names, lets) for x in node)
     if not isinstance(node, A.Node):
         return node
     changes = {}
     for f in node.__dataclass_fields__:
         value = getattr(node, f)
         if isinstance(value, (A.Node, tuple)):
-            new = _map_names(value, names)
+            new = _map_names(value, names, lets)
             if new is not value:
                 changes[f] = new
     if isinstance(node, A.Call) and node.func in names:
@@ -340,7 +364,25 @@ def _map_names(node, names: dict[str, str]):
         changes["id"] = names[node.id]
     elif isinstance(node, A.Do) and node.proc in names:
         changes["proc"] = names[node.proc]
+    elif lets and isinstance(node, A.Let) and node.name in names:
+        changes["name"] = names[node.name]
     return replace(node, **changes) if changes else node
+
+
+def _binders(node) -> list[tuple[str, Span]]:
+    """The names a piece of a spec binds (lets, loops, choices, comprehensions), with
+    where."""
+    out = []
+    for n in _walk(node):
+        if isinstance(n, A.Let):
+            out.append((n.name, n.name_span))
+        elif isinstance(n, A.For):
+            out.append((n.var, n.var_span))
+        elif isinstance(n, A.Choose):
+            out.append((n.name, n.name_span))
+        elif isinstance(n, A.Binder):
+            out.append((n.var, n.span))
+    return out
 
 
 def _vname(variants: list[A.SpecFile], path: str) -> str:
@@ -371,6 +413,11 @@ def _overridden(old, new, bag: DiagnosticBag, span: Span):
     if isinstance(new, A.StateVar):
         return replace(new, tags=_merge_tags(old.tags, new.tags), doc=doc)
     if isinstance(new, A.Step):
+        taken = [sp for n, sp in _binders(new.body) if n == BASE]
+        if taken:
+            bag.error(taken[0], "'base' is the base's step in an override of a step: no let, loop or "
+                                "choice can take the name", "give the value another name")
+            return None
         body = new.body
         if _uses_base(new):
             body = _spliced(new.body, old, bag)
@@ -400,6 +447,13 @@ def _overridden(old, new, bag: DiagnosticBag, span: Span):
 
 
 # ------------------------------------------------------------------ steps
+def _near(ch: A.Change, target: str) -> str | None:
+    """The step an added step is put after or before (OWNER.STEP), if any."""
+    if ch.action == "add" and ch.kind == "step" and ch.place is not None:
+        return f"{target.partition('.')[0]}.{ch.place[1]}"
+    return None
+
+
 def _overlaps(a: str, b: str) -> bool:
     """Whether two changed names overlap: the same, or one a part (a step, a field, a
     row) of the other."""
@@ -467,10 +521,6 @@ def _add_step(table: _Table, named: dict, ch: A.Change, bag: DiagnosticBag) -> b
     """Put the step an ``add step OWNER.NAME [after|before STEP]`` adds in its place;
     False (with an error) when the owner or the place is missing or the name taken."""
     owner, _, name = ch.target.partition(".")
-    if not name:
-        bag.error(ch.target_span, f"'add step {owner}' names no scoring, procedure or mode",
-                  "write 'add step OWNER.NAME ...'")
-        return False
     if ch.target in named:
         old = named[ch.target][1]
         bag.error(ch.target_span, f"'{owner}' already has a step '{name}'",
@@ -489,7 +539,9 @@ def _add_step(table: _Table, named: dict, ch: A.Change, bag: DiagnosticBag) -> b
     kind, d, loc = entry
     if _uses_base(ch.node):
         bag.error(ch.target_span, f"'base' is the base's step in an override, and '{name}' is a new step",
-                  f"to build on a step of the base, write 'override step {owner}.STEP ...' with 'do base()'")
+                  f"to build on a step of the base, write 'override step {owner}.STEP = base + ...'"
+                  if ch.node.expr_form else
+                  f"to build on a step of the base, write 'override step {owner}.STEP {{ do base() ... }}'")
         return False
     if not _step_form_ok(ch, named, bag):
         return False
@@ -499,6 +551,7 @@ def _add_step(table: _Table, named: dict, ch: A.Change, bag: DiagnosticBag) -> b
             bag.error(pspan, f"the {kind} '{owner}' has no step '{place}' to put '{name}' {where}",
                       _step_hint(f"{owner}.{place}", named, full=False))
             return False
+        loc = named[f"{owner}.{place}"][2][:2]      # the body that holds it (a wrapped base's too)
     table.insert(loc, ch.node, ch.place)
     return True
 
@@ -510,7 +563,8 @@ def _step_form_ok(ch: A.Change, named: dict, bag: DiagnosticBag) -> bool:
     if ch.node.expr_form and entry is not None and entry[0] in ("procedure", "mode"):
         bag.error(ch.node.body[0].span, f"a step of {a_or_an(entry[0])} is a block of statements: "
                                         f"'= expression' is for the steps of a scoring",
-                  f"write {ch.action} step {ch.target} {{ ... }}")
+                  f"write '{ch.action} step {ch.target}"
+                  + (f" {ch.place[0]} {ch.place[1]}" if ch.place else "") + " { ... }'")
         return False
     return True
 
@@ -546,7 +600,7 @@ def _add_row(table: _Table, named: dict, ch: A.Change, bag: DiagnosticBag) -> bo
     if entry is None or entry[2] is None or entry[0] not in ("table", "enum"):
         what = f"'{owner}' is {a_or_an(entry[0])}" if entry and entry[2] is not None else \
             f"the base has no table or enum '{owner}'"
-        bag.error(ch.target_span, f"cannot add row '{key}' to '{owner}': {what}",
+        bag.error(ch.target_span, f"cannot add row '{ch.target}': {what}",
                   _owner_hint(owner, entry, named, ("table", "enum"),
                               "a row belongs to a table (or, with no values, to an enum)"))
         return False
@@ -561,8 +615,9 @@ def _add_row(table: _Table, named: dict, ch: A.Change, bag: DiagnosticBag) -> bo
     else:
         old = next((r.span for r in d.rows + d.added if r.key == key), None)
     if old is not None:
-        bag.error(ch.target_span, f"'{owner}' already has '{key}'",
-                  "a variant adds new rows; to change one, override the table",
+        what = "value" if isinstance(d, A.Enum) else "row"
+        bag.error(ch.target_span, f"{kind} '{owner}' already has a {what} '{key}'",
+                  f"a variant adds new {what}s; to change one, override the {kind}",
                   notes=((old, "defined here"),))
         return False
     table.put(loc, replace(d, added=tuple(d.added) + (ch.node,)))
@@ -574,6 +629,11 @@ def _spliced(body, old: A.Step, bag: DiagnosticBag):
     becomes the base step's statements; ``base`` as a value, the points of a base
     step written ``= expression``. None (with an error) where that cannot be."""
     value = old.body[0].value if len(old.body) == 1 and isinstance(old.body[0], A.Points) else None
+    hidden = f"{BASE}{KEPT}{old.name}"           # the base step's points, computed once
+    # the base step's own lets, under names of their own where they are spliced in
+    inner = _map_names(old.body, {x.name: f"{x.name}{KEPT}{old.name}" for x in _walk(old.body)
+                                  if isinstance(x, A.Let)}, lets=True)
+    uses_value = False
     ok = True
 
     def expr(node):
@@ -589,9 +649,11 @@ def _spliced(body, old: A.Step, bag: DiagnosticBag):
                           "write 'do base()' among the step's statements to run the base's step")
                 ok = False
                 return node
-            return value
+            nonlocal uses_value
+            uses_value = True
+            return replace(node, id=hidden)
         if isinstance(node, A.Call) and node.func == BASE:
-            bag.error(node.span, "'base' in a step takes no arguments",
+            bag.error(node.span, "'base' in a step is a value, not a call",
                       "write 'base' for the base step's points, or 'do base()' to run its statements")
             ok = False
             return node
@@ -604,17 +666,12 @@ def _spliced(body, old: A.Step, bag: DiagnosticBag):
         nonlocal ok
         out = []
         for st in seq:
-            if isinstance(st, A.Let) and st.name == BASE:
-                bag.error(st.name_span, "'base' is the base's step in an override of a step: a 'let' "
-                                        "cannot take the name", "give the value another name")
-                ok = False
-                continue
             if isinstance(st, A.Do) and st.proc == BASE:
                 if st.args:
                     bag.error(st.span, "'do base()' in a step takes no arguments",
                               f"the base's step '{old.name}' runs with the names it sees where it is")
                     ok = False
-                out.extend(old.body)
+                out.extend(inner)
                 continue
             changes = {}
             for f in st.__dataclass_fields__:
@@ -628,6 +685,8 @@ def _spliced(body, old: A.Step, bag: DiagnosticBag):
         return tuple(out)
 
     result = stmts(body)
+    if uses_value:
+        result = (A.Let(value.span, hidden, value.span, value, ""),) + result
     bases = [n for n in _walk(body) if isinstance(n, A.Do) and n.proc == BASE]
     inner = A.body_steps(old.body)
     if ok and len(bases) > 1 and inner:
@@ -638,19 +697,25 @@ def _spliced(body, old: A.Step, bag: DiagnosticBag):
     return result if ok else None
 
 
-def lost_checkpoints(applied: list[Applied]) -> list[tuple[str, str, ChangeRecord]]:
+def lost_checkpoints(program) -> list[tuple[str, str, ChangeRecord]]:
     """(checkpoint, variant, change) for each checkpoint a variant's removal or
-    override of a step takes away: positions saved there, ``--stop-at`` and the
-    tests' watchers no longer find it."""
+    override of a step takes away, and the program no longer has anywhere:
+    positions saved there, ``--stop-at`` and the tests' watchers no longer find it."""
+    from .state_io import checkpoint_names
+    still = set(checkpoint_names(program))
+
     def names(node) -> set[str]:
-        return {n.name for n in _walk(node) if isinstance(n, A.Checkpoint)} if node is not None else set()
+        return {n.name for n in _walk(node) if isinstance(n, A.Checkpoint)} - still if node is not None else set()
     out = []
-    for info in applied:
+    for info in program.variants:
         for ch in info.changes:
             if ch.kind == "step" and ch.action in ("remove", "override"):
                 for name in sorted(names(ch.before) - names(ch.after)):
                     out.append((name, info.name, ch))
     return out
+
+
+PART_ADDS = {"step": _add_step, "field": _add_field, "row": _add_row}
 
 
 # ------------------------------------------------------------------ loading order
@@ -688,12 +753,24 @@ def removed_note(diag: Diagnostic, applied: list[Applied]) -> Diagnostic:
                                                                           f"'{ch.name}' here"),))
     # the line names what a variant overrides (a state variable given another type:
     # the base's uses of it fail with messages about values, not names)
-    words = set(re.findall(r"[a-z_][a-z0-9_]*", source_line(diag.span.file, diag.span.line) or ""))
-    for info in applied:
-        for ch in info.changes:
-            if ch.action == "override" and ch.kind in ("state", "def", "param", "record", "table", "enum") \
-                    and ch.name in words:
-                return replace(diag, notes=tuple(diag.notes) + ((ch.span, f"variant '{info.name}' overrides "
-                                                                          f"'{ch.name}', which this line uses, "
-                                                                          f"here"),))
+    line = source_line(diag.span.file, diag.span.line) or ""
+    own = line[diag.span.col - 1:diag.span.end_col - 1] if diag.span.end_line == diag.span.line else line
+    for text in (own, line):                 # the words the error points at first, then its line's
+        words = _names_in(text)
+        for info in applied:
+            for ch in info.changes:
+                if ch.action == "override" and ch.kind in ("state", "def", "param", "record", "table", "enum") \
+                        and ch.name in words:
+                    return replace(diag, notes=tuple(diag.notes) + ((ch.span, f"variant '{info.name}' overrides "
+                                                                              f"'{ch.name}', which this line "
+                                                                              f"uses, here"),))
     return diag
+
+
+def _names_in(text: str) -> set[str]:
+    """The names a piece of a spec line reads: not inside texts (but inside their
+    {expressions}) or comments, not field names after a dot."""
+    text = re.sub(r'"(\\.|[^"\\])*"|#.*',
+                  lambda m: " " + " ".join(re.findall(r"\{([^{}]*)\}", m.group(0))) + " "
+                  if m.group(0).startswith('"') else " ", text)
+    return set(re.findall(r"(?<![.\w])[a-z_][a-z0-9_]*", text))

@@ -23,6 +23,7 @@ from compiler import runtime as rt
 from compiler.diagnostics import BadInputError, Diagnostic, RulesError, did_you_mean, whole_number
 from compiler.render import board_lines
 from compiler.types import BoardT
+from compiler.variants import lost_checkpoints
 
 
 class UsageError(BadInputError):
@@ -177,6 +178,7 @@ def cmd_check(args) -> int:
     from compiler.loader import unread_settings
     code = 0
     base_unread: dict[str, set] = {}     # base spec -> its switches and params no rule reads
+    warned: set = set()                  # (span, checkpoint) of the lost checkpoints already said
     paths = [t for path in args.paths for t in _check_targets(path)]
     shown: dict[str, str] = {}           # an error's text -> the first path that gave it
     for path in paths:
@@ -206,10 +208,12 @@ def cmd_check(args) -> int:
                 except RulesError:       # a --set of a name only the variant has
                     base_unread[base] = set(unread_settings(_load(base, args, {})))
             known = base_unread[base]
-        from compiler.variants import lost_checkpoints
-        for name, v, ch in lost_checkpoints(program.variants):
+        for name, v, ch in lost_checkpoints(program):
+            if (ch.span, name) in warned:      # a variant of a variant checked after it
+                continue
+            warned.add((ch.span, name))
             print(f"{ch.span}: warning: variant '{v}' takes away the checkpoint '{name}' ({ch.action} step "
-                  f"{ch.name}): positions saved there and --stop-at {name} no longer find it", file=sys.stderr)
+                  f"'{ch.name}'): positions saved there and --stop-at {name} no longer find it", file=sys.stderr)
         for name in unread_settings(program):
             if name in known:
                 continue
@@ -396,12 +400,11 @@ def _stop_label(program, stop_at: str) -> str:
     from compiler.state_io import checkpoint_names
     known = checkpoint_names(program)
     if name not in known:
-        from compiler.variants import lost_checkpoints
-        gone = [(v, ch) for n, v, ch in lost_checkpoints(program.variants) if n == name]
+        gone = [(v, ch) for n, v, ch in lost_checkpoints(program) if n == name]
         if gone:
             v, ch = gone[0]
             raise UsageError(f"--stop-at: no checkpoint '{name}': variant '{v}' takes it away "
-                             f"({ch.action} step {ch.name} at {ch.span.file}:{ch.span.line})")
+                             f"({ch.action} step '{ch.name}' at {ch.span.file}:{ch.span.line})")
         hint = did_you_mean(name, known) or ("checkpoints: " + ", ".join(known) if known
                                              else "this spec declares no checkpoint")
         raise UsageError(f"--stop-at: no checkpoint '{name}' in the spec ({hint})")

@@ -546,8 +546,8 @@ def test_a_variant_that_takes_a_checkpoint_away_is_warned_of_and_named_by_stop_a
     w.write_text(f'variant w "W" extends "{base}"\nremove step p.tick\n')
     code, out, err = run("check", str(w))
     assert code == 0
-    assert f"{w}:2:13: warning: variant 'w' takes away the checkpoint 'round' (remove step p.tick)" in err
+    assert f"{w}:2:13: warning: variant 'w' takes away the checkpoint 'round' (remove step 'p.tick')" in err
     code, out, err = run("play", str(base), "--variant", str(w), "--players", "1", "--stop-at", "round:2",
                          "--save-state", str(tmp_path / "s.json"))
     assert code == 2
-    assert f"--stop-at: no checkpoint 'round': variant 'w' takes it away (remove step p.tick at {w}:2)" in err
+    assert f"--stop-at: no checkpoint 'round': variant 'w' takes it away (remove step 'p.tick' at {w}:2)" in err
