@@ -286,8 +286,11 @@ class Resolver:
             return
         if value in self.enum_of_value:
             other = self.enum_of_value[value]
+            info = self.enums.get(other)
+            first = info.spans.get(value) if info is not None else None
             self.diag.error(span, f"'{value}' is already a value of '{other}'",
-                            "values of different enums and switches must have different names")
+                            "values of different enums and switches must have different names",
+                            notes=((first, f"the value of '{other}'"),) if first is not None else ())
             return
         if value in self.defs:
             self.diag.error(span, f"'{value}' is both a value and a definition",
@@ -296,28 +299,42 @@ class Resolver:
         self.enum_of_value[value] = enum
 
     def resolve_enums(self):
+        """Enums, switches with named options and tables; the values variants add come
+        after every value of the spec (a clash is said at the value added)."""
+        added = []
         for name, node in list(self.defs.items()):
             if isinstance(node, A.Enum):
-                values = list(node.values) + [(r.key, r.span) for r in node.added]
-                info = I.EnumInfo(name, [v for v, _ in values], dict((v, sp) for v, sp in values), node=node)
-                seen = set()
-                for v, span in values:
-                    if v in seen:
-                        self.diag.error(span, f"'{v}' appears twice in enum '{name}'")
-                    seen.add(v)
-                    self.add_enum_value(v, name, span)
+                info = I.EnumInfo(name, [], {}, node=node)
                 self.enums[name] = info
+                self.enum_values(info, list(node.values))
+                added.append((info, [(r.key, r.span) for r in node.added]))
             elif isinstance(node, A.Switch):
                 if _named_options(node):
                     self.enums[name] = I.EnumInfo(name, list(node.options), node=node)
                     for opt in node.options:
                         self.add_enum_value(opt, name, node.name_span)
         # tables after plain enums: their columns may be typed by enums.
+        tables = []
         for name, node in list(self.defs.items()):
             if isinstance(node, A.Table):
-                self.resolve_table(name, node)
+                tables.append(self.resolve_table(name, node))
+        for info, values in added:
+            self.enum_values(info, values)
+        for info, columns in tables:
+            self.table_rows(info, columns, list(info.node.added))
+
+    def enum_values(self, info: I.EnumInfo, values: list):
+        for v, span in values:
+            if v in info.values:
+                self.diag.error(span, f"'{v}' appears twice in enum '{info.name}'")
+                continue
+            info.values.append(v)
+            info.spans[v] = span
+            self.add_enum_value(v, info.name, span)
 
     def resolve_table(self, name: str, node: A.Table):
+        """A table's columns and the rows of the spec or its file; (its info, its
+        columns), for the rows variants add."""
         info = I.EnumInfo(name, [], node=node)
         self.enums[name] = info
         columns = [(c.name, self.type(c.type), c.span) for c in node.columns]
@@ -327,7 +344,12 @@ class Resolver:
         rows = list(node.rows)
         if node.source is not None:
             rows = self.read_csv_rows(node, [c for c, _, _ in columns])
-        for row in rows + list(node.added):
+        self.table_rows(info, columns, rows)
+        return info, columns
+
+    def table_rows(self, info: I.EnumInfo, columns: list, rows: list):
+        name, node = info.name, info.node
+        for row in rows:
             if row.key in info.values:
                 first = info.spans.get(row.key)
                 self.diag.error(row.span, f"'{row.key}' appears twice in table '{name}'",
