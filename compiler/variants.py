@@ -236,6 +236,11 @@ def compose(base: list[A.SpecFile], variants: list[A.SpecFile],
                 dep = removed_by.get(near) if near else None
                 if dep is None and ch.action == "remove":
                     dep = placed_near.get(target)
+                if dep is not None and near and (dep[0] == vf.path or dep[0] in ancestors.get(vf.path, set())):
+                    bag.error(ch.place[2], f"the step '{near}' to put '{target}' {ch.place[0]} is removed by "
+                                           f"variant '{_vname(variants, dep[0])}'",
+                              "put the new step beside another step", notes=((dep[1], "removed here"),))
+                    continue
                 if dep is not None and dep[0] != vf.path and dep[0] not in ancestors.get(vf.path, set()):
                     other = _vname(variants, dep[0])
                     bag.error(span, f"variant '{other}' and variant '{v.name}' disagree on the step "
