@@ -631,6 +631,10 @@ def _load_state(args, program=None):
         entries = [(("variants", i), Path(v).stem, v) for i, v in enumerate(saved_variants)]
         with _FromPosition(args.state, text, "variants", entries, "--variant", a_variant_fails_alone):
             program = _load(args.spec, args, given)
+    elif not saved_variants and program.variants:
+        print(f"warning: {args.state}: the game was played under the base rules, and this command applies "
+              f"{', '.join(v.path for v in program.variants)}: the position is read under those rules",
+              file=sys.stderr)
     elif saved_variants and program.variants:
         here = [str(Path(v.path).resolve()) for v in program.variants]
         then = [str(Path(v).resolve()) for v in saved_variants]

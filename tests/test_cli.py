@@ -551,3 +551,15 @@ def test_a_variant_that_takes_a_checkpoint_away_is_warned_of_and_named_by_stop_a
                          "--save-state", str(tmp_path / "s.json"))
     assert code == 2
     assert f"--stop-at: no checkpoint 'round': variant 'w' takes it away (remove step 'p.tick' at {w}:2)" in err
+
+
+def test_a_position_of_the_base_game_read_under_a_variant_is_warned_of(tmp_path):
+    state = tmp_path / "s.json"
+    code, _, err = run("play", SPEC, "--players", "3", "--seed", "2", "--stop-at", "pick:3", "--save-state", str(state))
+    assert code == 0, err
+    code, out, err = run("show", SPEC, "--state", str(state), "--variant", "spec/house_rules/savanna_oasis.rules")
+    assert code == 0, err
+    assert (f"warning: {state}: the game was played under the base rules, and this command applies "
+            "spec/house_rules/savanna_oasis.rules: the position is read under those rules") in err
+    code, out, err = run("show", SPEC, "--state", str(state))
+    assert code == 0 and "warning" not in err
