@@ -71,6 +71,11 @@ def read_grid(path: str, program: I.Program, grid_name: str, allow_free: bool) -
     grid = program.grids[grid_name]
     enum = program.enums[grid.cell_enum]
     text = read_text(path)
+    if text.lstrip().startswith("{"):
+        raise BadInputError(Diagnostic(Span(path, 1, 1, 1, 2), "this is a saved position (JSON), not a grid file",
+                                       f"write the {grid.rows} x {grid.cols} grid as text, one line per row, names "
+                                       "separated by spaces ('.' for a free cell); 'rulewright show' prints the "
+                                       "grids of a position"))
     rows = [(i, line) for i, line in enumerate(text.splitlines(), start=1)
             if line.strip() and not line.lstrip().startswith("#")]
     if len(rows) != grid.rows:

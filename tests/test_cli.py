@@ -563,3 +563,12 @@ def test_a_position_of_the_base_game_read_under_a_variant_is_warned_of(tmp_path)
             "spec/house_rules/savanna_oasis.rules: the position is read under those rules") in err
     code, out, err = run("show", SPEC, "--state", str(state))
     assert code == 0 and "warning" not in err
+
+
+def test_a_saved_position_given_where_a_grid_file_is_read_is_said_to_be_one(tmp_path):
+    state = tmp_path / "s.json"
+    code, _, err = run("play", SPEC, "--players", "3", "--seed", "2", "--stop-at", "pick:3", "--save-state", str(state))
+    assert code == 0, err
+    code, out, err = run("query", SPEC, "best-placement", "--state", str(state), "--card", "lion")
+    assert code == 2
+    assert err.startswith(f"{state}:1:1: error: this is a saved position (JSON), not a grid file"), err
