@@ -198,3 +198,15 @@ def test_main_actions_reading(reading):
             acted = [i for t in turns if t[0] == era for i in t[2]]
             assert len(acted) == len(set(acted)), (seed, era)
     assert most == 1 if reading == "per_turn" else most >= 2
+
+
+def test_at_the_start_of_an_era_the_first_player_is_to_move():
+    seen = []
+
+    def watch(state, label):
+        if label.startswith("era:"):
+            seen.append((state.shared["to_move"], state.shared["first_player"]))
+
+    dc().play("standard", 4, 12, watchers=[watch])
+    assert len(seen) == 4 and all(to_move == first for to_move, first in seen)
+    assert len({first for _, first in seen}) > 1          # the marker moves between Eras
