@@ -633,16 +633,25 @@ def dump(node: Any, indent: int = 0) -> str:
     return f"{pad}{node!r}"
 
 
+def blocks(st: Stmt) -> list[tuple[str, tuple]]:
+    """(field, statements) for each block of statements a statement holds (an if's
+    branches, a loop's or a step's body)."""
+    out = []
+    for f in st.__dataclass_fields__:
+        value = getattr(st, f)
+        if isinstance(value, tuple) and value and isinstance(value[0], Stmt):
+            out.append((f, value))
+    return out
+
+
 def body_steps(body) -> list[Step]:
     """The steps of a procedure's or mode's body, at any depth, in order."""
     out: list[Step] = []
     for st in body:
         if isinstance(st, Step):
             out.append(st)
-        for f in getattr(st, "__dataclass_fields__", {}):
-            value = getattr(st, f)
-            if isinstance(value, tuple) and value and isinstance(value[0], Stmt):
-                out.extend(body_steps(value))
+        for _, block in blocks(st):
+            out.extend(body_steps(block))
     return out
 
 

@@ -78,35 +78,13 @@ class _Builder:
                 kind = str(rest[0].children[0]) if isinstance(rest[0], Tree) else None
                 names = [c for c in rest if isinstance(c, Token)]
                 target = ".".join(str(n) for n in names)
-                span = Span(self.path, names[0].line, names[0].column, names[-1].end_line,
-                            names[-1].end_column)
+                span = self.between(names[0], names[-1])
                 changes.append(A.Change(self.span(item), "remove", kind, target, span, doc))
                 continue
             node = rest[-1]
-            if item.data == "add_step_item":
-                changes.append(self.step_add(node, doc))
-                continue
-            if item.data == "add_row_item":
-                _, tags, rrest = self.split(node.children)
-                table, row = rrest
-                key = row.children[0]
-                cells = tuple(self.literal(c) for c in row.children[1:])
-                new_row = A.Row(self.span(row), str(key), cells, tags)
-                target_span = Span(self.path, table.line, table.column, key.end_line, key.end_column)
-                changes.append(A.Change(self.span(node), "add", "row", f"{table}.{key}", target_span,
-                                        doc, new_row))
-                continue
-            if item.data == "add_field_item":
-                _, tags, frest = self.split(node.children)
-                if len(frest) == 3:
-                    self.fail(node, f"the field '{frest[0]}.{frest[1]}' a variant adds needs a default "
-                                    "('= value')", "the base's 'new' and the positions saved without "
-                                                   "the field do not give it a value")
-                rec, name_tok, ftype, default = frest
-                field_ = A.Field(self.span(node), str(name_tok), tags, doc, self.type(ftype), self.expr(default))
-                target_span = Span(self.path, rec.line, rec.column, name_tok.end_line, name_tok.end_column)
-                changes.append(A.Change(self.span(node), "add", "field", f"{rec}.{name_tok}", target_span,
-                                        doc, field_))
+            if item.data in ("add_step_item", "add_field_item", "add_row_item"):
+                changes.append({"add_step_item": self.step_add, "add_field_item": self.field_add,
+                                "add_row_item": self.row_add}[item.data](node, doc))
                 continue
             if item.data == "override_item":
                 changes.append(self.override(node, doc))
@@ -140,8 +118,7 @@ class _Builder:
             scoring, step_tok, body = rest
             step = A.Step(self.span(node), str(step_tok), self.span(step_tok), tags, doc,
                           *self.step_body(body))
-            target_span = Span(self.path, scoring.line, scoring.column, step_tok.end_line,
-                               step_tok.end_column)
+            target_span = self.between(scoring, step_tok)
             return A.Change(self.span(node), "override", "step", f"{scoring}.{step_tok}", target_span,
                             doc, step)
         d = self.definition(node, doc)
@@ -157,7 +134,7 @@ class _Builder:
             place = (str(word_tok), str(where), self.span(where))
         step = A.Step(self.span(node), str(step_tok), self.span(step_tok), tags, doc,
                       *self.step_body(rest[-1]))
-        target_span = Span(self.path, owner.line, owner.column, step_tok.end_line, step_tok.end_column)
+        target_span = self.between(owner, step_tok)
         return A.Change(self.span(node), "add", "step", f"{owner}.{step_tok}", target_span, doc, step,
                         place)
 
@@ -166,6 +143,28 @@ class _Builder:
         if body.data == "step_expr":
             return (A.Points(self.span(body), self.expr(body.children[0])),), True
         return self.block(body), False
+
+    def field_add(self, node: Tree, doc: str) -> A.Change:
+        """``add field RECORD.NAME [IDs]: TYPE = default``."""
+        _, tags, rest = self.split(node.children)
+        if len(rest) == 3:
+            self.fail(node, f"the field '{rest[0]}.{rest[1]}' a variant adds needs a default ('= value')",
+                      "the base's 'new' and the positions saved without the field do not give it a value")
+        rec, name_tok, ftype, default = rest
+        field_ = A.Field(self.span(node), str(name_tok), tags, doc, self.type(ftype), self.expr(default))
+        return A.Change(self.span(node), "add", "field", f"{rec}.{name_tok}", self.between(rec, name_tok),
+                        doc, field_)
+
+    def row_add(self, node: Tree, doc: str) -> A.Change:
+        """``add row TABLE [IDs]: NAME | value | ...``."""
+        _, tags, (table, row) = self.split(node.children)
+        key = row.children[0]
+        new_row = A.Row(self.span(row), str(key), tuple(self.literal(c) for c in row.children[1:]), tags)
+        return A.Change(self.span(node), "add", "row", f"{table}.{key}", self.between(table, key), doc, new_row)
+
+    def between(self, first: Token, last: Token) -> Span:
+        """From the start of one token to the end of another (OWNER.NAME)."""
+        return Span(self.path, first.line, first.column, last.end_line, last.end_column)
 
     def definition(self, node: Tree, doc: str) -> A.Definition:
         method = getattr(self, "def_" + node.data)

@@ -864,9 +864,7 @@ class Interpreter:
         t = var.type
         label = var.name if seat is None else f"{var.name}({getattr(seat, 'name', seat)})"
         if var.init is not None:
-            code = self.exc.ex(var.init)
-            self.ns.update(self.em.values)      # the constants the expression introduced (a record's class)
-            value = eval(code, self.ns)  # noqa: S307
+            value = self.compiled(var.init, ())()   # (with the constants it introduces: a record's class)
         else:
             value = None
         if isinstance(t, CollT) and t.kind == "pile":

@@ -512,8 +512,7 @@ class Resolver:
                                     notes=((seen[f.name], "first here"),))
                     continue
                 seen[f.name] = f.span
-                ftype = self.type(f.type)
-                self.records[name].fields.append((f.name, ftype))
+                self.records[name].fields.append((f.name, self.type(f.type)))
             rec = self.records[name]
             rec.cls = rt.record_class(name, [f for f, _ in rec.fields])
 
@@ -533,17 +532,15 @@ class Resolver:
                 # an error already said while resolving it (an unknown name, a value that
                 # cannot be computed) is the one to show
                 said = (len(self.diag.items), len(self.pending)) != before
-                if said:
-                    rec.defaults[f.name] = I.Const(ftype, e.span, None)
-                    continue
-                if not assignable(e.type, ftype):
+                ok = not said and assignable(e.type, ftype) and isinstance(e, I.Const)
+                if not said and not assignable(e.type, ftype):
                     self.diag.error(f.default.span, f"field '{f.name}' of '{rec.name}' is {ftype}, not {e.type}")
-                elif not isinstance(e, I.Const):
+                elif not said and not isinstance(e, I.Const):
                     self.diag.error(f.default.span, f"the default of field '{f.name}' must be known before play",
                                     "use only numbers, names, switches and params here; a record that needs "
                                     f"another value is built with it: new {rec.name}({f.name} = ...)")
                 # (a wrong default is reported once, not again at every 'new' that leaves it out)
-                rec.defaults[f.name] = I.Const(ftype, e.span, e.value if isinstance(e, I.Const) else None)
+                rec.defaults[f.name] = I.Const(ftype, e.span, e.value if ok else None)
 
     def record_fields(self, rec: I.RecordInfo, inits, span: Span, scope: Scope,
                       complete: bool) -> dict[str, I.Expr]:

@@ -481,13 +481,8 @@ def _around_step(body, name: str, make) -> tuple:
         if isinstance(st, A.Step) and st.name == name:
             out.extend(make(st))
             continue
-        changes = {}
-        for f in st.__dataclass_fields__:
-            value = getattr(st, f)
-            if isinstance(value, tuple) and value and isinstance(value[0], A.Stmt):
-                new = _around_step(value, name, make)
-                if new != value:
-                    changes[f] = new
+        changes = {f: _around_step(block, name, make) for f, block in A.blocks(st)}
+        changes = {f: new for f, new in changes.items() if new != getattr(st, f)}
         out.append(replace(st, **changes) if changes else st)
     return tuple(out)
 
@@ -678,13 +673,9 @@ def _spliced(body, old: A.Step, bag: DiagnosticBag):
                     ok = False
                 out.extend(inner)
                 continue
-            changes = {}
-            for f in st.__dataclass_fields__:
-                v = getattr(st, f)
-                if isinstance(v, tuple) and v and isinstance(v[0], A.Stmt):
-                    changes[f] = stmts(v)
-                elif isinstance(v, (A.Node, tuple)):
-                    changes[f] = expr(v)
+            held = dict(A.blocks(st))
+            changes = {f: stmts(held[f]) if f in held else expr(getattr(st, f)) for f in st.__dataclass_fields__
+                       if f in held or isinstance(getattr(st, f), (A.Node, tuple))}
             changes = {f: v for f, v in changes.items() if v != getattr(st, f)}
             out.append(replace(st, **changes) if changes else st)
         return tuple(out)
@@ -693,9 +684,9 @@ def _spliced(body, old: A.Step, bag: DiagnosticBag):
     if uses_value:
         result = (A.Let(value.span, hidden, value.span, value, ""),) + result
     bases = [n for n in _walk(body) if isinstance(n, A.Do) and n.proc == BASE]
-    inner = A.body_steps(old.body)
-    if ok and len(bases) > 1 and inner:
-        bag.error(bases[1].span, f"the base's step '{old.name}' holds the step '{inner[0].name}': running it "
+    nested = A.body_steps(old.body)
+    if ok and len(bases) > 1 and nested:
+        bag.error(bases[1].span, f"the base's step '{old.name}' holds the step '{nested[0].name}': running it "
                                  f"twice would name that step twice",
                   "run the base's step once, or write its statements out")
         ok = False
@@ -748,8 +739,8 @@ def removed_note(diag: Diagnostic, applied: list[Applied]) -> Diagnostic:
                 return replace(diag, notes=tuple(diag.notes) + ((ch.span, f"variant '{info.name}' removes "
                                                                           f"'{ch.name}' here"),),
                                hint="remove or override what uses it too")
-    own = {str(Path(info.path).resolve()) for info in applied}
-    if str(Path(diag.span.file).resolve()) in own:
+    theirs = {str(Path(info.path).resolve()) for info in applied}
+    if str(Path(diag.span.file).resolve()) in theirs:
         return diag
     for info in applied:
         for ch in info.changes:
@@ -759,8 +750,8 @@ def removed_note(diag: Diagnostic, applied: list[Applied]) -> Diagnostic:
     # the line names what a variant overrides (a state variable given another type:
     # the base's uses of it fail with messages about values, not names)
     line = source_line(diag.span.file, diag.span.line) or ""
-    own = line[diag.span.col - 1:diag.span.end_col - 1] if diag.span.end_line == diag.span.line else line
-    for text in (own, line):                 # the words the error points at first, then its line's
+    pointed = line[diag.span.col - 1:diag.span.end_col - 1] if diag.span.end_line == diag.span.line else line
+    for text in (pointed, line):             # the words the error points at first, then its line's
         words = _names_in(text)
         for info in applied:
             for ch in info.changes:
