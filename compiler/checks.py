@@ -135,14 +135,7 @@ def run_checks(program: I.Program) -> None:
 def _source_hint(program: I.Program, chk: I.CheckDef) -> str | None:
     """For a whole-table check: which table files it was computed from."""
     read = _tables_read(program, chk.name)
-    files = []
-    for t, f in program.table_files.items():
-        if t in read:
-            node = program.definitions.get(t)
-            added = getattr(node, "added", ())
-            files.append(f"{t} from {f}" + (f" and the {len(added)} row{'s' if len(added) != 1 else ''} "
-                                            f"{'a variant adds' if len({r.span.file for r in added}) == 1 else 'variants add'}"
-                                            if added else ""))
+    files = [f"{t} from {f}" for t, f in program.table_files.items() if t in read]
     return "computed over " + ", ".join(files) if files else None
 
 
