@@ -22,6 +22,8 @@ demo: $(STAMP)
 	$(BIN)/rulewright score spec/ecosystem_savanna examples/margot.grid
 	$(BIN)/rulewright play spec/ecosystem_savanna --players 4 --seed 1
 	$(BIN)/rulewright query spec/ecosystem_savanna best-placement --state examples/partial.grid --card hyena
+	$(BIN)/rulewright play spec/ecosystem_savanna --players 4 --seed 3 --stop-at pick:7 --save-state $(VENV)/savanna-pick7.json
+	$(BIN)/rulewright query spec/ecosystem_savanna best-pick --state $(VENV)/savanna-pick7.json --player p2
 	$(BIN)/rulewright query spec/ecosystem_savanna best-arrangement --cards examples/margot.cards --time-limit 20
 	$(BIN)/rulewright play spec/darwins_choice --players 4 --seed 7
 	$(BIN)/rulewright play spec/darwins_choice --players 4 --seed 7 --stop-at evaluation:2 --save-state $(VENV)/darwin-era2.json
@@ -41,6 +43,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/scoring.py
 	$(BIN)/python benchmarks/queries.py
 	$(BIN)/python benchmarks/darwin_queries.py
+	$(BIN)/python benchmarks/savanna_agents.py
 
 docs: $(STAMP)
 	$(BIN)/mkdocs build --strict

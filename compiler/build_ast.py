@@ -11,7 +11,7 @@ from __future__ import annotations
 from lark import Token, Tree
 
 from . import ast as A
-from .diagnostics import Diagnostic, Span, SpecSyntaxError
+from .diagnostics import Diagnostic, Span, SpecSyntaxError, source_line
 from .variants import word
 
 AGGREGATES = {"sum", "count", "any", "all", "min", "max", "distinct"}
@@ -30,6 +30,19 @@ class _Builder:
         if getattr(meta, "empty", True):
             return Span(self.path, 1, 1, 1, 1)
         return Span(self.path, meta.line, meta.column, meta.end_line, meta.end_column)
+
+    def spans(self, node, docs) -> Span:
+        """The span of a part written after doc comments: from its first word (the
+        caret of a message points at the part, not at its doc comment)."""
+        span = self.span(node)
+        if not docs:
+            return span
+        line = docs[-1].line + 1
+        while (text := source_line(self.path, line)) is not None and not text.strip() and line < span.end_line:
+            line += 1
+        if text is None:
+            return span
+        return Span(self.path, line, len(text) - len(text.lstrip()) + 1, span.end_line, span.end_col)
 
     def fail(self, node, message: str, hint: str | None = None):
         raise SpecSyntaxError(Diagnostic(self.span(node), message, hint))
@@ -298,10 +311,10 @@ class _Builder:
         for item in rest[1:]:
             docs, itags, irest = self.split(item.children)
             if item.data == "layer_decl":
-                layers.append(A.Layer(self.span(item), str(irest[0]), itags, self.doc(docs)))
+                layers.append(A.Layer(self.spans(item, docs), str(irest[0]), itags, self.doc(docs)))
             else:
                 name_tok, body = irest
-                steps.append(A.Step(self.span(item), str(name_tok), self.span(name_tok), itags,
+                steps.append(A.Step(self.spans(item, docs), str(name_tok), self.span(name_tok), itags,
                                     self.doc(docs), *self.step_body(body)))
         return A.Scoring(self.span(node), name, nspan, tags, doc, params, tuple(layers),
                          tuple(steps))
@@ -312,7 +325,7 @@ class _Builder:
         for v in rest:
             docs, vtags, vrest = self.split(v.children)
             init = self.expr(vrest[2]) if len(vrest) > 2 and vrest[2] is not None else None
-            vars_.append(A.StateVar(self.span(v), str(vrest[0]), vtags, self.doc(docs),
+            vars_.append(A.StateVar(self.spans(v, docs), str(vrest[0]), vtags, self.doc(docs),
                                     self.type(vrest[1]), init))
         name = f"per {per}" if per else "state"
         return A.State(self.span(node), name, self.span(node), tags, doc, per, tuple(vars_))
@@ -330,7 +343,7 @@ class _Builder:
         for f in rest:
             docs, ftags, frest = self.split(f.children)
             default = self.expr(frest[2]) if len(frest) == 3 else None
-            fields.append(A.Field(self.span(f), str(frest[0]), ftags, self.doc(docs), self.type(frest[1]),
+            fields.append(A.Field(self.spans(f, docs), str(frest[0]), ftags, self.doc(docs), self.type(frest[1]),
                                   default))
         return A.Record(self.span(node), name, nspan, tags, doc, tuple(fields))
 
@@ -417,7 +430,7 @@ class _Builder:
 
     def st_let_stmt(self, node):
         docs, _, rest = self.split(node.children)
-        return A.Let(self.span(node), str(rest[0]), self.span(rest[0]), self.expr(rest[1]),
+        return A.Let(self.spans(node, docs), str(rest[0]), self.span(rest[0]), self.expr(rest[1]),
                      self.doc(docs))
 
     def st_choose_stmt(self, node):
@@ -441,7 +454,7 @@ class _Builder:
             size = self.expr(domain.children[1]) if len(domain.children) > 1 and domain.children[1] is not None else None
         else:
             kind, type_ = "value", self.type(domain.children[0])
-        return A.Choose(self.span(node), str(name), self.span(name), tags, kind, coll, size, type_,
+        return A.Choose(self.spans(node, docs), str(name), self.span(name), tags, kind, coll, size, type_,
                         where, chooser, self.doc(docs))
 
     def st_points_stmt(self, node):
@@ -525,7 +538,7 @@ class _Builder:
     def st_step_stmt(self, node):
         docs, tags, rest = self.split(node.children)
         name, body = rest
-        return A.Step(self.span(node), str(name), self.span(name), tags, self.doc(docs), self.block(body))
+        return A.Step(self.spans(node, docs), str(name), self.span(name), tags, self.doc(docs), self.block(body))
 
     def st_checkpoint_stmt(self, node):
         return A.Checkpoint(self.span(node), str(node.children[0]))
@@ -549,7 +562,7 @@ class _Builder:
     def st_input_stmt(self, node):
         docs, tags, rest = self.split(node.children)
         default = self.expr(rest[2]) if len(rest) > 2 and rest[2] is not None else None
-        return A.Input(self.span(node), str(rest[0]), self.span(rest[0]), self.type(rest[1]), tags,
+        return A.Input(self.spans(node, docs), str(rest[0]), self.span(rest[0]), self.type(rest[1]), tags,
                        self.doc(docs), default)
 
     def st_require_stmt(self, node):

@@ -742,6 +742,17 @@ def removed_note(diag: Diagnostic, applied: list[Applied]) -> Diagnostic:
     theirs = {str(Path(info.path).resolve()) for info in applied}
     if str(Path(diag.span.file).resolve()) in theirs:
         return diag
+    gone = re.match(r"no procedure of this spec makes a choice '(\w+)'", diag.message)
+    if gone:            # a query's play of a choice a variant's procedure no longer makes
+        def chooses(node) -> bool:
+            return node is not None and any(isinstance(n, A.Choose) and n.name == gone[1] for n in _walk(node))
+        for info in applied:
+            for ch in info.changes:
+                if ch.kind in ("procedure", "mode", "step") and chooses(ch.before) and not chooses(ch.after):
+                    return replace(diag, notes=tuple(diag.notes) + ((ch.span, f"variant '{info.name}' "
+                                                                              f"{ch.action}s '{ch.name}' here, "
+                                                                              f"which made it"),),
+                                   hint="override or remove the query that plays it too")
     for info in applied:
         for ch in info.changes:
             if ch.action == "override" and shown(ch) in diag.message:

@@ -114,6 +114,9 @@ def text_value(value: Any, cells: bool = True) -> str:
         return value.title
     if isinstance(value, bool):
         return "yes" if value else "no"
+    if isinstance(value, rt.Score):     # a scoring's total, with the steps that score
+        scored = ", ".join(f"{k} {v}" for k, v in value.steps.items() if v)
+        return f"{int(value)} ({scored})" if scored else str(int(value))
     if hasattr(value, "rw_fields"):
         from compiler import render
         return render.text(value)

@@ -26,7 +26,7 @@ from ortools.sat.python import cp_model
 
 from compiler import ir as I
 from compiler import runtime as rt
-from compiler.diagnostics import NotSupportedError, RulesError, Span
+from compiler.diagnostics import Diagnostic, NotSupportedError, RulesError, Span
 from compiler.types import BoardT, CollT, EnumT, TupleT
 
 from .operators import AGGREGATES, OPERATORS
@@ -193,6 +193,9 @@ def _radix(reaches: list) -> list:
     return weights[::-1]
 
 
+_WORST: dict = {}      # id(least(...) call) -> (call, the same call of locals _a0.., their names)
+
+
 def _node_info(e: I.Expr, program) -> list:
     """[node, the local names it reads or None when it is not computed whole, the
     encoder method for its kind, its compiled function, the interpreter that compiled
@@ -246,6 +249,8 @@ class Encoder:
         self.choices: list[Choice] = []
         self.infeasible: list[Span] = []
         self.scorings: list[ScoreV] = []
+        # least(...) of known arguments, computed whole: (scoring, the literals it is reached under)
+        self.worst: list[tuple[str, tuple]] = []
         self.boards: list[BoardV] = []
         self.symmetries: list = []    # (board, value order, mirror maps) broken by lex-leader
         self._counter = 0
@@ -1166,6 +1171,19 @@ class Encoder:
     def en_Call(self, e: I.Call, env):
         args = [self.encode(a, env) for a in e.args]
         if e.name in self.program.scorings:
+            if e.mode < 0 and self.interp is not None and not any(_symbolic(a) for a in args):
+                # least(...) of known arguments: the worst total for the owner, a number
+                # the interpreter computes (a choice made against the owner has no
+                # encoding inside a maximised query, but here nothing is left to choose)
+                hit = _WORST.get(id(e))
+                if hit is None or hit[0] is not e:
+                    names = tuple(f"_a{i}" for i in range(len(args)))
+                    call = I.Call(e.type, e.span, e.name,
+                                  [I.Local(a.type, a.span, n) for a, n in zip(e.args, names)], e.mode)
+                    hit = _WORST[id(e)] = (e, call, names)
+                self.interp.ns["ST"] = self.state
+                self.worst.append((e.name, tuple(c for c in self.context if c is not True)))
+                return self.interp.compiled(hit[1], hit[2])(*args)
             return self.scoring(self.program.scorings[e.name], args, e.mode, e.span)
         fd = self.program.funcs[e.name]
         info = _DEFS.get(id(fd))
@@ -1391,8 +1409,11 @@ class Encoder:
             env[st.layer] = LayerV(marks)
         elif isinstance(st, I.Choose):
             if mode < 0:
-                raise NotSupportedError("the solver cannot minimise a score while maximising the "
-                                        "query (a choice made against the score's owner)", st.span)
+                raise NotSupportedError(Diagnostic(
+                    st.span, "the solver cannot minimise a score while maximising the query (a choice "
+                    "made against the score's owner)",
+                    "least(...) is computed whole when its arguments are known: choose what they depend on "
+                    "from a known collection before it (choose x in C, not a whole grid)"))
             value = self.choose(st, env, f"{sd.name}.{st.name}")
             env[st.name] = value
             choices[st.name] = value

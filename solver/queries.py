@@ -248,12 +248,15 @@ def run_query(program: I.Program, name: str, inputs: dict[str, Any], time_limit:
         # the replay then lets the interpreter make those choices
         active = [score for score in enc.scorings if score.steps and _true(solver, score.reach)]
         names = [score.name for score in active]
+        # a scoring computed whole (least of known arguments) shows no breakdown, but
+        # reached too, its own choices are not the witness's: none is forced on it
+        whole = {n for n, ctx in enc.worst if all(_true(solver, c) for c in ctx)}
         cnames = [c for score in active for c in score.choices]
         for score in active:
             if names.count(score.name) == 1:
                 breakdown[score.name] = {k: read_int(solver, v) for k, v in score.steps.items()}
                 for cname, cval in score.choices.items():
-                    if cnames.count(cname) == 1:
+                    if cnames.count(cname) == 1 and score.name not in whole:
                         witness[cname] = read_value(solver, cval)
         if isinstance(obj, Lexicographic):
             objective_value = obj.read(solver)
@@ -481,6 +484,15 @@ def explain(program: I.Program, name: str, inputs: dict[str, Any], state: Any,
         if certain and any(l.lit is not False for l in core) and \
                 _solve_assuming(enc, certain, left(0.2))[1] == cp_model.INFEASIBLE:
             core = certain
+        if not core and certain:
+            # infeasible whatever the rules (a choice with no option left), and yet some
+            # fail whatever the choices: each of those is a reason on its own
+            for leaf in certain:
+                reason = _reason(program, interp, leaf, state, 1, enc, None)
+                reason.core = cores
+                reasons.append(reason)
+                cores += 1
+            break
         if not core:
             break
         core = _minimal(enc, core, left(0.5))

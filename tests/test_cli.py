@@ -444,10 +444,12 @@ def test_agent_input_mistakes_exit_2(given, message):
     assert code == 2 and message in err and "Traceback" not in err
 
 
-def test_play_solver_agent_needs_a_playing_query():
-    code, _, err = run("play", SPEC, "--players", "3", "--seed", "1", "--agent", "solver")
+def test_play_solver_agent_needs_a_playing_query(tmp_path):
+    bare = tmp_path / "bare.rules"
+    bare.write_text(f'variant bare "No playing query" extends "{ROOT / SPEC}"\nremove query best_pick\n')
+    code, _, err = run("play", str(bare), "--players", "3", "--seed", "1", "--agent", "solver")
     assert code == 2
-    assert "plays the answers of a query with 'play' statements" in err
+    assert "plays the answers of a query with 'play' statements" in err and "(here: none)" in err
 
 
 def test_runtime_error_is_located_at_the_rule():

@@ -531,6 +531,14 @@ def test_a_part_and_its_whole_changed_by_unrelated_variants_conflict(tmp_path):
     ordered = write(tmp_path, "ordered.rules", f'variant ordered "O" extends "{HOUSE / "savanna_one_direction.rules"}"\n'
                                                "override procedure draft_round(direction: direction) {\n"
                                                "  for s in seats { deal hand_size from deck to hand(s) } }\n")
+    # its draft has no pick any more: the base query that plays the pick must go too
+    with pytest.raises(ResolveError) as info:
+        load(ordered)
+    d = info.value.diagnostics[0]
+    assert d.message == "no procedure of this spec makes a choice 'k'"
+    assert d.notes[0][1] == "variant 'ordered' overrides 'draft_round' here, which made it"
+    assert d.hint == "override or remove the query that plays it too"
+    ordered.write_text(ordered.read_text() + "remove query best_pick\n")
     assert [st for st in load(ordered).procedures["draft_round"].body if type(st).__name__ == "Block"] == []
     row = write(tmp_path, "row.rules", f'variant row "R" extends "{SAVANNA}"\n'
                                        'add row card: rhino | animal | 6 | "Rhino"\n')
