@@ -22,9 +22,9 @@ demo: $(STAMP)
 	$(BIN)/rulewright score spec/ecosystem_savanna examples/margot.grid
 	$(BIN)/rulewright play spec/ecosystem_savanna --players 4 --seed 1
 	$(BIN)/rulewright query spec/ecosystem_savanna best-placement --state examples/partial.grid --card hyena
+	$(BIN)/rulewright query spec/ecosystem_savanna best-arrangement --cards examples/margot.cards --time-limit 20
 	$(BIN)/rulewright play spec/ecosystem_savanna --players 4 --seed 3 --stop-at pick:7 --save-state $(VENV)/savanna-pick7.json
 	$(BIN)/rulewright query spec/ecosystem_savanna best-pick --state $(VENV)/savanna-pick7.json --player p2
-	$(BIN)/rulewright query spec/ecosystem_savanna best-arrangement --cards examples/margot.cards --time-limit 20
 	$(BIN)/rulewright play spec/darwins_choice --players 4 --seed 7
 	$(BIN)/rulewright play spec/darwins_choice --players 4 --seed 7 --stop-at evaluation:2 --save-state $(VENV)/darwin-era2.json
 	$(BIN)/rulewright show spec/darwins_choice --state $(VENV)/darwin-era2.json
