@@ -47,7 +47,9 @@ def test_house_rule_loads_as_a_variant(path):
     assert v.title
     assert any(i.startswith("HR-") for i in v.rule_ids), "a house rule has an ID of its own"
     assert any(not i.startswith("HR-") for i in v.rule_ids), "and names the base rules it changes"
-    assert v.changes and all(c.action in ("override", "add") for c in v.changes)
+    # overrides and additions, and the removal of a step (never of a definition others may use)
+    assert v.changes and all(c.action in ("override", "add") or (c.action, c.kind) == ("remove", "step")
+                             for c in v.changes)
     base = DARWIN if path.name.startswith("darwin_") else SAVANNA
     assert Path(v.extends).resolve() == base.resolve()
     # the base rule IDs it names are IDs the base spec implements (no typos)
@@ -55,8 +57,8 @@ def test_house_rule_loads_as_a_variant(path):
     assert [i for i in v.rule_ids if not i.startswith("HR-") and i not in known] == []
 
 
-def test_there_are_seventeen_house_rules():
-    assert len(HOUSE_FILES) == 17
+def test_there_are_eighteen_house_rules():
+    assert len(HOUSE_FILES) == 18
 
 
 # ---------------------------------------------------------------- Darwin's Choice positions
@@ -103,6 +105,32 @@ def test_cs_5_3_1_pays_the_competition_more():
     assert results["house"][0] == {1: 1 + 3, 2: 1 + 2 + 1, 4: 1, 5: 1 + 3 + 5}
     # three more Darwin Points left the stock
     assert results["base"][1] - results["house"][1] == 3
+
+
+def test_no_strength_award_gives_no_points_for_strength():
+    base, hr = interp(DARWIN), house("darwin_no_strength_award")
+    results = {}
+    for name, it in (("base", base), ("house", hr)):
+        st = example3(it)
+        s5 = by_id(st)[5]
+        projected = it.call("projected_points", s5, tuple(st.shared["world"]), state=st)
+        it.run("evaluation", state=st)
+        results[name] = ({i: s.f_dp for i, s in by_id(st).items()}, projected)
+    # DC-EX-4 as in test_cs_5_3_1 (base: CS places 3, 2, 1 to species 5, 1 and 2); the
+    # house rule keeps survival and the Adaptation awards only
+    assert results["base"][0] == {1: 1 + 2, 2: 1 + 2 + 1, 4: 1, 5: 1 + 3 + 3}
+    assert results["house"][0] == {1: 1, 2: 1 + 2, 4: 1, 5: 1 + 3}
+    # the queries' projection of the Orca tortoise (5) before the Evaluation: survival,
+    # High mountains' 3 and the gold place's 3 in the base game; no strength points here
+    assert (results["base"][1], results["house"][1]) == (1 + 3 + 3, 1 + 3)
+    # a whole game: no award for strength is ever noted
+    merits = {}
+    for name, it in (("base", base), ("house", hr)):
+        st = it.play("standard", 4, 3)
+        merits[name] = collections.Counter(e.detail["value"].f_merit for e in st.log
+                                           if e.kind == "note" and e.detail["name"] == "award")
+    assert merits["base"]["strongest"] > 0 and merits["house"]["strongest"] == 0
+    assert merits["house"]["best_adapted"] > 0
 
 
 def test_strength_feeds_first_changes_who_eats_the_plants():
