@@ -29,6 +29,7 @@ from .types import (AnyT, BoardT, BoolT, CellT, CollT, EnumT, IntT, MapT, NoneT,
 FORMAT = "rulewright-state/1"
 SEAT_KINDS = ("player", "neutral", "automaton")
 MOST_SHOWN_PER_INVARIANT = 3       # errors shown for one invariant a position breaks
+NOT_ALLOWED = "a position must be one the rules allow"      # the hint of a broken invariant begins so
 _TITLE_HINT = "each seat's name and title tell it apart: --player takes a seat's name or title"
 MOST_NUMBER = 10 ** 12             # a whole number of a position, either sign (sums stay far from 2**63)
 
@@ -244,8 +245,8 @@ class Reader:
             if span is None:
                 span = Span(self.file, 1, 1, 1, 2)
             diags.append(Diagnostic(span, f"{at}: {b.message}" if at else b.message,
-                                    "a position must be one the rules allow; mend the file "
-                                    "(see 'Invariants' in docs/state.md)", notes=(note,)))
+                                    f"{NOT_ALLOWED}; mend the file (see 'Invariants' in docs/state.md)",
+                                    notes=(note,)))
         if diags:
             raise BadInputError(diags)
 

@@ -14,6 +14,7 @@ import os
 import sys
 import time
 import traceback
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -634,7 +635,9 @@ def _load_state(args, program=None):
         entries = [(("variants", i), Path(v).stem, v) for i, v in enumerate(saved_variants)]
         with _FromPosition(args.state, text, "variants", entries, "--variant", a_variant_fails_alone):
             program = _load(args.spec, args, given)
-    elif not saved_variants and program.variants:
+    other_rules = None          # the rules the game was played under, when not those it is read under
+    if not saved_variants and program.variants:
+        other_rules = "the base rules"
         print(f"warning: {args.state}: the game was played under the base rules, and this command applies "
               f"{', '.join(v.path for v in program.variants)}: the position is read under those rules",
               file=sys.stderr)
@@ -642,6 +645,7 @@ def _load_state(args, program=None):
         here = [str(Path(v.path).resolve()) for v in program.variants]
         then = [str(Path(v).resolve()) for v in saved_variants]
         if sorted(here) != sorted(then):
+            other_rules = ", ".join(saved_variants)
             print(f"warning: {args.state}: the game was played under {', '.join(saved_variants)}, and this "
                   f"command applies {', '.join(v.path for v in program.variants)} instead: the position is "
                   "read under those rules (name the base spec to read it under the rules it was played with)",
@@ -663,7 +667,18 @@ def _load_state(args, program=None):
         with _FromPosition(args.state, text, "tables" if tables and not changed else "settings", entries,
                             "--table"):
             program = _load(args.spec, args, {**given, **changed})
-    state = state_io.load(Interpreter(program), args.state, doc, text)
+    try:
+        state = state_io.load(Interpreter(program), args.state, doc, text)
+    except BadInputError as exc:
+        if other_rules is None or not any(d.hint and d.hint.startswith(state_io.NOT_ALLOWED) for d in exc.diagnostics):
+            raise
+        # a position the rules it is read under do not allow: most likely those rules,
+        # not the file, are what differs (a house rule with cards the game never had)
+        hint = (f"the game was played under {other_rules}, and is read under "
+                f"{', '.join(v.path for v in program.variants)}, whose positions differ: read it under the rules "
+                "it was played with (name the base spec alone), or mend the file")
+        raise BadInputError([replace(d, hint=hint) if d.hint and d.hint.startswith(state_io.NOT_ALLOWED) else d
+                             for d in exc.diagnostics]) from None
     return program, state, doc
 
 

@@ -565,6 +565,20 @@ def test_a_position_of_the_base_game_read_under_a_variant_is_warned_of(tmp_path)
             "spec/house_rules/savanna_oasis.rules: the position is read under those rules") in err
     code, out, err = run("show", SPEC, "--state", str(state))
     assert code == 0 and "warning" not in err
+    # a house rule with cards the game never had: the position breaks its invariant,
+    # and the hint says the rules differ rather than only "mend the file"
+    code, out, err = run("show", SPEC, "--state", str(state), "--variant", "spec/house_rules/savanna_rhinos.rules")
+    assert code == 2
+    assert "the game holds 0 rhino cards, and the box has 6" in err
+    assert ("hint: the game was played under the base rules, and is read under spec/house_rules/savanna_rhinos.rules, "
+            "whose positions differ: read it under the rules it was played with (name the base spec alone), "
+            "or mend the file") in err
+    # a position broken by hand, read under its own rules, keeps the plain hint
+    doc = json.loads(state.read_text())
+    doc["per_seat"]["hand"]["p1"].append("lion")
+    state.write_text(json.dumps(doc))
+    code, out, err = run("show", SPEC, "--state", str(state))
+    assert code == 2 and "hint: a position must be one the rules allow; mend the file" in err
 
 
 def test_a_saved_position_given_where_a_grid_file_is_read_is_said_to_be_one(tmp_path):
