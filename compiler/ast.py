@@ -399,6 +399,15 @@ class Row(Node):
 
 
 @dataclass(frozen=True)
+class RowEdit(Node):
+    """Values of one row a variant changes: (column, its span, value, its span) each."""
+    key: str
+    cells: tuple[tuple[str, Span, Any, Span], ...]
+    tags: tuple[tuple[str, Span], ...] = ()
+    target_span: Span | None = None    # TABLE.NAME as written
+
+
+@dataclass(frozen=True)
 class Enum(Definition):
     values: tuple[tuple[str, Span], ...]
     added: tuple[Row, ...] = ()        # values variants add (rows without columns), with their IDs
@@ -417,6 +426,7 @@ class Table(Definition):
     source: str | None                 # CSV file the rows came from
     option: str | None = None          # command-line option that loads another file: --NAME
     added: tuple[Row, ...] = ()        # rows variants add, after those of the spec or its file
+    edits: tuple[RowEdit, ...] = ()    # values of rows variants change, once every row is read
 
 
 @dataclass(frozen=True)

@@ -134,8 +134,23 @@ class _Builder:
             target_span = self.between(scoring, step_tok)
             return A.Change(self.span(node), "override", "step", f"{scoring}.{step_tok}", target_span,
                             doc, step)
+        if node.data == "row_override":
+            return self.row_override(node, doc)
         d = self.definition(node, doc)
         return A.Change(self.span(node), "override", word(d), d.name, d.name_span, doc, d)
+
+    def row_override(self, node: Tree, doc: str) -> A.Change:
+        """``override row TABLE.NAME [IDs]: column = value, ...``."""
+        _, tags, rest = self.split(node.children)
+        table, key, sets = rest[0], rest[1], rest[2:]
+        cells = []
+        for cs in sets:
+            column, lit = cs.children
+            value, vspan = self.literal(lit)
+            cells.append((str(column), self.span(column), value, vspan))
+        target = self.between(table, key)
+        edit = A.RowEdit(self.span(node), str(key), tuple(cells), tags, target)
+        return A.Change(self.span(node), "override", "row", f"{table}.{key}", target, doc, edit)
 
     def step_add(self, node: Tree, doc: str) -> A.Change:
         """``add step OWNER.NAME [IDs] [after|before STEP] = e`` or ``{ ... }``."""

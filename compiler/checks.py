@@ -97,12 +97,13 @@ def run_checks(program: I.Program) -> None:
                                           + (f" [{' '.join(node.rule_ids)}]" if node.rule_ids else "")),))
                     else:
                         added = _added_rows(program, chk)
-                        more = (f"a variant that adds rows can override check {chk.name} to say what the "
-                                f"whole table holds with them") if added else None
+                        more = (f"a variant that adds or changes rows can override check {chk.name} to say "
+                                f"what the whole table holds with them") if added else None
                         hint = "; ".join(h for h in (_source_hint(program, chk), more) if h) or None
-                        notes = [(r.span, "a row a variant adds") for r in added[:3]]
+                        notes = [(r.span, f"a row a variant {what}") for r, what in added[:3]]
                         if len(added) > 3:
-                            notes[-1] = (added[2].span, f"a row a variant adds (and {len(added) - 3} more)")
+                            notes[-1] = (added[2][0].span, f"a row a variant {added[2][1]} "
+                                                           f"(and {len(added) - 3} more)")
                         bag.error(node.name_span, text, hint, notes=tuple(notes))
                 continue
             for item in interp.evaluate(chk.domain, {}):
@@ -140,9 +141,11 @@ def _source_hint(program: I.Program, chk: I.CheckDef) -> str | None:
 
 
 def _added_rows(program: I.Program, chk: I.CheckDef) -> list:
-    """The rows variants add to the tables a whole-table check reads."""
+    """(row, 'adds' or 'changes') for the rows variants add to, or change in, the
+    tables a whole-table check reads."""
     read = _tables_read(program, chk.name, files_only=False)
-    return [r for t in sorted(read) for r in getattr(program.definitions.get(t), "added", ())]
+    return [(r, what) for t in sorted(read) for what, part in (("adds", "added"), ("changes", "edits"))
+            for r in getattr(program.definitions.get(t), part, ())]
 
 
 def _own_files(program: I.Program, chk: I.CheckDef) -> list[str]:

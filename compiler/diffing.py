@@ -104,6 +104,9 @@ def items(program) -> dict[str, tuple[str, Side, object]]:
                 for r in d.added:
                     out[f"{d.name}.{r.key}"] = ("row", Side(source_text(r.span), r.span,
                                                             [t for t, _ in r.tags], ""), r)
+            for e in getattr(d, "edits", ()):       # the rows variants change
+                out.setdefault(f"{d.name}.{e.key}", ("row", Side(source_text(e.span), e.span,
+                                                                 [t for t, _ in e.tags], ""), e))
             if isinstance(d, A.Record):          # the fields a variant adds
                 for f in d.fields:
                     if f.span.file != d.span.file:
@@ -125,7 +128,9 @@ def diff(base, variant) -> SpecDiff:
     a, b = items(base), items(variant)
     out = SpecDiff(base.title, variant.title)
     for name, (kind, side, node) in b.items():
-        if name not in a:
+        if name not in a and isinstance(node, A.RowEdit) and _base_row(base, name) is not None:
+            out.changed.append(Entry(name, kind, _base_row(base, name), side))
+        elif name not in a:
             out.added.append(Entry(name, kind, None, side))
         else:
             akind, aside, anode = a[name]
@@ -137,7 +142,7 @@ def diff(base, variant) -> SpecDiff:
     gb, ga = rules_graph.build(variant), rules_graph.build(base)
     touched = [e.name for e in out.changed + out.added]
     # a row or field added changes its table, enum or record for what reads them
-    touched += [e.name.split(".")[0] for e in out.added if e.kind in ("row", "field")]
+    touched += [e.name.split(".")[0] for e in out.added + out.changed if e.kind in ("row", "field")]
     names = set(rules_graph.downstream(gb, touched))
     # what read the old versions too (a step that no longer marks a layer still
     # changes the steps that read it), and what read the removed definitions
@@ -151,6 +156,17 @@ def diff(base, variant) -> SpecDiff:
         out.downstream.append({"name": n, "kind": attrs.get("kind"), "rule_ids": list(attrs.get("rules", [])),
                                "at": attrs.get("span"), "doc": attrs.get("doc", "")})
     return out
+
+
+def _base_row(base, name: str) -> Side | None:
+    """The base's row TABLE.NAME (a line of the spec or of its table file), if any."""
+    table, _, key = name.partition(".")
+    info = base.enums.get(table)
+    span = info.spans.get(key) if info is not None else None
+    if span is None:
+        return None
+    line = source_line(span.file, span.line) or source_text(span)      # the whole row, of a file too
+    return Side(line.strip(), span, [], "")
 
 
 def _value_changed(old, new) -> bool:

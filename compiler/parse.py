@@ -157,9 +157,12 @@ _ITEM_HINTS = (
     (re.compile(r"^\s*(remove|override)\s+field\b"),
      lambda m: f"a variant cannot {m[1]} one field: override the whole record instead; "
                "it can add one ('add field RECORD.NAME: TYPE = default')"),
-    (re.compile(r"^\s*(remove|override)\s+row\b"),
-     lambda m: f"a variant cannot {m[1]} one row or value: override the whole table or enum instead; "
-               "it can add one ('add row TABLE: NAME | value | ...')"),
+    (re.compile(r"^\s*override\s+row\b"),
+     lambda m: "a row's values are changed column by column: 'override row TABLE.NAME: column = value, ...'"),
+    (re.compile(r"^\s*remove\s+row\b"),
+     lambda m: "a variant cannot remove one row or value: override the whole table or enum instead; "
+               "it can change a row's values ('override row TABLE.NAME: column = value') or add a row "
+               "('add row TABLE: NAME | value | ...')"),
     (re.compile(r"^\s*(override|remove|add)\s+step\s+[a-z_][a-z0-9_]*\s*([{=\[]|after|before|$)"),
      lambda m: f"a step is named with its scoring, procedure or mode: '{m[1]} step OWNER.STEP'"),
     (re.compile(r"^\s*add\s+field\s+[a-z_][a-z0-9_]*\s*[:\[]"),

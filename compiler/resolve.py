@@ -322,6 +322,8 @@ class Resolver:
             self.enum_values(info, values)
         for info, columns in tables:
             self.table_rows(info, columns, list(info.node.added))
+        for info, columns in tables:
+            self.table_edits(info, columns)
 
     def enum_values(self, info: I.EnumInfo, values: list):
         for v, span in values:
@@ -373,6 +375,23 @@ class Resolver:
                 continue
             for (cname, ctype, _), (value, vspan) in zip(columns, row.cells):
                 info.attrs[cname][row.key] = self.table_value(value, ctype, vspan, cname)
+
+    def table_edits(self, info: I.EnumInfo, columns: list):
+        """The values of rows variants change (``override row TABLE.NAME: column = v``),
+        once every row is read; the row is then located at the change, so the
+        table's checks report a changed value there."""
+        types = {c: t for c, t, _ in columns}
+        for edit in info.node.edits:
+            if edit.key not in info.values:
+                self.diag.error(edit.target_span or edit.span, f"table '{info.name}' has no row '{edit.key}'",
+                                did_you_mean(edit.key, info.values) or
+                                f"a new row is added with 'add row {info.name}: {edit.key} | ...'",
+                                notes=((Span(self.table_files[info.name], 1, 1, 1, 2), "the rows read"),)
+                                if info.name in self.table_files else ())
+                continue
+            for column, _, value, vspan in edit.cells:
+                info.attrs[column][edit.key] = self.table_value(value, types[column], vspan, column)
+            info.spans[edit.key] = edit.span
 
     def read_csv_rows(self, node: A.Table, columns: list[str]) -> list[A.Row]:
         own = self.tables.get(node.name)

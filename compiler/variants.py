@@ -257,6 +257,12 @@ def compose(base: list[A.SpecFile], variants: list[A.SpecFile],
                     if _near(ch, target):
                         placed_near[_near(ch, target)] = (vf.path, span)
                     continue
+                if ch.action == "override" and ch.kind == "row":
+                    if not _edit_row(table, named, ch, bag):
+                        continue
+                    info.changes.append(ChangeRecord("override", "row", target, v.name, span, None, node))
+                    last[target] = (vf.path, span)
+                    continue
                 if ch.action == "add":
                     if target in named:
                         kind, old, _ = named[target]
@@ -617,10 +623,49 @@ def _add_row(table: _Table, named: dict, ch: A.Change, bag: DiagnosticBag) -> bo
     if old is not None:
         what = "value" if isinstance(d, A.Enum) else "row"
         bag.error(ch.target_span, f"{kind} '{owner}' already has a {what} '{key}'",
-                  f"a variant adds new {what}s; to change one, override the {kind}",
+                  f"a variant adds new {what}s; to change one, override the {kind}" if kind == "enum" else
+                  f"a variant adds new rows; to change this one, write 'override row {owner}.{key}: "
+                  f"column = value, ...'",
                   notes=((old, "defined here"),))
         return False
     table.put(loc, replace(d, added=tuple(d.added) + (ch.node,)))
+    return True
+
+
+def _edit_row(table: _Table, named: dict, ch: A.Change, bag: DiagnosticBag) -> bool:
+    """Change values of one row of a table (``override row TABLE.NAME: column = value``),
+    applied once every row is read (a row of the table's file, whichever file a player
+    loads, or one a variant adds); False (with an error) when there is no such table,
+    or (a table written in the spec) no such row or column."""
+    owner, _, key = ch.target.partition(".")
+    entry = named.get(owner)
+    if entry is None or entry[2] is None or entry[0] != "table":
+        what = f"'{owner}' is {a_or_an(entry[0])}" if entry and entry[2] is not None else \
+            f"the base has no table '{owner}'"
+        hint = "an enum's values have no columns to change" if entry and entry[0] == "enum" else \
+            _owner_hint(owner, entry, named, ("table",), "a row belongs to a table")
+        bag.error(ch.target_span, f"cannot override row '{ch.target}': {what}", hint)
+        return False
+    kind, d, loc = entry
+    columns = [c.name for c in d.columns]
+    for column, cspan, _, _ in ch.node.cells:
+        if column not in columns:
+            bag.error(cspan, f"table '{owner}' has no column '{column}'",
+                      did_you_mean(column, columns) or "its columns: " + ", ".join(columns))
+            return False
+    seen: dict[str, Span] = {}
+    for column, cspan, _, _ in ch.node.cells:
+        if column in seen:
+            bag.error(cspan, f"the column '{column}' is set twice", "set it once",
+                      notes=((seen[column], "the first"),))
+            return False
+        seen[column] = cspan
+    keys = [r.key for r in d.rows + d.added]
+    if d.source is None and key not in keys:
+        bag.error(ch.target_span, f"table '{owner}' has no row '{key}'",
+                  did_you_mean(key, keys) or f"a new row is added with 'add row {owner}: {key} | ...'")
+        return False
+    table.put(loc, replace(d, edits=tuple(d.edits) + (ch.node,)))
     return True
 
 

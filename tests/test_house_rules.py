@@ -57,8 +57,8 @@ def test_house_rule_loads_as_a_variant(path):
     assert [i for i in v.rule_ids if not i.startswith("HR-") and i not in known] == []
 
 
-def test_there_are_eighteen_house_rules():
-    assert len(HOUSE_FILES) == 18
+def test_there_are_nineteen_house_rules():
+    assert len(HOUSE_FILES) == 19
 
 
 # ---------------------------------------------------------------- Darwin's Choice positions
@@ -545,6 +545,17 @@ def test_one_direction_passes_left_in_both_rounds():
 
 
 # ---------------------------------------------------------------- all together
+
+def test_rare_lions():
+    base, hr = interp(SAVANNA), house("savanna_rare_lions")
+    box = hr.call("box")
+    assert box.count("lion") == 4 and len(box) == len(base.call("box")) - 6 == 126
+    assert hr.program.modes["standard"].max_players == 5      # six hands would take 132 cards
+    st = hr.play("standard", 5, 3)
+    everywhere = list(st.shared["deck"].cards) + list(st.shared["discard"].cards) + \
+        [k for s in st.seats for k in st.per["board"][s].cards.values()]
+    assert everywhere.count("lion") == 4 and len(everywhere) == 126
+
 
 def test_the_house_rules_of_a_game_combine_without_conflict():
     # Each house rule changes definitions no other one touches, so a table can play

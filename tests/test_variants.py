@@ -487,6 +487,72 @@ def test_a_variant_adds_a_row_after_a_table_file_and_a_value_to_an_enum(tmp_path
     assert sorted(e.name for e in d.added) == ["animal_card.dodo_legs", "special.venomous"]
 
 
+
+def test_a_variant_changes_values_of_one_row(tmp_path):
+    """override row TABLE.NAME: column = value, ... changes those values of that row,
+    the row of the table's file (whichever file a player loads) or one a variant adds;
+    the spec's checks hold the changed row, located at the change."""
+    v = write(tmp_path, "v.rules", f'variant v "V" extends "{DARWIN}"\n'
+                                   "override row biome.tundra [X-TUNDRA-01]: plants = 8, points = 3\n"
+                                   "override row animal_card.lion_head: hearts = 3, abilities = \"running heat_resistance\"\n")
+    base, program = load(DARWIN), load(v)
+    biome, cards = program.enums["biome"], program.enums["animal_card"]
+    assert (biome.attrs["plants"]["tundra"], biome.attrs["points"]["tundra"], biome.attrs["meat"]["tundra"]) == \
+        (8, 3, base.enums["biome"].attrs["meat"]["tundra"])
+    assert (cards.attrs["hearts"]["lion_head"], cards.attrs["abilities"]["lion_head"]) == \
+        (3, ("running", "heat_resistance"))
+    for column in ("plants", "points"):        # no other row changes
+        assert {k: x for k, x in biome.attrs[column].items() if k != "tundra"} == \
+            {k: x for k, x in base.enums["biome"].attrs[column].items() if k != "tundra"}
+    # a player's own card table: the change applies to its row
+    own = tmp_path / "cards.csv"
+    own.write_text((DARWIN / "animal_cards.csv").read_text().replace(",Lion,", ",Lion of the plains,"))
+    mine = load(v, tables={"animal_card": str(own)}).enums["animal_card"]
+    assert (mine.attrs["animal"]["lion_head"], mine.attrs["hearts"]["lion_head"]) == ("Lion of the plains", 3)
+    # diff: the row changed, the base's line of the table file against the change
+    (row, card) = sorted(diff(base, program).changed, key=lambda e: e.name)[:2]
+    assert (row.name, row.kind, row.rule_ids) == ("animal_card.lion_head", "row", [])
+    assert card.name == "biome.tundra" and card.before.text.startswith("tundra,Tundra,") and \
+        card.after.text == "row biome.tundra [X-TUNDRA-01]: plants = 8, points = 3"
+    # a row a variant adds can be changed by a variant that extends it
+    dodo = write(tmp_path, "dodo.rules", f'variant dodo "D" extends "{SAVANNA}"\n'
+                                         'add row card: dodo | animal | 2 | "Dodo"\n')
+    more = write(tmp_path, "more.rules", f'variant more "M" extends "{dodo}"\noverride row card.dodo: count = 5\n')
+    assert load(more).enums["card"].attrs["count"]["dodo"] == 5
+
+
+@pytest.mark.parametrize("line, message, at", [
+    ("override row biome.tundr: plants = 8", "table 'biome' has no row 'tundr'", "biome.tundr"),
+    ("override row biome.tundra: plantz = 8", "table 'biome' has no column 'plantz'", "plantz"),
+    ("override row merit.strongest: x = 1", "cannot override row 'merit.strongest': 'merit' is an enum",
+     "merit.strongest"),
+    ("override row biome.tundra: plants = 8, plants = 9", "the column 'plants' is set twice", "plants = 9"),
+    ("override row event.flood: effect = sometimes", "'sometimes' is not an effect (column 'effect')", "sometimes"),
+    ("override row event.floods: effect = instant", "table 'event' has no row 'floods'", "event.floods"),
+    ("override row biome.tundra: plants = -3", "a food supply is a count of chips: tundra",
+     "row biome.tundra"),
+])
+def test_a_row_change_that_cannot_be_is_located(tmp_path, line, message, at):
+    v = write(tmp_path, "v.rules", f'variant v "V" extends "{DARWIN}"\n{line}\n')
+    with pytest.raises(ResolveError) as err:
+        load(v)
+    d = err.value.diagnostics[0]
+    assert d.message == message
+    assert d.span.file == str(v) and d.span.line == 2 and line[d.span.col - 1:].startswith(at.split(" ")[0])
+
+
+def test_a_row_changed_by_unrelated_variants_conflicts(tmp_path):
+    a = write(tmp_path, "a.rules", f'variant a "A" extends "{SAVANNA}"\noverride row card.lion: count = 6\n')
+    b = write(tmp_path, "b.rules", f'variant b "B" extends "{SAVANNA}"\noverride row card.lion: count = 2\n')
+    with pytest.raises(ResolveError, match="variants 'a' and 'b' both change 'card.lion'"):
+        load(SAVANNA, variants=[a, b])
+    whole = write(tmp_path, "w.rules", f'variant w "W" extends "{SAVANNA}"\n'
+                                       'override table card (family: family, count: int, fr: text) {\n'
+                                       '  water | terrain | 132 | "Eau" }\n')
+    with pytest.raises(ResolveError, match="changes 'card.lion' and variant 'w' the whole of 'card'"):
+        load(SAVANNA, variants=[a, whole])
+
+
 # ---------------------------------------------------------------- parts and wholes, order of added steps
 
 HOUSE = ROOT / "spec" / "house_rules"
