@@ -1,6 +1,6 @@
 # rulewright: the two commands of the README, plus helpers.
 #   make demo   install, then compile the specs and their variants, score a grid, play games, answer
-#               queries, save and show a position, diff a house rule, play a variant
+#               queries, save and show a position, diff a house rule, play a variant, simulate a house rule
 #   make test   install, then run the whole test suite
 PYTHON ?= python3
 VENV   := .venv
@@ -35,6 +35,7 @@ demo: $(STAMP)
 	$(BIN)/rulewright play spec/darwins_choice --players 4 --seed 7 --agent solver --agent-seats p1
 	$(BIN)/rulewright diff spec/darwins_choice spec/house_rules/darwin_no_cannibals.rules
 	$(BIN)/rulewright play spec/darwins_choice/variants/two_player.rules --seed 1
+	$(BIN)/rulewright simulate spec/house_rules/savanna_rare_lions.rules --players 4 --games 20 --against spec/ecosystem_savanna
 
 test: $(STAMP)
 	$(BIN)/python -m pytest tests

@@ -444,12 +444,7 @@ def cmd_play(args) -> int:
         raise UsageError("--stop-at goes with --save-state FILE (where to write the state)")
     interp = Interpreter(program)
     if args.agent_seats:
-        seats = {s.name: s for s in interp.seats_for(mode, players)}
-        for name in args.agent_seats.split(","):
-            if name not in seats or seats[name].kind != "player":
-                players_here = [n for n, s in seats.items() if s.kind == "player"]
-                hint = did_you_mean(name, players_here) or "players: " + ", ".join(players_here)
-                raise UsageError(f"--agent-seats: '{name}' is not a player's seat of this game ({hint})")
+        _check_agent_seats(interp, mode, players, args.agent_seats)
     factory = _agents(program, args)
     started = time.perf_counter()
     watch = invariant_watcher(interp)
@@ -523,6 +518,129 @@ def cmd_play(args) -> int:
         else:
             print(f"{render.words(name)}: {text_value(value)}")
     return 0
+
+
+def cmd_simulate(args) -> int:
+    """Many seeded games of one mode; with --against, the same seeds under another spec."""
+    from compiler.interpret import Interpreter
+    from compiler.simulate import simulate
+    program = _load(args.spec, args)
+    mode = _pick_mode(program, args)
+    players = args.players if args.players is not None else mode.min_players
+    seeds = list(range(args.seed, args.seed + args.games))
+    runs = [(program, args.spec)]
+    if args.against:
+        # the spec to compare with, without this command's --variant files
+        other = _load(args.against, argparse.Namespace(**{**vars(args), "variant": None}))
+        if mode.name not in other.modes:
+            hint = "its modes: " + ", ".join(other.modes) if other.modes else "it has no mode"
+            raise UsageError(f"--against {args.against}: no mode '{mode.name}' to compare ({hint})")
+        theirs = other.modes[mode.name]
+        if not theirs.min_players <= players <= theirs.max_players:
+            raise UsageError(f"--against {args.against}: mode '{mode.name}' there is for "
+                             f"{theirs.min_players}..{theirs.max_players} players, not {players}")
+        runs.append((other, args.against))
+    summaries = []
+    for prog, _ in runs:
+        interp = Interpreter(prog)
+        if args.agent_seats:
+            _check_agent_seats(interp, mode, players, args.agent_seats)
+        summaries.append(simulate(interp, mode.name, players, seeds, agent_factory=_agents(prog, args)))
+    if args.json:
+        out = {"spec": program.name, "title": program.title, "mode": mode.name, "players": players,
+               "games": args.games, "seeds": [seeds[0], seeds[-1]], "agent": args.agent,
+               "reports": _summary_json(summaries[0]), "seconds": round(summaries[0].seconds, 3)}
+        if args.against:
+            out["against"] = {"spec": runs[1][1], "title": runs[1][0].title,
+                              "reports": _summary_json(summaries[1]), "seconds": round(summaries[1].seconds, 3)}
+        print(json.dumps(out, indent=2, ensure_ascii=False))
+        return 0
+    agents = "random agents" if args.agent == "random" else \
+        f"solver agents ({args.agent_seats or 'every seat'}), the others random"
+    print(f"{program.title}: {mode.title or mode.name}, {players} player(s), {args.games} game(s) "
+          f"(seeds {seeds[0]}..{seeds[-1]}), {agents}")
+    if args.against:
+        print(f"against {runs[1][0].title} ({runs[1][1]}), the same seeds")
+    print()
+    print("\n".join(_summary_lines(summaries[0], summaries[1] if args.against else None)))
+    return 0
+
+
+def _check_agent_seats(interp, mode, players: int, given: str) -> None:
+    seats = {s.name: s for s in interp.seats_for(mode, players)}
+    for name in given.split(","):
+        if name not in seats or seats[name].kind != "player":
+            players_here = [n for n, s in seats.items() if s.kind == "player"]
+            hint = did_you_mean(name, players_here) or "players: " + ", ".join(players_here)
+            raise UsageError(f"--agent-seats: '{name}' is not a player's seat of this game ({hint})")
+
+
+def _summary_json(summary) -> dict:
+    def key(k):
+        return k.name if isinstance(k, rt.Seat) else str(k)
+    return {name: {**{k: v for k, v in agg.items() if k != "values"},
+                   "values": {key(k): v for k, v in agg["values"].items()}}
+            for name, agg in summary.reports.items()}
+
+
+def _summary_lines(mine, theirs=None) -> list[str]:
+    """Each report's aggregate as a table; with ``theirs``, its column and the difference."""
+    def title(k):
+        return k.title if isinstance(k, rt.Seat) else str(k)
+
+    def cell(agg, k) -> str:
+        v = agg["values"].get(k)
+        if v is None:
+            return "-"
+        if agg["kind"] in ("per seat", "number"):
+            return f"{v['mean']:g} ({v['least']}..{v['most']})"
+        if agg["kind"] == "seats":
+            return f"{v:.0%}"
+        return str(v)
+
+    def delta(agg, other, k) -> str:
+        a, b = agg["values"].get(k), other["values"].get(k) if other else None
+        if a is None or b is None or agg["kind"] != other["kind"]:
+            return ""
+        if agg["kind"] in ("per seat", "number"):
+            return f"{a['mean'] - b['mean']:+g}"
+        if agg["kind"] == "seats":
+            return f"{(a - b) * 100:+.0f} pts"
+        return f"{a - b:+d}"
+
+    out = []
+    for name, agg in mine.reports.items():
+        other = theirs.reports.get(name) if theirs else None
+        what = {"per seat": "mean (least..most)", "number": "mean (least..most)",
+                "seats": "share of games", "counts": "games"}[agg["kind"]]
+        out.append(f"{name.replace('_', ' ')}: {what}")
+        if agg["kind"] == "number":         # one row: the report over all games
+            agg = {"kind": "number", "values": {"all games": agg["values"]}}
+            other = {"kind": "number", "values": {"all games": other["values"]}} \
+                if other and other["kind"] == "number" else None
+        keys = list(agg["values"])
+        if other and other["kind"] == agg["kind"]:
+            keys += [k for k in other["values"] if k not in agg["values"]]
+        else:
+            other = None
+        rows = [(title(k), cell(agg, k), cell(other, k) if other else "", delta(agg, other, k) if other else "")
+                for k in keys]
+        if agg["kind"] == "seats":
+            rows.append(("several", f"{agg['several']:.0%}", f"{other['several']:.0%}" if other else "",
+                         f"{(agg['several'] - other['several']) * 100:+.0f} pts" if other else ""))
+        widths = [max(len(r[i]) for r in rows) for i in range(4)]
+        for r in rows:
+            line = f"  {r[0].ljust(widths[0])}  {r[1].rjust(widths[1])}"
+            if theirs is not None:
+                line += f"   {r[2].rjust(widths[2])}   {r[3].rjust(widths[3])}"
+            out.append(line.rstrip())
+        out.append("")
+    if theirs is not None:
+        out.insert(0, "(each line: this spec, the one compared against, the difference)")
+        out.insert(1, "")
+    out.append(f"{mine.games} game(s) in {mine.seconds:.1f} s"
+               + (f"; {theirs.games} against in {theirs.seconds:.1f} s" if theirs else ""))
+    return out
 
 
 def _solver_agents(state) -> dict:
@@ -880,6 +998,22 @@ def build_parser() -> argparse.ArgumentParser:
                     metavar="SECONDS",
                     help="time limit of each query a solver agent asks (default 10)")
 
+    sm = sub.add_parser("simulate", help="many seeded games: what their reports add up to (scores, winners)")
+    sm.add_argument("spec", metavar="SPEC")
+    sm.add_argument("--players", type=int)
+    sm.add_argument("--games", type=_positive(int, "a whole number of games above 0"), default=20)
+    sm.add_argument("--seed", type=int, default=1, help="the first seed (then seed+1, ...)")
+    sm.add_argument("--mode")
+    sm.add_argument("--against", metavar="SPEC",
+                    help="also play the same seeds under this spec (the base game of a house rule) and compare")
+    sm.add_argument("--json", action="store_true")
+    sm.add_argument("--agent", choices=["random", "solver"], default="random")
+    sm.add_argument("--agent-query", metavar="QUERY")
+    sm.add_argument("--agent-seats", metavar="SEATS")
+    sm.add_argument("--agent-input", metavar="NAME=VALUE", action="append")
+    sm.add_argument("--agent-time-limit", type=_positive(float, "a number of seconds above 0"), default=10.0,
+                    metavar="SECONDS")
+    common(sm)
     sh = sub.add_parser("show", help="print a saved game state readably")
     sh.add_argument("spec", metavar="SPEC")
     sh.add_argument("--state", required=True, metavar="FILE")
@@ -936,7 +1070,8 @@ def main(argv: list[str] | None = None) -> int:
             code = cmd_query(args, extra)
         else:
             code = {"check": cmd_check, "graph": cmd_graph, "dump": cmd_dump, "score": cmd_score,
-                    "play": cmd_play, "docs": cmd_docs, "show": cmd_show, "diff": cmd_diff}[args.command](args)
+                    "play": cmd_play, "docs": cmd_docs, "show": cmd_show, "diff": cmd_diff,
+                    "simulate": cmd_simulate}[args.command](args)
     except RulesError as exc:
         from compiler.diagnostics import RuntimeRulesError
         from compiler.interpret import locate
