@@ -38,7 +38,9 @@ class _Builder:
         if not docs:
             return span
         line = docs[-1].line + 1
-        while (text := source_line(self.path, line)) is not None and not text.strip() and line < span.end_line:
+        # past blank lines and '#' comments between the doc comment and the part
+        while (text := source_line(self.path, line)) is not None and line < span.end_line and \
+                (not text.strip() or text.lstrip().startswith("#")):
             line += 1
         if text is None:
             return span

@@ -100,13 +100,17 @@ def items(program) -> dict[str, tuple[str, Side, object]]:
                     out[v.name] = ("state", Side(source_text(v.span), v.span,
                                                  [t for t, _ in v.tags] + list(d.rule_ids), v.doc), v)
                 continue
-            if isinstance(d, (A.Table, A.Enum)):   # the rows and values variants add
+            # the rows and values variants add, and the rows they change (a row added
+            # then changed: the row with its changes, in the order they apply)
+            edits: dict[str, list] = {}
+            for e in getattr(d, "edits", ()):
+                edits.setdefault(e.key, []).append(e)
+            if isinstance(d, (A.Table, A.Enum)):
                 for r in d.added:
-                    out[f"{d.name}.{r.key}"] = ("row", Side(source_text(r.span), r.span,
-                                                            [t for t, _ in r.tags], ""), r)
-            for e in getattr(d, "edits", ()):       # the rows variants change
-                out.setdefault(f"{d.name}.{e.key}", ("row", Side(source_text(e.span), e.span,
-                                                                 [t for t, _ in e.tags], ""), e))
+                    parts = [r] + edits.pop(r.key, [])
+                    out[f"{d.name}.{r.key}"] = ("row", _row_side(parts), r)
+            for key, parts in edits.items():
+                out[f"{d.name}.{key}"] = ("row", _row_side(parts), parts[-1])
             if isinstance(d, A.Record):          # the fields a variant adds
                 for f in d.fields:
                     if f.span.file != d.span.file:
@@ -156,6 +160,12 @@ def diff(base, variant) -> SpecDiff:
         out.downstream.append({"name": n, "kind": attrs.get("kind"), "rule_ids": list(attrs.get("rules", [])),
                                "at": attrs.get("span"), "doc": attrs.get("doc", "")})
     return out
+
+
+def _row_side(parts: list) -> Side:
+    """A row as variants leave it: the row added or changed, then each later change."""
+    tags = [t for p in parts for t, _ in p.tags]
+    return Side("\n".join(source_text(p.span) for p in parts), parts[-1].span, list(dict.fromkeys(tags)), "")
 
 
 def _base_row(base, name: str) -> Side | None:

@@ -791,7 +791,7 @@ def _load_state(args, program=None):
         if other_rules is None or not any(d.hint and d.hint.startswith(state_io.NOT_ALLOWED) for d in exc.diagnostics):
             raise
         # a position the rules it is read under do not allow: most likely those rules,
-        # not the file, are what differs (a house rule with cards the game never had)
+        # not the file, are what differs (a variant that adds what the game never had)
         hint = (f"the game was played under {other_rules}, and is read under "
                 f"{', '.join(v.path for v in program.variants)}, whose positions differ: read it under the rules "
                 "it was played with (name the base spec alone), or mend the file")

@@ -1171,7 +1171,7 @@ class Encoder:
     def en_Call(self, e: I.Call, env):
         args = [self.encode(a, env) for a in e.args]
         if e.name in self.program.scorings:
-            if e.mode < 0 and self.interp is not None and not any(_symbolic(a) for a in args):
+            if e.mode < 0 and not any(_symbolic(a) for a in args):
                 # least(...) of known arguments: the worst total for the owner, a number
                 # the interpreter computes (a choice made against the owner has no
                 # encoding inside a maximised query, but here nothing is left to choose)
@@ -1181,9 +1181,13 @@ class Encoder:
                     call = I.Call(e.type, e.span, e.name,
                                   [I.Local(a.type, a.span, n) for a, n in zip(e.args, names)], e.mode)
                     hit = _WORST[id(e)] = (e, call, names)
-                self.interp.ns["ST"] = self.state
+                # the encoder's own interpreter when it has one (a query on a position), else
+                # the program's, used for this value only
+                from .queries import interpreter_for
+                interp = self.interp if self.interp is not None else interpreter_for(self.program)
+                interp.ns["ST"] = self.state
                 self.worst.append((e.name, tuple(c for c in self.context if c is not True)))
-                return self.interp.compiled(hit[1], hit[2])(*args)
+                return interp.compiled(hit[1], hit[2])(*args)
             return self.scoring(self.program.scorings[e.name], args, e.mode, e.span)
         fd = self.program.funcs[e.name]
         info = _DEFS.get(id(fd))
@@ -1652,7 +1656,19 @@ class Encoder:
             return v.items[i][1]
         return v[i]
 
+    path_failed = False      # (explaining) a require on this path fails whatever the choices
+
     def run_block(self, stmts: list[I.Stmt], env: dict, guard, path: dict):
+        try:
+            return self._run_block(stmts, env, guard, path)
+        except RulesError:
+            if not self.path_failed:
+                raise
+            # after a rule that fails whatever the choices, what it was there to
+            # guarantee may not be computable: the path's reasons are the failed rules
+            return False
+
+    def _run_block(self, stmts: list[I.Stmt], env: dict, guard, path: dict):
         self.path_now = path
         for index, st in enumerate(stmts):
             if isinstance(st, I.Input):
@@ -1675,8 +1691,10 @@ class Encoder:
                 env[st.name] = value
                 self.choices.append(Choice(st.name, value, st.domain, extra={"guard": guard}))
             elif isinstance(st, I.Require):
-                if not self.require_leaf(st.cond, env, guard, path, st) and not self.explain:
-                    return False        # no option on this path: nothing after it is encoded
+                if not self.require_leaf(st.cond, env, guard, path, st):
+                    if not self.explain:
+                        return False        # no option on this path: nothing after it is encoded
+                    self.path_failed = True
             elif isinstance(st, I.If):
                 c = self.encode(st.cond, env)
                 if isinstance(c, Sym):
@@ -1718,10 +1736,12 @@ class Encoder:
                 self.implies(sel, guard)
             sels.append((sel, option))
             self.context.append(sel)
+            failed = self.path_failed           # what the path before the choice has failed
             try:
                 self.run_block(rest, inner, sel, {**path, st.name: option})
             finally:
                 self.context.pop()
+                self.path_failed = failed
         if not sels:
             self.infeasible.append(st.span)
         if guard is True:

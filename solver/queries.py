@@ -248,16 +248,19 @@ def run_query(program: I.Program, name: str, inputs: dict[str, Any], time_limit:
         # the replay then lets the interpreter make those choices
         active = [score for score in enc.scorings if score.steps and _true(solver, score.reach)]
         names = [score.name for score in active]
-        # a scoring computed whole (least of known arguments) shows no breakdown, but
-        # reached too, its own choices are not the witness's: none is forced on it
+        # a scoring computed whole (least of known arguments) has no breakdown; its
+        # choices, of the same names, are its own: the replay forces none of them
         whole = {n for n, ctx in enc.worst if all(_true(solver, c) for c in ctx)}
         cnames = [c for score in active for c in score.choices]
+        unforced = set()
         for score in active:
             if names.count(score.name) == 1:
                 breakdown[score.name] = {k: read_int(solver, v) for k, v in score.steps.items()}
                 for cname, cval in score.choices.items():
-                    if cnames.count(cname) == 1 and score.name not in whole:
+                    if cnames.count(cname) == 1:
                         witness[cname] = read_value(solver, cval)
+                        if score.name in whole:
+                            unforced.add(cname)
         if isinstance(obj, Lexicographic):
             objective_value = obj.read(solver)
             bound = objective_value if status == "OPTIMAL" or not obj.symbolic else obj.bound(solver, sense)
@@ -269,7 +272,8 @@ def run_query(program: I.Program, name: str, inputs: dict[str, Any], time_limit:
         plays: list = []
         named: list = []
         before_replay = time.perf_counter()
-        shown = replay(program, name, inputs, witness, objective_value, state=state, plays=plays, named=named)
+        shown = replay(program, name, inputs, witness, objective_value, state=state, plays=plays, named=named,
+                       unforced=unforced)
         replayed = True
         stats["replay_seconds"] = round(time.perf_counter() - before_replay, 4)
     elif status == "UNKNOWN" and isinstance(obj, IntV):
@@ -279,7 +283,9 @@ def run_query(program: I.Program, name: str, inputs: dict[str, Any], time_limit:
     answer = Answer(name, status, objective_value, bound, witness, breakdown, time.perf_counter() - started,
                     replayed, float(time_limit), int(workers), stats)
     # a name is left out when every choice of that name (on every branch) had one value
-    answer.cell_choices = tuple(st.name for st in statements(program.queries[name].body)
+    # the query's choices, and those of its scorings the witness shows, that may hold cells
+    inner = [st for sd in program.scorings.values() for step in sd.steps for st in statements(step.body)]
+    answer.cell_choices = tuple(st.name for st in [*statements(program.queries[name].body), *inner]
                                 if isinstance(st, I.Choose) and _may_hold_cells(st))
     chosen = {c.name for c in enc.choices if c.name in witness}
     answer.settled = tuple(n for n in chosen if all(_settled(c.value) for c in enc.choices if c.name == n))
@@ -846,16 +852,18 @@ class _Walk:
 
 def replay(program: I.Program, name: str, inputs: dict[str, Any], witness: dict[str, Any],
            claimed: int | None, state: Any = None, plays: list | None = None,
-           named: list | None = None) -> list:
+           named: list | None = None, unforced: set = frozenset()) -> list:
     """Check a solver witness with the interpreter; raise ``ReplayError`` on any
     disagreement. Returns the query's reports for the witness: (name, value, rule IDs);
     the ``play`` statements reached are added to ``plays`` (name, expression, env),
-    the names of the objective reached (``maximize e named n``) to ``named``."""
+    the names of the objective reached (``maximize e named n``) to ``named``. The
+    witness's choices inside scorings are forced on the interpreter, but those of
+    ``unforced`` (a scoring of the same name is also computed whole there)."""
     plays = [] if plays is None else plays
     interp = interpreter_for(program)
     query = program.queries[name]
     chosen = {c.name for c in statements(query.body) if isinstance(c, I.Choose)}
-    forced = {k: v for k, v in witness.items() if k not in chosen}
+    forced = {k: v for k, v in witness.items() if k not in chosen and k not in unforced}
     walk = _Walk(interp, inputs, witness, forced, state)
     with_witness, problem, span = walk.block(query.body, {})
     if problem is not None:

@@ -370,6 +370,22 @@ def test_a_savanna_ecosystem_behind_the_others_is_refused(seat, title):
     assert err.count("picks have placed") == 1            # the other two seats are not blamed
 
 
+def test_two_ecosystems_at_odds_are_not_blamed_on_either():
+    """With two players there is no majority: the message gives both counts and does
+    not say which one broke ranks."""
+    two = SAVANNA / "variants" / "two_player.rules"
+    doc = saved(two, mode="two_player", players=2, seed=2, stop="pick:9")
+    cells = [(r, c) for r, row in enumerate(doc["per_seat"]["board"]["p2"]) for c, x in enumerate(row) if x is not None]
+    errors = []
+    for r, c in cells:                  # a card whose removal leaves the grid connected
+        edited = json.loads(json.dumps(doc))
+        edited["state"]["discard"].append(edited["per_seat"]["board"]["p2"][r][c])
+        edited["per_seat"]["board"]["p2"][r][c] = None
+        errors.append(refused(edited, two))
+    err = next(e for e in errors if "not connected" not in e)
+    assert "Player 2's picks have placed 7 cards, and another player's 8: every pick places one card" in err
+
+
 def test_the_neutral_pile_and_the_solo_turns_keep_every_card():
     """Two players: the neutral seat's face-up pile counts among the cards held; solo:
     a position saved at a turn loads."""

@@ -161,3 +161,25 @@ def test_a_requirement_of_a_procedure_stops_the_game_where_it_is_written(tmp_pat
     assert d.message == "Player 1 places 8 tokens and the board has 6 spaces (tokens, spaces)"
     assert (d.span.line, d.span.col) == (9, 3)
     assert "requirement 'room' (MINI-01)" in d.hint
+
+
+def test_a_documented_statement_is_located_at_its_first_word(tmp_path):
+    """A statement with a doc comment (and a '#' comment after it) spans from its first
+    word: messages about it point at it, not at its comments."""
+    from compiler.build_ast import build
+    from compiler.parse import parse_text
+    text = ('game g "G"\n'
+            "procedure p {\n"
+            "  /// The total.\n"
+            "  # counted once\n"
+            "\n"
+            "  let total = 1\n"
+            "  /// A step.\n"
+            "  step s { let x = total }\n"
+            "}\n")
+    path = str(tmp_path / "game.rules")
+    spec = build(parse_text(text, path), path)
+    proc = next(d for d in spec.definitions if d.name == "p")
+    let, step = proc.body
+    assert (let.span.line, let.span.col, let.doc) == (6, 3, "The total.")
+    assert (step.span.line, step.span.col) == (8, 3)

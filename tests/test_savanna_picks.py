@@ -106,6 +106,48 @@ def test_solo_best_turn_equals_brute_force(seed, at):
     assert answer.witness["gift"] in hand
     margin = dict((n, v) for n, v, _ in answer.reports)["margin_now"]
     assert margin == answer.objective
+    # the player's own lion prey is shown (Jhay's score, computed whole, has its own)
+    assert "lion_prey" in answer.witness
+
+
+def test_a_solo_turn_that_cannot_be_played_is_told_why():
+    prog, state = position("solo", 1, 3, 6)
+    you, jhay = state.seats
+    hand = state.per["hand"][you]
+    hand.cards[:] = hand.cards[:1]
+    answer = run_query(prog, "best_pick", {}, state=state, time_limit=10)
+    assert answer.status == "INFEASIBLE" and [r.rule for r in answer.reasons] == ["has_a_gift"]
+    assert answer.reasons[0].sentence == "You: 1 card(s) in hand, and a turn places one and gives Jhay another"
+    prog, state = position("solo", 1, 3, 6)
+    it = interpreter_for(prog)
+    board = state.per["board"][jhay]
+    while len(board.cards) < 20:           # Jhay's 4 x 5 grid filled in reading order
+        board = rt.placed(board, "tree", it.call("next_in_reading_order", board))
+    state.per["board"][jhay] = board
+    answer = run_query(prog, "best_pick", {}, state=state, time_limit=10)
+    assert answer.status == "INFEASIBLE" and [r.rule for r in answer.reasons] == ["takes_a_gift"]
+    assert answer.reasons[0].sentence == "Jhay's ecosystem is full: the game is over"
+
+
+def test_least_of_known_arguments_without_a_position(tmp_path):
+    """least(...) of a grid known from the inputs and a choice: no saved position,
+    and the answer is the brute force's (every place, its least score)."""
+    variant = tmp_path / "worst.rules"
+    variant.write_text(f'variant worst "Worst" extends "{SPEC}"\n\n'
+                       'query worst "Worst place" {\n'
+                       '  input state: ecosystem\n'
+                       '  input card: card\n'
+                       '  choose spot in placements(state) where can_place(state, spot)\n'
+                       '  maximize 0 - least(score(placed(state, card, spot), []))\n'
+                       '}\n')
+    prog = load(variant)
+    it = interpreter_for(prog)
+    from compiler.inputs import read_grid
+    board = read_grid(str(ROOT / "examples" / "partial.grid"), prog, "ecosystem", allow_free=True)
+    answer = run_query(prog, "worst", {"state": board, "card": "lion"}, time_limit=30)
+    best = max(-it.call("score", rt.placed(board, "lion", spot), (), mode=-1)
+               for spot in rt.placements(board) if it.call("can_place", board, spot))
+    assert answer.status == "OPTIMAL" and answer.replayed and answer.objective == best
 
 
 def test_who_cannot_pick_is_told_why():

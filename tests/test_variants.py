@@ -519,6 +519,18 @@ def test_a_variant_changes_values_of_one_row(tmp_path):
                                          'add row card: dodo | animal | 2 | "Dodo"\n')
     more = write(tmp_path, "more.rules", f'variant more "M" extends "{dodo}"\noverride row card.dodo: count = 5\n')
     assert load(more).enums["card"].attrs["count"]["dodo"] == 5
+    # diff shows a row as the variants leave it: added, then each change, in order
+    (entry,) = diff(load(dodo), load(more)).changed
+    assert entry.name == "card.dodo" and entry.after.text.splitlines() == \
+        ['dodo | animal | 2 | "Dodo"', "row card.dodo: count = 5"]
+    (entry,) = diff(load(SAVANNA), load(more)).added
+    assert entry.name == "card.dodo" and entry.after.text.endswith("count = 5")
+    # and a row changed twice, by a variant and one that extends it
+    rarer = write(tmp_path, "rarer.rules", f'variant rarer "R" extends "{HOUSE / "savanna_rare_lions.rules"}"\n'
+                                           "override row card.lion: count = 2\n")
+    (entry,) = diff(load(HOUSE / "savanna_rare_lions.rules"), load(rarer)).changed
+    assert entry.after.text.splitlines()[-1] == "row card.lion: count = 2"
+    assert load(rarer).enums["card"].attrs["count"]["lion"] == 2
 
 
 @pytest.mark.parametrize("line, message, at", [
