@@ -585,6 +585,8 @@ def _reason(program, interp, leaf, state, together: int, enc=None, example=None)
     call = leaf.expr if isinstance(leaf.expr, I.Call) and leaf.expr.name in program.funcs else None
     if call is not None and program.funcs[call.name].kind == "rule":
         rule = program.funcs[call.name]
+    elif isinstance(leaf.expr, I.Global) and getattr(program.funcs.get(leaf.expr.name), "kind", None) == "rule":
+        rule = program.funcs[leaf.expr.name]            # a rule without parameters
     sentence = None
     if rule is not None and rule.message is not None:
         params = leaf.env

@@ -214,3 +214,27 @@ def test_least_of_a_chosen_grid_is_refused_with_a_hint(tmp_path):
                 if text.strip().startswith("choose lion_prey"))
     assert first.startswith(f"spec/ecosystem_savanna/scoring.rules:{line}:5: error: the solver cannot minimise")
     assert "least(...) is computed whole when its arguments are known" in out.stderr
+
+
+def test_a_rule_without_parameters_gives_its_sentence(tmp_path):
+    variant = tmp_path / "z.rules"
+    variant.write_text(f'variant z "Z" extends "{SOLO}"\n'
+                       'rule jhay_room [ES-SOLO-04] = not full(board(jhay))\n'
+                       '  else "no room left for Jhay"\n'
+                       'override query best_pick "B" {\n'
+                       '  input player: seat = first(players)\n'
+                       '  require jhay_room\n'
+                       '  choose k in hand(player)\n'
+                       '  maximize 1\n'
+                       '}\n')
+    prog = load(variant)
+    state = interpreter_for(prog).play("solo", 1, 3, stop_at="turn:6")
+    jhay = state.seats[1]
+    board = state.per["board"][jhay]
+    while len(board.cards) < 20:
+        board = rt.placed(board, "tree", interpreter_for(prog).call("next_in_reading_order", board))
+    state.per["board"][jhay] = board
+    answer = run_query(prog, "best_pick", {}, state=state, time_limit=10)
+    assert answer.status == "INFEASIBLE"
+    assert [(r.rule, r.sentence, r.ids) for r in answer.reasons] == [("jhay_room", "no room left for Jhay",
+                                                                       ("ES-SOLO-04",))]
