@@ -740,7 +740,7 @@ def _spliced(body, old: A.Step, bag: DiagnosticBag):
 
 def lost_checkpoints(program) -> list[tuple[str, str, ChangeRecord]]:
     """(checkpoint, variant, change) for each checkpoint a variant's removal or
-    override of a step takes away, and the program no longer has anywhere:
+    override of a step, procedure or mode takes away, and the program no longer has anywhere:
     positions saved there, ``--stop-at`` and the tests' watchers no longer find it."""
     from .state_io import checkpoint_names
     still = set(checkpoint_names(program))
@@ -750,7 +750,7 @@ def lost_checkpoints(program) -> list[tuple[str, str, ChangeRecord]]:
     out = []
     for info in program.variants:
         for ch in info.changes:
-            if ch.kind == "step" and ch.action in ("remove", "override"):
+            if ch.kind in ("step", "procedure", "mode") and ch.action in ("remove", "override"):
                 for name in sorted(names(ch.before) - names(ch.after)):
                     out.append((name, info.name, ch))
     return out

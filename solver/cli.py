@@ -216,7 +216,7 @@ def cmd_check(args) -> int:
             if (ch.span, name) in warned:      # a variant of a variant checked after it
                 continue
             warned.add((ch.span, name))
-            print(f"{ch.span}: warning: variant '{v}' takes away the checkpoint '{name}' ({ch.action} step "
+            print(f"{ch.span}: warning: variant '{v}' takes away the checkpoint '{name}' ({ch.action} {ch.kind} "
                   f"'{ch.name}'): positions saved there and --stop-at {name} no longer find it", file=sys.stderr)
         for name in unread_settings(program):
             if name in known:
@@ -408,7 +408,7 @@ def _stop_label(program, stop_at: str) -> str:
         if gone:
             v, ch = gone[0]
             raise UsageError(f"--stop-at: no checkpoint '{name}': variant '{v}' takes it away "
-                             f"({ch.action} step '{ch.name}' at {ch.span.file}:{ch.span.line})")
+                             f"({ch.action} {ch.kind} '{ch.name}' at {ch.span.file}:{ch.span.line})")
         hint = did_you_mean(name, known) or ("checkpoints: " + ", ".join(known) if known
                                              else "this spec declares no checkpoint")
         raise UsageError(f"--stop-at: no checkpoint '{name}' in the spec ({hint})")

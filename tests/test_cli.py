@@ -553,6 +553,11 @@ def test_a_variant_that_takes_a_checkpoint_away_is_warned_of_and_named_by_stop_a
                          "--save-state", str(tmp_path / "s.json"))
     assert code == 2
     assert f"--stop-at: no checkpoint 'round': variant 'w' takes it away (remove step 'p.tick' at {w}:2)" in err
+    # a whole procedure replaced by one without the checkpoint: the same
+    w.write_text(f'variant w "W" extends "{base}"\noverride procedure p {{ set n = 3 }}\n')
+    code, out, err = run("check", str(w))
+    assert code == 0
+    assert f"{w}:2:20: warning: variant 'w' takes away the checkpoint 'round' (override procedure 'p')" in err
 
 
 def test_a_position_of_the_base_game_read_under_a_variant_is_warned_of(tmp_path):
