@@ -19,6 +19,7 @@ from typing import Any
 
 from . import runtime as rt
 from .checks import invariant_watcher
+from .diagnostics import RulesError
 
 
 @dataclass
@@ -48,21 +49,36 @@ def aggregate(games: list[dict], seats: list) -> dict[str, dict]:
         if all(isinstance(v, dict) and all(_number(x) for x in v.values()) for v in values):
             keys = list(dict.fromkeys(k for v in values for k in v))
             out[name] = {"kind": "per seat", "values": {k: _stats([v[k] for v in values if k in v]) for k in keys}}
+        elif all(isinstance(v, dict) for v in values):          # another value per seat: counts
+            keys = list(dict.fromkeys(k for v in values for k in v))
+            out[name] = {"kind": "per seat counts",
+                         "values": {k: _counts([v[k] for v in values if k in v]) for k in keys}}
         elif all(isinstance(v, (set, frozenset, tuple, list)) and all(isinstance(x, rt.Seat) for x in v)
                  for v in values):
-            shares = {s: round(sum(1 for v in values if s in v) / len(values), 4) for s in seats}
+            # the seats that can be among them: players, and any other seat that is
+            among = [s for s in seats if s.kind == "player" or any(s in v for v in values)]
+            shares = {s: round(sum(1 for v in values if s in v) / len(values), 4) for s in among}
             out[name] = {"kind": "seats", "values": shares,
                          "several": round(sum(1 for v in values if len(v) > 1) / len(values), 4),
                          "none": round(sum(1 for v in values if len(v) == 0) / len(values), 4)}
         elif all(_number(v) for v in values):
             out[name] = {"kind": "number", "values": _stats(values)}
         else:
-            counts: dict = {}
-            for v in values:
-                key = v.title if isinstance(v, rt.Seat) else v
-                counts[key] = counts.get(key, 0) + 1
-            out[name] = {"kind": "counts", "values": counts}
+            out[name] = {"kind": "counts", "values": _counts(values)}
     return out
+
+
+def _counts(values: list) -> dict:
+    """How many times each value occurs (a value shown as text when it cannot be a key)."""
+    counts: dict = {}
+    for v in values:
+        key = v.title if isinstance(v, rt.Seat) else v
+        try:
+            hash(key)
+        except TypeError:
+            key = repr(key)
+        counts[key] = counts.get(key, 0) + 1
+    return counts
 
 
 def simulate(interp, mode: str, players: int, seeds: list[int], agent_factory=None,
@@ -73,8 +89,12 @@ def simulate(interp, mode: str, players: int, seeds: list[int], agent_factory=No
     games, seats = [], []
     for i, seed in enumerate(seeds):
         watch = invariant_watcher(interp)
-        state = interp.play(mode, players, seed, agent_factory=agent_factory, watchers=[watch])
-        watch(state, "end")
+        try:
+            state = interp.play(mode, players, seed, agent_factory=agent_factory, watchers=[watch])
+            watch(state, "end")
+        except RulesError as exc:
+            exc.seed = seed             # the game to replay with 'play --seed'
+            raise
         seats = list(state.seats)
         games.append(dict(state.reports))
         if on_game is not None:

@@ -391,7 +391,7 @@ def _pick_mode(program, args):
     if args.players is None:
         if own:
             return modes[0]
-        raise UsageError("play needs --players N (or --mode)")
+        raise UsageError("this needs --players N (or --mode)")
     fitting = [m for m in modes if m.min_players <= args.players <= m.max_players]
     if not fitting:
         ranges = ", ".join(f"{m.name}: {m.min_players}..{m.max_players}" for m in program.modes.values())
@@ -532,6 +532,9 @@ def cmd_simulate(args) -> int:
     if args.against:
         # the spec to compare with, without this command's --variant files
         other = _load(args.against, argparse.Namespace(**{**vars(args), "variant": None}))
+        if other.name != program.name:
+            raise UsageError(f"--against {args.against}: a spec of another game ({other.title}), "
+                             f"not of {program.title}")
         if mode.name not in other.modes:
             hint = "its modes: " + ", ".join(other.modes) if other.modes else "it has no mode"
             raise UsageError(f"--against {args.against}: no mode '{mode.name}' to compare ({hint})")
@@ -540,29 +543,56 @@ def cmd_simulate(args) -> int:
             raise UsageError(f"--against {args.against}: mode '{mode.name}' there is for "
                              f"{theirs.min_players}..{theirs.max_players} players, not {players}")
         runs.append((other, args.against))
-    summaries = []
-    for prog, _ in runs:
+    summaries, agents = [], []
+    for prog, path in runs:
         interp = Interpreter(prog)
         if args.agent_seats:
             _check_agent_seats(interp, mode, players, args.agent_seats)
-        summaries.append(simulate(interp, mode.name, players, seeds, agent_factory=_agents(prog, args)))
+        done: dict = {}         # solver seat -> what its agents did, summed over the games
+
+        def tally(_, state, done=done):
+            for seat, a in _solver_agents(state).items():
+                t = done.setdefault(seat, {"asked": 0, "answered": 0, "from_answers": 0, "at_random": 0})
+                t["asked"] += a["asked"]
+                t["answered"] += a["answered"]
+                t["from_answers"] += a["from_answers"]
+                t["at_random"] += sum(a["at_random"].values())
+        try:
+            summaries.append(simulate(interp, mode.name, players, seeds, agent_factory=_agents(prog, args),
+                                      on_game=tally))
+        except RulesError as exc:
+            seed = getattr(exc, "seed", None)
+            if seed is not None:
+                print(exc.render(), file=sys.stderr)
+                print(f"  (in the game of seed {seed}, under {path}: 'rulewright play {path} --players {players} "
+                      f"--mode {mode.name} --seed {seed}' replays it)", file=sys.stderr)
+                return exc.exit_code
+            raise
+        agents.append(done)
     if args.json:
         out = {"spec": program.name, "title": program.title, "mode": mode.name, "players": players,
                "games": args.games, "seeds": [seeds[0], seeds[-1]], "agent": args.agent,
-               "reports": _summary_json(summaries[0]), "seconds": round(summaries[0].seconds, 3)}
+               "reports": _summary_json(summaries[0]), "seconds": round(summaries[0].seconds, 3),
+               **({"solver_agents": agents[0]} if agents[0] else {})}
         if args.against:
             out["against"] = {"spec": runs[1][1], "title": runs[1][0].title,
-                              "reports": _summary_json(summaries[1]), "seconds": round(summaries[1].seconds, 3)}
+                              "reports": _summary_json(summaries[1]), "seconds": round(summaries[1].seconds, 3),
+                              **({"solver_agents": agents[1]} if agents[1] else {})}
         print(json.dumps(out, indent=2, ensure_ascii=False))
         return 0
-    agents = "random agents" if args.agent == "random" else \
-        f"solver agents ({args.agent_seats or 'every seat'}), the others random"
+    who = "random agents" if args.agent == "random" else \
+        f"solver agents ({args.agent_seats or 'every player'})" + (", the other seats random" if args.agent_seats else "")
     print(f"{program.title}: {mode.title or mode.name}, {players} player(s), {args.games} game(s) "
-          f"(seeds {seeds[0]}..{seeds[-1]}), {agents}")
+          f"(seeds {seeds[0]}..{seeds[-1]}), {who}")
     if args.against:
         print(f"against {runs[1][0].title} ({runs[1][1]}), the same seeds")
     print()
     print("\n".join(_summary_lines(summaries[0], summaries[1] if args.against else None)))
+    for done, (prog, path) in zip(agents, runs):
+        for seat, t in done.items():
+            print(f"solver agent {seat}{f' ({path})' if args.against else ''}: asked {t['asked']} time(s), "
+                  f"{t['answered']} answered; {t['from_answers']} choice(s) from the answers, "
+                  f"{t['at_random']} at random")
     return 0
 
 
@@ -591,16 +621,20 @@ def _summary_lines(mine, theirs=None) -> list[str]:
     def cell(agg, k) -> str:
         v = agg["values"].get(k)
         if v is None:
-            return "-"
+            return "0" if agg["kind"] == "counts" else "-"
         if agg["kind"] in ("per seat", "number"):
             return f"{v['mean']:g} ({v['least']}..{v['most']})"
         if agg["kind"] == "seats":
             return f"{v:.0%}"
+        if agg["kind"] == "per seat counts":
+            return ", ".join(f"{x} {n}" for x, n in v.items())
         return str(v)
 
     def delta(agg, other, k) -> str:
         a, b = agg["values"].get(k), other["values"].get(k) if other else None
-        if a is None or b is None or agg["kind"] != other["kind"]:
+        if agg["kind"] == "counts" and other and other["kind"] == "counts":
+            a, b = a or 0, b or 0          # a value one side never ended with: 0 games
+        if a is None or b is None or agg["kind"] != other["kind"] or agg["kind"] == "per seat counts":
             return ""
         if agg["kind"] in ("per seat", "number"):
             return f"{a['mean'] - b['mean']:+g}"
@@ -612,7 +646,7 @@ def _summary_lines(mine, theirs=None) -> list[str]:
     for name, agg in mine.reports.items():
         other = theirs.reports.get(name) if theirs else None
         what = {"per seat": "mean (least..most)", "number": "mean (least..most)",
-                "seats": "share of games", "counts": "games"}[agg["kind"]]
+                "seats": "share of games", "counts": "games", "per seat counts": "games"}[agg["kind"]]
         out.append(f"{name.replace('_', ' ')}: {what}")
         if agg["kind"] == "number":         # one row: the report over all games
             agg = {"kind": "number", "values": {"all games": agg["values"]}}

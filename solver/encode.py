@@ -1186,8 +1186,12 @@ class Encoder:
                 from .queries import interpreter_for
                 interp = self.interp if self.interp is not None else interpreter_for(self.program)
                 interp.ns["ST"] = self.state
+                try:
+                    value = interp.compiled(hit[1], hit[2])(*args)
+                except Exception:   # (it reads a game state the query has none of...): walked
+                    return self.scoring(self.program.scorings[e.name], args, e.mode, e.span)  # below, located
                 self.worst.append((e.name, tuple(c for c in self.context if c is not True)))
-                return interp.compiled(hit[1], hit[2])(*args)
+                return value
             return self.scoring(self.program.scorings[e.name], args, e.mode, e.span)
         fd = self.program.funcs[e.name]
         info = _DEFS.get(id(fd))
@@ -1416,8 +1420,9 @@ class Encoder:
                 raise NotSupportedError(Diagnostic(
                     st.span, "the solver cannot minimise a score while maximising the query (a choice "
                     "made against the score's owner)",
-                    "least(...) is computed whole when its arguments are known: choose what they depend on "
-                    "from a known collection before it (choose x in C, not a whole grid)"))
+                    "least(...) is computed whole when its arguments are known (choose what they depend on "
+                    "from a known collection before it: choose x in C, not a whole grid) and, if its rules "
+                    "read the game, the query is asked on a position"))
             value = self.choose(st, env, f"{sd.name}.{st.name}")
             env[st.name] = value
             choices[st.name] = value

@@ -8,6 +8,7 @@ Jhay), each scored by the spec's own scoring.
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -214,6 +215,15 @@ def test_least_of_a_chosen_grid_is_refused_with_a_hint(tmp_path):
                 if text.strip().startswith("choose lion_prey"))
     assert first.startswith(f"spec/ecosystem_savanna/scoring.rules:{line}:5: error: the solver cannot minimise")
     assert "least(...) is computed whole when its arguments are known" in out.stderr
+    # known arguments, but a scoring step that reads the game, and no position: the same
+    variant.write_text(variant.read_text().replace("query worst", "add step score.crowd = size(players)\n\nquery worst")
+                       .replace("choose g: ecosystem where full(g) and within(contents(g), box)",
+                                "input g: ecosystem\n  input k: card\n  choose spot in placements(g) where can_place(g, spot)")
+                       .replace("least(score(g, []))", "least(score(placed(g, k, spot), []))"))
+    out = subprocess.run([sys.executable, "-m", "solver.cli", "query", str(variant), "worst", "--g",
+                          "examples/partial.grid", "--k", "lion"], capture_output=True, text=True, cwd=ROOT)
+    assert out.returncode == 1 and "Traceback" not in out.stderr and "internal error" not in out.stderr
+    assert "the query is asked on a position" in out.stderr
 
 
 def test_a_rule_without_parameters_gives_its_sentence(tmp_path):
@@ -238,3 +248,12 @@ def test_a_rule_without_parameters_gives_its_sentence(tmp_path):
     assert answer.status == "INFEASIBLE"
     assert [(r.rule, r.sentence, r.ids) for r in answer.reasons] == [("jhay_room", "no room left for Jhay",
                                                                        ("ES-SOLO-04",))]
+
+
+def test_a_scoring_choice_of_cells_is_shown_as_cells():
+    """The lion's prey chosen inside the score is shown as cells: "(r, c)"."""
+    out = subprocess.run([sys.executable, "-m", "solver.cli", "query", str(SPEC), "best-placement", "--state",
+                          "examples/partial.grid", "--card", "hyena"], capture_output=True, text=True, cwd=ROOT)
+    assert out.returncode == 0, out.stderr
+    line = next(ln for ln in out.stdout.splitlines() if ln.startswith("  lion prey:"))
+    assert re.fullmatch(r"  lion prey: (none|\(-?\d+, -?\d+\)( \(-?\d+, -?\d+\))*)", line), line

@@ -83,7 +83,43 @@ def test_simulate_a_house_rule_against_its_base_game():
     assert "winners: share of games" in out and "  several" in out
 
 
+def test_every_shipped_mode_is_summed_up():
+    """The 2 vs 2 mode reports each player's team (a text per seat): counted per seat;
+    the solo game's margin and result: a number and counts."""
+    code, out, err = run("simulate", "spec/darwins_choice/variants/coop_2v2.rules", "--players", "4", "--games", "2",
+                         "--json")
+    assert code == 0, err
+    team = json.loads(out)["reports"]["team"]
+    assert team["kind"] == "per seat counts" and sum(team["values"]["p1"].values()) == 2
+    code, out, err = run("simulate", "spec/ecosystem_savanna/variants/solo.rules", "--games", "3")
+    assert code == 0, err
+    assert "margin: mean (least..most)\n  all games" in out and "result: games" in out
+
+
+def test_the_solver_seats_say_what_they_did():
+    code, out, err = run("simulate", "spec/ecosystem_savanna", "--players", "3", "--games", "2", "--agent", "solver",
+                         "--agent-seats", "p2")
+    assert code == 0, err
+    assert "solver agents (p2), the other seats random" in out
+    assert "solver agent p2: asked 40 time(s), 40 answered; 80 choice(s) from the answers, 0 at random" in out
+
+
+def test_a_game_that_fails_names_its_seed(tmp_path):
+    spec = tmp_path / "g.rules"
+    spec.write_text('game g "G"\nstate { n: int }\n'
+                    'invariant small: n < 3 else "n is {n}"\n'
+                    "procedure p { checkpoint step  choose k in [1, 3] by first(players)  set n = k  checkpoint step }\n"
+                    'mode standard "S" players 1 { seats players  do p()  report n = n }\n')
+    code, out, err = run("simulate", str(spec), "--players", "1", "--games", "8")
+    assert code == 1, err           # a spec error: the rules reach a position the invariant excludes
+    seed = int(err.split("in the game of seed ")[1].split(",")[0])
+    code, _, perr = run("play", str(spec), "--players", "1", "--seed", str(seed))
+    assert code == 1 and "n is 3" in perr
+
+
 @pytest.mark.parametrize("args, message", [
+    (["simulate", "spec/ecosystem_savanna", "--players", "3", "--against", "spec/darwins_choice"],
+     "--against spec/darwins_choice: a spec of another game (Darwin's Choice), not of Ecosystem: Savanna"),
     (["simulate", "spec/ecosystem_savanna", "--players", "3", "--games", "0"], "'0' is not a whole number of games"),
     (["simulate", "spec/darwins_choice/variants/two_player.rules", "--against", "spec/darwins_choice"],
      "--against spec/darwins_choice: no mode 'two_player' to compare"),
