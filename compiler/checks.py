@@ -96,7 +96,7 @@ def run_checks(program: I.Program) -> None:
                                   notes=((node.name_span, f"the check '{chk.name}'"
                                           + (f" [{' '.join(node.rule_ids)}]" if node.rule_ids else "")),))
                     else:
-                        added = _added_rows(program, chk)
+                        added = _rows_of_variants(program, chk)
                         more = (f"a variant that adds or changes rows can override check {chk.name} to say "
                                 f"what the whole table holds with them") if added else None
                         hint = "; ".join(h for h in (_source_hint(program, chk), more) if h) or None
@@ -140,7 +140,7 @@ def _source_hint(program: I.Program, chk: I.CheckDef) -> str | None:
     return "computed over " + ", ".join(files) if files else None
 
 
-def _added_rows(program: I.Program, chk: I.CheckDef) -> list:
+def _rows_of_variants(program: I.Program, chk: I.CheckDef) -> list:
     """(row, 'adds' or 'changes') for the rows variants add to, or change in, the
     tables a whole-table check reads."""
     read = _tables_read(program, chk.name, files_only=False)

@@ -635,8 +635,8 @@ def _add_row(table: _Table, named: dict, ch: A.Change, bag: DiagnosticBag) -> bo
 def _edit_row(table: _Table, named: dict, ch: A.Change, bag: DiagnosticBag) -> bool:
     """Change values of one row of a table (``override row TABLE.NAME: column = value``),
     applied once every row is read (a row of the table's file, whichever file a player
-    loads, or one a variant adds); False (with an error) when there is no such table,
-    or (a table written in the spec) no such row or column."""
+    loads, or one a variant adds: the resolver says when there is no such row); False
+    (with an error) when there is no such table or column."""
     owner, _, key = ch.target.partition(".")
     entry = named.get(owner)
     if entry is None or entry[2] is None or entry[0] != "table":
@@ -660,11 +660,6 @@ def _edit_row(table: _Table, named: dict, ch: A.Change, bag: DiagnosticBag) -> b
                       notes=((seen[column], "the first"),))
             return False
         seen[column] = cspan
-    keys = [r.key for r in d.rows + d.added]
-    if d.source is None and key not in keys:
-        bag.error(ch.target_span, f"table '{owner}' has no row '{key}'",
-                  did_you_mean(key, keys) or f"a new row is added with 'add row {owner}: {key} | ...'")
-        return False
     table.put(loc, replace(d, edits=tuple(d.edits) + (ch.node,)))
     return True
 

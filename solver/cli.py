@@ -501,8 +501,8 @@ def cmd_play(args) -> int:
         titles = {s.name: s.title for s in state.seats}
         for seat, a in agents.items():
             random = ", ".join(f"{n} {c}" for n, c in a["at_random"].items())
-            print(f"  {titles[seat]}: asked {a['asked']} time(s), {a['answered']} answered; "
-                  f"{a['from_answers']} choice(s) from the answers, {sum(a['at_random'].values())} at random"
+            print(f"  {titles[seat]}: " + _agent_words(a["asked"], a["answered"], a["from_answers"],
+                                                        sum(a["at_random"].values()))
                   + (f" ({random})" if random else ""))
     for name, value in state.reports.items():
         print()
@@ -553,9 +553,8 @@ def cmd_simulate(args) -> int:
         def tally(_, state, done=done):
             for seat, a in _solver_agents(state).items():
                 t = done.setdefault(seat, {"asked": 0, "answered": 0, "from_answers": 0, "at_random": 0})
-                t["asked"] += a["asked"]
-                t["answered"] += a["answered"]
-                t["from_answers"] += a["from_answers"]
+                for k in ("asked", "answered", "from_answers"):
+                    t[k] += a[k]
                 t["at_random"] += sum(a["at_random"].values())
         try:
             summaries.append(simulate(interp, mode.name, players, seeds, agent_factory=_agents(prog, args),
@@ -590,10 +589,15 @@ def cmd_simulate(args) -> int:
     print("\n".join(_summary_lines(summaries[0], summaries[1] if args.against else None)))
     for done, (prog, path) in zip(agents, runs):
         for seat, t in done.items():
-            print(f"solver agent {seat}{f' ({path})' if args.against else ''}: asked {t['asked']} time(s), "
-                  f"{t['answered']} answered; {t['from_answers']} choice(s) from the answers, "
-                  f"{t['at_random']} at random")
+            print(f"solver agent {seat}{f' ({path})' if args.against else ''}: "
+                  + _agent_words(t["asked"], t["answered"], t["from_answers"], t["at_random"]))
     return 0
+
+
+def _agent_words(asked: int, answered: int, from_answers: int, at_random: int) -> str:
+    """What a solver seat did, as play and simulate say it."""
+    return (f"asked {asked} time(s), {answered} answered; {from_answers} choice(s) from the answers, "
+            f"{at_random} at random")
 
 
 def _check_agent_seats(interp, mode, players: int, given: str) -> None:

@@ -193,9 +193,6 @@ def _radix(reaches: list) -> list:
     return weights[::-1]
 
 
-_WORST: dict = {}      # id(least(...) call) -> (call, the same call of locals _a0.., their names)
-
-
 def _node_info(e: I.Expr, program) -> list:
     """[node, the local names it reads or None when it is not computed whole, the
     encoder method for its kind, its compiled function, the interpreter that compiled
@@ -1175,19 +1172,13 @@ class Encoder:
                 # least(...) of known arguments: the worst total for the owner, a number
                 # the interpreter computes (a choice made against the owner has no
                 # encoding inside a maximised query, but here nothing is left to choose)
-                hit = _WORST.get(id(e))
-                if hit is None or hit[0] is not e:
-                    names = tuple(f"_a{i}" for i in range(len(args)))
-                    call = I.Call(e.type, e.span, e.name,
-                                  [I.Local(a.type, a.span, n) for a, n in zip(e.args, names)], e.mode)
-                    hit = _WORST[id(e)] = (e, call, names)
                 # the encoder's own interpreter when it has one (a query on a position), else
                 # the program's, used for this value only
                 from .queries import interpreter_for
                 interp = self.interp if self.interp is not None else interpreter_for(self.program)
-                interp.ns["ST"] = self.state
+                interp.ns["ST"] = self.state        # (none without a position: not a stale one)
                 try:
-                    value = interp.compiled(hit[1], hit[2])(*args)
+                    value = interp.call(e.name, *args, mode=e.mode)
                 except Exception:   # (it reads a game state the query has none of...): walked
                     return self.scoring(self.program.scorings[e.name], args, e.mode, e.span)  # below, located
                 self.worst.append((e.name, tuple(c for c in self.context if c is not True)))

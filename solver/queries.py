@@ -283,8 +283,8 @@ def run_query(program: I.Program, name: str, inputs: dict[str, Any], time_limit:
     answer = Answer(name, status, objective_value, bound, witness, breakdown, time.perf_counter() - started,
                     replayed, float(time_limit), int(workers), stats)
     # a name is left out when every choice of that name (on every branch) had one value
-    # the query's choices, and those of its scorings the witness shows, that may hold cells
-    inner = [st for sd in program.scorings.values() for step in sd.steps for st in statements(step.body)]
+    # the query's choices, and those of the scorings whose choices the witness shows, that may hold cells
+    inner = [st for n in breakdown for step in program.scorings[n].steps for st in statements(step.body)]
     answer.cell_choices = tuple(st.name for st in [*statements(program.queries[name].body), *inner]
                                 if isinstance(st, I.Choose) and _may_hold_cells(st))
     chosen = {c.name for c in enc.choices if c.name in witness}
