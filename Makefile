@@ -35,7 +35,7 @@ demo: $(STAMP)
 	$(BIN)/rulewright play spec/darwins_choice --players 4 --seed 7 --agent solver --agent-seats p1
 	$(BIN)/rulewright diff spec/darwins_choice spec/house_rules/darwin_no_cannibals.rules
 	$(BIN)/rulewright play spec/darwins_choice/variants/two_player.rules --seed 1
-	$(BIN)/rulewright simulate spec/house_rules/savanna_rare_lions.rules --players 4 --games 20 --against spec/ecosystem_savanna
+	$(BIN)/rulewright simulate spec/house_rules/darwin_no_strength_award.rules --players 3 --games 20 --against spec/darwins_choice
 
 test: $(STAMP)
 	$(BIN)/python -m pytest tests

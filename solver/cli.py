@@ -574,8 +574,10 @@ def cmd_simulate(args) -> int:
                "reports": _summary_json(summaries[0]), "seconds": round(summaries[0].seconds, 3),
                **({"solver_agents": agents[0]} if agents[0] else {})}
         if args.against:
+            from compiler.simulate import compare
             out["against"] = {"spec": runs[1][1], "title": runs[1][0].title,
                               "reports": _summary_json(summaries[1]), "seconds": round(summaries[1].seconds, 3),
+                              "differences": _differences_json(compare(summaries[0], summaries[1])),
                               **({"solver_agents": agents[1]} if agents[1] else {})}
         print(json.dumps(out, indent=2, ensure_ascii=False))
         return 0
@@ -609,73 +611,105 @@ def _check_agent_seats(interp, mode, players: int, given: str) -> None:
             raise UsageError(f"--agent-seats: '{name}' is not a player's seat of this game ({hint})")
 
 
+def _json_key(k) -> str:
+    return k.name if isinstance(k, rt.Seat) else str(k)
+
+
 def _summary_json(summary) -> dict:
-    def key(k):
-        return k.name if isinstance(k, rt.Seat) else str(k)
-    return {name: {**{k: v for k, v in agg.items() if k != "values"},
-                   "values": {key(k): v for k, v in agg["values"].items()}}
+    def keyed(v):
+        return {_json_key(k): x for k, x in v.items()} if isinstance(v, dict) else v
+    return {name: {k: keyed(v) if k in ("values", "ci95") and agg["kind"] != "number" else v
+                   for k, v in agg.items()}
             for name, agg in summary.reports.items()}
 
 
+def _differences_json(diffs: dict) -> dict:
+    """compare()'s differences as data: a number's directly, else by seat (and
+    "several")."""
+    return {name: by[None] if list(by) == [None] else {_json_key(k): d for k, d in by.items()}
+            for name, by in diffs.items()}
+
+
 def _summary_lines(mine, theirs=None) -> list[str]:
-    """Each report's aggregate as a table; with ``theirs``, its column and the difference."""
+    """Each report's aggregate as a table; with ``theirs``, its column and the
+    difference (paired by seed, with its interval)."""
+    from compiler.simulate import compare
+    diffs = compare(mine, theirs) if theirs is not None else {}
+    clear_seen = False
+
     def title(k):
         return k.title if isinstance(k, rt.Seat) else str(k)
+
+    def plus_minus(ci, scale=1.0, fmt="g") -> str:
+        return f" ±{(ci[1] - ci[0]) / 2 * scale:{fmt}}" if ci else ""
 
     def cell(agg, k) -> str:
         v = agg["values"].get(k)
         if v is None:
             return "0" if agg["kind"] == "counts" else "-"
         if agg["kind"] in ("per seat", "number"):
-            return f"{v['mean']:g} ({v['least']}..{v['most']})"
+            return f"{v['mean']:g}{plus_minus(v.get('ci95'), fmt='.1f')} ({v['least']}..{v['most']})"
         if agg["kind"] == "seats":
-            return f"{v:.0%}"
+            ci = (agg.get("several_ci95") if k == "several" else agg.get("ci95", {}).get(k))
+            return f"{v:.0%}" + (f" ({ci[0]:.0%}..{ci[1]:.0%})" if ci else "")
         if agg["kind"] == "per seat counts":
             return ", ".join(f"{x} {n}" for x, n in v.items())
         return str(v)
 
-    def delta(agg, other, k) -> str:
+    def delta(name, agg, other, k) -> str:
+        nonlocal clear_seen
         a, b = agg["values"].get(k), other["values"].get(k) if other else None
         if agg["kind"] == "counts" and other and other["kind"] == "counts":
             a, b = a or 0, b or 0          # a value one side never ended with: 0 games
         if a is None or b is None or agg["kind"] != other["kind"] or agg["kind"] == "per seat counts":
             return ""
-        if agg["kind"] in ("per seat", "number"):
-            return f"{a['mean'] - b['mean']:+g}"
+        if agg["kind"] == "counts":
+            return f"{a - b:+d}"
+        d = diffs.get(name, {}).get(None if agg["kind"] == "number" else k)
+        if d is None:
+            return ""
+        clear_seen |= d["clear"]
+        mark = " *" if d["clear"] else ""
         if agg["kind"] == "seats":
-            return f"{(a - b) * 100:+.0f} pts"
-        return f"{a - b:+d}"
+            return f"{d['mean'] * 100:+.0f}{plus_minus(d['ci95'], 100, '.0f')} pts{mark}"
+        return f"{round(d['mean'], 2):+g}{plus_minus(d['ci95'], fmt='.1f')}{mark}"
 
     out = []
     for name, agg in mine.reports.items():
         other = theirs.reports.get(name) if theirs else None
-        what = {"per seat": "mean (least..most)", "number": "mean (least..most)",
-                "seats": "share of games", "counts": "games", "per seat counts": "games"}[agg["kind"]]
+        what = {"per seat": "mean ±95% (least..most)", "number": "mean ±95% (least..most)",
+                "seats": "share of games (95%)", "counts": "games", "per seat counts": "games"}[agg["kind"]]
         out.append(f"{name.replace('_', ' ')}: {what}")
-        if agg["kind"] == "number":         # one row: the report over all games
-            agg = {"kind": "number", "values": {"all games": agg["values"]}}
-            other = {"kind": "number", "values": {"all games": other["values"]}} \
-                if other and other["kind"] == "number" else None
         keys = list(agg["values"])
-        if other and other["kind"] == agg["kind"]:
+        if agg["kind"] == "number":         # one row: the report over all games
+            keys = [None]
+            agg = {**agg, "values": {None: agg["values"]}}
+            other = {**other, "values": {None: other["values"]}} if other and other["kind"] == "number" else None
+        elif other and other["kind"] == agg["kind"]:
             keys += [k for k in other["values"] if k not in agg["values"]]
-        else:
+        if not (other and other["kind"] == agg["kind"]):
             other = None
-        rows = [(title(k), cell(agg, k), cell(other, k) if other else "", delta(agg, other, k) if other else "")
-                for k in keys]
+        rows = [("all games" if k is None else title(k), cell(agg, k), cell(other, k) if other else "",
+                 delta(name, agg, other, k) if other else "") for k in keys]
         if agg["kind"] == "seats":
-            rows.append(("several", f"{agg['several']:.0%}", f"{other['several']:.0%}" if other else "",
-                         f"{(agg['several'] - other['several']) * 100:+.0f} pts" if other else ""))
+            several = {**agg, "values": {"several": agg["several"]}}
+            other_several = {**other, "values": {"several": other["several"]}} if other else None
+            rows.append(("several", cell(several, "several"), cell(other_several, "several") if other else "",
+                         delta(name, several, other_several, "several") if other else ""))
         widths = [max(len(r[i]) for r in rows) for i in range(4)]
         for r in rows:
             line = f"  {r[0].ljust(widths[0])}  {r[1].rjust(widths[1])}"
             if theirs is not None:
-                line += f"   {r[2].rjust(widths[2])}   {r[3].rjust(widths[3])}"
+                line += f"   {r[2].rjust(widths[2])}   {r[3].ljust(widths[3])}"
             out.append(line.rstrip())
         out.append("")
     if theirs is not None:
-        out.insert(0, "(each line: this spec, the one compared against, the difference)")
+        out.insert(0, "(each line: this spec, the one compared against, the difference game by game)")
         out.insert(1, "")
+        out.append("±: half of a 95% confidence interval (a difference: over the games of the same seed). "
+                   + ("* marks a difference whose interval leaves out 0: chance alone would rarely give it."
+                      if clear_seen else "No difference here is told apart from chance at 95%: more games "
+                      "(--games) narrow the intervals."))
     out.append(f"{mine.games} game(s) in {mine.seconds:.1f} s"
                + (f"; {theirs.games} against in {theirs.seconds:.1f} s" if theirs else ""))
     return out

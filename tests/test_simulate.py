@@ -16,7 +16,7 @@ import pytest
 from compiler import load
 from compiler import runtime as rt
 from compiler.interpret import Interpreter
-from compiler.simulate import aggregate, simulate
+from compiler.simulate import aggregate, mean_interval, share_interval, simulate
 
 ROOT = Path(__file__).resolve().parent.parent
 SAVANNA = ROOT / "spec" / "ecosystem_savanna"
@@ -46,7 +46,7 @@ def test_the_aggregates_are_those_of_the_games_one_by_one():
     for seat in summary.seats:
         values = [g[0][seat.name] for g in games]
         assert score["values"][seat] == {"mean": round(statistics.fmean(values), 2), "least": min(values),
-                                         "most": max(values)}
+                                         "most": max(values), "ci95": mean_interval(values)}
         assert winners["values"][seat] == round(sum(seat.name in g[1] for g in games) / 5, 4)
     assert winners["several"] == round(sum(len(g[1]) > 1 for g in games) / 5, 4)
 
@@ -57,11 +57,14 @@ def test_every_kind_of_report_is_summed_up():
              {"score": {a: 7, b: 7}, "winners": frozenset({a, b}), "margin": 4, "result": "easy win"},
              {"score": {a: 2, b: 1}, "winners": frozenset(), "margin": 1, "result": "no win"}]
     out = aggregate(games, [a, b])
-    assert out["score"] == {"kind": "per seat", "values": {a: {"mean": 4.0, "least": 2, "most": 7},
-                                                           b: {"mean": 4.33, "least": 1, "most": 7}}}
-    assert out["winners"] == {"kind": "seats", "values": {a: 0.3333, b: 0.6667}, "several": 0.3333,
-                              "none": 0.3333}
-    assert out["margin"] == {"kind": "number", "values": {"mean": 1.0, "least": -2, "most": 4}}
+    assert out["score"] == {"kind": "per seat",
+                            "values": {a: {"mean": 4.0, "least": 2, "most": 7, "ci95": mean_interval([3, 7, 2])},
+                                       b: {"mean": 4.33, "least": 1, "most": 7, "ci95": mean_interval([5, 7, 1])}}}
+    assert out["winners"] == {"kind": "seats", "values": {a: 0.3333, b: 0.6667},
+                              "ci95": {a: share_interval(1, 3), b: share_interval(2, 3)},
+                              "several": 0.3333, "several_ci95": share_interval(1, 3), "none": 0.3333}
+    assert out["margin"] == {"kind": "number", "values": {"mean": 1.0, "least": -2, "most": 4,
+                                                          "ci95": mean_interval([-2, 4, 1])}}
     assert out["result"] == {"kind": "counts", "values": {"no win": 2, "easy win": 1}}
 
 
@@ -93,7 +96,7 @@ def test_every_shipped_mode_is_summed_up():
     assert team["kind"] == "per seat counts" and sum(team["values"]["p1"].values()) == 2
     code, out, err = run("simulate", "spec/ecosystem_savanna/variants/solo.rules", "--games", "3")
     assert code == 0, err
-    assert "margin: mean (least..most)\n  all games" in out and "result: games" in out
+    assert "margin: mean ±95% (least..most)\n  all games" in out and "result: games" in out
 
 
 def test_the_solver_seats_say_what_they_did():
@@ -132,3 +135,63 @@ def test_simulate_mistakes_exit_2(args, message):
     code, out, err = run(*args)
     assert code == 2, err
     assert message in err and "Traceback" not in err
+
+
+def test_intervals_match_the_textbook():
+    from compiler.simulate import t975
+    # 1..5: mean 3, standard deviation sqrt(2.5), t(4) = 2.776: 3 -+ 1.963
+    assert mean_interval([1, 2, 3, 4, 5]) == (1.04, 4.96)
+    assert mean_interval([7]) is None and share_interval(0, 0) is None
+    # Wilson's interval of 0 in 20 reaches 16.1%, of 20 in 20 down to 83.9%
+    assert share_interval(0, 20) == (0.0, 0.1611)
+    assert share_interval(20, 20) == (0.8389, 1.0)
+    # t between the rows of the table: t(50) = 2.009, t(1000) = 1.962
+    assert abs(t975(50) - 2.009) < 0.002 and abs(t975(1000) - 1.962) < 0.001
+
+
+def test_the_intervals_hold_the_true_mean_95_times_in_100():
+    """Drawn samples of a known mean: the mean's interval (Student's t) and a share's
+    (Wilson's) hold it in about 95% of the samples, also for small samples."""
+    import random
+    rng = random.Random(7)
+    for n in (5, 12, 40):
+        held = sum(lo <= 10 <= hi for lo, hi in
+                   (mean_interval([rng.gauss(10, 3) for _ in range(n)], digits=9) for _ in range(4000)))
+        assert 0.935 <= held / 4000 <= 0.965, (n, held)
+    held = sum(lo <= 0.3 <= hi for lo, hi in
+               (share_interval(sum(rng.random() < 0.3 for _ in range(30)), 30) for _ in range(4000)))
+    assert 0.93 <= held / 4000 <= 0.97, held
+
+
+def test_differences_are_paired_by_seed():
+    from compiler.simulate import Summary, compare
+    a, b = rt.Seat(0, "p1", "player", "P1"), rt.Seat(1, "p2", "player", "P2")
+    mine = [{"score": {a: 11, b: 4}, "winners": frozenset({a}), "margin": 3},
+            {"score": {a: 12, b: 9}, "winners": frozenset({a}), "margin": 5},
+            {"score": {a: 10, b: 8}, "winners": frozenset({a, b}), "margin": 1}]
+    theirs = [{"score": {a: 9, b: 5}, "winners": frozenset({a}), "margin": 3},
+              {"score": {a: 3, b: 3}, "winners": frozenset({a, b}), "margin": 0},   # seed 11: not in mine
+              {"score": {a: 10, b: 9}, "winners": frozenset({b}), "margin": 4},
+              {"score": {a: 7, b: 7}, "winners": frozenset({a, b}), "margin": 2}]
+    s1 = Summary(3, [10, 12, 13], [a, b], aggregate(mine, [a, b]), 0.0, mine)
+    s2 = Summary(4, [10, 11, 12, 13], [a, b], aggregate(theirs, [a, b]), 0.0, theirs)
+    d = compare(s1, s2)
+    assert d["score"][a] == {"mean": round((2 + 2 + 3) / 3, 4), "ci95": mean_interval([2, 2, 3], digits=4),
+                             "clear": True, "games": 3}
+    assert d["score"][b]["mean"] == round((-1 + 0 + 1) / 3, 4) and not d["score"][b]["clear"]
+    assert d["winners"][a]["mean"] == round(1 / 3, 4)           # seed 12: a won here, not there
+    assert d["winners"]["several"]["mean"] == 0.0
+    assert d["margin"][None]["mean"] == 0.0 and d["margin"][None]["games"] == 3
+
+
+def test_the_differences_of_a_house_rule_are_those_of_its_games_seed_by_seed():
+    code, out, err = run("simulate", str(RARE_LIONS), "--players", "3", "--games", "5", "--seed", "20",
+                         "--against", str(SAVANNA), "--json")
+    assert code == 0, err
+    diffs = json.loads(out)["against"]["differences"]["score"]
+    mine, theirs = one_by_one(RARE_LIONS, 3, range(20, 25)), one_by_one(SAVANNA, 3, range(20, 25))
+    for seat in ("p1", "p2", "p3"):
+        paired = [m[0][seat] - t[0][seat] for m, t in zip(mine, theirs)]
+        assert diffs[seat]["mean"] == round(statistics.fmean(paired), 4)
+        lo, hi = diffs[seat]["ci95"]
+        assert diffs[seat]["clear"] == (lo > 0 or hi < 0)
