@@ -829,15 +829,15 @@ def _load_state(args, program=None):
     if not saved_variants and program.variants:
         other_rules = "the base rules"
         print(f"warning: {args.state}: the game was played under the base rules, and this command applies "
-              f"{', '.join(v.path for v in program.variants)}: the position is read under those rules",
+              f"{_shown(v.path for v in program.variants)}: the position is read under those rules",
               file=sys.stderr)
     elif saved_variants and program.variants:
         here = [str(Path(v.path).resolve()) for v in program.variants]
         then = [str(Path(v).resolve()) for v in saved_variants]
         if sorted(here) != sorted(then):
-            other_rules = ", ".join(saved_variants)
-            print(f"warning: {args.state}: the game was played under {', '.join(saved_variants)}, and this "
-                  f"command applies {', '.join(v.path for v in program.variants)} instead: the position is "
+            other_rules = _shown(saved_variants)
+            print(f"warning: {args.state}: the game was played under {other_rules}, and this "
+                  f"command applies {_shown(v.path for v in program.variants)} instead: the position is "
                   "read under those rules (name the base spec to read it under the rules it was played with)",
                   file=sys.stderr)
     # the switches, params and tables the game was played with, unless the command says otherwise
@@ -918,6 +918,21 @@ class _FromPosition:
             (": " + "; ".join(inner) if inner else "")
         raise BadInputError(Diagnostic(span, message, "mend the file, or name the ones to use on the command "
                                                       "line (--variant, --set, --table)", notes=notes)) from None
+
+
+def _shown(paths) -> str:
+    """Variant files as one spelling each: relative to the working directory when
+    inside it, else absolute; one file named twice (two spellings) shown once."""
+    out = []
+    for p in paths:
+        full = Path(p).resolve()
+        try:
+            text = str(full.relative_to(Path.cwd().resolve()))
+        except ValueError:
+            text = str(full)
+        if text not in out:
+            out.append(text)
+    return ", ".join(out)
 
 
 def _same_file(a: str, b: str) -> bool:

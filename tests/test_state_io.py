@@ -419,8 +419,9 @@ def test_a_position_read_under_other_variants_than_it_was_played_with_says_so(sa
     assert code == 0 and "warning" not in err, err
     code, err = run_cli("show", str(DARWIN / "variants" / "beginners.rules"), "--state", str(under))
     assert code == 0, err
-    assert f"warning: {under}: the game was played under {short}, and this command applies" in err
-    assert "beginners.rules instead" in err
+    # each variant file shown once, relative to the working directory (saved absolute)
+    assert (f"warning: {under}: the game was played under spec/darwins_choice/variants/short_game.rules, and this "
+            "command applies spec/darwins_choice/variants/beginners.rules instead") in err
     null = rewritten(path, tmp_path, lambda d: d.update(variants=None))
     code, err = run_cli("show", "spec/darwins_choice", "--state", str(null))
     assert code == 2 and "error: variants is a list of variant files (leave it out for none)" in err, err
