@@ -396,6 +396,7 @@ class Row(Node):
     key: str
     cells: tuple[tuple[Any, Span], ...]
     tags: tuple[tuple[str, Span], ...] = ()     # a row a variant adds may name rule IDs
+    doc: str = ""                               # and have a doc comment
 
 
 @dataclass(frozen=True)
@@ -405,6 +406,7 @@ class RowEdit(Node):
     cells: tuple[tuple[str, Span, Any, Span], ...]
     tags: tuple[tuple[str, Span], ...] = ()
     target_span: Span | None = None    # TABLE.NAME as written
+    doc: str = ""
 
 
 @dataclass(frozen=True)

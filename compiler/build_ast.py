@@ -151,7 +151,7 @@ class _Builder:
             value, vspan = self.literal(lit)
             cells.append((str(column), self.span(column), value, vspan))
         target = self.between(table, key)
-        edit = A.RowEdit(self.span(node), str(key), tuple(cells), tags, target)
+        edit = A.RowEdit(self.span(node), str(key), tuple(cells), tags, target, doc)
         return A.Change(self.span(node), "override", "row", f"{table}.{key}", target, doc, edit)
 
     def step_add(self, node: Tree, doc: str) -> A.Change:
@@ -189,7 +189,7 @@ class _Builder:
         """``add row TABLE [IDs]: NAME | value | ...``."""
         _, tags, (table, row) = self.split(node.children)
         key = row.children[0]
-        new_row = A.Row(self.span(row), str(key), tuple(self.literal(c) for c in row.children[1:]), tags)
+        new_row = A.Row(self.span(row), str(key), tuple(self.literal(c) for c in row.children[1:]), tags, doc)
         return A.Change(self.span(node), "add", "row", f"{table}.{key}", self.between(table, key), doc, new_row)
 
     def between(self, first: Token, last: Token) -> Span:

@@ -36,6 +36,14 @@ class Entry:
     after: Side | None = None
 
     @property
+    def doc(self) -> str:
+        """The doc comment the variant writes for what it adds or changes ("" when it
+        writes none, or keeps the base's)."""
+        if self.after is None or not self.after.doc:
+            return ""
+        return "" if self.before is not None and self.before.doc == self.after.doc else self.after.doc
+
+    @property
     def rule_ids(self) -> list[str]:
         out: list[str] = []
         for side in (self.before, self.after):
@@ -165,7 +173,9 @@ def diff(base, variant) -> SpecDiff:
 def _row_side(parts: list) -> Side:
     """A row as variants leave it: the row added or changed, then each later change."""
     tags = [t for p in parts for t, _ in p.tags]
-    return Side("\n".join(source_text(p.span) for p in parts), parts[-1].span, list(dict.fromkeys(tags)), "")
+    docs = [p.doc for p in parts if p.doc]
+    return Side("\n".join(source_text(p.span) for p in parts), parts[-1].span, list(dict.fromkeys(tags)),
+                "\n".join(dict.fromkeys(docs)))
 
 
 def _base_row(base, name: str) -> Side | None:
@@ -193,10 +203,10 @@ def _readers(g, names: list[str]) -> list[str]:
 
 def to_json(d: SpecDiff) -> dict:
     def side(s: Side | None):
-        return None if s is None else {"text": s.text, "at": str(s.span), "rule_ids": s.rule_ids}
+        return None if s is None else {"text": s.text, "at": str(s.span), "rule_ids": s.rule_ids, "doc": s.doc}
 
     def entry(e: Entry):
-        return {"name": e.name, "kind": e.kind, "rule_ids": e.rule_ids,
+        return {"name": e.name, "kind": e.kind, "rule_ids": e.rule_ids, "doc": e.doc,
                 "before": side(e.before), "after": side(e.after)}
 
     return {"base": d.base, "variant": d.variant,
@@ -217,6 +227,7 @@ def to_text(d: SpecDiff) -> list[str]:
         for e in entries:
             ids = " [" + " ".join(e.rule_ids) + "]" if e.rule_ids else ""
             lines.append(f"  {e.kind} {e.name}{ids}")
+            lines += [f"    /// {t}".rstrip() for t in e.doc.splitlines()]
             for mark, s in (("-", e.before), ("+", e.after)):
                 if s is None:
                     continue

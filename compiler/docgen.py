@@ -133,7 +133,8 @@ def variants_page(title: str, intro: str, entries: list) -> str:
                 continue
             out += [f"**{heading}**", ""]
             for e in entries_:
-                out.append(f"- `{e.kind} {e.name}` {_ids(e.rule_ids)}".rstrip())
+                out.append(f"- `{e.kind} {e.name}` {_ids(e.rule_ids)}".rstrip()
+                           + (f": {e.doc.replace(chr(10), ' ')}" if e.doc else ""))
             out.append("")
             for e in entries_:
                 side = e.after or e.before

@@ -182,6 +182,32 @@ def test_diff_lists_changes_with_rule_ids_texts_and_downstream(tmp_path):
     json.dumps(js)
 
 
+def test_diff_and_the_docs_show_the_doc_comments_a_variant_writes(tmp_path):
+    """A variant's own doc comment of what it adds or changes (a row too) is shown; an
+    override that writes none keeps the base's, which is not shown as the variant's."""
+    from compiler.docgen import variants_page
+    from compiler.diffing import to_text
+    v = write(tmp_path, "v.rules", f'variant v "V" extends "{SAVANNA}"\n'
+                                   "/// Eight lions only.\n"
+                                   "override row card.lion: count = 8\n"
+                                   "/// Rhinos join the box.\n"
+                                   "add row card: rhino | animal | 2 | \"Rhino\"\n"
+                                   "override def prairie_points = {1: 1, else: 2}\n"
+                                   "/// Bigger prairies score more.\n"
+                                   "override def herd_size(g: ecosystem) = 0\n")
+    base, variant = load(SAVANNA), load(v)
+    d = diff(base, variant)
+    docs = {e.name: e.doc for e in d.changed + d.added}
+    assert docs == {"card.lion": "Eight lions only.", "card.rhino": "Rhinos join the box.",
+                    "prairie_points": "", "herd_size": "Bigger prairies score more."}
+    text = "\n".join(to_text(d))
+    assert "  row card.lion\n    /// Eight lions only.\n    - " in text
+    assert "  def prairie_points [ES-SCORE-PRAIRIE-02 ES-SCORE-PRAIRIE-03]\n    - " in text
+    assert to_json(d)["added"][0]["doc"] == "Rhinos join the box."
+    page = variants_page("V", "", [(variant, base)])
+    assert "- `row card.rhino`: Rhinos join the box." in page
+
+
 def test_diff_of_identical_specs_is_empty():
     d = diff(load(SAVANNA), load(SAVANNA))
     assert d.empty and not d.downstream
