@@ -94,6 +94,8 @@ class SolverAgent:
         self.asked += 1
         answer = run_query(self.program, self.query.name, inputs, time_limit=self.time_limit,
                            workers=self.workers, state=state, reasons=False)
+        if answer.interrupted:          # Ctrl-C stops the game, not only this search
+            raise KeyboardInterrupt
         if answer.status not in ("OPTIMAL", "FEASIBLE"):
             return {}
         self.answered += 1

@@ -996,7 +996,7 @@ def cmd_query(args, extra: list[str]) -> int:
         print(json.dumps(answer.to_json(), indent=2, ensure_ascii=False))
     else:
         print(answer.to_text())
-    return 0
+    return 130 if answer.interrupted else 0     # the shell's code for Ctrl-C
 
 
 def _reads_state(program, query):

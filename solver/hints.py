@@ -31,6 +31,15 @@ def _read(solver, value):
     return read_value(solver, value)
 
 
+def _solved(solver, model) -> int:
+    """A solve of the hint's own; Ctrl-C ends the local search (KeyboardInterrupt)."""
+    from .queries import solve_stoppably
+    code, interrupted = solve_stoppably(solver, model)
+    if interrupted:
+        raise KeyboardInterrupt
+    return code
+
+
 def local_search_hint(enc, program: I.Program, query: I.QueryDef, inputs: dict[str, Any],
                       seconds: float, seed: int = 0) -> int | None:
     """Add a hint to ``enc.model``; return the interpreter's objective of it (or None)."""
@@ -50,7 +59,7 @@ def local_search_hint(enc, program: I.Program, query: I.QueryDef, inputs: dict[s
     solver = cp_model.CpSolver()
     solver.parameters.max_time_in_seconds = max(2.0, seconds * 0.2)   # stops at the first answer
     solver.parameters.num_workers = 2
-    if solver.solve(feas) not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+    if _solved(solver, feas) not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return None
     values = {c.name: _read(solver, c.value) for c in enc.choices if c.scoring is None}
 
@@ -115,7 +124,7 @@ def local_search_hint(enc, program: I.Program, query: I.QueryDef, inputs: dict[s
     solver = cp_model.CpSolver()
     solver.parameters.max_time_in_seconds = max(1.0, seconds * 0.5)
     solver.parameters.num_workers = 2
-    if solver.solve(fixed) not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+    if _solved(solver, fixed) not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return None
     for i in range(len(enc.model.proto.variables)):
         var = enc.model.get_int_var_from_proto_index(i)

@@ -9,10 +9,15 @@ Before an answer is returned its witness is replayed through the interpreter:
 every ``where`` and ``require`` must hold and the interpreter's objective for
 the witness must equal the solver's; otherwise the answer is an error, never a
 silently wrong number.
+
+Ctrl-C during a solve stops the search cleanly (``solve_stoppably``): the answer is
+what the solver had found by then (FEASIBLE with its bound, or UNKNOWN), marked
+``interrupted``; no later phase (local search, a longer solve, reasons) runs.
 """
 from __future__ import annotations
 
 import math
+import threading
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -31,6 +36,38 @@ from .symmetry import break_symmetries
 STATUS = {cp_model.OPTIMAL: "OPTIMAL", cp_model.FEASIBLE: "FEASIBLE",
           cp_model.INFEASIBLE: "INFEASIBLE", cp_model.UNKNOWN: "UNKNOWN",
           cp_model.MODEL_INVALID: "MODEL_INVALID"}
+
+
+def solve_stoppably(solver, model) -> tuple[int, bool]:
+    """CP-SAT's status for ``model``, and whether Ctrl-C stopped the search. CP-SAT's
+    own catching of SIGINT is turned off: it takes the signal from Python for the rest
+    of the process (a later Ctrl-C is then lost, or worse). Instead, in the main thread,
+    the search runs on a thread of its own while the main thread waits, where Python
+    sees Ctrl-C; the search is then stopped and its best answer kept."""
+    solver.parameters.catch_sigint_signal = False
+    if threading.current_thread() is not threading.main_thread():
+        return solver.solve(model), False
+    out: list = []
+    done = threading.Event()    # (not Thread.join: Ctrl-C inside it can mark a running thread ended)
+
+    def run():
+        try:
+            out.append(solver.solve(model))
+        except BaseException as exc:            # given back to the caller's thread
+            out.append(exc)
+        finally:
+            done.set()
+    threading.Thread(target=run, name="cp-sat", daemon=True).start()
+    interrupted = False
+    while not done.is_set():
+        try:
+            done.wait(0.5)
+        except KeyboardInterrupt:
+            solver.stop_search()
+            interrupted = True
+    if isinstance(out[0], BaseException):
+        raise out[0]
+    return out[0], interrupted
 
 
 class ReplayError(RulesError):
@@ -56,6 +93,7 @@ class Answer:
     objective_names: Any = None                      # 'maximize e named n': what the numbers are
     settled: tuple = ()         # choices with one possible value: no decision, left out of the text
     cell_choices: tuple = ()    # choices that may hold grid cells (shown as "(r, c)")
+    interrupted: bool = False   # Ctrl-C stopped the search: the best found by then
 
     def to_json(self) -> dict[str, Any]:
         from .cli import jsonable
@@ -65,6 +103,7 @@ class Answer:
                 "bound": self.bound, "witness": {k: jsonable(v) for k, v in self.witness.items()},
                 "breakdown": jsonable(self.breakdown), "seconds": round(self.seconds, 3),
                 "replayed": self.replayed, "time_limit": self.time_limit, "workers": self.workers,
+                **({"interrupted": True} if self.interrupted else {}),
                 **({"reasons": [r.to_json() for r in self.reasons]} if self.status == "INFEASIBLE" else {}),
                 **({"reports": [{"name": n, "value": jsonable(v),
                                  **({"definition": d[0], "ids": list(d[1]), "at": f"{d[2].file}:{d[2].line}"}
@@ -79,12 +118,22 @@ class Answer:
         if self.status == "INFEASIBLE" and self.reasons:
             lines.append("  why not:")
             lines.extend(reason_lines(self.reasons))
-        if self.status == "UNKNOWN":
-            lines.append(f"  no answer within the time limit ({self.time_limit:g} s); "
-                         f"best bound {objective_text(self.bound, self.objective_names)}")
+        if self.interrupted:
+            lines.append(f"  interrupted (Ctrl-C) after {self.seconds:.1f} s: "
+                         + ("the best answer found by then" if self.objective is not None or
+                            self.status == "FEASIBLE" else "no answer found by then")
+                         + (f"; best bound {objective_text(self.bound, self.objective_names)}"
+                            if self.status == "UNKNOWN" and self.bound is not None else ""))
+        elif self.status == "UNKNOWN":
+            built = self.stats.get("build_seconds", 0)
+            lines.append(f"  no answer within the time limit ({self.time_limit:g} s"
+                         + (f"; building the model alone took {built:.1f} s" if built > 0.5 * self.time_limit else "")
+                         + "); " + (f"best bound {objective_text(self.bound, self.objective_names)}"
+                                    if self.bound is not None else "no bound proven yet"))
         if self.objective is not None:
             proof = "proven optimal" if self.status == "OPTIMAL" else \
-                f"best bound {objective_text(self.bound, self.objective_names)}"
+                f"best bound {objective_text(self.bound, self.objective_names)}" if self.bound is not None else \
+                "no bound proven yet"
             lines.append(f"  objective: {objective_text(self.objective, self.objective_names)} ({proof})")
         for name, value in self.witness.items():
             if name in self.settled:
@@ -189,8 +238,10 @@ def run_query(program: I.Program, name: str, inputs: dict[str, Any], time_limit:
     inputs = with_defaults(program, name, inputs, state)
     enc, env, objective, obj, sym_count = build(program, name, inputs, symmetry, state=state)
     built = time.perf_counter() - started
+    stopped = False         # Ctrl-C: no later phase
 
     def solve(seconds: float):
+        nonlocal stopped
         solver = cp_model.CpSolver()
         solver.parameters.max_time_in_seconds = max(0.1, seconds)
         solver.parameters.num_workers = int(workers)
@@ -202,27 +253,33 @@ def run_query(program: I.Program, name: str, inputs: dict[str, Any], time_limit:
             solver.parameters.subsolvers.extend(subsolvers[:workers])
         for key, value in (params or {}).items():
             setattr(solver.parameters, key, value)
-        return solver, solver.solve(enc.model)
+        code, hit = solve_stoppably(solver, enc.model)
+        stopped |= hit
+        return solver, code
 
     def left() -> float:
         return float(time_limit) - (time.perf_counter() - started)
 
     # A short solve settles small questions; only then is local search worth it.
     solver, status_code = solve(min(1.0, 0.1 * time_limit))
-    if status_code == cp_model.INFEASIBLE and enc.hardened:
+    if status_code == cp_model.INFEASIBLE and enc.hardened and not stopped:
         # a grid's condition required everywhere may fail on a path not taken: encode
         # the query again with it required on its own path only
         enc, env, objective, obj, sym_count = build(program, name, inputs, symmetry, state=state,
                                                     options={"hard_grid_wheres": False})
         solver, status_code = solve(min(1.0, 0.1 * time_limit))
     hinted = None
-    if status_code not in (cp_model.OPTIMAL, cp_model.INFEASIBLE) and left() > 0.5:
+    if status_code not in (cp_model.OPTIMAL, cp_model.INFEASIBLE) and left() > 0.5 and not stopped:
         if hint_seconds is None:
             hint_seconds = min(20.0, 0.5 * left())
         if isinstance(obj, IntV) and hint_seconds > 0:     # (a number: the hints compare numbers)
             from .hints import local_search_hint
-            hinted = local_search_hint(enc, program, program.queries[name], inputs, hint_seconds)
-        solver, status_code = solve(left())
+            try:
+                hinted = local_search_hint(enc, program, program.queries[name], inputs, hint_seconds)
+            except KeyboardInterrupt:       # the first solve's answer stands
+                stopped = True
+        if not stopped:
+            solver, status_code = solve(left())
     seconds = time.perf_counter() - started
     solved = seconds - built
     status = STATUS.get(status_code, "UNKNOWN")
@@ -276,12 +333,14 @@ def run_query(program: I.Program, name: str, inputs: dict[str, Any], time_limit:
                        unforced=unforced)
         replayed = True
         stats["replay_seconds"] = round(time.perf_counter() - before_replay, 4)
+    elif status == "UNKNOWN" and not _bound_known(solver):
+        bound = None        # stopped before CP-SAT had any bound (its 0 would be a claim)
     elif status == "UNKNOWN" and isinstance(obj, IntV):
         bound = int(round(solver.best_objective_bound))
     elif status == "UNKNOWN" and isinstance(obj, Lexicographic) and obj.symbolic:
         bound = obj.bound(solver, sense)
     answer = Answer(name, status, objective_value, bound, witness, breakdown, time.perf_counter() - started,
-                    replayed, float(time_limit), int(workers), stats)
+                    replayed, float(time_limit), int(workers), stats, interrupted=stopped)
     # a name is left out when every choice of that name (on every branch) had one value
     # the query's choices, and those of the scorings whose choices the witness shows, that may hold cells
     inner = [st for n in breakdown for step in program.scorings[n].steps for st in statements(step.body)]
@@ -295,10 +354,20 @@ def run_query(program: I.Program, name: str, inputs: dict[str, Any], time_limit:
         answer.objective_names = named[0] if named else None
     elif enc.objective_names and all(n == enc.objective_names[0] for n in enc.objective_names):
         answer.objective_names = enc.objective_names[0]     # the same on every path: the bound's
-    if status == "INFEASIBLE" and reasons:
-        answer.reasons = explain(program, name, inputs, state, max(1.0, left()))
+    if status == "INFEASIBLE" and reasons and not stopped:
+        try:
+            answer.reasons = explain(program, name, inputs, state, max(1.0, left()))
+        except KeyboardInterrupt:           # proven infeasible; the reasons were cut short
+            answer.interrupted = True
         answer.seconds = time.perf_counter() - started
     return answer
+
+
+def _bound_known(solver) -> bool:
+    """Whether CP-SAT computed an objective bound before it stopped: stopped before
+    its presolve had run, it reports 0, which is no bound at all."""
+    r = solver.response_proto
+    return bool(r.num_booleans or r.num_integers or r.inner_objective_lower_bound or r.best_objective_bound)
 
 
 def _may_hold_cells(st: I.Choose) -> bool:
@@ -526,7 +595,10 @@ def _solve_assuming(enc, leaves, seconds: float):
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1
     solver.parameters.max_time_in_seconds = seconds
-    return solver, solver.solve(enc.model)
+    code, hit = solve_stoppably(solver, enc.model)
+    if hit:
+        raise KeyboardInterrupt
+    return solver, code
 
 
 def _minimal(enc, core: list, seconds: float) -> list:

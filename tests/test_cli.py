@@ -593,3 +593,25 @@ def test_a_saved_position_given_where_a_grid_file_is_read_is_said_to_be_one(tmp_
     code, out, err = run("query", SPEC, "best-placement", "--state", str(state), "--card", "lion")
     assert code == 2
     assert err.startswith(f"{state}:1:1: error: this is a saved position (JSON), not a grid file"), err
+
+
+@pytest.mark.parametrize("after", [1.5, 4.0])
+def test_ctrl_c_stops_a_query_and_says_so(after):
+    """Ctrl-C while the model is built, or while CP-SAT searches: the command stops at
+    once (exit 130), says it was interrupted (with the best answer found by then,
+    marked so), and leaves no traceback and no process behind."""
+    import signal
+    import time
+    proc = subprocess.Popen([sys.executable, "-m", "solver.launch", "query", SPEC, "max-score", "--time-limit", "60"],
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(after)
+    proc.send_signal(signal.SIGINT)
+    try:
+        out, err = proc.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        pytest.fail("the query went on after Ctrl-C")
+    assert proc.returncode == 130, (out, err)
+    assert "interrupted" in out + err and "Traceback" not in err and "internal error" not in err
+    if "max_score: " in out:         # stopped while searching: its answer says so
+        assert "interrupted (Ctrl-C) after" in out and "no answer within the time limit" not in out
