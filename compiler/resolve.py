@@ -724,16 +724,22 @@ class Resolver:
             return None, ANY
         self.in_progress.add(name)
         saved, self.current = self.current, name
+        pending = len(self.pending)
         e = self.expr(node.value, Scope(kind="def"))
         self.current = saved
         self.in_progress.discard(name)
         typ = e.type
+        cannot = self.pending[pending:]     # a part that cannot be computed (a division by 0): that is the error
         if node.type is not None:
             declared = self.type(node.type)
             if not assignable(typ, declared):
                 self.diag.error(node.value.span, f"param '{name}' is declared {declared} but its value is {typ}")
             typ = declared
-        if not isinstance(e, I.Const):
+        if not isinstance(e, I.Const) and cannot:
+            del self.pending[pending:]
+            self.diag.items.extend(cannot)
+            value = None
+        elif not isinstance(e, I.Const):
             self.diag.error(node.value.span, f"the value of param '{name}' must be known before play",
                             "use only numbers, switches and other params here")
             value = None

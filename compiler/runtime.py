@@ -566,6 +566,23 @@ def take_first(items, n: int) -> tuple:
     return tuple(items)[:n]
 
 
+class DivisionByZero(RuntimeRulesError, ZeroDivisionError):
+    """A division or remainder by 0 in a rule: located like any run-time error (and
+    still a ZeroDivisionError to the solver, which leaves such options out)."""
+
+
+def floordiv(a: int, b: int) -> int:
+    if b == 0:
+        raise DivisionByZero(f"cannot divide {a} by 0 (the divisor is 0 here)")
+    return a // b
+
+
+def mod(a: int, b: int) -> int:
+    if b == 0:
+        raise DivisionByZero(f"cannot take the remainder of {a} by 0 (the divisor is 0 here)")
+    return a % b
+
+
 def map_get(mapping: dict, key, default, has_default: bool):
     if key in mapping:
         return mapping[key]

@@ -562,6 +562,10 @@ def cmd_simulate(args) -> int:
         except RulesError as exc:
             seed = getattr(exc, "seed", None)
             if seed is not None:
+                from compiler.diagnostics import RuntimeRulesError
+                from compiler.interpret import locate
+                if isinstance(exc, RuntimeRulesError):
+                    exc = locate(exc)       # at the rule that failed, as play says it
                 print(exc.render(), file=sys.stderr)
                 print(f"  (in the game of seed {seed}, under {path}: 'rulewright play {path} --players {players} "
                       f"--mode {mode.name} --seed {seed}' replays it)", file=sys.stderr)

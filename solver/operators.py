@@ -302,9 +302,9 @@ def _nonlinear(what):
     return enc
 
 
-op("floordiv", 2, t_int2, "({0} // {1})", "division rounded down (a query leaves out the options that divide by 0)",
+op("floordiv", 2, t_int2, "_rt.floordiv({0}, {1})", "division rounded down (a query leaves out the options that divide by 0)",
    lambda E, n, a, b: E.floor_divmod(a, b, n.span)[0])
-op("mod", 2, t_int2, "({0} % {1})", "remainder, of the divisor's sign",
+op("mod", 2, t_int2, "_rt.mod({0}, {1})", "remainder, of the divisor's sign",
    lambda E, n, a, b: E.floor_divmod(a, b, n.span)[1])
 op("neg", 1, t_int1, "(-{0})", "minus", lambda E, n, a: E.linear([(-1, a)]))
 op("min2", 2, t_int2, "min({0}, {1})", "the smaller of two numbers",

@@ -615,3 +615,27 @@ def test_ctrl_c_stops_a_query_and_says_so(after):
     assert "interrupted" in out + err and "Traceback" not in err and "internal error" not in err
     if "max_score: " in out:         # stopped while searching: its answer says so
         assert "interrupted (Ctrl-C) after" in out and "no answer within the time limit" not in out
+
+
+def test_a_division_by_zero_in_a_rule_is_located(tmp_path):
+    """At run time (score, play, simulate) and in a param: the rule's line and a
+    caret, never an internal error."""
+    grid = ROOT / "examples" / "margot.grid"
+    step = tmp_path / "v.rules"
+    step.write_text(f'variant v "V" extends "{ROOT / SPEC}"\n'
+                    "override step score.water = 10 // (count(c in cells(g) if g[c] == water) - 2)\n")
+    for args in (("score", str(step), str(grid)), ("play", str(step), "--players", "3", "--seed", "1"),
+                 ("simulate", str(step), "--players", "3", "--games", "2")):
+        code, out, err = run(*args)
+        assert code == 1, (args, err)
+        assert f"{step}:2:27: error: cannot divide 10 by 0 (the divisor is 0 here)" in err, (args, err)
+        assert "internal error" not in err
+    rem = tmp_path / "r.rules"
+    rem.write_text(f'variant r "R" extends "{ROOT / SPEC}"\noverride step score.water = 10 % 0\n')
+    code, out, err = run("check", str(rem))
+    assert code == 1 and "r.rules:2:29: error: cannot take the remainder of 10 by 0" in err
+    param = tmp_path / "p.rules"
+    param.write_text(f'variant p "P" extends "{ROOT / SPEC}"\noverride param hand_size = 11 // (2 - 2)\n')
+    code, out, err = run("check", str(param))
+    assert code == 1
+    assert "p.rules:2:28: error: cannot divide 11 by 0" in err and "must be known before play" not in err
