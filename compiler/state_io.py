@@ -417,12 +417,7 @@ def load(interp, path: str, doc: dict | None = None, text: str | None = None):
     fmt = doc.get("format", FORMAT)
     if fmt != FORMAT:
         rd.fail(("format",), f"unknown format {json.dumps(fmt)}", f"this version reads {FORMAT}")
-    if doc.get("spec", program.name) != program.name:
-        spec = doc["spec"]
-        if not isinstance(spec, str):
-            rd.fail(("spec",), f"the spec is named by a text, not {json.dumps(spec)[:40]}",
-                    f"this one is \"{program.name}\"")
-        rd.fail(("spec",), f"this state is of the spec '{spec}', not '{program.name}'")
+    of_this_game(program, path, doc, text or "")
     known = {"format", "spec", "mode", "seed", "checkpoint", "switches", "params", "tables", "variants", "seats",
              "state", "per_seat", "per_key", "checkpoints", "reports"}
     for k in doc:
@@ -552,9 +547,23 @@ def _seats_fit_mode(rd: "Reader", mode: I.ModeDef, seats: list) -> None:
                                 "which this position lacks")
 
 
+def of_this_game(program: I.Program, path: str, doc: dict, text: str) -> None:
+    """A state of another game is refused first, as that (not by its first switch the
+    spec lacks)."""
+    if doc.get("spec", program.name) != program.name:
+        rd = Reader(program, str(path), text)
+        spec = doc["spec"]
+        if not isinstance(spec, str):
+            rd.fail(("spec",), f"the spec is named by a text, not {json.dumps(spec)[:40]}",
+                    f"this one is \"{program.name}\"")
+        rd.fail(("spec",), f"this state is of the spec '{spec}', not '{program.name}' ({program.title})",
+                f"read it with the spec of '{spec}' (its folder, or the variant it was played under)")
+
+
 def saved_settings(program: I.Program, path: str, doc: dict, text: str) -> dict[str, str]:
     """The switches and params a state was saved with, checked against the spec, as
     ``--set`` values."""
+    of_this_game(program, path, doc, text)
     rd = Reader(program, str(path), text)
     out: dict[str, str] = {}
     for section in ("switches", "params"):

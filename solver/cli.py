@@ -380,8 +380,7 @@ def _pick_mode(program, args):
             raise UsageError(f"no mode '{args.mode}' in {args.spec} ({hint})")
         mode = program.modes[args.mode]
         if args.players is not None and not mode.min_players <= args.players <= mode.max_players:
-            raise UsageError(f"mode '{mode.name}' is for {mode.min_players}..{mode.max_players} players, "
-                             f"not {args.players}")
+            raise UsageError(f"mode '{mode.name}' is for {_players_text(mode)}, not {args.players}")
         return mode
     # the modes a variant adds or changes come first, the last variant's first
     own = [ch.name for v in reversed(program.variants) for ch in v.changes
@@ -394,9 +393,34 @@ def _pick_mode(program, args):
         raise UsageError("this needs --players N (or --mode)")
     fitting = [m for m in modes if m.min_players <= args.players <= m.max_players]
     if not fitting:
-        ranges = ", ".join(f"{m.name}: {m.min_players}..{m.max_players}" for m in program.modes.values())
-        raise UsageError(f"no mode of {args.spec} is for {args.players} players ({ranges})")
+        ranges = ", ".join(f"{m.name}: {_players_text(m)}" for m in program.modes.values())
+        many = f"{args.players} player{'s' if args.players != 1 else ''}"
+        raise UsageError(f"no mode of {args.spec} is for {many} ({ranges})"
+                         + _variant_for(args.spec, args.players))
     return fitting[0]
+
+
+def _players_text(mode) -> str:
+    n, m = mode.min_players, mode.max_players
+    return f"{n} player{'s' if n != 1 else ''}" if n == m else f"{n}..{m} players"
+
+
+def _variant_for(spec: str, players: int) -> str:
+    """A hint naming the variants in the spec's own variants/ folder with a mode for
+    that many players (the Two-player Version of a game for three or more)."""
+    from compiler import load
+    folder = Path(spec) / "variants"
+    if not folder.is_dir():
+        return ""
+    found = []
+    for path in sorted(folder.glob("*.rules")):
+        try:
+            modes = load(path).modes.values()
+        except Exception:           # a variant that does not load is no suggestion
+            continue
+        if any(m.min_players <= players <= m.max_players for m in modes):
+            found.append(str(path))
+    return f"; for {players} player{'s' if players != 1 else ''}: {', '.join(found)}" if found else ""
 
 
 def _stop_label(program, stop_at: str) -> str:
@@ -442,6 +466,15 @@ def cmd_play(args) -> int:
     stop_at = _stop_label(program, args.stop_at) if args.stop_at is not None else None
     if stop_at and not args.save_state:
         raise UsageError("--stop-at goes with --save-state FILE (where to write the state)")
+    if args.save_state and args.log and _same_file(args.save_state, args.log):
+        raise UsageError(f"--save-state and --log name the same file ({args.log}): the log would overwrite "
+                         "the position; give each its own file")
+    read = [f.path for f in program.files] + [v.path for v in program.variants] + list(program.table_files.values())
+    for option, path in (("--save-state", args.save_state), ("--log", args.log)):
+        hit = next((r for r in read if path and _same_file(path, r)), None)
+        if hit is not None:
+            raise UsageError(f"{option} {path}: this file is read by the command ({hit}); writing it would "
+                             "overwrite it: give another file")
     interp = Interpreter(program)
     if args.agent_seats:
         _check_agent_seats(interp, mode, players, args.agent_seats)
@@ -541,7 +574,7 @@ def cmd_simulate(args) -> int:
         theirs = other.modes[mode.name]
         if not theirs.min_players <= players <= theirs.max_players:
             raise UsageError(f"--against {args.against}: mode '{mode.name}' there is for "
-                             f"{theirs.min_players}..{theirs.max_players} players, not {players}")
+                             f"{_players_text(theirs)}, not {players}")
         runs.append((other, args.against))
     summaries, agents = [], []
     for prog, path in runs:
@@ -802,6 +835,7 @@ def _load_state(args, program=None):
     doc, text = state_io.read_document(args.state)
     given = _overrides(args.set)
     program = program or _load(args.spec, args, given)
+    state_io.of_this_game(program, args.state, doc, text)
     # the variants the game was played under, when the command names the base spec only
     saved_variants = doc.get("variants", [])
     if not isinstance(saved_variants, list) or any(not isinstance(v, str) for v in saved_variants):

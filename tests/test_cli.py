@@ -639,3 +639,37 @@ def test_a_division_by_zero_in_a_rule_is_located(tmp_path):
     code, out, err = run("check", str(param))
     assert code == 1
     assert "p.rules:2:28: error: cannot divide 11 by 0" in err and "must be known before play" not in err
+
+
+def test_play_refuses_to_write_over_what_it_reads_or_its_own_other_output(tmp_path):
+    same = tmp_path / "same.json"
+    code, out, err = run("play", "spec/darwins_choice", "--players", "3", "--seed", "7", "--stop-at", "turn:2",
+                         "--save-state", str(same), "--log", str(same))
+    assert code == 2 and "--save-state and --log name the same file" in err and not same.exists()
+    rules = ROOT / SPEC / "cards.rules"
+    before = rules.read_text()
+    code, out, err = run("play", SPEC, "--players", "3", "--seed", "1", "--log", str(rules))
+    assert code == 2 and "this file is read by the command" in err
+    assert rules.read_text() == before
+
+
+def test_a_state_of_the_other_game_is_said_to_be_one(tmp_path):
+    state = tmp_path / "dc.json"
+    code, _, err = run("play", "spec/darwins_choice", "--players", "3", "--seed", "7", "--stop-at", "turn:2",
+                       "--save-state", str(state))
+    assert code == 0, err
+    code, _, err = run("show", SPEC, "--state", str(state))
+    assert code == 2
+    assert "error: spec: this state is of the spec 'darwins_choice', not 'ecosystem_savanna'" in err
+    assert "switch" not in err
+
+
+def test_a_two_player_version_is_for_two_and_the_base_game_says_where_it_is():
+    code, _, err = run("play", "spec/darwins_choice/variants/two_player.rules", "--players", "4", "--seed", "1")
+    assert code == 2 and "is for 4 players (two_player: 2 players)" in err
+    code, _, err = run("play", "spec/darwins_choice", "--players", "2", "--seed", "1")
+    assert code == 2
+    assert ("no mode of spec/darwins_choice is for 2 players (standard: 3..6 players); for 2 players: "
+            "spec/darwins_choice/variants/kids.rules, spec/darwins_choice/variants/two_player.rules") in err
+    code, _, err = run("play", SPEC, "--players", "1", "--seed", "1")
+    assert code == 2 and "for 1 player: spec/ecosystem_savanna/variants/solo.rules" in err
