@@ -232,6 +232,10 @@ def cmd_diff(args) -> int:
     from compiler import diffing
     base = _load(args.base, args)
     variant = _load(args.variant_spec, args)
+    if base.name != variant.name:
+        raise UsageError(f"{args.variant_spec} is a spec of another game ({variant.title}) than {args.base} "
+                         f"({base.title}): diff compares versions of one game (a variant or house rule "
+                         "with its base, or two variants)")
     d = diffing.diff(base, variant)
     if args.json:
         print(json.dumps(diffing.to_json(d), indent=2, ensure_ascii=False))

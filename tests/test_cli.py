@@ -673,3 +673,9 @@ def test_a_two_player_version_is_for_two_and_the_base_game_says_where_it_is():
             "spec/darwins_choice/variants/kids.rules, spec/darwins_choice/variants/two_player.rules") in err
     code, _, err = run("play", SPEC, "--players", "1", "--seed", "1")
     assert code == 2 and "for 1 player: spec/ecosystem_savanna/variants/solo.rules" in err
+
+
+def test_diff_compares_versions_of_one_game():
+    code, out, err = run("diff", "spec/darwins_choice", SPEC)
+    assert code == 2 and not out
+    assert "spec/ecosystem_savanna is a spec of another game (Ecosystem: Savanna) than spec/darwins_choice" in err
