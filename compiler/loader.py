@@ -180,6 +180,9 @@ def load(path: str | Path, overrides: dict[str, Any] | None = None,
             hint = ("its tables from files: " + ", ".join(from_files) + "; use --table NAME=FILE"
                     if from_files else "this spec reads no table from a file")
             raise BadInputError(f"--{opt}: {path} declares no table loaded with --{opt} ({hint})")
+        if by_option[opt] in chosen and chosen[by_option[opt]] != file:
+            raise BadInputError(f"--{opt} {file} and --table {by_option[opt]}={chosen[by_option[opt]]} both give "
+                                f"the table '{by_option[opt]}': give it once")
         chosen[by_option[opt]] = file
     try:
         program = Resolver(asts, _shown(base), overrides, chosen).run()

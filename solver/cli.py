@@ -31,10 +31,29 @@ class UsageError(BadInputError):
     pass
 
 
+class _Once(argparse.Action):
+    """An option with one value: given twice (or under two names, --cards and
+    --card-table), it is refused rather than the last one silently winning."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        given = namespace.__dict__.setdefault("_given", {})
+        if self.dest in given:
+            parser.error(f"{option_string} is given twice ({given[self.dest]}, then {option_string} {values}): "
+                         "give it once")
+        given[self.dest] = f"{option_string} {values}"
+        setattr(namespace, self.dest, values)
+
+
 class _Parser(argparse.ArgumentParser):
     def __init__(self, *args, **kwargs):
         kwargs.setdefault("allow_abbrev", False)   # a query input --card is not --card-table
         super().__init__(*args, **kwargs)
+
+    def add_argument(self, *args, **kwargs):
+        if args and str(args[0]).startswith("--") and kwargs.get("action") is None and \
+                kwargs.get("nargs") is None:
+            kwargs["action"] = _Once
+        return super().add_argument(*args, **kwargs)
 
     def error(self, message):  # one clear message, exit 2
         raise UsageError(f"{self.prog}: {message} (see {self.prog} --help)")
@@ -62,6 +81,8 @@ def _tables(args) -> dict[str, str]:
         k, v = item.split("=", 1)
         if not k.strip() or not v.strip():
             raise UsageError(f"--table takes NAME=FILE, not '{item}'")
+        if k.strip() in out and out[k.strip()] != v.strip():
+            raise UsageError(f"--table {k.strip()} is given twice, as {out[k.strip()]} and as {v.strip()}")
         out[k.strip()] = v.strip()
     return out
 
@@ -765,6 +786,9 @@ def _solver_agents(state) -> dict:
 
 def _agents(program, args):
     """The agent factory of 'play': random agents, or agents that play a query's answers."""
+    if args.agent_seats is not None and not args.agent_seats.strip():
+        raise UsageError("--agent-seats takes the seats the solver plays, e.g. p1,p3 (left out: every player), "
+                         "not an empty list")
     if args.agent == "random":
         if args.agent_query or args.agent_seats or args.agent_input:
             raise UsageError("--agent-query, --agent-seats and --agent-input go with --agent solver")

@@ -679,3 +679,24 @@ def test_diff_compares_versions_of_one_game():
     code, out, err = run("diff", "spec/darwins_choice", SPEC)
     assert code == 2 and not out
     assert "spec/ecosystem_savanna is a spec of another game (Ecosystem: Savanna) than spec/darwins_choice" in err
+
+
+@pytest.mark.parametrize("args, message", [
+    (["play", SPEC, "--players", "3", "--seed", "1", "--seed", "2"],
+     "--seed is given twice (--seed 1, then --seed 2): give it once"),
+    (["check", "spec/darwins_choice", "--cards", "a.csv", "--card-table", "b.csv"],
+     "--card-table is given twice (--cards a.csv, then --card-table b.csv)"),
+    (["check", "spec/darwins_choice", "--table", "biome=a.csv", "--table", "biome=b.csv"],
+     "--table biome is given twice, as a.csv and as b.csv"),
+    (["check", "spec/darwins_choice", "--cards", "spec/darwins_choice/animal_cards.csv",
+      "--table", "animal_card=other.csv"],
+     "--cards spec/darwins_choice/animal_cards.csv and --table animal_card=other.csv both give the table "
+     "'animal_card': give it once"),
+    (["query", SPEC, "best-placement", "--state", "examples/partial.grid", "--card", "lion", "--card", "hyena"],
+     "--card is given twice (--card lion, then --card hyena)"),
+    (["play", SPEC, "--players", "3", "--agent", "solver", "--agent-seats", ""],
+     "--agent-seats takes the seats the solver plays"),
+])
+def test_an_option_given_twice_is_refused_not_overwritten(args, message):
+    code, out, err = run(*args)
+    assert code == 2 and message in err, err
