@@ -870,6 +870,7 @@ def _load_state(args, program=None):
         message = "variants is a list of variant files (leave it out for none)"
         span = state_io.locate(args.state, text, ("variants",))
         raise BadInputError(Diagnostic(span, message) if span else f"{args.state}: {message}")
+    saved_variants = [_beside(args.state, v) if isinstance(v, str) else v for v in saved_variants]
     if saved_variants and not program.variants:
         missing = [v for v in saved_variants if not Path(v).exists()]
         if missing:
@@ -914,7 +915,8 @@ def _load_state(args, program=None):
                         else str(program.constants[k]))}
     tables = doc.get("tables") or {}
     if tables and not args.cards and not args.table:
-        args.table = [f"{k}={v}" for k, v in tables.items()]
+        # a path written relative (by hand) is relative to the state file, as 'extends' is to its file
+        args.table = [f"{k}={_beside(args.state, v)}" for k, v in tables.items()]
     else:
         tables = {}
     if changed or tables:
@@ -984,6 +986,11 @@ class _FromPosition:
             (": " + "; ".join(inner) if inner else "")
         raise BadInputError(Diagnostic(span, message, "mend the file, or name the ones to use on the command "
                                                       "line (--variant, --set, --table)", notes=notes)) from None
+
+
+def _beside(state: str, path: str) -> str:
+    """A path a state file names: as it is when absolute, else relative to the file."""
+    return path if Path(path).is_absolute() else str(Path(state).parent / path)
 
 
 def _shown(paths) -> str:

@@ -446,3 +446,27 @@ def test_more_position_mistakes_found_by_a_sweep(darwin, saved, tmp_path):
     lone.write_text(json.dumps(doc, indent=1))
     message = error_of(savanna, lone)
     assert f"per_seat.board.p1[{r}][{c}]: this card is not connected to the others" in message
+
+
+def test_a_negative_darwin_point_stock_or_banked_points_are_refused(saved, tmp_path):
+    _, _, path = saved
+    for change, entry in ((lambda d: d["state"].update(dp_stock=-50), '"dp_stock": -50'),
+                          (lambda d: d["per_seat"]["banked"].update(p2=-1), '"p2": -1')):
+        bad = rewritten(path, tmp_path, change)
+        code, err = run_cli("show", "spec/darwins_choice", "--state", str(bad))
+        assert code == 2 and "cannot be negative" in err and entry in err, err
+    # an unlimited stock may run below 0
+    code, err = run_cli("show", "spec/darwins_choice", "--state", str(bad), "--set", "darwin_point_stock=unlimited")
+    assert code == 2 and '"p2": -1' in err
+    fine = rewritten(path, tmp_path, lambda d: d["state"].update(dp_stock=-50))
+    code, err = run_cli("show", "spec/darwins_choice", "--state", str(fine), "--set", "darwin_point_stock=unlimited")
+    assert code == 0, err
+
+
+def test_a_table_path_written_relative_is_relative_to_the_state_file(saved, tmp_path):
+    _, _, path = saved
+    (tmp_path / "mine").mkdir()
+    (tmp_path / "mine" / "cards.csv").write_text((DARWIN / "animal_cards.csv").read_text())
+    rel = rewritten(path, tmp_path, lambda d: d.update(tables={"animal_card": "mine/cards.csv"}))
+    code, err = run_cli("show", "spec/darwins_choice", "--state", str(rel))     # run from the repository
+    assert code == 0, err
