@@ -35,9 +35,20 @@ def decoded(path: str) -> str:
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        line = raw.count(b"\n", 0, exc.start) + 1
-        raise BadInputError(f"{path}:{line}: not UTF-8 text (the byte 0x{raw[exc.start]:02x} on line {line}); "
-                            "save the file as UTF-8") from None
+        raise BadInputError(not_utf8(path, raw, exc)) from None
+
+
+def not_utf8(path: str, raw: bytes, exc: UnicodeDecodeError) -> Diagnostic:
+    """Where a file stops being UTF-8 text: its line and column, the line shown (the
+    bytes that are not text replaced), with a hint (UTF-16 is recognised)."""
+    line = raw.count(b"\n", 0, exc.start) + 1
+    start = raw.rfind(b"\n", 0, exc.start) + 1
+    col = len(raw[start:exc.start].decode("utf-8", errors="replace")) + 1
+    register_source(path, raw.decode("utf-8", errors="replace"))
+    utf16 = raw[:2] in (b"\xff\xfe", b"\xfe\xff")
+    return Diagnostic(Span(path, line, col, line, col + 1),
+                      f"not UTF-8 text (the byte 0x{raw[exc.start]:02x})",
+                      "this file is UTF-16: save it as UTF-8" if utf16 else "save the file as UTF-8")
 
 
 def read_text(path: str) -> str:
@@ -84,6 +95,7 @@ def read_grid(path: str, program: I.Program, grid_name: str, allow_free: bool) -
                                              f"this file has {len(rows)} lines",
                                        "write one line per row, names separated by spaces"))
     cards: dict[tuple[int, int], str] = {}
+    spans: dict[tuple[int, int], Span] = {}
     for r, (lineno, line) in enumerate(rows):
         words = [(m.group(0), Span(path, lineno, m.start() + 1, lineno, m.end() + 1))
                  for m in re.finditer(r"\S+", line)]
@@ -98,13 +110,15 @@ def read_grid(path: str, program: I.Program, grid_name: str, allow_free: bool) -
                                                    "every cell needs a card name"))
                 continue
             cards[(r, c)] = enum_value(word, enum, span, grid.cell_enum)
+            spans[(r, c)] = span
     board = rt.Board(grid.name, grid.rows, grid.cols, grid.floating, cards)
     if allow_free and board.cards:
         # A partly built floating grid must be connected card to card.
         lone = rt.lone_card(board)
         if lone is not None:
-            raise BadInputError(f"{path}: the card at row {lone[0] + 1}, column {lone[1] + 1} is not "
-                                f"connected to the others; cards are placed next to each other")
+            raise BadInputError(Diagnostic(spans[lone], f"the card at row {lone[0] + 1}, column {lone[1] + 1} is "
+                                                        "not connected to the others",
+                                           "cards are placed next to each other"))
         board = rt.normalised(board)
     return board
 
@@ -119,8 +133,10 @@ def read_cards(source: str, program: I.Program, enum_name: str) -> tuple[str, ..
     if is_file:
         text = read_text(source)
         return tuple(enum_value(w, enum, span, enum_name) for w, span in _words(text, source))
-    if "/" in source or source.endswith(".txt"):
-        raise BadInputError(f"{source}: no such file")
+    if Path(source).is_dir():
+        raise BadInputError(f"{source}: a folder, not a card list (a file of card names, or the names themselves)")
+    if "/" in source or "." in source:          # no card name has either: a file name
+        raise BadInputError(f"{source}: no such file (and, with '/' or '.', not a list of card names either)")
     return tuple(enum_value(w, enum, None, enum_name) for w in re.findall(r"[^\s,]+", source))
 
 

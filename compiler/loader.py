@@ -94,6 +94,13 @@ class _Specs:
                                                              f"(relative to {_shown(key.parent)})",
                                           near or "extends names the base spec directory or another "
                                                   "variant file"))
+        # a file that is no spec, a folder without .rules files: said at the extends
+        what = ("a folder without .rules files" if target.is_dir() and not any(target.glob("*.rules")) else
+                f"a {target.suffix[1:].upper() or 'plain'} file, not a spec"
+                if target.is_file() and target.suffix.lower() != ".rules" else None)
+        if what is not None:
+            raise ResolveError(Diagnostic(head.extends_span, f"'{head.extends}' is {what}",
+                                          "extends names the base spec directory or another variant file"))
         base, chain = self.chain(target, seen + (key,))
         return base, chain + [key]
 

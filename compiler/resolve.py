@@ -408,8 +408,13 @@ class Resolver:
             self.diag.error(node.span, f"cannot read table file '{node.source}': {exc.strerror}")
             return []
         except UnicodeDecodeError as exc:
-            self.diag.error(node.span, f"the table file {path} is not UTF-8 text (byte {exc.start}: "
-                                       f"{exc.reason})", "save the table as UTF-8 CSV")
+            from .inputs import not_utf8
+            where = not_utf8(str(path), path.read_bytes(), exc)
+            if own:                 # the player's own file: a bad input, at its line
+                from .diagnostics import BadInputError
+                raise BadInputError(where) from None
+            self.diag.error(where.span, where.message, where.hint,
+                            notes=((node.span, f"the table '{node.name}' reads it"),))
             return []
         from .diagnostics import register_source
         register_source(str(path), text)

@@ -225,8 +225,11 @@ def test_own_biome_table_against_the_food_chips(tmp_path):
 def test_a_table_file_that_is_not_text_is_refused(tmp_path):
     own = tmp_path / "biomes.csv"
     own.write_bytes(b"\xff\xfe" + "name,title\n".encode("utf-16-le"))
-    with pytest.raises(ResolveError, match=r"is not UTF-8 text .*\n.*\n.*\n  hint: save the table as UTF-8 CSV"):
+    with pytest.raises(BadInputError) as info:      # the player's own file: a bad input, at its first byte
         load(DARWIN, tables={"biome": str(own)})
+    text = info.value.render()
+    assert f"{own}:1:1: error: not UTF-8 text (the byte 0xff)" in text
+    assert "hint: this file is UTF-16: save it as UTF-8" in text
 
 
 def test_a_folder_given_as_a_table_file_is_named_a_folder(tmp_path):

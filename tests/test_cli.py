@@ -501,7 +501,8 @@ def test_files_with_a_byte_order_mark_read_as_without_and_unreadable_files_say_w
     latin = tmp_path / "latin.grid"
     latin.write_bytes(b"# caf\xe9\n" + (ROOT / "examples" / "margot.grid").read_bytes())
     code, out, err = run("score", SPEC, str(latin))
-    assert code == 2 and f"{latin}:1: not UTF-8 text (the byte 0xe9 on line 1)" in err, err
+    assert code == 2 and f"{latin}:1:6: error: not UTF-8 text (the byte 0xe9)" in err, err
+    assert "  1 | # caf\ufffd" in err and "hint: save the file as UTF-8" in err
     code, out, err = run("score", SPEC, "examples")
     assert code == 2 and "examples: a folder, not a file" in err, err
     code, out, err = run("query", f"{DC}/biomes.csv", "best-move")
@@ -700,3 +701,29 @@ def test_diff_compares_versions_of_one_game():
 def test_an_option_given_twice_is_refused_not_overwritten(args, message):
     code, out, err = run(*args)
     assert code == 2 and message in err, err
+
+
+def test_a_card_list_that_names_a_missing_file_or_a_folder_says_so(tmp_path):
+    for arg, message in (("nonexist.cards", "nonexist.cards: no such file (and, with '/' or '.', not a list of "
+                                            "card names either)"),
+                         (str(tmp_path), f"{tmp_path}: a folder, not a card list")):
+        code, out, err = run("query", SPEC, "best-arrangement", "--cards", arg)
+        assert code == 2 and message in err, err
+
+
+def test_a_variant_extending_what_is_no_spec_is_told_at_its_extends(tmp_path):
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "notes.txt").write_text("hello\n")
+    for target, message in (("empty", "'empty' is a folder without .rules files"),
+                            ("notes.txt", "'notes.txt' is a TXT file, not a spec")):
+        v = tmp_path / "v.rules"
+        v.write_text(f'variant v "V" extends "{target}"\n')
+        code, out, err = run("check", str(v))
+        assert code == 1 and f"{v}:1:23: error: {message}" in err, err
+
+
+def test_a_lone_card_of_a_grid_file_is_located(tmp_path):
+    grid = tmp_path / "lone.grid"
+    grid.write_text(". . . . .\n. lion . . .\n. . . . .\n. . . . hyena\n")
+    code, out, err = run("query", SPEC, "best-placement", "--state", str(grid), "--card", "lion")
+    assert code == 2 and f"{grid}:" in err and "is not connected to the others" in err, err
