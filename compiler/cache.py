@@ -28,7 +28,7 @@ _HERE = Path(__file__).parent
 def directory() -> Path | None:
     """The cache directory, made if needed; None when caching is off or impossible."""
     where = os.environ.get("RULEWRIGHT_CACHE")
-    if where == "off":
+    if where is not None and where.strip().lower() == "off":
         return None
     if not where:
         base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")

@@ -425,6 +425,10 @@ class Resolver:
         except csv.Error:
             header = []
         expected = ["name"] + columns
+        if not text.strip():
+            self.diag.error(Span(str(path), 1, 1, 1, 2), "this table file is empty",
+                            "its first line is the header: " + ",".join(expected))
+            return []
         if [h.strip() for h in header] != expected:
             self.diag.error(Span(str(path), 1, 1, 1, len(",".join(header)) + 1),
                             "the header of this table file does not match the table",
@@ -994,6 +998,8 @@ class Resolver:
             self.diag.error(node.span, f"'{name}' is a {d.kind}, not a value")
             return I.Const(ANY, node.span, None)
         self.diag.error(node.span, f"unknown name '{name}'",
+                        "'base' is the base's definition, and exists only inside an override (of a "
+                        "definition, or of a step: do base())" if name == "base" else
                         did_you_mean(name, self.visible_names(scope)))
         return I.Const(ANY, node.span, None)
 

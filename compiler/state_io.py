@@ -384,6 +384,9 @@ def read_document(path: str) -> tuple[dict, str]:
         if not isinstance(exc, json.JSONDecodeError):       # a number of thousands of digits
             raise BadInputError(f"{path}: it holds a number of thousands of digits, far beyond the numbers "
                                 f"a position holds (-{MOST_NUMBER:,} to {MOST_NUMBER:,})") from None
+        if not text.strip():
+            raise BadInputError(f"{path}: the file is empty (a state file is a JSON object; see docs/state.md)") \
+                from None
         raise BadInputError(Diagnostic(Span(str(path), exc.lineno, exc.colno, exc.lineno, exc.colno + 1),
                                        f"not valid JSON: {exc.msg}",
                                        "a state file is a JSON object; see docs/state.md")) from None

@@ -799,8 +799,9 @@ def _agents(program, args):
     query = (args.agent_query or "").replace("-", "_") or (names[0] if len(names) == 1 else None)
     if query is None or query not in names:
         shown = ", ".join(n.replace("_", "-") for n in names) or "none"
-        raise UsageError(f"--agent solver plays the answers of a query with 'play' statements; "
-                         f"{'choose one with --agent-query NAME' if query is None else f'{query!r} has none'}"
+        what = ("choose one with --agent-query NAME" if query is None else
+                f"{query!r} has none" if query in program.queries else f"there is no query {query!r}")
+        raise UsageError(f"--agent solver plays the answers of a query with 'play' statements; {what}"
                          f" (here: {shown})")
     seats = set(args.agent_seats.split(",")) if args.agent_seats else None
     inputs = _agent_inputs(program, query, args.agent_input or [])

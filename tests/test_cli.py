@@ -727,3 +727,20 @@ def test_a_lone_card_of_a_grid_file_is_located(tmp_path):
     grid.write_text(". . . . .\n. lion . . .\n. . . . .\n. . . . hyena\n")
     code, out, err = run("query", SPEC, "best-placement", "--state", str(grid), "--card", "lion")
     assert code == 2 and f"{grid}:" in err and "is not connected to the others" in err, err
+
+
+def test_small_mistakes_get_plain_messages(tmp_path):
+    empty = tmp_path / "empty.json"
+    empty.write_text("\n")
+    code, _, err = run("show", SPEC, "--state", str(empty))
+    assert code == 2 and f"{empty}: the file is empty" in err
+    csv = tmp_path / "empty.csv"
+    csv.write_text("")
+    code, _, err = run("check", "spec/darwins_choice", "--cards", str(csv))
+    assert code == 2 and f"{csv}:1:1: error: this table file is empty" in err and "hint: its first line is the header" in err
+    v = tmp_path / "v.rules"
+    v.write_text(f'variant v "V" extends "{ROOT / SPEC}"\ndef spare = base + 1\n')
+    code, _, err = run("check", str(v))
+    assert code == 1 and "unknown name 'base'" in err and "exists only inside an override" in err
+    code, _, err = run("play", SPEC, "--players", "3", "--agent", "solver", "--agent-query", "nonsense")
+    assert code == 2 and "there is no query 'nonsense' (here: best-pick)" in err
