@@ -1036,7 +1036,8 @@ def cmd_query(args, extra: list[str]) -> int:
     description = (query.title or name) + (": " + query.node.doc if query.node.doc else "")
     qp = _Parser(prog=f"rulewright query {args.spec} {args.name}", description=description,
                  epilog="Also: --state FILE (the position a query about a game reads), --json, "
-                        "--time-limit SECONDS (default 60), --workers N (default 2), --set NAME=VALUE.")
+                        "--time-limit SECONDS (default 60), --workers N (default 2), --set NAME=VALUE, "
+                        "--variant FILE, --card-table FILE, --table NAME=FILE.")
     defaults = {st.name: st.default for st in query.body if isinstance(st, I.Input)}
     for iname, itype, doc in query.inputs:
         flag = "--" + iname.replace("_", "-")
@@ -1045,8 +1046,10 @@ def cmd_query(args, extra: list[str]) -> int:
             qp.add_argument(flag, nargs="?", const="true", default=None, metavar="true|false",
                             help=f"{doc or iname}")
         else:
-            qp.add_argument(flag, required=not optional, metavar="VALUE",
-                            help=f"{doc or iname} ({itype})" + (" (has a default)" if optional else ""))
+            default = defaults.get(iname)
+            said = (f" (default: {text_value(default.value)})" if isinstance(default, I.Const) else
+                    " (has a default, computed from the position)") if optional else ""
+            qp.add_argument(flag, required=not optional, metavar="VALUE", help=f"{doc or iname} ({itype})" + said)
     if args.query_help:
         qp.print_help()
         return 0

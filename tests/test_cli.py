@@ -744,3 +744,11 @@ def test_small_mistakes_get_plain_messages(tmp_path):
     assert code == 1 and "unknown name 'base'" in err and "exists only inside an override" in err
     code, _, err = run("play", SPEC, "--players", "3", "--agent", "solver", "--agent-query", "nonsense")
     assert code == 2 and "there is no query 'nonsense' (here: best-pick)" in err
+
+
+def test_a_querys_help_says_its_defaults():
+    code, out, err = run("query", "spec/darwins_choice", "best-mutation", "--help")
+    assert code == 0, err
+    text = " ".join(out.split())
+    assert "(goal) (default: adaptation)" in text and "(has a default, computed from the position)" in text
+    assert "--variant FILE, --card-table FILE, --table NAME=FILE" in text
