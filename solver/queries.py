@@ -151,8 +151,12 @@ class Answer:
             if isinstance(steps, dict):
                 lines.append(f"  {shown_names(name)}: " + ", ".join(f"{k} {v}" for k, v in steps.items()))
         for name, value, d in self.reports:
-            lines.append(f"  {name.replace('_', ' ')}: {text_value(value)}"
-                         + (f"   ({d[0]}{_ids_text(d[1])} {d[2].file}:{d[2].line})" if d else ""))
+            where = f"   ({d[0]}{_ids_text(d[1])} {d[2].file}:{d[2].line})" if d else ""
+            if isinstance(value, rt.Board):         # a grid the query shows: drawn, as a chosen one is
+                lines.append(f"  {name.replace('_', ' ')}:{where}")
+                lines.extend("  " + ln for ln in board_lines(value, set()))
+            else:
+                lines.append(f"  {name.replace('_', ' ')}: {text_value(value)}{where}")
         lines.append(f"  {self.seconds:.2f} s, {self.workers} worker(s)"
                      + (", witness replayed by the interpreter" if self.replayed else ""))
         return "\n".join(lines)

@@ -752,3 +752,21 @@ def test_a_querys_help_says_its_defaults():
     text = " ".join(out.split())
     assert "(goal) (default: adaptation)" in text and "(has a default, computed from the position)" in text
     assert "--variant FILE, --card-table FILE, --table NAME=FILE" in text
+
+
+def test_best_pick_draws_the_ecosystem_with_the_card_in_place(tmp_path):
+    state = tmp_path / "p3.json"
+    code, _, err = run("play", SPEC, "--players", "3", "--seed", "2", "--stop-at", "pick:3", "--save-state", str(state))
+    assert code == 0, err
+    code, out, err = run("query", SPEC, "best-pick", "--state", str(state), "--player", "p2", "--json")
+    assert code == 0, err
+    doc = json.loads(out)
+    after = next(r["value"] for r in doc["reports"] if r["name"] == "ecosystem_after")
+    before = json.loads(state.read_text())["per_seat"]["board"]["p2"]
+    cards = lambda grid: sorted(c for row in grid for c in row if c)          # noqa: E731
+    assert cards(after) == sorted(cards(before) + [doc["witness"]["k"]])
+    r, c = doc["witness"]["spot"]           # counted from the top-left card as it stands
+    shift = (max(0, -r), max(0, -c))
+    assert after[r + shift[0]][c + shift[1]] == doc["witness"]["k"]
+    code, out, err = run("query", SPEC, "best-pick", "--state", str(state), "--player", "p2")
+    assert "  ecosystem after:\n" in out
