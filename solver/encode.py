@@ -245,6 +245,7 @@ class Encoder:
         self._cmp: dict = {}
         self.choices: list[Choice] = []
         self.infeasible: list[Span] = []
+        self.empty_choices: list = []   # (Choose, whether its collection had elements) with no option at all
         self.scorings: list[ScoreV] = []
         # least(...) of known arguments, computed whole: (scoring, the literals it is reached under)
         self.worst: list[tuple[str, tuple]] = []
@@ -1487,6 +1488,7 @@ class Encoder:
                 self.dead_end = self.dead_end or len(self.context) == self.dead_depth
                 if reach is True:
                     self.infeasible.append(st.span)
+                    self.empty_choices.append((st, any(m is not False for _, m in elems)))
                     self.model.add_bool_or([])
                 else:
                     self.implies(reach, False)
@@ -1740,6 +1742,8 @@ class Encoder:
                 self.path_failed = failed
         if not sels:
             self.infeasible.append(st.span)
+            if guard is True:
+                self.empty_choices.append((st, bool(options)))
         if guard is True:
             self.model.add_exactly_one([s for s, _ in sels]) if sels else self.model.add_bool_or([])
         else:

@@ -589,7 +589,23 @@ def explain(program: I.Program, name: str, inputs: dict[str, Any], state: Any,
             reason.core = cores
             reasons.append(reason)
         cores += 1
+    if not reasons:
+        reasons = _nothing_to_choose(program, name, enc)
     return reasons
+
+
+def _nothing_to_choose(program: I.Program, name: str, enc) -> list[Reason]:
+    """A choice of the query with no option at all on its path (its collection empty,
+    or no element meeting its condition): the reason, when no rule is one."""
+    from compiler.diffing import source_text
+    ids = tuple(program.queries[name].node.rule_ids)
+    out = []
+    for n, (st, had_elements) in enumerate(enc.empty_choices):
+        coll = source_text(st.coll.span) or "its collection"
+        sentence = (f"there is nothing to choose {st.name} from: no element of {coll} meets its condition"
+                    if had_elements else f"there is nothing to choose {st.name} from: {coll} is empty here")
+        out.append(Reason(st.name, ids, st.span, sentence, {}, 1, n))
+    return out
 
 
 def _solve_assuming(enc, leaves, seconds: float):

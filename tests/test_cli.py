@@ -770,3 +770,19 @@ def test_best_pick_draws_the_ecosystem_with_the_card_in_place(tmp_path):
     assert after[r + shift[0]][c + shift[1]] == doc["witness"]["k"]
     code, out, err = run("query", SPEC, "best-pick", "--state", str(state), "--player", "p2")
     assert "  ecosystem after:\n" in out
+
+
+def test_a_choice_with_nothing_to_choose_from_is_the_reason(tmp_path):
+    """No continent in play (a position written by hand): creating is impossible
+    because there is no place to choose, and the answer says so."""
+    state = tmp_path / "s.json"
+    code, _, err = run("play", "spec/darwins_choice", "--players", "3", "--seed", "7", "--stop-at", "turn:2",
+                       "--save-state", str(state))
+    assert code == 0, err
+    doc = json.loads(state.read_text())
+    doc["state"]["in_play"], doc["state"]["world"] = [], []
+    state.write_text(json.dumps(doc))
+    code, out, err = run("query", "spec/darwins_choice", "best-create", "--state", str(state), "--player", "p1")
+    assert code == 0, err
+    assert "best_create: INFEASIBLE" in out
+    assert "- there is nothing to choose place from: in_play is empty here" in out

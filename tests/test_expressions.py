@@ -120,7 +120,7 @@ ROWS = [
     ("sizes([1])", "unknown function 'sizes'"),
     ("min(1, 2, 3)", "min() takes two numbers or one collection, not 3 arguments"),
     ("{1: 2, 1: 3}[1]", "key 1 appears twice"),
-    ("1 // 0", "cannot compute this"),
+    ("1 // 0", "cannot divide 1 by 0 (the divisor is 0 here)"),
     ("new animal(name = \"x\", strength = 2)", "new animal needs a value for hearts"),
     ("new animal(name = \"x\", strength = 2, hearts = 1, legs = 4)", "record 'animal' has no field 'legs'"),
     ("first(herd).strenght", "did you mean 'strength'?"),
