@@ -7,6 +7,7 @@ Out: an ``ir.Program``; any problem raises a ``RulesError`` with spans.
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +33,36 @@ def spec_files(path: str | Path) -> list[Path]:
                                 ".rules files or one .rules file")
         return [p]
     raise BadInputError(f"{p}: no such spec file or directory")
+
+
+_GAME_LINE = re.compile(r"^\s*game\s+[a-z]", re.M)
+
+
+def _not_one_file_of_a_folder(p: Path) -> None:
+    """One file of a spec that is a folder (its folder holds exactly one game line,
+    and other files that are neither specs nor variants) is not a spec: one message
+    saying so, not an error per name it uses."""
+    if not p.is_file() or p.suffix != ".rules":
+        return
+
+    def read(f: Path) -> str:
+        return f.read_text(encoding="utf-8", errors="replace")
+
+    def variant(text: str) -> bool:
+        return re.search(r"^\s*variant\s", text, re.M) is not None
+    text = read(p)
+    if variant(text):
+        return
+    texts = {f: read(f) for f in sorted(p.parent.glob("*.rules")) if f != p}
+    games = [f for f, t in texts.items() if _GAME_LINE.search(t)]
+    parts = [f for f, t in texts.items() if not _GAME_LINE.search(t) and not variant(t)]
+    if _GAME_LINE.search(text):
+        if not games and parts:         # the folder's one game line, and the rest of its spec beside it
+            raise BadInputError(f"{p}: the game line of the spec in {p.parent} (with {parts[0].name} and "
+                                f"{len(parts) - 1} more file(s)), not a spec of its own: give the folder, {p.parent}")
+    elif len(games) == 1:
+        raise BadInputError(f"{p}: one file of the spec in {p.parent} (its game line is in {games[0].name}), "
+                            f"not a spec of its own: give the folder, {p.parent}")
 
 
 def _shown(p: Path) -> str:
@@ -146,6 +177,7 @@ def load(path: str | Path, overrides: dict[str, Any] | None = None,
     from . import variants as V
     from .checks import run_checks
     from .diagnostics import did_you_mean
+    _not_one_file_of_a_folder(Path(path))
     specs = _Specs()
     base, first = specs.chain(Path(path))
     chains = [first]

@@ -786,3 +786,14 @@ def test_a_choice_with_nothing_to_choose_from_is_the_reason(tmp_path):
     assert code == 0, err
     assert "best_create: INFEASIBLE" in out
     assert "- there is nothing to choose place from: in_play is empty here" in out
+
+
+def test_one_file_of_a_spec_folder_is_not_checked_as_a_spec():
+    code, out, err = run("check", "spec/darwins_choice/species.rules")
+    assert code == 2 and err.count("\n") == 1
+    assert ("one file of the spec in spec/darwins_choice (its game line is in game.rules), not a spec of its own: "
+            "give the folder, spec/darwins_choice") in err
+    code, out, err = run("check", "spec/darwins_choice/game.rules")
+    assert code == 2 and "the game line of the spec in spec/darwins_choice" in err
+    code, out, err = run("check", "spec/house_rules/savanna_rhinos.rules")      # a variant file is a spec
+    assert code == 0, err
