@@ -440,6 +440,11 @@ def load(interp, path: str, doc: dict | None = None, text: str | None = None):
                     "a seat's name is not empty", "players are p1, p2, ... in a saved game")
         if not isinstance(s.get("title") or "", str):
             rd.fail(("seats", i, "title"), f"a seat's title is a text, not {json.dumps(s['title'])[:40]}")
+        for key in s:
+            if key not in ("name", "title", "kind"):
+                rd.fail(("seats", i, key), f"a seat has no entry '{key}'",
+                        did_you_mean(key, ["name", "title", "kind"]) or "a seat has a name, a title and a kind",
+                        key=True)
         kind = s.get("kind", "player")
         if kind not in SEAT_KINDS:
             rd.fail(("seats", i, "kind"), f"unknown seat kind {json.dumps(kind)}",

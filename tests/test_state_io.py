@@ -470,3 +470,10 @@ def test_a_table_path_written_relative_is_relative_to_the_state_file(saved, tmp_
     rel = rewritten(path, tmp_path, lambda d: d.update(tables={"animal_card": "mine/cards.csv"}))
     code, err = run_cli("show", "spec/darwins_choice", "--state", str(rel))     # run from the repository
     assert code == 0, err
+
+
+def test_a_seat_with_an_entry_it_does_not_have_is_refused(saved, tmp_path):
+    _, _, path = saved
+    bad = rewritten(path, tmp_path, lambda d: d["seats"][0].update(colour="red"))
+    code, err = run_cli("show", "spec/darwins_choice", "--state", str(bad))
+    assert code == 2 and "seats[0].colour: a seat has no entry 'colour'" in err, err
