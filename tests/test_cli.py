@@ -797,3 +797,13 @@ def test_one_file_of_a_spec_folder_is_not_checked_as_a_spec():
     assert code == 2 and "the game line of the spec in spec/darwins_choice" in err
     code, out, err = run("check", "spec/house_rules/savanna_rhinos.rules")      # a variant file is a spec
     assert code == 0, err
+
+
+def test_docs_writes_nothing_when_a_spec_fails_and_refuses_a_file_as_out(tmp_path):
+    bad = tmp_path / "bad.rules"
+    bad.write_text('game g "G"\ndef x = nope\n')
+    code, _, err = run("docs", str(bad), "--out", str(tmp_path / "pages"))
+    assert code == 1 and not (tmp_path / "pages").exists()
+    (tmp_path / "file.txt").write_text("")
+    code, _, err = run("docs", SPEC, "--out", str(tmp_path / "file.txt"))
+    assert code == 2 and "a file, not a folder" in err
