@@ -495,8 +495,11 @@ class GameState:
             raise RuntimeRulesError(Diagnostic(
                 span, f"requirement '{name}'{rules} does not hold, and its message cannot be computed: {reason}",
                 "an error of the spec: the message reads a value the game does not have here")) from None
-        raise RuntimeRulesError(Diagnostic(span, text, f"the game cannot go on: requirement '{name}'{rules} "
+        exc = RuntimeRulesError(Diagnostic(span, text, f"the game cannot go on: requirement '{name}'{rules} "
                                                        "does not hold with these params, switches and cards"))
+        if not any(e.kind == "choose" for e in self.log):
+            exc.requirement = name      # before the first choice: the settings may be what it refuses
+        raise exc
 
     def note(self, name: str, value, heading: bool = False):
         """A line of the narrative (or the heading of a part of it), in the log."""

@@ -989,6 +989,15 @@ class _FromPosition:
                                                       "line (--variant, --set, --table)", notes=notes)) from None
 
 
+def _given_settings(args) -> str:
+    """The settings a command line gives (--set, --cards, --table), as written."""
+    parts = [f"--set {s}" for s in getattr(args, "set", None) or []]
+    if getattr(args, "cards", None):
+        parts.append(f"--cards {args.cards}")
+    parts += [f"--table {t}" for t in getattr(args, "table", None) or []]
+    return " ".join(parts)
+
+
 def _beside(state: str, path: str) -> str:
     """A path a state file names: as it is when absolute, else relative to the file."""
     return path if Path(path).is_absolute() else str(Path(state).parent / path)
@@ -1239,9 +1248,14 @@ def main(argv: list[str] | None = None) -> int:
     except RulesError as exc:
         from compiler.diagnostics import RuntimeRulesError
         from compiler.interpret import locate
+        refused = getattr(exc, "requirement", None)
         if isinstance(exc, RuntimeRulesError):
             exc = locate(exc)
         print(exc.render(), file=sys.stderr)
+        given = _given_settings(args) if refused and "args" in locals() else ""
+        if given:                   # the command's own settings are what the requirement refuses
+            print(f"  (with {given}: a setting the game cannot be played with)", file=sys.stderr)
+            return 2
         return exc.exit_code
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)

@@ -298,9 +298,11 @@ def test_savanna_grid_too_small_for_the_draft_stops_before_the_first_card(spec, 
     proc = subprocess.run([sys.executable, "-m", "solver.cli", "play", str(SAVANNA / spec if spec else SAVANNA),
                            "--players", players, "--seed", "1", *sets],
                           cwd=ROOT, capture_output=True, text=True, timeout=600)
-    assert proc.returncode == 1 and "Traceback" not in proc.stderr, proc.stderr
+    # the command's setting is what the game cannot be played with: a bad command line
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
     first = proc.stderr.splitlines()[0]
     assert first.endswith(f"error: {message} (grid_rows, grid_columns, hand_size)"), proc.stderr
+    assert f"(with {' '.join(sets)}: a setting the game cannot be played with)" in proc.stderr
     assert "play.rules:" in first and "requirement 'draft_fits_grid' (ES-PLACE-03 ES-DRAFT-04)" in proc.stderr
     # a grid as large as the draft plays to the end
     ok = subprocess.run([sys.executable, "-m", "solver.cli", "play", str(SAVANNA / spec if spec else SAVANNA),

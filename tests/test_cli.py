@@ -807,3 +807,9 @@ def test_docs_writes_nothing_when_a_spec_fails_and_refuses_a_file_as_out(tmp_pat
     (tmp_path / "file.txt").write_text("")
     code, _, err = run("docs", SPEC, "--out", str(tmp_path / "file.txt"))
     assert code == 2 and "a file, not a folder" in err
+
+
+def test_a_setting_the_game_cannot_be_played_with_is_a_bad_command_line():
+    code, _, err = run("play", SPEC, "--players", "3", "--set", "hand_size=0")
+    assert code == 2 and "a hand of 0 card(s) leaves nothing to pick" in err
+    assert "(with --set hand_size=0: a setting the game cannot be played with)" in err
