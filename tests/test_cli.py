@@ -813,3 +813,11 @@ def test_a_setting_the_game_cannot_be_played_with_is_a_bad_command_line():
     code, _, err = run("play", SPEC, "--players", "3", "--set", "hand_size=0")
     assert code == 2 and "a hand of 0 card(s) leaves nothing to pick" in err
     assert "(with --set hand_size=0: a setting the game cannot be played with)" in err
+
+
+def test_cards_beyond_the_box_are_the_reason_a_query_has_no_answer(tmp_path):
+    grid = tmp_path / "lions.grid"
+    grid.write_text("lion lion lion lion lion\nlion lion lion lion lion\n. . . . .\n. . . . .\n")
+    code, out, err = run("query", SPEC, "best-placement", "--state", str(grid), "--card", "lion", "--time-limit", "20")
+    assert code == 0, err
+    assert "best_placement: INFEASIBLE" in out and "- the box has 10 of lion, and these cards hold 11" in out
