@@ -911,6 +911,9 @@ class Interpreter:
             self.ns[f"p_mode_{mode.name}"](*args)
         except StopGame as stop:
             st.stopped = str(stop)
+        except Exception as exc:
+            exc.game = st           # the game as far as it went (its log, for 'play --log')
+            raise
         return st
 
     def board(self, rows: list[list[str]], grid: str | None = None) -> rt.Board:

@@ -506,10 +506,23 @@ def cmd_play(args) -> int:
     factory = _agents(program, args)
     started = time.perf_counter()
     watch = invariant_watcher(interp)
-    state = interp.play(mode.name, players, args.seed, stop_at=stop_at, agent_factory=factory,
-                        watchers=[watch])
-    if state.stopped is None:
-        watch(state, "end")
+
+    def write_log(state):
+        if args.log:
+            _write(args.log, "".join(json.dumps({"kind": e.kind, "seat": e.seat,
+                                                 **{k: state_io.plain(v) for k, v in e.detail.items()}},
+                                                ensure_ascii=False) + "\n" for e in state.log))
+    state = None
+    try:
+        state = interp.play(mode.name, players, args.seed, stop_at=stop_at, agent_factory=factory,
+                            watchers=[watch])
+        if state.stopped is None:
+            watch(state, "end")
+    except RulesError as exc:
+        game = getattr(exc, "game", None) or state
+        if game is not None:        # the log up to the failure is what explains it
+            write_log(game)
+        raise
     seconds = time.perf_counter() - started
     if stop_at and state.stopped is None:
         name = stop_at.split(":")[0]
@@ -518,10 +531,7 @@ def cmd_play(args) -> int:
     doc = state_io.dump(state, seed=args.seed)
     if args.save_state:
         _write(args.save_state, json.dumps(doc, indent=1, ensure_ascii=False) + "\n")
-    if args.log:
-        _write(args.log, "".join(json.dumps({"kind": e.kind, "seat": e.seat,
-                                             **{k: state_io.plain(v) for k, v in e.detail.items()}},
-                                            ensure_ascii=False) + "\n" for e in state.log))
+    write_log(state)
     per_seat = [v for v in program.state.values() if v.per_seat]
     if args.json:
         out = {"spec": program.name, "mode": mode.name, "players": players, "seed": args.seed,

@@ -821,3 +821,14 @@ def test_cards_beyond_the_box_are_the_reason_a_query_has_no_answer(tmp_path):
     code, out, err = run("query", SPEC, "best-placement", "--state", str(grid), "--card", "lion", "--time-limit", "20")
     assert code == 0, err
     assert "best_placement: INFEASIBLE" in out and "- the box has 10 of lion, and these cards hold 11" in out
+
+
+def test_a_game_that_fails_still_writes_its_log(tmp_path):
+    v = tmp_path / "v.rules"
+    v.write_text(f'variant v "V" extends "{ROOT / SPEC}"\n'
+                 "override step score.water = {1: 1, 2: 4}[count(c in cells(g) if g[c] == water)]\n")
+    log = tmp_path / "game.log"
+    code, _, err = run("play", str(v), "--players", "3", "--seed", "1", "--log", str(log))
+    assert code == 1 and "no entry for 0 in a table of values" in err
+    events = [json.loads(line) for line in log.read_text().splitlines()]
+    assert events and any(e["kind"] == "choose" for e in events)
