@@ -765,7 +765,7 @@ def test_best_pick_draws_the_ecosystem_with_the_card_in_place(tmp_path):
     before = json.loads(state.read_text())["per_seat"]["board"]["p2"]
     cards = lambda grid: sorted(c for row in grid for c in row if c)          # noqa: E731
     assert cards(after) == sorted(cards(before) + [doc["witness"]["k"]])
-    r, c = doc["witness"]["spot"]           # counted from the top-left card as it stands
+    r, c = doc["witness"]["spot"]           # counted from the top-left corner as it stands
     shift = (max(0, -r), max(0, -c))
     assert after[r + shift[0]][c + shift[1]] == doc["witness"]["k"]
     code, out, err = run("query", SPEC, "best-pick", "--state", str(state), "--player", "p2")
