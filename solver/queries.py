@@ -242,6 +242,8 @@ def run_query(program: I.Program, name: str, inputs: dict[str, Any], time_limit:
     inputs = with_defaults(program, name, inputs, state)
     enc, env, objective, obj, sym_count = build(program, name, inputs, symmetry, state=state)
     built = time.perf_counter() - started
+    sense = next((s.sense for s in statements(program.queries[name].body) if isinstance(s, I.Objective)),
+                 "maximize")
     stopped = False         # Ctrl-C: no later phase
 
     def solve(seconds: float):

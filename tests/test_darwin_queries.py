@@ -598,3 +598,16 @@ def test_the_benchmark_positions_offer_a_move():
         assert best is not None, name
         answer = run_query(prog, name, {"player": p, "objective": "points", **extra}, state=pos, reasons=False)
         assert answer.status == "OPTIMAL" and answer.objective == best, name
+
+
+def test_an_answer_not_proven_optimal_has_its_bound_as_a_tuple():
+    """A FEASIBLE answer of a query whose objective is named (a tuple: the goal, then
+    the other goal) has a bound at least as good as its objective."""
+    prog = load(ROOT / "spec" / "darwins_choice")
+    pos = interpreter_for(prog).play("standard", 4, 7, stop_at="turn:9")
+    p1 = next(s for s in pos.seats if s.name == "p1")
+    for q in ("best_move", "best_create"):
+        a = run_query(prog, q, {"player": p1}, state=pos, time_limit=5, params={"stop_after_first_solution": True},
+                      reasons=False)
+        assert a.status in ("FEASIBLE", "OPTIMAL") and a.replayed
+        assert isinstance(a.bound, tuple) and a.bound >= a.objective
