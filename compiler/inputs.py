@@ -41,13 +41,14 @@ def decoded(path: str) -> str:
 def not_utf8(path: str, raw: bytes, exc: UnicodeDecodeError) -> Diagnostic:
     """Where a file stops being UTF-8 text: its line and column, the line shown (the
     bytes that are not text replaced), with a hint (UTF-16 is recognised)."""
-    line = raw.count(b"\n", 0, exc.start) + 1
-    start = raw.rfind(b"\n", 0, exc.start) + 1
-    col = len(raw[start:exc.start].decode("utf-8", errors="replace")) + 1
-    register_source(path, raw.decode("utf-8", errors="replace"))
+    at = exc.start + len(raw) - len(exc.object)     # utf-8-sig decodes past a BOM: offsets after it
+    line = raw.count(b"\n", 0, at) + 1
+    start = raw.rfind(b"\n", 0, at) + 1
+    col = len(raw[start:at].decode("utf-8-sig" if start == 0 else "utf-8", errors="replace")) + 1
+    register_source(path, raw.decode("utf-8-sig", errors="replace"))
     utf16 = raw[:2] in (b"\xff\xfe", b"\xfe\xff")
     return Diagnostic(Span(path, line, col, line, col + 1),
-                      f"not UTF-8 text (the byte 0x{raw[exc.start]:02x})",
+                      f"not UTF-8 text (the byte 0x{raw[at]:02x})",
                       "this file is UTF-16: save it as UTF-8" if utf16 else "save the file as UTF-8")
 
 

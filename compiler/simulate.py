@@ -149,6 +149,9 @@ def _measures(name: str, agg: dict, game: dict) -> dict:
     return {}
 
 
+MIN_CLEAR = 5       # games a difference needs before it is marked as more than chance
+
+
 def compare(mine: Summary, theirs: Summary) -> dict[str, dict]:
     """Report -> key -> the difference of ``mine`` less ``theirs`` over the seeds both
     played, game by game (paired by seed): {"mean", "ci95", "clear"}, ``clear`` when the
@@ -172,8 +175,12 @@ def compare(mine: Summary, theirs: Summary) -> dict[str, dict]:
         out[name] = {}
         for k, d in diffs.items():
             exact = mean_interval(d, digits=12)
-            out[name][k] = {"mean": round(statistics.fmean(d), 4), "ci95": mean_interval(d, digits=4),
-                            "clear": exact is not None and (exact[0] > 0 or exact[1] < 0), "games": len(d)}
+            ci = mean_interval(d, digits=4)
+            if ci is not None and agg["kind"] == "seats":       # a share moves by -100% to +100%
+                ci = (max(-1.0, ci[0]), min(1.0, ci[1]))
+            # a few games that happen to differ alike give a narrow interval: not yet a finding
+            clear = exact is not None and len(d) >= MIN_CLEAR and (exact[0] > 0 or exact[1] < 0)
+            out[name][k] = {"mean": round(statistics.fmean(d), 4), "ci95": ci, "clear": clear, "games": len(d)}
     return out
 
 

@@ -51,7 +51,7 @@ class _Parser(argparse.ArgumentParser):
 
     def add_argument(self, *args, **kwargs):
         if args and str(args[0]).startswith("--") and kwargs.get("action") is None and \
-                kwargs.get("nargs") is None:
+                kwargs.get("nargs") in (None, "?"):
             kwargs["action"] = _Once
         return super().add_argument(*args, **kwargs)
 
@@ -632,11 +632,24 @@ def cmd_simulate(args) -> int:
             if seed is not None:
                 from compiler.diagnostics import RuntimeRulesError
                 from compiler.interpret import locate
+                refused = getattr(exc, "requirement", None)
                 if isinstance(exc, RuntimeRulesError):
                     exc = locate(exc)       # at the rule that failed, as play says it
                 print(exc.render(), file=sys.stderr)
-                print(f"  (in the game of seed {seed}, under {path}: 'rulewright play {path} --players {players} "
-                      f"--mode {mode.name} --seed {seed}' replays it)", file=sys.stderr)
+                given = _given_settings(args)
+                if refused and given and _settings_refused(argparse.Namespace(**{**vars(args), "spec": path}),
+                                                           refused):
+                    print(f"  (with {given}: a setting the game cannot be played with)", file=sys.stderr)
+                    return 2
+                # the command that replays it: this game's spec, settings and agents
+                again = " ".join([f"rulewright play {path} --players {players} --mode {mode.name} --seed {seed}",
+                                  *(f"--variant {v}" for v in (args.variant or []) if prog is program), given,
+                                  *(["--agent solver"] if args.agent == "solver" else []),
+                                  *([f"--agent-query {args.agent_query}"] if args.agent_query else []),
+                                  *([f"--agent-seats {args.agent_seats}"] if args.agent_seats else []),
+                                  *(f"--agent-input {i}" for i in (args.agent_input or []))])
+                print(f"  (in the game of seed {seed}, under {path}: '{' '.join(again.split())}' replays it)",
+                      file=sys.stderr)
                 return exc.exit_code
             raise
         agents.append(done)
@@ -999,6 +1012,34 @@ class _FromPosition:
                                                       "line (--variant, --set, --table)", notes=notes)) from None
 
 
+class _FirstChoice(Exception):
+    """Raised by a stand-in agent: the game got past its requirements to a choice."""
+
+
+def _settings_refused(args, requirement: str) -> bool:
+    """Whether the game refused by ``requirement`` before its first choice would
+    start without the command's --set, --cards and --table: then those are at fault."""
+    from compiler import load
+    from compiler.interpret import Interpreter
+
+    class Stop:
+        def choose(self, *_):
+            raise _FirstChoice
+    try:
+        program = load(args.spec, variants=getattr(args, "variant", None) or ())
+        mode = _pick_mode(program, args)
+        players = args.players if args.players is not None else mode.min_players
+        Interpreter(program).play(mode.name, players, getattr(args, "seed", 0) or 0,
+                                  agent_factory=lambda seat, seed: Stop())
+    except _FirstChoice:
+        return True
+    except RulesError as exc:
+        return getattr(exc, "requirement", None) != requirement
+    except Exception:           # noqa: BLE001 (cannot tell: the spec's error stands)
+        return False
+    return True
+
+
 def _given_settings(args) -> str:
     """The settings a command line gives (--set, --cards, --table), as written."""
     parts = [f"--set {s}" for s in getattr(args, "set", None) or []]
@@ -1010,7 +1051,7 @@ def _given_settings(args) -> str:
 
 def _beside(state: str, path: str) -> str:
     """A path a state file names: as it is when absolute, else relative to the file."""
-    return path if Path(path).is_absolute() else str(Path(state).parent / path)
+    return path if not path or Path(path).is_absolute() else str(Path(state).parent / path)
 
 
 def _shown(paths) -> str:
@@ -1062,8 +1103,10 @@ def cmd_query(args, extra: list[str]) -> int:
         flag = "--" + iname.replace("_", "-")
         optional = defaults.get(iname) is not None
         if isinstance(itype, BoolT) and optional:
+            default = defaults.get(iname)
             qp.add_argument(flag, nargs="?", const="true", default=None, metavar="true|false",
-                            help=f"{doc or iname}")
+                            help=f"{doc or iname}" + (f" (default: {json.dumps(default.value)})"
+                                                      if isinstance(default, I.Const) else ""))
         else:
             default = defaults.get(iname)
             said = (f" (default: {text_value(default.value)})" if isinstance(default, I.Const) else
@@ -1263,7 +1306,7 @@ def main(argv: list[str] | None = None) -> int:
             exc = locate(exc)
         print(exc.render(), file=sys.stderr)
         given = _given_settings(args) if refused and "args" in locals() else ""
-        if given:                   # the command's own settings are what the requirement refuses
+        if given and _settings_refused(args, refused):      # the command's own settings are at fault
             print(f"  (with {given}: a setting the game cannot be played with)", file=sys.stderr)
             return 2
         return exc.exit_code

@@ -69,7 +69,10 @@ def local_search_hint(enc, program: I.Program, query: I.QueryDef, inputs: dict[s
     from .queries import interpret_query
 
     def ok_and_score(vals) -> int | None:
-        value, _, _ = interpret_query(interp, query, inputs, vals)
+        try:
+            value, _, _ = interpret_query(interp, query, inputs, vals)
+        except ZeroDivisionError:       # a grid that divides by 0: no option (as the model has it)
+            return None
         return None if value is None else sign * value
 
     current = ok_and_score(values)

@@ -61,10 +61,11 @@ def solve_stoppably(solver, model) -> tuple[int, bool]:
     interrupted = False
     while not done.is_set():
         try:
-            done.wait(0.5)
+            done.wait(0.1 if interrupted else 0.5)
         except KeyboardInterrupt:
-            solver.stop_search()
             interrupted = True
+        if interrupted:                 # again until it ends: a search not yet set up ignores it
+            solver.stop_search()
     if isinstance(out[0], BaseException):
         raise out[0]
     return out[0], interrupted
@@ -118,7 +119,10 @@ class Answer:
         if self.status == "INFEASIBLE" and self.reasons:
             lines.append("  why not:")
             lines.extend(reason_lines(self.reasons))
-        if self.interrupted:
+        if self.interrupted and self.status == "INFEASIBLE":
+            lines.append(f"  interrupted (Ctrl-C) after {self.seconds:.1f} s: proven infeasible; "
+                         "its reasons were cut short")
+        elif self.interrupted:
             lines.append(f"  interrupted (Ctrl-C) after {self.seconds:.1f} s: "
                          + ("the best answer found by then" if self.objective is not None or
                             self.status == "FEASIBLE" else "no answer found by then")
@@ -289,6 +293,8 @@ def run_query(program: I.Program, name: str, inputs: dict[str, Any], time_limit:
     seconds = time.perf_counter() - started
     solved = seconds - built
     status = STATUS.get(status_code, "UNKNOWN")
+    if stopped and status == "INFEASIBLE" and enc.hardened:
+        status = "UNKNOWN"      # the stricter model's verdict, not checked with the looser one
     if status == "MODEL_INVALID":
         problem = enc.model.validate()
         if "overflow" in problem.lower():

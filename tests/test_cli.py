@@ -503,6 +503,9 @@ def test_files_with_a_byte_order_mark_read_as_without_and_unreadable_files_say_w
     code, out, err = run("score", SPEC, str(latin))
     assert code == 2 and f"{latin}:1:6: error: not UTF-8 text (the byte 0xe9)" in err, err
     assert "  1 | # caf\ufffd" in err and "hint: save the file as UTF-8" in err
+    latin.write_bytes(bom + b"# caf\xe9\n")        # a BOM before: the same line and column
+    code, out, err = run("score", SPEC, str(latin))
+    assert code == 2 and f"{latin}:1:6: error: not UTF-8 text (the byte 0xe9)" in err, err
     code, out, err = run("score", SPEC, "examples")
     assert code == 2 and "examples: a folder, not a file" in err, err
     code, out, err = run("query", f"{DC}/biomes.csv", "best-move")
@@ -598,9 +601,10 @@ def test_a_saved_position_given_where_a_grid_file_is_read_is_said_to_be_one(tmp_
 
 @pytest.mark.parametrize("after", [1.5, 4.0])
 def test_ctrl_c_stops_a_query_and_says_so(after):
-    """Ctrl-C while the model is built, or while CP-SAT searches: the command stops at
-    once (exit 130), says it was interrupted (with the best answer found by then,
-    marked so), and leaves no traceback and no process behind."""
+    """Ctrl-C early in a query (its first search) or later (its local search for a
+    better grid): the command stops at once (exit 130), says it was interrupted (with
+    the best answer CP-SAT had found by then, marked so), and leaves no traceback and
+    no process behind."""
     import signal
     import time
     proc = subprocess.Popen([sys.executable, "-m", "solver.launch", "query", SPEC, "max-score", "--time-limit", "60"],

@@ -176,8 +176,10 @@ def test_differences_are_paired_by_seed():
     s1 = Summary(3, [10, 12, 13], [a, b], aggregate(mine, [a, b]), 0.0, mine)
     s2 = Summary(4, [10, 11, 12, 13], [a, b], aggregate(theirs, [a, b]), 0.0, theirs)
     d = compare(s1, s2)
+    # the interval leaves out 0, but three games are too few to mark it (MIN_CLEAR)
     assert d["score"][a] == {"mean": round((2 + 2 + 3) / 3, 4), "ci95": mean_interval([2, 2, 3], digits=4),
-                             "clear": True, "games": 3}
+                             "clear": False, "games": 3}
+    assert mean_interval([2, 2, 3], digits=4)[0] > 0
     assert d["score"][b]["mean"] == round((-1 + 0 + 1) / 3, 4) and not d["score"][b]["clear"]
     assert d["winners"][a]["mean"] == round(1 / 3, 4)           # seed 12: a won here, not there
     assert d["winners"]["several"]["mean"] == 0.0
@@ -195,3 +197,21 @@ def test_the_differences_of_a_house_rule_are_those_of_its_games_seed_by_seed():
         assert diffs[seat]["mean"] == round(statistics.fmean(paired), 4)
         lo, hi = diffs[seat]["ci95"]
         assert diffs[seat]["clear"] == (lo > 0 or hi < 0)
+
+
+def test_a_few_games_that_differ_alike_are_not_marked():
+    from compiler.simulate import MIN_CLEAR, Summary, compare
+    a = rt.Seat(0, "p1", "player", "P1")
+    for n, marked in ((MIN_CLEAR - 1, False), (MIN_CLEAR, True)):
+        mine = [{"score": {a: 10}, "winners": frozenset({a})} for _ in range(n)]
+        theirs = [{"score": {a: 6}, "winners": frozenset()} for _ in range(n)]
+        d = compare(Summary(n, list(range(n)), [a], aggregate(mine, [a]), 0.0, mine),
+                    Summary(n, list(range(n)), [a], aggregate(theirs, [a]), 0.0, theirs))
+        assert d["score"][a]["clear"] is marked and d["winners"][a]["clear"] is marked
+        assert d["winners"][a]["ci95"] == (1.0, 1.0)
+    mixed = [{"winners": frozenset({a})}, {"winners": frozenset()}]
+    none = [{"winners": frozenset()}, {"winners": frozenset({a})}]
+    d = compare(Summary(2, [0, 1], [a], aggregate(mixed, [a]), 0.0, mixed),
+                Summary(2, [0, 1], [a], aggregate(none, [a]), 0.0, none))
+    lo, hi = d["winners"][a]["ci95"]
+    assert -1.0 <= lo and hi <= 1.0          # a share moves by 100 points at most
