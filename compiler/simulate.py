@@ -61,14 +61,16 @@ def t975(df: int) -> float:
     return _T975[hi] + w * (_T975[lo] - _T975[hi])
 
 
-def mean_interval(values: list[float], digits: int = 2) -> tuple[float, float] | None:
+def mean_interval(values: list[float], digits: int | None = 2) -> tuple[float, float] | None:
     """A 95% confidence interval of the mean of ``values`` (Student's t), rounded to
-    ``digits``; None with fewer than two values."""
+    ``digits`` (None: not rounded); None with fewer than two values."""
     n = len(values)
     if n < 2:
         return None
     mean = statistics.fmean(values)
     half = t975(n - 1) * statistics.stdev(values) / math.sqrt(n)
+    if digits is None:
+        return (mean - half, mean + half)
     return (round(mean - half, digits), round(mean + half, digits))
 
 
@@ -174,8 +176,8 @@ def compare(mine: Summary, theirs: Summary) -> dict[str, dict]:
                     diffs.setdefault(k, []).append(a[k] - b[k])
         out[name] = {}
         for k, d in diffs.items():
-            exact = mean_interval(d, digits=12)
-            ci = mean_interval(d, digits=4)
+            exact = mean_interval(d, digits=None)
+            ci = None if exact is None else (round(exact[0], 4), round(exact[1], 4))
             if ci is not None and agg["kind"] == "seats":       # a share moves by -100% to +100%
                 ci = (max(-1.0, ci[0]), min(1.0, ci[1]))
             # a few games that happen to differ alike give a narrow interval: not yet a finding

@@ -636,11 +636,9 @@ def cmd_simulate(args) -> int:
                 if isinstance(exc, RuntimeRulesError):
                     exc = locate(exc)       # at the rule that failed, as play says it
                 print(exc.render(), file=sys.stderr)
-                given = _given_settings(args)
-                if refused and given and _settings_refused(argparse.Namespace(**{**vars(args), "spec": path}),
-                                                           refused):
-                    print(f"  (with {given}: a setting the game cannot be played with)", file=sys.stderr)
+                if refused and _blame_settings(argparse.Namespace(**{**vars(args), "spec": path}), refused):
                     return 2
+                given = _given_settings(args)
                 # the command that replays it: this game's spec, settings and agents
                 again = " ".join([f"rulewright play {path} --players {players} --mode {mode.name} --seed {seed}",
                                   *(f"--variant {v}" for v in (args.variant or []) if prog is program), given,
@@ -1016,6 +1014,16 @@ class _FirstChoice(Exception):
     """Raised by a stand-in agent: the game got past its requirements to a choice."""
 
 
+def _blame_settings(args, requirement: str) -> bool:
+    """When the command's own settings are what a requirement refuses (the game
+    starts without them), say so under the error: True (a bad command line)."""
+    given = _given_settings(args)
+    if not given or not _settings_refused(args, requirement):
+        return False
+    print(f"  (with {given}: a setting the game cannot be played with)", file=sys.stderr)
+    return True
+
+
 def _settings_refused(args, requirement: str) -> bool:
     """Whether the game refused by ``requirement`` before its first choice would
     start without the command's --set, --cards and --table: then those are at fault."""
@@ -1305,9 +1313,7 @@ def main(argv: list[str] | None = None) -> int:
         if isinstance(exc, RuntimeRulesError):
             exc = locate(exc)
         print(exc.render(), file=sys.stderr)
-        given = _given_settings(args) if refused and "args" in locals() else ""
-        if given and _settings_refused(args, refused):      # the command's own settings are at fault
-            print(f"  (with {given}: a setting the game cannot be played with)", file=sys.stderr)
+        if refused and "args" in locals() and _blame_settings(args, refused):
             return 2
         return exc.exit_code
     except KeyboardInterrupt:

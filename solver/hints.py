@@ -31,18 +31,10 @@ def _read(solver, value):
     return read_value(solver, value)
 
 
-def _solved(solver, model) -> int:
-    """A solve of the hint's own; Ctrl-C ends the local search (KeyboardInterrupt)."""
-    from .queries import solve_stoppably
-    code, interrupted = solve_stoppably(solver, model)
-    if interrupted:
-        raise KeyboardInterrupt
-    return code
-
-
 def local_search_hint(enc, program: I.Program, query: I.QueryDef, inputs: dict[str, Any],
                       seconds: float, seed: int = 0) -> int | None:
     """Add a hint to ``enc.model``; return the interpreter's objective of it (or None)."""
+    from .queries import solve_or_stop     # (queries imports this module when it runs)
     if seconds <= 0:
         return None
     started = time.perf_counter()
@@ -59,7 +51,7 @@ def local_search_hint(enc, program: I.Program, query: I.QueryDef, inputs: dict[s
     solver = cp_model.CpSolver()
     solver.parameters.max_time_in_seconds = max(2.0, seconds * 0.2)   # stops at the first answer
     solver.parameters.num_workers = 2
-    if _solved(solver, feas) not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+    if solve_or_stop(solver, feas) not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return None
     values = {c.name: _read(solver, c.value) for c in enc.choices if c.scoring is None}
 
@@ -127,7 +119,7 @@ def local_search_hint(enc, program: I.Program, query: I.QueryDef, inputs: dict[s
     solver = cp_model.CpSolver()
     solver.parameters.max_time_in_seconds = max(1.0, seconds * 0.5)
     solver.parameters.num_workers = 2
-    if _solved(solver, fixed) not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+    if solve_or_stop(solver, fixed) not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return None
     for i in range(len(enc.model.proto.variables)):
         var = enc.model.get_int_var_from_proto_index(i)

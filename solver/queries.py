@@ -71,6 +71,20 @@ def solve_stoppably(solver, model) -> tuple[int, bool]:
     return out[0], interrupted
 
 
+def solve_or_stop(solver, model) -> int:
+    """``solve_stoppably`` for a phase that Ctrl-C ends (KeyboardInterrupt once the
+    search has stopped): explanations and the local search's own solves."""
+    code, interrupted = solve_stoppably(solver, model)
+    if interrupted:
+        raise KeyboardInterrupt
+    return code
+
+
+def _sense(query: I.QueryDef) -> str:
+    """Whether a query maximizes or minimizes (maximize when it has no objective)."""
+    return next((s.sense for s in statements(query.body) if isinstance(s, I.Objective)), "maximize")
+
+
 class ReplayError(RulesError):
     """The interpreter disagrees with a solver answer (a bug, reported rather than returned)."""
 
@@ -246,8 +260,7 @@ def run_query(program: I.Program, name: str, inputs: dict[str, Any], time_limit:
     inputs = with_defaults(program, name, inputs, state)
     enc, env, objective, obj, sym_count = build(program, name, inputs, symmetry, state=state)
     built = time.perf_counter() - started
-    sense = next((s.sense for s in statements(program.queries[name].body) if isinstance(s, I.Objective)),
-                 "maximize")
+    sense = _sense(program.queries[name])
     stopped = False         # Ctrl-C: no later phase
 
     def solve(seconds: float):
@@ -623,10 +636,7 @@ def _solve_assuming(enc, leaves, seconds: float):
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1
     solver.parameters.max_time_in_seconds = seconds
-    code, hit = solve_stoppably(solver, enc.model)
-    if hit:
-        raise KeyboardInterrupt
-    return solver, code
+    return solver, solve_or_stop(solver, enc.model)
 
 
 def _minimal(enc, core: list, seconds: float) -> list:
@@ -989,7 +999,7 @@ def replay(program: I.Program, name: str, inputs: dict[str, Any], witness: dict[
     if not forced:
         return shown            # no choices inside scorings: nothing better to look for
     best_inner, _, _ = _Walk(interp, inputs, witness, None, state).block(query.body, {})
-    sense = next(s.sense for s in statements(query.body) if isinstance(s, I.Objective))
+    sense = _sense(query)
     if (sense == "maximize" and best_inner > claimed) or (sense == "minimize" and best_inner < claimed):
         raise ReplayError(f"replay: with better choices inside the score the witness scores "
                           f"{best_inner}, not {claimed}", span)
