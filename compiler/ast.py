@@ -560,7 +560,11 @@ class Check(Definition):
 class Invariant(Check):
     """``invariant NAME [for x in C if p]: cond else "message"``: a fact every position
     of a game satisfies. Unlike a check it may read the game state; it is checked when
-    a position is read from a file (a hand-edited one included), never at load."""
+    a position is read from a file (a hand-edited one included), never at load. With
+    ``else warn "message"`` (``warn``) a position read from a file may break it, with
+    a warning: a question about a position that cannot arise ("what if I held these
+    cards") is still asked; the rules themselves never break it."""
+    warn: bool = False
 
 
 @dataclass(frozen=True)

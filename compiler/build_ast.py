@@ -397,9 +397,13 @@ class _Builder:
             var, domain = str(loop[0]), self.expr(loop[1])
             if len(loop) > 2 and loop[2] is not None:
                 filter_ = self.expr(loop[2].children[0])
-        cls = A.Invariant if node.data == "invariant_def" else A.Check
-        return cls(self.span(node), name, nspan, tags, doc, var, domain, filter_,
-                   self.expr(rest[0]), self.interpolated(rest[1]))
+        if node.data == "invariant_def":
+            warn = isinstance(rest[1], Tree) and rest[1].data == "invariant_warn"
+            rest = [r for r in rest if not (isinstance(r, Tree) and r.data == "invariant_warn")]
+            return A.Invariant(self.span(node), name, nspan, tags, doc, var, domain, filter_,
+                               self.expr(rest[0]), self.interpolated(rest[-1]), warn)
+        return A.Check(self.span(node), name, nspan, tags, doc, var, domain, filter_,
+                       self.expr(rest[0]), self.interpolated(rest[1]))
 
     def_invariant_def = def_check_def
 

@@ -186,6 +186,11 @@ class Broken:
     message: str
     paths: list[tuple] = field(default_factory=list)
     unevaluable: bool = False       # its condition could not be evaluated on the position
+    # the element that breaks it, when the invariant runs over a collection that is not
+    # state (every card of a table): where no path locates, the file is searched for it,
+    # within the entries of the state variables the invariant reads (``within``)
+    item: Any = None
+    within: tuple = ()
 
 
 def broken_invariants(interp, state) -> list[Broken]:
@@ -219,7 +224,8 @@ def broken_invariants(interp, state) -> list[Broken]:
                 failing = _failing_part(interp, inv.cond, env, state)
                 paths = _var_paths(program, failing, inv.var, item, domain_path and domain_path + (i,),
                                    evaluate=lambda e, env=env: interp.evaluate(e, env, state=state))
-                out.append(Broken(inv, text, paths))
+                out.append(Broken(inv, text, paths, item=None if domain_path else item,
+                                  within=() if domain_path else _sections_read(program, inv.cond)))
         except MessageError:
             raise
         except Exception as exc:                     # noqa: BLE001 (a value the invariant reads is missing)
@@ -237,6 +243,31 @@ def _failing_part(interp, cond: I.Expr, env: dict, state) -> I.Expr:
         left = cond.args[0]
         cond = left if not interp.evaluate(left, env, state=state) else cond.args[1]
     return cond
+
+
+def _sections_read(program: I.Program, e: I.Expr) -> tuple:
+    """The entries of a state document (``("per_seat", "hand")``...) of the state
+    variables an expression reads, through the definitions it calls."""
+    found: list = []
+    seen: set = set()
+
+    def walk(x):
+        name = x.name if isinstance(x, (I.Global, I.SeatVar)) else None
+        var = program.state.get(name) if name is not None else None
+        if var is not None:
+            entry = ("per_seat" if var.per_seat else "per_key" if var.keyed else "state", name)
+            if entry not in found:
+                found.append(entry)
+        callee = x.name if isinstance(x, (I.Call, I.Global)) else None
+        if callee in program.funcs and callee not in seen:
+            seen.add(callee)
+            if program.funcs[callee].body is not None:
+                walk(program.funcs[callee].body)
+        for child in I.parts(x):
+            walk(child)
+
+    walk(e)
+    return tuple(found)
 
 
 def _state_path(program: I.Program, e: I.Expr | None) -> tuple | None:

@@ -385,6 +385,8 @@ class GameState:
         self.stop_at: str | None = None    # "name:count": stop the game there
         self.stopped: str | None = None
         self.mode: str | None = None
+        # what reading the position from a file warned of (invariants with "else warn")
+        self.warnings: list = []
 
     # --------------------------------------------------------------- zones
     def _take(self, zone: rt.Zone, card, span: Span):

@@ -182,6 +182,14 @@ class _Located:
         self.where[path] = (start, end)
         return end
 
+    def find(self, written: str, within: tuple = ()) -> tuple | None:
+        """The path of the first value (not key) written exactly so, in the text's order,
+        below one of the paths ``within`` when any is (else anywhere)."""
+        hits = [(start, path) for path, (start, end) in self.where.items()
+                if (not path or path[-1] not in ("key", "key#2")) and self.text[start:end] == written]
+        inside = [h for h in hits if any(h[1][:len(w)] == w for w in within)]
+        return min(inside or hits)[1] if hits else None
+
     def span(self, file: str, path: tuple) -> Span | None:
         found = self.where.get(path)
         if found is None:
@@ -220,7 +228,9 @@ class Reader:
 
     def check_invariants(self, interp, state) -> None:
         """Every invariant of the spec the position breaks, each at the entry of the
-        file that most likely holds the fault, as one error."""
+        file that most likely holds the fault, as one error; those written with "else
+        warn" (one that cannot be evaluated on the position excepted) as warnings, kept
+        in ``state.warnings``."""
         from .checks import broken_invariants
         diags = []
         broken = broken_invariants(interp, state)
@@ -242,9 +252,23 @@ class Reader:
                 if span is not None:
                     at = path_text(path)
                     break
+            if span is None and b.item is not None:
+                # an element of a collection that is not state (a card of a table): the
+                # first place the file writes it
+                path = self.loc.find(json.dumps(_plain(b.item), ensure_ascii=False), b.within)
+                if path is not None:
+                    span, at = self.loc.span(self.file, path), path_text(path)
             if span is None:
                 span = Span(self.file, 1, 1, 1, 2)
-            diags.append(Diagnostic(span, f"{at}: {b.message}" if at else b.message,
+            message = f"{at}: {b.message}" if at else b.message
+            if getattr(node, "warn", False) and not b.unevaluable:
+                state.warnings.append(Diagnostic(
+                    span, message, "no game reaches this position: the answers about it hold for the "
+                    "position as written (see 'Invariants' in docs/state.md)", severity="warning",
+                    notes=((node.name_span, f"a position reached in play satisfies the invariant "
+                                            f"'{name}'{tags}{more}"),)))
+                continue
+            diags.append(Diagnostic(span, message,
                                     f"{NOT_ALLOWED}; mend the file (see 'Invariants' in docs/state.md)",
                                     notes=(note,)))
         if diags:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 import time
 import traceback
@@ -21,7 +22,7 @@ from typing import Any
 from compiler import ast as A
 from compiler import graph as rules_graph
 from compiler import runtime as rt
-from compiler.diagnostics import BadInputError, Diagnostic, RulesError, did_you_mean, whole_number
+from compiler.diagnostics import BadInputError, Diagnostic, RulesError, Span, did_you_mean, whole_number
 from compiler.render import board_lines
 from compiler.types import BoardT
 from compiler.variants import lost_checkpoints
@@ -367,6 +368,7 @@ def cmd_score(args) -> int:
     state = interp.new_state(seats)
     for seat, board in zip(seats, boards):
         state.per[var][seat] = board
+    _grid_warnings(interp, state, args.grids)
     results = [interp.call(program.outcome, seat, state=state) for seat in seats]
     if args.json:
         players = []
@@ -394,6 +396,37 @@ def cmd_score(args) -> int:
             print(f"  total {int(res)}")
         print()
     return 0
+
+
+def _grid_warnings(interp, state, paths: list[str]) -> None:
+    """The invariants written with "else warn" that grids scored together break (the
+    others describe a game's whole position, which grids alone are not), on standard
+    error: each at the first place a grid file writes the element that breaks it."""
+    from compiler.checks import broken_invariants
+    for b in broken_invariants(interp, state):
+        node = b.invariant.node
+        if not getattr(node, "warn", False) or b.unevaluable:
+            continue
+        span = _written_in(paths, b.item) if isinstance(b.item, str) else None
+        tags = f" [{' '.join(node.rule_ids)}]" if node.rule_ids else ""
+        note = (node.name_span, f"the positions of a game satisfy the invariant '{b.invariant.name}'{tags}")
+        print(Diagnostic(span or Span(paths[0], 0, 0, 0, 0), b.message, "these grids are not the ecosystems "
+                         "of one game: they are scored as written", severity="warning",
+                         notes=(note,)).render(), file=sys.stderr)
+
+
+def _written_in(paths: list[str], word: str) -> Span | None:
+    """The first place one of the files writes a word (as a whole word)."""
+    for path in paths:
+        try:
+            lines = Path(path).read_text(encoding="utf-8-sig").splitlines()
+        except (OSError, UnicodeDecodeError):
+            continue
+        for n, line in enumerate(lines, start=1):
+            m = re.search(rf"(?<![\w]){re.escape(word)}(?![\w])", line)
+            if m and not line.lstrip().startswith("#"):
+                return Span(path, n, m.start() + 1, n, m.end() + 1)
+    return None
 
 
 def _pick_mode(program, args):
@@ -959,6 +992,8 @@ def _load_state(args, program=None):
                 "it was played with (name the base spec alone), or mend the file")
         raise BadInputError([replace(d, hint=hint) if d.hint and d.hint.startswith(state_io.NOT_ALLOWED) else d
                              for d in exc.diagnostics]) from None
+    for warning in state.warnings:      # invariants "else warn": the position is read all the same
+        print(warning.render(), file=sys.stderr)
     return program, state, doc
 
 

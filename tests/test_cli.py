@@ -73,6 +73,22 @@ def test_score_several_grids_share_the_herd_majority(tmp_path):
     assert other["scores"]["gazelle"] == 8 + 5        # 4 gazelles: first
 
 
+def test_score_warns_of_grids_beyond_the_box_and_scores_them(tmp_path):
+    margot = (ROOT / "examples" / "margot.grid").read_text().splitlines()
+    lions = tmp_path / "lions.grid"
+    rows = ["# eleven lions here, one more in margot.grid", "lion lion lion lion lion",
+            "lion lion lion lion lion", "lion tree water tree water", margot[3]]
+    lions.write_text("\n".join(rows) + "\n")
+    code, out, err = run("score", SPEC, str(lions), "examples/margot.grid", "--json")
+    assert code == 0, err
+    assert f"{lions}:2:1: warning: the ecosystems hold 12 lion cards, and the box has 10" in err
+    assert "note: the positions of a game satisfy the invariant 'ecosystems_within_the_box' [ES-COMP-02]" in err
+    assert len(json.loads(out)["players"]) == 2           # scored all the same
+    # as many lions as the box has: no warning
+    code, out, err = run("score", SPEC, "examples/margot.grid", "--json")
+    assert code == 0 and "warning" not in err
+
+
 def test_score_set_switch():
     code, out, _ = run("score", SPEC, "examples/margot.grid", "--json", "--set", "hyena_range=manhattan")
     assert code == 0 and json.loads(out)["players"][0]["total"] == 86

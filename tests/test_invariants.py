@@ -452,3 +452,79 @@ query q "Q" { choose n in 1..3  require big(n)  maximize n }
     assert answer.status == "INFEASIBLE"
     sentence = answer.reasons[0].sentence
     assert "[this part of the rule's sentence cannot be computed: " in sentence, sentence
+
+
+# ------------------------------------------------------------------ invariants "else warn"
+WARN_SPEC = SPEC.replace('else "the score is {score}"', 'else warn "the score is {score}"')
+
+
+def test_a_warning_invariant_reads_the_position_with_a_warning_and_the_rules_still_keep_it(tmp_path):
+    prog = spec_in(tmp_path, WARN_SPEC)
+    assert prog.invariants["score_small"].node.warn
+    it = interpreter_for(prog)
+    doc = state_io.dump(it.play("standard", 1, 0, stop_at="added:1"))
+    doc["state"]["score"] = 7
+    text = json.dumps(doc, indent=1)
+    st = state_io.load(it, "pos.json", doc, text)           # read, not refused
+    assert st.shared["score"] == 7
+    (warning,) = st.warnings
+    shown = warning.render()
+    assert shown.startswith("pos.json:") and ": warning: state.score: the score is 7" in shown
+    assert "a position reached in play satisfies the invariant 'score_small' [X-1]" in shown
+    # the rules reaching such a position are still an error at the invariant
+    with pytest.raises(RuntimeRulesError) as info:
+        it.play("standard", 1, 0, watchers=[invariant_watcher(it)])
+    assert "the rules reached a position that breaks this invariant: the score is 3" in info.value.render()
+
+
+def test_warn_is_for_invariants_only(tmp_path):
+    from compiler.diagnostics import RulesError
+    with pytest.raises(RulesError) as info:
+        spec_in(tmp_path, WARN_SPEC.replace("invariant score_small", "check score_small"))
+    assert "g.rules:4:" in info.value.render()
+
+
+def hand_with(doc: dict, seat: str, cards: list) -> dict:
+    doc = copy.deepcopy(doc)
+    doc["per_seat"]["hand"][seat] = list(doc["per_seat"]["hand"][seat]) + cards
+    return doc
+
+
+def test_darwin_cards_beyond_the_box_are_read_with_a_warning_at_a_hand_holding_them():
+    import csv
+    doc = saved()
+    it = interpreter_for(program(DARWIN))
+    assert state_io.load(it, "pos.json", doc, json.dumps(doc, indent=1)).warnings == []
+    # a card still in a stack, given twice more to player 2
+    card = doc["state"]["small_stack"][0]
+    with open(DARWIN / "animal_cards.csv", encoding="utf-8") as f:
+        box = next(int(r["copies"]) for r in csv.DictReader(f) if r["name"] == card)
+    out = it.call("copies_out", card, state=state_io.load(it, "pos.json", doc, json.dumps(doc, indent=1)))
+    extra = box - out + 1           # one more than the box has
+    edited = hand_with(doc, "p2", [card] * extra)
+    text = json.dumps(edited, indent=1)
+    st = state_io.load(it, "pos.json", edited, text)
+    assert it.call("copies_out", card, state=st) == box + 1
+    (warning,) = st.warnings
+    shown = warning.render()
+    assert "warning: per_seat.hand.p2[" in shown
+    assert f"{box + 1} copies of {card} are out of the draw stacks" in shown and f"the box has {box}" in shown
+    # at the hand's entry, not at the stack that comes first in the file
+    line = text.splitlines()[warning.span.line - 1]
+    assert line[warning.span.col - 1:].startswith(f'"{card}"')
+    # as many as the box has: no warning
+    fits = hand_with(doc, "p2", [card] * (extra - 1))
+    assert state_io.load(it, "pos.json", fits, json.dumps(fits, indent=1)).warnings == []
+
+
+def test_a_query_on_a_position_beyond_the_box_answers_after_the_warning(tmp_path):
+    doc = saved(stop="turn:5")
+    hand = doc["per_seat"]["hand"]["p1"]
+    path = tmp_path / "many.json"
+    path.write_text(json.dumps(hand_with(doc, "p1", [hand[0]] * 6), indent=1))
+    done = subprocess.run([sys.executable, "-m", "solver.cli", "query", str(DARWIN), "best-create",
+                           "--state", str(path), "--player", "p1", "--time-limit", "20"],
+                          capture_output=True, text=True, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    assert f"warning: per_seat.hand.p1[0]: 7 copies of {hand[0]} are out of the draw stacks" in done.stderr
+    assert "best_create:" in done.stdout
