@@ -108,7 +108,11 @@ class ExprCompiler:
         operator = OPERATORS[e.op]
         args = [self.ex(a) for a in e.args]
         data = self.em.const(e.data) if e.data is not None else None
-        return operator.emit(args, data)
+        return operator.emit(args, data, self.span_of(operator.py, e))
+
+    def span_of(self, template: str, e: I.Expr) -> str | None:
+        """The node's place, for a template that can raise a run-time error there (``{S}``)."""
+        return self.em.const(e.span) if "{S}" in template else None
 
     def as_set(self, coll: I.Expr) -> str:
         """Code for a collection used only as a set: a relation's frozenset table."""
@@ -176,7 +180,8 @@ class ExprCompiler:
                 return f"tuple([{_pyname(e.elem.name)} {' '.join(fors)}])"
             key = self.ex(e.key) if e.key is not None else ""
             var = _pyname(e.binders[0].var) if e.binders else ""
-            return "(" + AGGREGATES[e.func].emit(self.ex(e.elem), " ".join(fors), key, "", var) + ")"
+            agg = AGGREGATES[e.func]
+            return "(" + agg.emit(self.ex(e.elem), " ".join(fors), key, "", var, self.span_of(agg.py, e)) + ")"
         finally:
             self.rename = saved
 
@@ -254,7 +259,7 @@ class Flattener:
             lazy = _LAZY.get(e.op, set())
             args = [self.exc.ex(a) if i in lazy else self.value(a, lines, pad) for i, a in enumerate(e.args)]
             data = self.em.const(e.data) if e.data is not None else None
-            return OPERATORS[e.op].emit(args, data)
+            return OPERATORS[e.op].emit(args, data, self.exc.span_of(OPERATORS[e.op].py, e))
         return self.exc.ex(e)
 
     @staticmethod
@@ -305,8 +310,9 @@ class Flattener:
         elif e.func == "set":
             lines.append(f"{inner}{t}[{elem}] = None")
         self.exc.rename = saved
+        where = self.exc.em.const(e.span)
         return {"distinct": f"len({t})", "list": f"tuple({t})", "set": f"tuple({t})",
-                "min": f"_rt.agg_min({t})", "max": f"_rt.agg_max({t})"}.get(e.func, t)
+                "min": f"_rt.agg_min({t}, {where})", "max": f"_rt.agg_max({t}, {where})"}.get(e.func, t)
 
 
 _AT = re.compile(r"^\s*# at _S\[(\d+)\]$")

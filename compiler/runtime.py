@@ -535,10 +535,10 @@ def multiset_eq(a: Iterable, b: Iterable) -> bool:
     return sorted(map(repr, a)) == sorted(map(repr, b))
 
 
-def first(items):
+def first(items, span=None):
     for x in items:
         return x
-    raise RuntimeRulesError("first() of an empty collection")
+    raise RuntimeRulesError("first() of an empty collection", span)
 
 
 MOST_NUMBERS = 10_000_000     # the longest range a spec may build (a range is held whole)
@@ -559,10 +559,10 @@ def times(n: int, span=None) -> range:
     return range(n)
 
 
-def take_first(items, n: int) -> tuple:
+def take_first(items, n: int, span=None) -> tuple:
     """The first n items (all of them when there are fewer)."""
     if n < 0:
-        raise RuntimeRulesError(f"take() of {n} items: a count is 0 or more")
+        raise RuntimeRulesError(f"take() of {n} items: a count is 0 or more", span)
     return tuple(items)[:n]
 
 
@@ -571,15 +571,15 @@ class DivisionByZero(RuntimeRulesError, ZeroDivisionError):
     still a ZeroDivisionError to the solver, which leaves such options out)."""
 
 
-def floordiv(a: int, b: int) -> int:
+def floordiv(a: int, b: int, span=None) -> int:
     if b == 0:
-        raise DivisionByZero(f"cannot divide {a} by 0 (the divisor is 0 here)")
+        raise DivisionByZero(f"cannot divide {a} by 0 (the divisor is 0 here)", span)
     return a // b
 
 
-def mod(a: int, b: int) -> int:
+def mod(a: int, b: int, span=None) -> int:
     if b == 0:
-        raise DivisionByZero(f"cannot take the remainder of {a} by 0 (the divisor is 0 here)")
+        raise DivisionByZero(f"cannot take the remainder of {a} by 0 (the divisor is 0 here)", span)
     return a % b
 
 
@@ -591,17 +591,17 @@ def map_get(mapping: dict, key, default, has_default: bool):
     raise RuntimeRulesError(f"no entry for {key!r} in a table of values")
 
 
-def agg_min(values):
+def agg_min(values, span=None):
     values = list(values)
     if not values:
-        raise RuntimeRulesError("min() of an empty collection")
+        raise RuntimeRulesError("min() of an empty collection", span)
     return min(values)
 
 
-def agg_max(values):
+def agg_max(values, span=None):
     values = list(values)
     if not values:
-        raise RuntimeRulesError("max() of an empty collection")
+        raise RuntimeRulesError("max() of an empty collection", span)
     return max(values)
 
 

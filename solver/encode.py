@@ -639,6 +639,19 @@ class Encoder:
         self.implies(self.and_([leaf.assumption, when]), False)
         self.leaves.append(leaf)
 
+    def _empty_choice_leaf(self, st: I.Choose, had_elements: bool, when):
+        """In an explanation: a choice with nothing to choose from where ``when`` holds
+        (its collection empty, or no element meeting its condition) is one more checked
+        rule, with an assumption, on its path: a reason beside the rules of other paths
+        (a player with no continent to create on, and no species to mutate)."""
+        if when is False:
+            return
+        leaf = Leaf(I.Const(None, st.span, None), {}, when, dict(self.path_now), None, st, False)
+        leaf.assumption = self.new_bool(f"options:{st.name}#{len(self.leaves)}")
+        leaf.empty = (st, had_elements)
+        self.model.add_bool_or([] if when is True else [self.not_(when)]).only_enforce_if(leaf.assumption)
+        self.leaves.append(leaf)
+
     def holds_where_reached(self, lit):
         """Require a literal where the expression being encoded is reached."""
         self.implies(self.reached(), lit)
@@ -1486,9 +1499,12 @@ class Encoder:
             reach = self.reached()
             if not cases:
                 self.dead_end = self.dead_end or len(self.context) == self.dead_depth
-                if reach is True:
+                had = any(m is not False for _, m in elems)
+                if self.explain:
+                    self._empty_choice_leaf(st, had, reach)
+                elif reach is True:
                     self.infeasible.append(st.span)
-                    self.empty_choices.append((st, any(m is not False for _, m in elems)))
+                    self.empty_choices.append((st, had))
                     self.model.add_bool_or([])
                 else:
                     self.implies(reach, False)
@@ -1740,6 +1756,9 @@ class Encoder:
             finally:
                 self.context.pop()
                 self.path_failed = failed
+        if not sels and self.explain:
+            self._empty_choice_leaf(st, bool(options), guard)
+            return
         if not sels:
             self.infeasible.append(st.span)
             if guard is True:
@@ -1806,6 +1825,7 @@ class Leaf:
         self.rule, self.stmt, self.lit = rule, stmt, lit
         self.assumption = None
         self.sentence = None        # an expression that cannot be computed: what goes wrong
+        self.empty = None           # (a choice, whether its collection had elements): nothing to choose
 
 
 def _leaf_name(leaf: Leaf) -> str:

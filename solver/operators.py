@@ -42,8 +42,11 @@ class Operator:
     encode: Callable | None = None
     doc: str = ""
 
-    def emit(self, args: list[str], data_name: str | None = None) -> str:
-        text = self.py.replace("{*}", ", ".join(args))
+    def emit(self, args: list[str], data_name: str | None = None, span_name: str | None = None) -> str:
+        """The ``py`` template filled in: ``{0}``... the operands, ``{*}`` all of them,
+        ``{D}`` the node's data, ``{S}`` its place in the spec (for the run-time error
+        of an operator that can fail: None where there is none to give)."""
+        text = self.py.replace("{*}", ", ".join(args)).replace("{S}", span_name or "None")
         if data_name is not None:
             text = text.replace("{D}", data_name)
         for i, a in enumerate(args):
@@ -302,9 +305,9 @@ def _nonlinear(what):
     return enc
 
 
-op("floordiv", 2, t_int2, "_rt.floordiv({0}, {1})", "division rounded down (a query leaves out the options that divide by 0)",
+op("floordiv", 2, t_int2, "_rt.floordiv({0}, {1}, {S})", "division rounded down (a query leaves out the options that divide by 0)",
    lambda E, n, a, b: E.floor_divmod(a, b, n.span)[0])
-op("mod", 2, t_int2, "_rt.mod({0}, {1})", "remainder, of the divisor's sign",
+op("mod", 2, t_int2, "_rt.mod({0}, {1}, {S})", "remainder, of the divisor's sign",
    lambda E, n, a, b: E.floor_divmod(a, b, n.span)[1])
 op("neg", 1, t_int1, "(-{0})", "minus", lambda E, n, a: E.linear([(-1, a)]))
 op("min2", 2, t_int2, "min({0}, {1})", "the smaller of two numbers",
@@ -606,8 +609,8 @@ def enc_first(E, n, coll):
     return CaseV(cases)
 
 
-op("first", 1, t_first, "_rt.first({0})", "the first element", enc_first)
-op("take", 2, lambda ts, data: (t_size(ts[:1], data) and ts[0]), "_rt.take_first({0}, {1})", "the first n elements")
+op("first", 1, t_first, "_rt.first({0}, {S})", "the first element", enc_first)
+op("take", 2, lambda ts, data: (t_size(ts[:1], data) and ts[0]), "_rt.take_first({0}, {1}, {S})", "the first n elements")
 
 
 def enc_attr(E, n, x):
@@ -1019,9 +1022,10 @@ class Aggregate:
     encode: Callable | None = None
     doc: str = ""
 
-    def emit(self, elem: str, fors: str, key: str = "", supply: str = "", var: str = "") -> str:
+    def emit(self, elem: str, fors: str, key: str = "", supply: str = "", var: str = "",
+             span_name: str | None = None) -> str:
         return (self.py.replace("{elem}", elem).replace("{fors}", fors).replace("{key}", key)
-                .replace("{supply}", supply).replace("{var}", var))
+                .replace("{supply}", supply).replace("{var}", var).replace("{S}", span_name or "None"))
 
 
 AGGREGATES: dict[str, Aggregate] = {}
@@ -1086,8 +1090,8 @@ def _enc_minmax(kind):
     return enc
 
 
-agg("min", ta_int, "_rt.agg_min({elem} {fors})", "smallest (error when empty)", _enc_minmax("min"))
-agg("max", ta_int, "_rt.agg_max({elem} {fors})", "largest (error when empty)", _enc_minmax("max"))
+agg("min", ta_int, "_rt.agg_min(({elem} {fors}), {S})", "smallest (error when empty)", _enc_minmax("min"))
+agg("max", ta_int, "_rt.agg_max(({elem} {fors}), {S})", "largest (error when empty)", _enc_minmax("max"))
 
 
 def enc_distinct(E, n, items):

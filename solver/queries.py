@@ -586,8 +586,9 @@ def explain(program: I.Program, name: str, inputs: dict[str, Any], state: Any,
             core = certain
         if not core and certain:
             # infeasible whatever the rules (a choice with no option left), and yet some
-            # fail whatever the choices: each of those is a reason on its own
-            for leaf in certain:
+            # fail whatever the choices: each of those is a reason on its own (the rules
+            # rather than the choices they leave with nothing to choose, when there are)
+            for leaf in [l for l in certain if l.empty is None] or certain:
                 reason = _reason(program, interp, leaf, state, 1, enc, None)
                 reason.core = cores
                 reasons.append(reason)
@@ -598,6 +599,8 @@ def explain(program: I.Program, name: str, inputs: dict[str, Any], state: Any,
         core = _minimal(enc, core, left(0.5))
         if not core:
             break           # infeasible with no checked rule at all: the choices' own conditions
+        if reasons and all(l.empty is not None for l in core):
+            break           # choices left with nothing to choose by the rules already given
         for leaf in core:
             del active[enc.key(leaf.assumption)]
         # An example: every other rule met, so the sentences can show the values
@@ -618,15 +621,24 @@ def explain(program: I.Program, name: str, inputs: dict[str, Any], state: Any,
 def _nothing_to_choose(program: I.Program, name: str, enc) -> list[Reason]:
     """A choice of the query with no option at all on its path (its collection empty,
     or no element meeting its condition): the reason, when no rule is one."""
-    from compiler.diffing import source_text
     ids = tuple(program.queries[name].node.rule_ids)
-    out = []
-    for n, (st, had_elements) in enumerate(enc.empty_choices):
-        coll = source_text(st.coll.span) or "its collection"
-        sentence = (f"there is nothing to choose {st.name} from: no element of {coll} meets its condition"
-                    if had_elements else f"there is nothing to choose {st.name} from: {coll} is empty here")
-        out.append(Reason(st.name, ids, st.span, sentence, {}, 1, n))
-    return out
+    return [Reason(st.name, ids, st.span, _empty_sentence(st, had_elements), {}, 1, n)
+            for n, (st, had_elements) in enumerate(enc.empty_choices)]
+
+
+def _empty_sentence(st: I.Choose, had_elements: bool) -> str:
+    from compiler.diffing import source_text
+    coll = source_text(st.coll.span) or "its collection"
+    return (f"there is nothing to choose {st.name} from: no element of {coll} meets its condition"
+            if had_elements else f"there is nothing to choose {st.name} from: {coll} is empty here")
+
+
+def _query_ids(program: I.Program, leaf) -> tuple:
+    """The rule IDs of the query (or scoring) whose statement a leaf comes from."""
+    for q in program.queries.values():
+        if any(st is leaf.stmt for st in statements(q.body)):
+            return tuple(q.node.rule_ids)
+    return ()
 
 
 def _solve_assuming(enc, leaves, seconds: float):
@@ -645,13 +657,14 @@ def _minimal(enc, core: list, seconds: float) -> list:
     choices (their condition is known false on their path) are tried last, so a core
     keeps them rather than a rule that fails only for the choices left; within each
     kind the later rules are tried first, so a path keeps the first rule it fails
-    (no Head Card, before the food it would need)."""
+    (no Head Card, before the food it would need). A choice with nothing to choose from
+    on its path is tried first: a rule that closes the same path says more."""
     if len(core) <= 1:
         return core
     keep = list(core)
     started = time.perf_counter()
     index = {id(leaf): i for i, leaf in enumerate(enc.leaves)}
-    order = sorted(core, key=lambda leaf: (leaf.lit is False, -index.get(id(leaf), 0)))
+    order = sorted(core, key=lambda leaf: (leaf.empty is None, leaf.lit is False, -index.get(id(leaf), 0)))
     for leaf in order:
         spent = time.perf_counter() - started
         if spent > seconds:
@@ -676,6 +689,10 @@ def _concrete(solver, v, program):
 def _reason(program, interp, leaf, state, together: int, enc=None, example=None) -> Reason:
     if leaf.sentence is not None:           # an expression the interpreter cannot compute there
         return Reason("undefined", (), leaf.expr.span, leaf.sentence, dict(leaf.path), together)
+    if leaf.empty is not None:              # a choice with nothing to choose from on its path
+        st, had_elements = leaf.empty
+        return Reason(st.name, _query_ids(program, leaf), st.span, _empty_sentence(st, had_elements),
+                      dict(leaf.path), together)
     rule = leaf.rule
     env = leaf.env
     if example is not None and any(_symbolic(v) for v in env.values()) and _true(example, leaf.guard):
@@ -906,12 +923,16 @@ class _Walk:
         try:
             return self.interp.evaluate(e, env, forced=forced, state=self.state)
         except Exception as exc:        # noqa: BLE001 (an error of the rules, located here)
-            if isinstance(exc, RulesError) and any(d.span.line > 0 for d in exc.diagnostics):
-                raise
             from compiler.diagnostics import RuntimeRulesError
+            from compiler.runtime import DivisionByZero
+            span = e.span
+            if isinstance(exc, RulesError) and any(d.span.line > 0 for d in exc.diagnostics):
+                if type(exc) not in (RuntimeRulesError, DivisionByZero) or len(exc.diagnostics) != 1:
+                    raise
+                span = exc.diagnostics[0].span  # an operator that failed, at its place
             reason = reason_of(exc)
             raise RuntimeRulesError(f"cannot compute this for the answer found ({self._shown(env)}): {reason}",
-                                    e.span) from None
+                                    span) from None
 
     @staticmethod
     def _shown(env: dict) -> str:

@@ -471,8 +471,9 @@ def test_play_solver_agent_needs_a_playing_query(tmp_path):
 def test_runtime_error_is_located_at_the_rule():
     code, _, err = run("play", "tests/data/runtime_error", "--players", "1")
     assert code == 1 and "Traceback" not in err
-    assert err.startswith("tests/data/runtime_error/game.rules:8:5: error: max() of an empty collection")
-    assert "let top = max(x for x in here)" in err
+    # at the max() that fails, not at the statement
+    assert err.startswith("tests/data/runtime_error/game.rules:8:15: error: max() of an empty collection")
+    assert "let top = max(x for x in here)\n    |               ^^^^^^^^^^^^^^^^^^^^\n" in err
 
 
 @pytest.mark.parametrize("args, message", [
@@ -649,7 +650,7 @@ def test_a_division_by_zero_in_a_rule_is_located(tmp_path):
                  ("simulate", str(step), "--players", "3", "--games", "2")):
         code, out, err = run(*args)
         assert code == 1, (args, err)
-        assert f"{step}:2:27: error: cannot divide 10 by 0 (the divisor is 0 here)" in err, (args, err)
+        assert f"{step}:2:29: error: cannot divide 10 by 0 (the divisor is 0 here)" in err, (args, err)
         assert "internal error" not in err
     rem = tmp_path / "r.rules"
     rem.write_text(f'variant r "R" extends "{ROOT / SPEC}"\noverride step score.water = 10 % 0\n')
@@ -806,6 +807,17 @@ def test_a_choice_with_nothing_to_choose_from_is_the_reason(tmp_path):
     assert code == 0, err
     assert "best_create: INFEASIBLE" in out
     assert "- there is nothing to choose place from: in_play is empty here" in out
+    # best-move: creating has no place (a choice on the path of one action), and the
+    # other actions fail their rules; every option breaks one of them
+    code, out, err = run("query", "spec/darwins_choice", "best-move", "--state", str(state), "--player", "p1",
+                         "--json")
+    assert code == 0, err
+    answer = json.loads(out)
+    assert answer["status"] == "INFEASIBLE"
+    shown = [(r["rule"], r["sentence"], r["path"]) for r in answer["reasons"]]
+    assert ("place", "there is nothing to choose place from: in_play is empty here", {"action": "create"}) in shown
+    assert {r["rule"] for r in answer["reasons"]} == {"place", "has_species"}
+    assert len({r["core"] for r in answer["reasons"]}) == 1
 
 
 def test_one_file_of_a_spec_folder_is_not_checked_as_a_spec():

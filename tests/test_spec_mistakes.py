@@ -72,7 +72,7 @@ query r "R" {
         run_query(load(path), "r", {})
     d = info.value.diagnostics[0]
     assert d.message == "cannot compute this for the answer found (k = 3): cannot divide 3 by 0 (the divisor is 0 here)"
-    assert (d.span.line, d.span.col) == (5, 16)
+    assert (d.span.line, d.span.col) == (5, 16)       # the division itself
 
 
 def test_first_and_min_of_a_chosen_collection_are_solved(tmp_path):
@@ -262,3 +262,29 @@ def test_a_run_time_error_in_a_variant_scoring_step_is_located_in_the_variant(tm
                          capture_output=True, text=True, cwd=ROOT)
     assert out.returncode != 0
     assert out.stderr.startswith(f"{v}:2:26: error: cell (0, 0) is already taken"), out.stderr
+
+
+@pytest.mark.parametrize("expr, col, message", [
+    ("1 + first([y for y in xs if y > n])", 17, "first() of an empty collection"),
+    ("2 * min(y for y in xs if y > n)", 17, "min() of an empty collection"),
+    ("size(take(xs, n - 9))", 18, "take() of -8 items: a count is 0 or more"),
+    ("n % (n - 5)", 13, "cannot take the remainder of 5 by 0 (the divisor is 0 here)"),
+])
+def test_a_rule_failing_in_play_is_shown_at_the_operation_that_fails(tmp_path, expr, col, message):
+    """Not at the whole statement: the caret is under the operation (its own place,
+    given to the run-time helper that fails)."""
+    path = spec(tmp_path, f'''game m "M"
+def xs = [1, 2, 3]
+state {{ v: int }}
+procedure p {{
+  for n in [1, 5] {{
+    set v = {expr}
+  }}
+}}
+mode standard players 1 {{ seats players do p() }}
+''')
+    with pytest.raises(RuntimeRulesError) as info:
+        interpreter_for(load(path)).play("standard", 1, 0)
+    d = info.value.diagnostics[0]
+    assert d.message == message
+    assert (d.span.line, d.span.col) == (6, col), info.value.render()
