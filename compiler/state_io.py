@@ -523,6 +523,14 @@ def load(interp, path: str, doc: dict | None = None, text: str | None = None):
         if type(n) is not int or n < 0 or n > MOST_NUMBER:
             rd.fail(("checkpoints", name), f"the count of a checkpoint is a whole number, 0 or more, "
                                            f"not {json.dumps(n)[:40]}")
+    if stopped is not None:
+        # the game stopped the N-th time it reached NAME: it had reached NAME N times
+        name, _, count = stopped.partition(":")
+        if name in counts and counts[name] != int(count):
+            rd.fail(("checkpoints", name), f"the game stopped at {stopped}, the {int(count)}"
+                    f"{_ordinal(int(count))} time it reached '{name}', and checkpoints counts {counts[name]}",
+                    f"the two agree in a saved game: set checkpoints.{name} to {int(count)}, or leave "
+                    "\"checkpoint\" out")
     reports = doc.get("reports", {})
     if not isinstance(reports, dict):
         rd.fail(("reports",), "reports is an object of report names and values (leave it out for none)")
@@ -641,6 +649,10 @@ def checkpoint_names(program: I.Program) -> list[str]:
     for body in [p.body for p in program.procedures.values()] + [m.body for m in program.modes.values()]:
         walk(body)
     return names
+
+
+def _ordinal(n: int) -> str:
+    return "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
 
 
 def _checkpoints_hint(names: list[str]) -> str:

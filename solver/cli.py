@@ -38,10 +38,14 @@ class _Once(argparse.Action):
 
     def __call__(self, parser, namespace, values, option_string=None):
         given = namespace.__dict__.setdefault("_given", {})
+        # a whole number given to a decimal option is shown as written (--time-limit 1, not 1.0)
+        shown = int(values) if isinstance(values, float) and values.is_integer() else values
         if self.dest in given:
-            parser.error(f"{option_string} is given twice ({given[self.dest]}, then {option_string} {values}): "
-                         "give it once")
-        given[self.dest] = f"{option_string} {values}"
+            before, first = given[self.dest]
+            what = f"{option_string} is given twice" if first == option_string else \
+                f"{first} and {option_string} are one option, given twice"
+            parser.error(f"{what} ({before}, then {option_string} {shown}): give it once")
+        given[self.dest] = (f"{option_string} {shown}", option_string)
         setattr(namespace, self.dest, values)
 
 

@@ -247,6 +247,16 @@ def test_checkpoint_counts_and_names_are_checked_at_their_entry(darwin, saved, t
     for wrong in ([], 0, "era"):
         bad = rewritten(path, tmp_path, lambda d: d.update(checkpoints=wrong))
         assert "checkpoints is an object of checkpoint names and counts" in error_of(darwin, bad)
+    # where the game stopped and how often it had reached that checkpoint agree
+    bad = rewritten(path, tmp_path, lambda d: d["checkpoints"].update(evaluation=3))
+    message = error_of(darwin, bad)
+    assert ("checkpoints.evaluation: the game stopped at evaluation:2, the 2nd time it reached 'evaluation', "
+            "and checkpoints counts 3") in message
+    assert "set checkpoints.evaluation to 2" in message
+    located(message, bad, "3")
+    # a count left out, or no checkpoint named: nothing to disagree with
+    state_io.load(darwin, str(rewritten(path, tmp_path, lambda d: d["checkpoints"].pop("evaluation"))))
+    state_io.load(darwin, str(rewritten(path, tmp_path, lambda d: d.update(checkpoint=None))))
 
 
 def test_a_seat_title_must_tell_the_seat_apart(darwin, saved, tmp_path):
