@@ -193,13 +193,16 @@ class Broken:
     within: tuple = ()
 
 
-def broken_invariants(interp, state) -> list[Broken]:
-    """Every invariant of the program the position ``state`` breaks, in the order they
-    are written. An invariant that cannot even be evaluated on the position (a value
-    it reads is missing) counts as broken, with the reason."""
+def broken_invariants(interp, state, only=None) -> list[Broken]:
+    """Every invariant of the program the position ``state`` breaks (of those ``only``
+    keeps, when given), in the order they are written. An invariant that cannot even
+    be evaluated on the position (a value it reads is missing) counts as broken, with
+    the reason."""
     program = interp.program
     out: list[Broken] = []
     for inv in program.invariants.values():
+        if only is not None and not only(inv):
+            continue
         try:
             if inv.var is None:
                 if not interp.evaluate(inv.cond, {}, state=state):

@@ -407,9 +407,9 @@ def _grid_warnings(interp, state, paths: list[str]) -> None:
     others describe a game's whole position, which grids alone are not), on standard
     error: each at the first place a grid file writes the element that breaks it."""
     from compiler.checks import broken_invariants
-    for b in broken_invariants(interp, state):
+    for b in broken_invariants(interp, state, only=lambda inv: getattr(inv.node, "warn", False)):
         node = b.invariant.node
-        if not getattr(node, "warn", False) or b.unevaluable:
+        if b.unevaluable:
             continue
         span = _written_in(paths, b.item) if isinstance(b.item, str) else None
         tags = f" [{' '.join(node.rule_ids)}]" if node.rule_ids else ""
