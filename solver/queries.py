@@ -634,10 +634,15 @@ def _empty_sentence(st: I.Choose, had_elements: bool) -> str:
 
 
 def _query_ids(program: I.Program, leaf) -> tuple:
-    """The rule IDs of the query (or scoring) whose statement a leaf comes from."""
+    """The rule IDs of the query, or of the scoring's step (else the scoring), whose
+    statement a leaf comes from."""
     for q in program.queries.values():
         if any(st is leaf.stmt for st in statements(q.body)):
             return tuple(q.node.rule_ids)
+    for sd in program.scorings.values():
+        for step in sd.steps:
+            if any(st is leaf.stmt for st in statements(step.body)):
+                return tuple(t for t, _ in step.node.tags) or tuple(sd.node.rule_ids)
     return ()
 
 

@@ -288,3 +288,24 @@ mode standard players 1 {{ seats players do p() }}
     d = info.value.diagnostics[0]
     assert d.message == message
     assert (d.span.line, d.span.col) == (6, col), info.value.render()
+
+
+def test_a_scoring_choice_with_nothing_to_choose_from_is_a_reason_with_its_steps_ids(tmp_path):
+    path = spec(tmp_path, '''game m "M"
+scoring pts(n: int) [X-SCORE] {
+  step bonus [X-BONUS] {
+    choose b in [x for x in 1..3 if x > n]
+    points b
+  }
+}
+query r [X-R] "R" {
+  choose n in [4, 5]
+  maximize pts(n)
+}
+''')
+    answer = run_query(load(path), "r", {}, time_limit=10)
+    assert answer.status == "INFEASIBLE"
+    assert sorted(r.path["n"] for r in answer.reasons) == [4, 5]       # one on each branch
+    for reason in answer.reasons:
+        assert reason.rule == "b" and reason.ids == ("X-BONUS",) and reason.span.line == 4
+        assert reason.sentence == "there is nothing to choose b from: [x for x in 1..3 if x > n] is empty here"
