@@ -1179,7 +1179,10 @@ def cmd_query(args, extra: list[str]) -> int:
     answer = run_query(program, name, inputs, time_limit=args.time_limit, workers=args.workers,
                        state=state)
     if args.json:
-        print(json.dumps(answer.to_json(), indent=2, ensure_ascii=False))
+        data = answer.to_json()
+        if state is not None and state.warnings:    # (also on standard error, as read)
+            data["warnings"] = [{"at": str(w.span), "message": w.message} for w in state.warnings]
+        print(json.dumps(data, indent=2, ensure_ascii=False))
     else:
         print(answer.to_text())
     return 130 if answer.interrupted else 0     # the shell's code for Ctrl-C

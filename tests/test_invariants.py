@@ -528,3 +528,9 @@ def test_a_query_on_a_position_beyond_the_box_answers_after_the_warning(tmp_path
     assert done.returncode == 0, done.stderr
     assert f"warning: per_seat.hand.p1[0]: 7 copies of {hand[0]} are out of the draw stacks" in done.stderr
     assert "best_create:" in done.stdout
+    # --json: the answer carries them too
+    done = subprocess.run([sys.executable, "-m", "solver.cli", "query", str(DARWIN), "best-create",
+                           "--state", str(path), "--player", "p1", "--time-limit", "20", "--json"],
+                          capture_output=True, text=True, cwd=ROOT)
+    (warning,) = json.loads(done.stdout)["warnings"]
+    assert warning["at"].startswith(f"{path}:") and warning["message"].startswith("per_seat.hand.p1[0]: 7 copies")
