@@ -44,13 +44,20 @@ def position(mode: str, players: int, seed: int, at: int):
 
 
 def brute_pick(prog, state, p) -> int | None:
-    """The best score now over every card of the hand on every legal place."""
+    """The best score now over every card of the hand on every legal place: the game's
+    own final score (its outcome, the other seats' herds as it counts them) of the
+    position with that card placed, not the query's rival_herds."""
     it = interpreter_for(prog)
     board, hand = state.per["board"][p], state.per["hand"][p]
-    rivals = it.call("rival_herds", p, state=state)
-    values = [it.call("score", rt.placed(board, k, spot), rivals, state=state)
-              for k in dict.fromkeys(hand.cards)
-              for spot in rt.placements(board) if it.call("can_place", board, spot)]
+    values = []
+    try:
+        for k in dict.fromkeys(hand.cards):
+            for spot in rt.placements(board):
+                if it.call("can_place", board, spot):
+                    state.per["board"][p] = rt.placed(board, k, spot)
+                    values.append(it.call(prog.outcome, p, state=state))
+    finally:
+        state.per["board"][p] = board
     return max(values, default=None)
 
 
