@@ -410,9 +410,19 @@ class RowEdit(Node):
 
 
 @dataclass(frozen=True)
+class RowRemoval(Node):
+    """``remove row TABLE.NAME``: a row of a table (or a value of an enum) a variant
+    takes away, once every row is read."""
+    key: str
+    target_span: Span | None = None    # TABLE.NAME as written
+    doc: str = ""
+
+
+@dataclass(frozen=True)
 class Enum(Definition):
     values: tuple[tuple[str, Span], ...]
     added: tuple[Row, ...] = ()        # values variants add (rows without columns), with their IDs
+    removed: tuple[RowRemoval, ...] = ()   # values variants take away
 
 
 @dataclass(frozen=True)
@@ -429,6 +439,7 @@ class Table(Definition):
     option: str | None = None          # command-line option that loads another file: --NAME
     added: tuple[Row, ...] = ()        # rows variants add, after those of the spec or its file
     edits: tuple[RowEdit, ...] = ()    # values of rows variants change, once every row is read
+    removed: tuple[RowRemoval, ...] = ()   # rows variants take away, once every row is read
 
 
 @dataclass(frozen=True)

@@ -97,8 +97,8 @@ def run_checks(program: I.Program) -> None:
                                           + (f" [{' '.join(node.rule_ids)}]" if node.rule_ids else "")),))
                     else:
                         added = _rows_of_variants(program, chk)
-                        more = (f"a variant that adds or changes rows can override check {chk.name} to say "
-                                f"what the whole table holds with them") if added else None
+                        more = (f"a variant that adds, changes or removes rows can override check "
+                                f"{chk.name} to say what the whole table holds with them") if added else None
                         hint = "; ".join(h for h in (_source_hint(program, chk), more) if h) or None
                         notes = [(r.span, f"a row a variant {what}") for r, what in added[:3]]
                         if len(added) > 3:
@@ -141,10 +141,11 @@ def _source_hint(program: I.Program, chk: I.CheckDef) -> str | None:
 
 
 def _rows_of_variants(program: I.Program, chk: I.CheckDef) -> list:
-    """(row, 'adds' or 'changes') for the rows variants add to, or change in, the
-    tables a whole-table check reads."""
+    """(row, 'adds', 'changes' or 'removes') for the rows variants add to, change in
+    or take away from the tables a whole-table check reads."""
     read = _tables_read(program, chk.name, files_only=False)
-    return [(r, what) for t in sorted(read) for what, part in (("adds", "added"), ("changes", "edits"))
+    return [(r, what) for t in sorted(read)
+            for what, part in (("adds", "added"), ("changes", "edits"), ("removes", "removed"))
             for r in getattr(program.definitions.get(t), part, ())]
 
 

@@ -151,8 +151,16 @@ def diff(base, variant) -> SpecDiff:
     for name, (kind, side, node) in a.items():
         if name not in b:
             out.removed.append(Entry(name, kind, side, None))
+    # the rows and values variants take away (remove row TABLE.NAME)
+    for info in variant.enums.values():
+        for rm in getattr(info.node, "removed", ()):
+            name = f"{info.name}.{rm.key}"
+            if name not in a and _base_row(base, name) is not None:
+                out.removed.append(Entry(name, "row", _base_row(base, name), None))
     gb, ga = rules_graph.build(variant), rules_graph.build(base)
     touched = [e.name for e in out.changed + out.added]
+    # a row removed changes its table or enum for what reads them
+    touched += [e.name.split(".")[0] for e in out.removed if e.kind == "row"]
     # a row or field added changes its table, enum or record for what reads them
     touched += [e.name.split(".")[0] for e in out.added + out.changed if e.kind in ("row", "field")]
     names = set(rules_graph.downstream(gb, touched))

@@ -160,9 +160,7 @@ _ITEM_HINTS = (
     (re.compile(r"^\s*override\s+row\b"),
      lambda m: "a row's values are changed column by column: 'override row TABLE.NAME: column = value, ...'"),
     (re.compile(r"^\s*remove\s+row\b"),
-     lambda m: "a variant cannot remove one row or value: override the whole table or enum instead; "
-               "it can change a row's values ('override row TABLE.NAME: column = value') or add a row "
-               "('add row TABLE: NAME | value | ...')"),
+     lambda m: "a row is named with its table (or a value with its enum): 'remove row TABLE.NAME'"),
     (re.compile(r"^\s*(override|remove|add)\s+step\s+[a-z_][a-z0-9_]*\s*([{=\[]|after|before|$)"),
      lambda m: f"a step is named with its scoring, procedure or mode: '{m[1]} step OWNER.STEP'"),
     (re.compile(r"^\s*add\s+field\s+[a-z_][a-z0-9_]*\s*[:\[]"),

@@ -160,6 +160,8 @@ class Resolver:
         self.defs: dict[str, A.Definition] = {}
         self.enums: dict[str, I.EnumInfo] = {}
         self.enum_of_value: dict[str, str] = {}
+        # a row or value a variant removed -> (where, "table 'card'"): named by a rule, said so
+        self.removed_values: dict[str, tuple[Span | None, str]] = {}
         self.grids: dict[str, I.GridInfo] = {}
         self.constants: dict[str, tuple[Any, Type]] = {}
         self.funcs: dict[str, I.FuncDef] = {}
@@ -324,6 +326,9 @@ class Resolver:
             self.table_rows(info, columns, list(info.node.added))
         for info, columns in tables:
             self.table_edits(info, columns)
+        for info in list(self.enums.values()):
+            self.removed_rows(info)
+        self.removed_in_tables()
 
     def enum_values(self, info: I.EnumInfo, values: list):
         for v, span in values:
@@ -392,6 +397,53 @@ class Resolver:
             for column, _, value, vspan in edit.cells:
                 info.attrs[column][edit.key] = self.table_value(value, types[column], vspan, column)
             info.spans[edit.key] = edit.span
+
+    def removed_rows(self, info: I.EnumInfo):
+        """The rows (or enum values) variants take away (``remove row TABLE.NAME``), once
+        every row is read and changed: gone from the table and from the names a rule
+        can use (a rule that still names one is reported there, with the removal)."""
+        what = "row" if isinstance(info.node, A.Table) else "value"
+        kind = "table" if isinstance(info.node, A.Table) else "enum"
+        for rm in getattr(info.node, "removed", ()):
+            if rm.key not in info.values:
+                self.diag.error(rm.target_span or rm.span, f"{kind} '{info.name}' has no {what} '{rm.key}'",
+                                did_you_mean(rm.key, info.values),
+                                notes=((Span(self.table_files[info.name], 1, 1, 1, 2), "the rows read"),)
+                                if info.name in self.table_files else ())
+                continue
+            info.values.remove(rm.key)
+            info.spans.pop(rm.key, None)
+            for column in info.attrs.values():
+                column.pop(rm.key, None)
+            if self.enum_of_value.get(rm.key) == info.name:
+                del self.enum_of_value[rm.key]
+            self.removed_values[rm.key] = (rm.target_span or rm.span, f"{kind} '{info.name}'")
+
+    def removed_in_tables(self):
+        """A value a variant removes from an enum that a row of a table still holds (in a
+        column of that enum, or a collection of it): an error at the row."""
+        gone = {v: owner for v, (_, owner) in self.removed_values.items() if owner.startswith("enum ")}
+        if not gone:
+            return
+        for info in self.enums.values():
+            if not isinstance(info.node, A.Table):
+                continue
+            for cname, ctype in info.columns.items():
+                elem = ctype.elem if isinstance(ctype, CollT) else ctype
+                if not isinstance(elem, EnumT) or f"enum '{elem.name}'" not in gone.values():
+                    continue
+                holding: dict[str, list[str]] = {}
+                for key, value in info.attrs[cname].items():
+                    held = value if isinstance(value, tuple) else (value,)
+                    for x in dict.fromkeys(held):
+                        if isinstance(x, str) and gone.get(x) == f"enum '{elem.name}'":
+                            holding.setdefault(x, []).append(key)
+                for x, keys in holding.items():
+                    more = f" ({len(keys)} rows hold it, the first 3 are shown)" if len(keys) > 3 else ""
+                    for key in keys[:3]:
+                        self.diag.error(info.spans.get(key, info.node.span),
+                                        f"row '{key}' of table '{info.name}' holds '{x}' in its column "
+                                        f"'{cname}': a variant removes it from enum '{elem.name}'{more}")
 
     def read_csv_rows(self, node: A.Table, columns: list[str]) -> list[A.Row]:
         own = self.tables.get(node.name)
@@ -996,6 +1048,11 @@ class Resolver:
             return I.Const(ANY, node.span, None)
         if isinstance(d, (A.Scoring, A.Procedure, A.Mode, A.Query)):
             self.diag.error(node.span, f"'{name}' is a {d.kind}, not a value")
+            return I.Const(ANY, node.span, None)
+        if name in self.removed_values:
+            # (the note at the removal, and the hint, come with every error a change causes)
+            self.diag.error(node.span, f"unknown name '{name}': a variant removes it from "
+                                       f"{self.removed_values[name][1]}")
             return I.Const(ANY, node.span, None)
         self.diag.error(node.span, f"unknown name '{name}'",
                         "'base' is the base's definition, and exists only inside an override (of a "

@@ -257,10 +257,10 @@ def compose(base: list[A.SpecFile], variants: list[A.SpecFile],
                     if _near(ch, target):
                         placed_near[_near(ch, target)] = (vf.path, span)
                     continue
-                if ch.action == "override" and ch.kind == "row":
-                    if not _edit_row(table, named, ch, bag):
+                if ch.kind == "row" and ch.action in ROW_CHANGES:    # override row, remove row
+                    if not ROW_CHANGES[ch.action](table, named, ch, bag):
                         continue
-                    info.changes.append(ChangeRecord("override", "row", target, v.name, span, None, node))
+                    info.changes.append(ChangeRecord(ch.action, "row", target, v.name, span, None, node))
                     last[target] = (vf.path, span)
                     continue
                 if ch.action == "add":
@@ -597,18 +597,28 @@ def _add_field(table: _Table, named: dict, ch: A.Change, bag: DiagnosticBag) -> 
     return True
 
 
+def _row_owner(named: dict, ch: A.Change, action: str, bag: DiagnosticBag):
+    """The base's (kind, table or enum, place) whose row ``add row`` or ``remove row``
+    names; None (with an error) when the base has no table or enum of that name."""
+    owner = ch.target.partition(".")[0]
+    entry = named.get(owner)
+    if entry is None or entry[2] is None or entry[0] not in ("table", "enum"):
+        what = f"'{owner}' is {a_or_an(entry[0])}" if entry and entry[2] is not None else \
+            f"the base has no table or enum '{owner}'"
+        bag.error(ch.target_span, f"cannot {action} row '{ch.target}': {what}",
+                  _owner_hint(owner, entry, named, ("table", "enum"),
+                              "a row belongs to a table (or, with no values, to an enum)"))
+        return None
+    return entry
+
+
 def _add_row(table: _Table, named: dict, ch: A.Change, bag: DiagnosticBag) -> bool:
     """Give the table of an ``add row TABLE: NAME | ...`` one more row (after those of
     its file, whichever file a player loads), or an enum one more value; False (with
     an error) when there is no such table or enum, or it has the name already."""
     owner, _, key = ch.target.partition(".")
-    entry = named.get(owner)
-    if entry is None or entry[2] is None or entry[0] not in ("table", "enum"):
-        what = f"'{owner}' is {a_or_an(entry[0])}" if entry and entry[2] is not None else \
-            f"the base has no table or enum '{owner}'"
-        bag.error(ch.target_span, f"cannot add row '{ch.target}': {what}",
-                  _owner_hint(owner, entry, named, ("table", "enum"),
-                              "a row belongs to a table (or, with no values, to an enum)"))
+    entry = _row_owner(named, ch, "add", bag)
+    if entry is None:
         return False
     kind, d, loc = entry
     if isinstance(d, A.Enum):
@@ -629,6 +639,25 @@ def _add_row(table: _Table, named: dict, ch: A.Change, bag: DiagnosticBag) -> bo
                   notes=((old, "defined here"),))
         return False
     table.put(loc, replace(d, added=tuple(d.added) + (ch.node,)))
+    return True
+
+
+def _remove_row(table: _Table, named: dict, ch: A.Change, bag: DiagnosticBag) -> bool:
+    """Take one row away from a table, or one value from an enum (``remove row
+    TABLE.NAME``), once every row is read (the resolver says when there is no such
+    row, and where a rule still names it); False (with an error) when there is no
+    such table or enum."""
+    owner, dot, key = ch.target.partition(".")
+    if not dot:
+        bag.error(ch.target_span, f"'remove row {owner}' names no row",
+                  f"a row is named with its table (or a value with its enum): 'remove row {owner}.NAME'")
+        return False
+    entry = _row_owner(named, ch, "remove", bag)
+    if entry is None:
+        return False
+    kind, d, loc = entry
+    removal = A.RowRemoval(ch.span, key, ch.target_span, ch.doc)
+    table.put(loc, replace(d, removed=tuple(d.removed) + (removal,)))
     return True
 
 
@@ -752,6 +781,7 @@ def lost_checkpoints(program) -> list[tuple[str, str, ChangeRecord]]:
 
 
 PART_ADDS = {"step": _add_step, "field": _add_field, "row": _add_row}
+ROW_CHANGES = {"override": _edit_row, "remove": _remove_row}
 
 
 # ------------------------------------------------------------------ loading order
@@ -775,7 +805,7 @@ def removed_note(diag: Diagnostic, applied: list[Applied]) -> Diagnostic:
         return f"'{ch.name}'" if ch.kind == "step" else f"'{ch.name.split('.')[-1]}'"
     for info in applied:
         for ch in info.changes:
-            if ch.action == "remove" and shown(ch) in diag.message:
+            if ch.action == "remove" and shown(ch) in diag.message and diag.span != ch.span:
                 return replace(diag, notes=tuple(diag.notes) + ((ch.span, f"variant '{info.name}' removes "
                                                                           f"'{ch.name}' here"),),
                                hint="remove or override what uses it too")

@@ -47,8 +47,10 @@ def test_house_rule_loads_as_a_variant(path):
     assert v.title
     assert any(i.startswith("HR-") for i in v.rule_ids), "a house rule has an ID of its own"
     assert any(not i.startswith("HR-") for i in v.rule_ids), "and names the base rules it changes"
-    # overrides and additions, and the removal of a step (never of a definition others may use)
-    assert v.changes and all(c.action in ("override", "add") or (c.action, c.kind) == ("remove", "step")
+    # overrides and additions, and the removal of a step or a row (never of a definition
+    # others may use; a rule that names a removed row is an error the resolver reports)
+    assert v.changes and all(c.action in ("override", "add") or (c.action, c.kind) in (("remove", "step"),
+                                                                                       ("remove", "row"))
                              for c in v.changes)
     base = DARWIN if path.name.startswith("darwin_") else SAVANNA
     assert Path(v.extends).resolve() == base.resolve()
@@ -57,8 +59,8 @@ def test_house_rule_loads_as_a_variant(path):
     assert [i for i in v.rule_ids if not i.startswith("HR-") and i not in known] == []
 
 
-def test_there_are_nineteen_house_rules():
-    assert len(HOUSE_FILES) == 19
+def test_there_are_twenty_house_rules():
+    assert len(HOUSE_FILES) == 20
 
 
 # ---------------------------------------------------------------- Darwin's Choice positions
@@ -457,6 +459,26 @@ def test_drought_is_a_seventeenth_event_card():
     # the card is in the stack the game shuffles
     st = hr.play("standard", 4, 1, stop_at="era:1")
     assert "drought" in st.shared["event_stack"].cards and len(st.shared["event_stack"].cards) == 17
+
+
+def test_no_degeneration_leaves_the_card_in_the_box():
+    base, hr = interp(DARWIN), house("darwin_no_degeneration")
+    assert hr.program.enums["event"].values == [e for e in base.program.enums["event"].values
+                                                if e != "degeneration"]
+    # the stack the game shuffles has 15 cards; over many games the card never shows
+    st = hr.play("standard", 4, 1, stop_at="era:1")
+    assert len(st.shared["event_stack"].cards) == 15 and "degeneration" not in st.shared["event_stack"].cards
+    seen = set()
+    for seed in range(1, 13):
+        log = hr.play("standard", 3, seed).log
+        seen |= {e.detail["value"] for e in log if e.kind == "note" and e.detail.get("name") == "event"}
+    assert "degeneration" not in seen and len(seen) >= 8
+    # in the base game the same seeds reveal it at least once (so the test can fail)
+    seen_base = set()
+    for seed in range(1, 13):
+        log = base.play("standard", 3, seed).log
+        seen_base |= {e.detail["value"] for e in log if e.kind == "note" and e.detail.get("name") == "event"}
+    assert "degeneration" in seen_base
 
 
 RHINO_GRID = """

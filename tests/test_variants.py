@@ -559,6 +559,14 @@ def test_a_variant_changes_values_of_one_row(tmp_path):
     assert load(rarer).enums["card"].attrs["count"]["lion"] == 2
 
 
+def refused(tmp_path, lines: str):
+    """A variant of Darwin's Choice with these lines, and the first error loading it gives."""
+    v = write(tmp_path, "v.rules", f'variant v "V" extends "{DARWIN}"\n{lines}\n')
+    with pytest.raises(ResolveError) as err:
+        load(v)
+    return v, err.value.diagnostics[0]
+
+
 @pytest.mark.parametrize("line, message, at", [
     ("override row biome.tundr: plants = 8", "table 'biome' has no row 'tundr'", "biome.tundr"),
     ("override row biome.tundra: plantz = 8", "table 'biome' has no column 'plantz'", "plantz"),
@@ -571,10 +579,7 @@ def test_a_variant_changes_values_of_one_row(tmp_path):
      "row biome.tundra"),
 ])
 def test_a_row_change_that_cannot_be_is_located(tmp_path, line, message, at):
-    v = write(tmp_path, "v.rules", f'variant v "V" extends "{DARWIN}"\n{line}\n')
-    with pytest.raises(ResolveError) as err:
-        load(v)
-    d = err.value.diagnostics[0]
+    v, d = refused(tmp_path, line)
     assert d.message == message
     assert d.span.file == str(v) and d.span.line == 2 and line[d.span.col - 1:].startswith(at.split(" ")[0])
 
@@ -589,6 +594,88 @@ def test_a_row_changed_by_unrelated_variants_conflicts(tmp_path):
                                        '  water | terrain | 132 | "Eau" }\n')
     with pytest.raises(ResolveError, match="changes 'card.lion' and variant 'w' the whole of 'card'"):
         load(SAVANNA, variants=[a, whole])
+
+
+def test_a_variant_removes_a_row_of_a_table_file_an_inline_table_and_an_enum(tmp_path):
+    """remove row TABLE.NAME: the row is gone once every row is read (a table file's
+    too), and so is the name; a rule that still names it is an error there, with the
+    removal as a note."""
+    v = write(tmp_path, "v.rules", f'variant v "V" extends "{DARWIN}"\n'
+                                   "remove row animal_card.bongo_head\n"
+                                   "override check cards_in_box: sum(k.copies for k in animal_card) == 236 "
+                                   'else "236 cards"\n'
+                                   'override check small_cards_in_box: true else "any"\n')
+    prog = load(v)
+    assert "bongo_head" not in prog.enums["animal_card"].values
+    assert "bongo_head" not in prog.enum_of_value
+    assert len(prog.enums["animal_card"].values) == len(load(DARWIN).enums["animal_card"].values) - 1
+    assert "bongo_head" not in Interpreter(prog).call("small_box")
+    # a row a rule still names, then removed with the rule
+    named = write(tmp_path, "n.rules", f'variant n "N" extends "{SAVANNA}"\nremove row card.vulture\n')
+    with pytest.raises(ResolveError) as err:
+        load(named)
+    d = err.value.diagnostics[0]
+    assert d.message == "unknown name 'vulture': a variant removes it from table 'card'"
+    assert d.span.file.endswith("scoring.rules") and d.hint == "remove or override what uses it too"
+    assert d.notes[0][0].file == str(named) and "variant 'n' removes 'card.vulture' here" in d.notes[0][1]
+    gone = write(tmp_path, "g.rules", f'variant g "G" extends "{SAVANNA}"\nremove row card.vulture\n'
+                                      "remove step score.vulture\noverride param max_players = 5\n")
+    prog = load(gone)
+    it = Interpreter(prog)
+    assert "vulture" not in it.call("box") and len(it.call("box")) == 132 - 8
+    st = it.play("standard", 4, 2)
+    assert all("vulture" not in st.per["board"][s].cards.values() for s in st.seats)
+    # a value of an enum: gone from the enum, and a rule that names it says so
+    e = write(tmp_path, "e.rules", f'variant e "E" extends "{DARWIN}"\nremove row death.eaten\n')
+    with pytest.raises(ResolveError) as err:
+        load(e)
+    assert err.value.diagnostics[0].message == "unknown name 'eaten': a variant removes it from enum 'death'"
+
+
+@pytest.mark.parametrize("line, message, at", [
+    ("remove row event.floods", "table 'event' has no row 'floods'", "event.floods"),
+    ("remove row events.flood", "cannot remove row 'events.flood': the base has no table or enum 'events'",
+     "events.flood"),
+    ("remove row event", "'remove row event' names no row", "event"),
+    ("remove row eras.x", "cannot remove row 'eras.x': 'eras' is a param", "eras.x"),
+    ("remove row ability.swimming", "row 'blue_footed_booby_legs' of table 'animal_card' holds 'swimming' in its "
+     "column 'abilities': a variant removes it from enum 'ability' (75 rows hold it, the first 3 are shown)", None),
+    ("remove row event.flood\nremove row event.flood", "'event.flood' is changed twice in this variant",
+     "event.flood"),
+])
+def test_a_row_removal_that_cannot_be_is_located(tmp_path, line, message, at):
+    v, d = refused(tmp_path, line)
+    assert d.message == message
+    if at is not None:
+        assert d.span.file == str(v)
+        written = v.read_text().splitlines()[d.span.line - 1]
+        assert written[d.span.col - 1:].startswith(at)
+    else:                           # at the row of the table file that holds the value
+        assert d.span.file.endswith("animal_cards.csv")
+        assert "removes 'ability.swimming' here" in d.notes[0][1]
+
+
+def test_a_row_removed_and_changed_by_unrelated_variants_conflicts_and_checks_note_the_removal(tmp_path):
+    a = write(tmp_path, "a.rules", f'variant a "A" extends "{SAVANNA}"\noverride row card.lion: count = 6\n')
+    b = write(tmp_path, "b.rules", f'variant b "B" extends "{SAVANNA}"\nremove row card.lion\n')
+    with pytest.raises(ResolveError, match="variants 'a' and 'b' both change 'card.lion'"):
+        load(SAVANNA, variants=[a, b])
+    v = write(tmp_path, "v.rules", f'variant v "V" extends "{DARWIN}"\nremove row animal_card.bongo_head\n')
+    with pytest.raises(ResolveError) as err:
+        load(v)
+    d = next(d for d in err.value.diagnostics if "237" in d.message)
+    assert d.notes == ((d.notes[0][0], "a row a variant removes"),) and d.notes[0][0].file == str(v)
+    assert "a variant that adds, changes or removes rows can override check cards_in_box" in d.hint
+
+
+def test_diff_lists_a_removed_row_and_what_reads_its_table():
+    base, hr = load(DARWIN), load(HOUSE / "darwin_no_degeneration.rules")
+    d = diff(base, hr)
+    (removed,) = [e for e in d.removed if e.kind == "row"]
+    assert removed.name == "event.degeneration" and removed.before.text.startswith("degeneration")
+    assert removed.before.span.file.endswith("components.rules")
+    reads = {x["name"] for x in d.downstream}
+    assert "event_step" not in reads and "most_food" in reads        # most_food goes over every event
 
 
 # ---------------------------------------------------------------- parts and wholes, order of added steps
