@@ -14,7 +14,7 @@ from typing import Any
 
 from . import ir as I
 from . import runtime as rt
-from .diagnostics import BadInputError, Diagnostic, Span, did_you_mean, one_of, register_source, whole_number
+from .diagnostics import BadInputError, Diagnostic, Span, did_you_mean, register_source, whole_number
 from .types import BoardT, BoolT, CollT, EnumT, IntT, TextT, Type
 
 EMPTY = {".", "_", "-"}
@@ -72,7 +72,7 @@ def enum_value(word: str, enum: I.EnumInfo, span: Span | None, what: str) -> str
     value = word.lower()
     if value in enum.values:
         return value
-    hint = one_of(value, list(enum.values), what)
+    hint = enum.not_a_value_hint(value, what)
     message = f"unknown {what} '{word}'"
     if span is None:
         raise BadInputError(f"{message} ({hint})")

@@ -265,6 +265,16 @@ class EnumInfo:
     attrs: dict[str, dict[str, Any]] = field(default_factory=dict)   # column -> value -> attr
     sources: dict[str, str] = field(default_factory=dict)            # value -> row source note
     node: A.Definition | None = None
+    removed: dict[str, Span] = field(default_factory=dict)           # value a variant removes -> where
+
+    def not_a_value_hint(self, name: str, what: str) -> str:
+        """The hint for a name that is none of the values: that a variant removes it,
+        else the close ones (see ``one_of``)."""
+        from .diagnostics import one_of
+        if name in self.removed:
+            where = self.removed[name]
+            return f"a variant removes it from {self.name} ({where.file}:{where.line})"
+        return one_of(name, list(self.values), what)
 
 
 @dataclass

@@ -418,6 +418,7 @@ class Resolver:
             if self.enum_of_value.get(rm.key) == info.name:
                 del self.enum_of_value[rm.key]
             self.removed_values[rm.key] = (rm.target_span or rm.span, f"{kind} '{info.name}'")
+            info.removed[rm.key] = rm.target_span or rm.span
 
     def removed_in_tables(self):
         """A value a variant removes from an enum that a row of a table still holds (in a

@@ -21,7 +21,7 @@ from typing import Any
 from . import ir as I
 from . import render
 from . import runtime as rt
-from .diagnostics import (BadInputError, Diagnostic, Span, a_or_an, did_you_mean, one_of, register_source,
+from .diagnostics import (BadInputError, Diagnostic, Span, a_or_an, did_you_mean, register_source,
                           whole_number)
 from .types import (AnyT, BoardT, BoolT, CellT, CollT, EnumT, IntT, MapT, NoneT, RecordT, SeatT,
                     TextT, TupleT, Type)
@@ -297,7 +297,7 @@ class Reader:
         if isinstance(t, EnumT):
             values = self.program.enums[t.name].values
             if not isinstance(raw, str) or raw not in values:
-                hint = one_of(str(raw), list(values), t.name)
+                hint = self.program.enums[t.name].not_a_value_hint(str(raw), t.name)
                 self.fail(path, f"{json.dumps(raw)} is not {a_or_an(t.name)}", hint)
             return raw
         if isinstance(t, SeatT):

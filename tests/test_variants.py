@@ -625,6 +625,13 @@ def test_a_variant_removes_a_row_of_a_table_file_an_inline_table_and_an_enum(tmp
     assert "vulture" not in it.call("box") and len(it.call("box")) == 132 - 8
     st = it.play("standard", 4, 2)
     assert all("vulture" not in st.per["board"][s].cards.values() for s in st.seats)
+    # a grid or a position that still holds the card: the input's error says a variant removes it
+    g = write(tmp_path, "v.grid", "vulture tree tree tree tree\n" + "tree tree tree tree tree\n" * 3)
+    from compiler.diagnostics import BadInputError
+    from compiler.inputs import read_grid
+    with pytest.raises(BadInputError) as err:
+        read_grid(str(g), prog, "ecosystem", allow_free=False)
+    assert err.value.diagnostics[0].hint == f"a variant removes it from card ({gone}:2)"
     # a value of an enum: gone from the enum, and a rule that names it says so
     e = write(tmp_path, "e.rules", f'variant e "E" extends "{DARWIN}"\nremove row death.eaten\n')
     with pytest.raises(ResolveError) as err:
