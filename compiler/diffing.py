@@ -34,12 +34,15 @@ class Entry:
     kind: str
     before: Side | None = None
     after: Side | None = None
+    removal_doc: str = ""       # the doc comment a variant writes above a removal
 
     @property
     def doc(self) -> str:
-        """The doc comment the variant writes for what it adds or changes ("" when it
-        writes none, or keeps the base's)."""
-        if self.after is None or not self.after.doc:
+        """The doc comment the variant writes for what it adds, changes or removes (""
+        when it writes none, or keeps the base's)."""
+        if self.after is None:
+            return self.removal_doc
+        if not self.after.doc:
             return ""
         return "" if self.before is not None and self.before.doc == self.after.doc else self.after.doc
 
@@ -157,6 +160,10 @@ def diff(base, variant) -> SpecDiff:
             name = f"{info.name}.{rm.key}"
             if name not in a and _base_row(base, name) is not None:
                 out.removed.append(Entry(name, "row", _base_row(base, name), None))
+    # what the variants say of what they remove
+    said = {c.name: c.doc for info in variant.variants for c in info.changes if c.action == "remove" and c.doc}
+    for e in out.removed:
+        e.removal_doc = said.get(e.name, "")
     gb, ga = rules_graph.build(variant), rules_graph.build(base)
     touched = [e.name for e in out.changed + out.added]
     # a row removed changes its table or enum for what reads them

@@ -68,6 +68,7 @@ class ChangeRecord:
     span: Span                  # where the variant makes the change
     before: object = None
     after: object = None
+    doc: str = ""               # a removal's doc comment (what is added or changed carries its own)
 
 
 @dataclass
@@ -260,7 +261,8 @@ def compose(base: list[A.SpecFile], variants: list[A.SpecFile],
                 if ch.kind == "row" and ch.action in ROW_CHANGES:    # override row, remove row
                     if not ROW_CHANGES[ch.action](table, named, ch, bag):
                         continue
-                    info.changes.append(ChangeRecord(ch.action, "row", target, v.name, span, None, node))
+                    info.changes.append(ChangeRecord(ch.action, "row", target, v.name, span, None, node,
+                                                     ch.doc if ch.action == "remove" else ""))
                     last[target] = (vf.path, span)
                     continue
                 if ch.action == "add":
@@ -298,7 +300,7 @@ def compose(base: list[A.SpecFile], variants: list[A.SpecFile],
                     continue
                 if ch.action == "remove":
                     table.put(loc, None)
-                    info.changes.append(ChangeRecord("remove", kind, target, v.name, span, old, None))
+                    info.changes.append(ChangeRecord("remove", kind, target, v.name, span, old, None, ch.doc))
                     removed_by[target] = (vf.path, span)
                 else:
                     new = _overridden(old, node, bag, span)

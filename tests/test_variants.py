@@ -680,6 +680,8 @@ def test_diff_lists_a_removed_row_and_what_reads_its_table():
     d = diff(base, hr)
     (removed,) = [e for e in d.removed if e.kind == "row"]
     assert removed.name == "event.degeneration" and removed.before.text.startswith("degeneration")
+    assert removed.doc == "The Degeneration card, out of the game."     # the variant's doc comment
+    assert to_json(d)["removed"][0]["doc"] == removed.doc
     assert removed.before.span.file.endswith("components.rules")
     reads = {x["name"] for x in d.downstream}
     assert "event_step" not in reads and "most_food" in reads        # most_food goes over every event
