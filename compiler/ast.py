@@ -606,6 +606,7 @@ class Change(Node):
     doc: str
     node: Any = None
     place: tuple[str, str, Span] | None = None   # an added step: ('after' | 'before', STEP, span)
+    tags: tuple[tuple[str, Span], ...] = ()      # the rule IDs a removal names
 
 
 @dataclass(frozen=True)

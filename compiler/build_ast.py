@@ -90,11 +90,12 @@ class _Builder:
                 variant = self.def_variant(rest[-1], doc)
                 continue
             if item.data == "remove_item":
+                _, tags, rest = self.split(rest)
                 kind = str(rest[0].children[0]) if isinstance(rest[0], Tree) else None
                 names = [c for c in rest if isinstance(c, Token)]
                 target = ".".join(str(n) for n in names)
                 span = self.between(names[0], names[-1])
-                changes.append(A.Change(self.span(item), "remove", kind, target, span, doc))
+                changes.append(A.Change(self.span(item), "remove", kind, target, span, doc, tags=tags))
                 continue
             node = rest[-1]
             if item.data in ("add_step_item", "add_field_item", "add_row_item"):

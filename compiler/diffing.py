@@ -35,6 +35,7 @@ class Entry:
     before: Side | None = None
     after: Side | None = None
     removal_doc: str = ""       # the doc comment a variant writes above a removal
+    removal_ids: tuple = ()     # and the rule IDs it names
 
     @property
     def doc(self) -> str:
@@ -49,8 +50,9 @@ class Entry:
     @property
     def rule_ids(self) -> list[str]:
         out: list[str] = []
-        for side in (self.before, self.after):
-            for t in side.rule_ids if side else ():
+        for ids in (self.before.rule_ids if self.before else (), self.after.rule_ids if self.after else (),
+                    self.removal_ids):
+            for t in ids:
                 if t not in out:
                     out.append(t)
         return out
@@ -161,9 +163,10 @@ def diff(base, variant) -> SpecDiff:
             if name not in a and _base_row(base, name) is not None:
                 out.removed.append(Entry(name, "row", _base_row(base, name), None))
     # what the variants say of what they remove
-    said = {c.name: c.doc for info in variant.variants for c in info.changes if c.action == "remove" and c.doc}
+    said = {c.name: c for info in variant.variants for c in info.changes if c.action == "remove"}
     for e in out.removed:
-        e.removal_doc = said.get(e.name, "")
+        if e.name in said:
+            e.removal_doc, e.removal_ids = said[e.name].doc, said[e.name].rule_ids
     gb, ga = rules_graph.build(variant), rules_graph.build(base)
     touched = [e.name for e in out.changed + out.added]
     # a row removed changes its table or enum for what reads them

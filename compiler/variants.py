@@ -69,6 +69,7 @@ class ChangeRecord:
     before: object = None
     after: object = None
     doc: str = ""               # a removal's doc comment (what is added or changed carries its own)
+    rule_ids: tuple = ()        # and the rule IDs it names
 
 
 @dataclass
@@ -262,7 +263,8 @@ def compose(base: list[A.SpecFile], variants: list[A.SpecFile],
                     if not ROW_CHANGES[ch.action](table, named, ch, bag):
                         continue
                     info.changes.append(ChangeRecord(ch.action, "row", target, v.name, span, None, node,
-                                                     ch.doc if ch.action == "remove" else ""))
+                                                     ch.doc if ch.action == "remove" else "",
+                                                     tuple(t for t, _ in ch.tags)))
                     last[target] = (vf.path, span)
                     continue
                 if ch.action == "add":
@@ -300,7 +302,8 @@ def compose(base: list[A.SpecFile], variants: list[A.SpecFile],
                     continue
                 if ch.action == "remove":
                     table.put(loc, None)
-                    info.changes.append(ChangeRecord("remove", kind, target, v.name, span, old, None, ch.doc))
+                    info.changes.append(ChangeRecord("remove", kind, target, v.name, span, old, None, ch.doc,
+                                                     tuple(t for t, _ in ch.tags)))
                     removed_by[target] = (vf.path, span)
                 else:
                     new = _overridden(old, node, bag, span)

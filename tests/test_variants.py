@@ -681,6 +681,7 @@ def test_diff_lists_a_removed_row_and_what_reads_its_table():
     (removed,) = [e for e in d.removed if e.kind == "row"]
     assert removed.name == "event.degeneration" and removed.before.text.startswith("degeneration")
     assert removed.doc == "The Degeneration card, out of the game."     # the variant's doc comment
+    assert removed.rule_ids == ["HR-DC-NO-DEGENERATION"]                 # and the IDs it names
     assert to_json(d)["removed"][0]["doc"] == removed.doc
     assert removed.before.span.file.endswith("components.rules")
     reads = {x["name"] for x in d.downstream}
