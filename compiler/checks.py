@@ -163,18 +163,25 @@ def _first_line(path: str) -> Span:
 def _tables_read(program: I.Program, start: str, files_only: bool = True) -> set[str]:
     """Tables a definition reads (those read from files, or all of them), following
     the definitions it reads."""
-    seen, todo, tables = {start}, [start], set()
+    return _reached(program, start, lambda dst: dst in program.table_files or
+                    (not files_only and dst in program.enums))
+
+
+def _reached(program: I.Program, start: str, stop) -> set[str]:
+    """What a definition reads, following the definitions it reads (the rules graph's
+    reads edges): the names ``stop`` keeps, which are not followed further."""
+    seen, todo, found = {start}, [start], set()
     while todo:
         name = todo.pop()
         for src, dst, _, _ in program.reads:
             if src != name or dst in seen:
                 continue
             seen.add(dst)
-            if dst in program.table_files or (not files_only and dst in program.enums):
-                tables.add(dst)
+            if stop(dst):
+                found.add(dst)
             else:
                 todo.append(dst)
-    return tables
+    return found
 
 
 # ------------------------------------------------------------------ invariants
@@ -229,7 +236,7 @@ def broken_invariants(interp, state, only=None) -> list[Broken]:
                 paths = _var_paths(program, failing, inv.var, item, domain_path and domain_path + (i,),
                                    evaluate=lambda e, env=env: interp.evaluate(e, env, state=state))
                 out.append(Broken(inv, text, paths, item=None if domain_path else item,
-                                  within=() if domain_path else _sections_read(program, inv.cond)))
+                                  within=() if domain_path else _sections_read(program, inv)))
         except MessageError:
             raise
         except Exception as exc:                     # noqa: BLE001 (a value the invariant reads is missing)
@@ -249,29 +256,20 @@ def _failing_part(interp, cond: I.Expr, env: dict, state) -> I.Expr:
     return cond
 
 
-def _sections_read(program: I.Program, e: I.Expr) -> tuple:
+def _sections_read(program: I.Program, inv: I.CheckDef) -> tuple:
     """The entries of a state document (``("per_seat", "hand")``...) of the state
-    variables an expression reads, through the definitions it calls."""
-    found: list = []
-    seen: set = set()
+    variables an invariant reads, through the definitions it calls."""
+    read = _reached(program, inv.name, lambda dst: dst in program.state)
+    return tuple(sorted(("per_seat" if v.per_seat else "per_key" if v.keyed else "state", v.name)
+                        for v in (program.state[n] for n in read)))
 
-    def walk(x):
-        name = x.name if isinstance(x, (I.Global, I.SeatVar)) else None
-        var = program.state.get(name) if name is not None else None
-        if var is not None:
-            entry = ("per_seat" if var.per_seat else "per_key" if var.keyed else "state", name)
-            if entry not in found:
-                found.append(entry)
-        callee = x.name if isinstance(x, (I.Call, I.Global)) else None
-        if callee in program.funcs and callee not in seen:
-            seen.add(callee)
-            if program.funcs[callee].body is not None:
-                walk(program.funcs[callee].body)
-        for child in I.parts(x):
-            walk(child)
 
-    walk(e)
-    return tuple(found)
+def invariant_note(inv: I.CheckDef, more: str = "") -> tuple:
+    """The note of a warning an invariant written with "else warn" gives: the
+    invariant, which the positions the rules reach satisfy."""
+    node = inv.node
+    tags = f" [{' '.join(node.rule_ids)}]" if node.rule_ids else ""
+    return node.name_span, f"a position reached in play satisfies the invariant '{inv.name}'{tags}{more}"
 
 
 def _state_path(program: I.Program, e: I.Expr | None) -> tuple | None:

@@ -160,8 +160,6 @@ class Resolver:
         self.defs: dict[str, A.Definition] = {}
         self.enums: dict[str, I.EnumInfo] = {}
         self.enum_of_value: dict[str, str] = {}
-        # a row or value a variant removed -> (where, "table 'card'"): named by a rule, said so
-        self.removed_values: dict[str, tuple[Span | None, str]] = {}
         self.grids: dict[str, I.GridInfo] = {}
         self.constants: dict[str, tuple[Any, Type]] = {}
         self.funcs: dict[str, I.FuncDef] = {}
@@ -417,13 +415,13 @@ class Resolver:
                 column.pop(rm.key, None)
             if self.enum_of_value.get(rm.key) == info.name:
                 del self.enum_of_value[rm.key]
-            self.removed_values[rm.key] = (rm.target_span or rm.span, f"{kind} '{info.name}'")
             info.removed[rm.key] = rm.target_span or rm.span
 
     def removed_in_tables(self):
         """A value a variant removes from an enum that a row of a table still holds (in a
         column of that enum, or a collection of it): an error at the row."""
-        gone = {v: owner for v, (_, owner) in self.removed_values.items() if owner.startswith("enum ")}
+        gone = {v: info.name for info in self.enums.values() if not isinstance(info.node, A.Table)
+                for v in info.removed}
         if not gone:
             return
         for info in self.enums.values():
@@ -431,13 +429,13 @@ class Resolver:
                 continue
             for cname, ctype in info.columns.items():
                 elem = ctype.elem if isinstance(ctype, CollT) else ctype
-                if not isinstance(elem, EnumT) or f"enum '{elem.name}'" not in gone.values():
+                if not isinstance(elem, EnumT) or elem.name not in gone.values():
                     continue
                 holding: dict[str, list[str]] = {}
                 for key, value in info.attrs[cname].items():
                     held = value if isinstance(value, tuple) else (value,)
                     for x in dict.fromkeys(held):
-                        if isinstance(x, str) and gone.get(x) == f"enum '{elem.name}'":
+                        if isinstance(x, str) and gone.get(x) == elem.name:
                             holding.setdefault(x, []).append(key)
                 for x, keys in holding.items():
                     more = f" ({len(keys)} rows hold it, the first 3 are shown)" if len(keys) > 3 else ""
@@ -1050,10 +1048,11 @@ class Resolver:
         if isinstance(d, (A.Scoring, A.Procedure, A.Mode, A.Query)):
             self.diag.error(node.span, f"'{name}' is a {d.kind}, not a value")
             return I.Const(ANY, node.span, None)
-        if name in self.removed_values:
+        owner = next((info for info in self.enums.values() if name in info.removed), None)
+        if owner is not None:
             # (the note at the removal, and the hint, come with every error a change causes)
-            self.diag.error(node.span, f"unknown name '{name}': a variant removes it from "
-                                       f"{self.removed_values[name][1]}")
+            kind = "table" if isinstance(owner.node, A.Table) else "enum"
+            self.diag.error(node.span, f"unknown name '{name}': a variant removes it from {kind} '{owner.name}'")
             return I.Const(ANY, node.span, None)
         self.diag.error(node.span, f"unknown name '{name}'",
                         "'base' is the base's definition, and exists only inside an override (of a "

@@ -231,7 +231,7 @@ class Reader:
         file that most likely holds the fault, as one error; those written with "else
         warn" (one that cannot be evaluated on the position excepted) as warnings, kept
         in ``state.warnings``."""
-        from .checks import broken_invariants
+        from .checks import broken_invariants, invariant_note
         diags = []
         broken = broken_invariants(interp, state)
         counts = Counter(b.invariant.name for b in broken)
@@ -265,8 +265,7 @@ class Reader:
                 state.warnings.append(Diagnostic(
                     span, message, "no game reaches this position: the answers about it hold for the "
                     "position as written (see 'Invariants' in docs/state.md)", severity="warning",
-                    notes=((node.name_span, f"a position reached in play satisfies the invariant "
-                                            f"'{name}'{tags}{more}"),)))
+                    notes=(invariant_note(b.invariant, more),)))
                 continue
             diags.append(Diagnostic(span, message,
                                     f"{NOT_ALLOWED}; mend the file (see 'Invariants' in docs/state.md)",

@@ -406,17 +406,14 @@ def _grid_warnings(interp, state, paths: list[str]) -> None:
     """The invariants written with "else warn" that grids scored together break (the
     others describe a game's whole position, which grids alone are not), on standard
     error: each at the first place a grid file writes the element that breaks it."""
-    from compiler.checks import broken_invariants
+    from compiler.checks import broken_invariants, invariant_note
     for b in broken_invariants(interp, state, only=lambda inv: getattr(inv.node, "warn", False)):
-        node = b.invariant.node
         if b.unevaluable:
             continue
         span = _written_in(paths, b.item) if isinstance(b.item, str) else None
-        tags = f" [{' '.join(node.rule_ids)}]" if node.rule_ids else ""
-        note = (node.name_span, f"the positions of a game satisfy the invariant '{b.invariant.name}'{tags}")
-        print(Diagnostic(span or Span(paths[0], 0, 0, 0, 0), b.message, "these grids are not the ecosystems "
-                         "of one game: they are scored as written", severity="warning",
-                         notes=(note,)).render(), file=sys.stderr)
+        print(Diagnostic(span or Span(paths[0], 0, 0, 0, 0), b.message, "no game deals these grids together: "
+                         "they are scored as written", severity="warning",
+                         notes=(invariant_note(b.invariant),)).render(), file=sys.stderr)
 
 
 def _written_in(paths: list[str], word: str) -> Span | None:

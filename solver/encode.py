@@ -642,8 +642,8 @@ class Encoder:
     def _empty_choice_leaf(self, st: I.Choose, had_elements: bool, when):
         """In an explanation: a choice with nothing to choose from where ``when`` holds
         (its collection empty, or no element meeting its condition) is one more checked
-        rule, with an assumption, on its path: a reason beside the rules of other paths
-        (a player with no continent to create on, and no species to mutate)."""
+        rule, with an assumption, on its path: a reason beside the rules that close the
+        other paths."""
         if when is False:
             return
         leaf = Leaf(I.Const(None, st.span, None), {}, when, dict(self.path_now), None, st, False)

@@ -82,7 +82,8 @@ def test_score_warns_of_grids_beyond_the_box_and_scores_them(tmp_path):
     code, out, err = run("score", SPEC, str(lions), "examples/margot.grid", "--json")
     assert code == 0, err
     assert f"{lions}:2:1: warning: the ecosystems hold 12 lion cards, and the box has 10" in err
-    assert "note: the positions of a game satisfy the invariant 'ecosystems_within_the_box' [ES-COMP-02]" in err
+    assert "note: a position reached in play satisfies the invariant 'ecosystems_within_the_box' [ES-COMP-02]" in err
+    assert "hint: no game deals these grids together: they are scored as written" in err
     assert len(json.loads(out)["players"]) == 2           # scored all the same
     # as many lions as the box has: no warning
     code, out, err = run("score", SPEC, "examples/margot.grid", "--json")
