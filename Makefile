@@ -2,12 +2,14 @@
 #   make demo   install, then compile the specs and their variants, score a grid, play games, answer
 #               queries, save and show a position, diff a house rule, play a variant, simulate a house rule
 #   make test   install, then run the whole test suite
+#   make fuzz   the fuzzer's long run: FUZZ inputs per category (default 500) of every kind of input
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test install bench docs clean
+.PHONY: demo test install bench docs clean fuzz
+FUZZ ?= 500
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -39,6 +41,9 @@ demo: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest tests
+
+fuzz: $(STAMP)
+	RULEWRIGHT_FUZZ=$(FUZZ) $(BIN)/python -m pytest tests/test_fuzz_inputs.py -m fuzz -s
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/scoring.py

@@ -17,19 +17,31 @@ from .variants import word
 AGGREGATES = {"sum", "count", "any", "all", "min", "max", "distinct"}
 
 
+_ESCAPES = {'"': '"', "\\": "\\", "n": "\n", "t": "\t", "r": "\r"}
+_MESSAGE_ESCAPES = {"{": "{", "}": "}"}        # a message's braces written as text
+
+
 class _Builder:
     def __init__(self, path: str):
         self.path = path
+        # (line, column) where line 1 of the tree being built starts: an expression of a
+        # message is parsed on its own, then placed where the message writes it
+        self.shift: tuple[int, int] | None = None
 
     # ------------------------------------------------------------ helpers
     def span(self, node) -> Span:
         if isinstance(node, Token):
-            return Span(self.path, node.line, node.column, node.end_line or node.line,
-                        node.end_column or node.column + len(str(node)))
-        meta = node.meta
-        if getattr(meta, "empty", True):
-            return Span(self.path, 1, 1, 1, 1)
-        return Span(self.path, meta.line, meta.column, meta.end_line, meta.end_column)
+            line, col = node.line, node.column
+            end_line, end_col = node.end_line or node.line, node.end_column or node.column + len(str(node))
+        else:
+            meta = node.meta
+            if getattr(meta, "empty", True):
+                return Span(self.path, 1, 1, 1, 1)
+            line, col, end_line, end_col = meta.line, meta.column, meta.end_line, meta.end_column
+        if self.shift is not None:          # one line, parsed alone: moved to its place
+            at_line, at_col = self.shift
+            return Span(self.path, at_line, col + at_col, at_line, end_col + at_col)
+        return Span(self.path, line, col, end_line, end_col)
 
     def spans(self, node, docs) -> Span:
         """The span of a part written after doc comments: from its first word (the
@@ -218,7 +230,8 @@ class _Builder:
         *options, default = rest
         value, vspan = self.literal(default)
         return A.Switch(self.span(node), name, nspan, tags, doc,
-                        tuple(int(o) if o.type == "SIGNED_INT" else str(o) for o in options), value, vspan)
+                        tuple(self.integer(o) if o.type == "SIGNED_INT" else str(o) for o in options), value,
+                        vspan)
 
     def def_param_def(self, node, doc):
         name, nspan, tags, rest = self.head(node)
@@ -289,9 +302,9 @@ class _Builder:
         text = ""
         while i < len(raw):
             ch = raw[i]
-            if ch == "\\" and i + 1 < len(raw):
-                text += {"n": "\n", "t": "\t"}.get(raw[i + 1], raw[i + 1])
-                i += 2
+            if ch == "\\":
+                char, i = self.escape(tok, raw, i, _MESSAGE_ESCAPES)
+                text += char
                 continue
             if ch == "{":
                 j = raw.find("}", i)
@@ -301,14 +314,18 @@ class _Builder:
                     parts.append(text)
                     text = ""
                 col = tok.column + 1 + i + 1          # column of the expression's first character
-                source = "\n" * (tok.line - 1) + "def m_=" + " " * max(0, col - 8) + raw[i + 1:j]
+                source = "def m_=" + raw[i + 1:j]     # parsed alone, then placed (see span)
                 try:
                     tree = parser().parse(source)
                 except Exception:
-                    self.fail(tok, f"'{raw[i + 1:j]}' in this message is not an expression",
+                    self.fail(tok, f"'{raw[i + 1:j][:60]}' in this message is not an expression",
                               "write {expression} with an expression over the rule's parameters")
                 definition = tree.children[0].children[-1]
-                parts.append(self.expr(definition.children[-1]))
+                self.shift = (tok.line, col - 1 - len("def m_="))
+                try:
+                    parts.append(self.expr(definition.children[-1]))
+                finally:
+                    self.shift = None
                 i = j + 1
                 continue
             text += ch
@@ -431,14 +448,62 @@ class _Builder:
         return A.TypeOf(self.span(node), kind, self.type(node.children[0]))
 
     def string(self, tok) -> str:
+        """A quoted text's value. Escapes: ``\\"`` ``\\\\`` ``\\n`` ``\\t`` ``\\r``, and a
+        character by its code point, ``\\xHH``, ``\\uHHHH`` or ``\\UHHHHHHHH`` (not a surrogate);
+        any other escape is an error at its place in the text."""
         text = str(tok)[1:-1]
-        return text.encode("utf-8").decode("unicode_escape").encode("latin-1").decode("utf-8") \
-            if "\\" in text else text
+        if "\\" not in text:
+            return text
+        out, i = [], 0
+        while i < len(text):
+            ch = text[i]
+            if ch != "\\":
+                out.append(ch)
+                i += 1
+                continue
+            ch, i = self.escape(tok, text, i)
+            out.append(ch)
+        return "".join(out)
+
+    def escape(self, tok, text: str, i: int, more: dict | None = None) -> tuple[str, int]:
+        """The escape at ``text[i]`` (a backslash) of the quoted ``tok``: its character and
+        where the text goes on; ``more`` are escapes of this kind of text only."""
+        kind = text[i + 1] if i + 1 < len(text) else ""
+        if kind in _ESCAPES or (more and kind in more):
+            return (more or {}).get(kind) or _ESCAPES[kind], i + 2
+        width = {"x": 2, "u": 4, "U": 8}.get(kind)
+        digits = text[i + 2:i + 2 + width] if width else ""
+        if width and len(digits) == width and all(c in "0123456789abcdefABCDEF" for c in digits):
+            code = int(digits, 16)
+            if code <= 0x10FFFF and not 0xD800 <= code <= 0xDFFF:
+                return chr(code), i + 2 + width
+            message = f"'\\{kind}{digits}' is not a character" + (
+                " (a surrogate: write the character itself)" if 0xD800 <= code <= 0xDFFF else "")
+        else:
+            message = f"unknown escape '\\{kind}'" if not width else \
+                f"'\\{kind}' takes {width} hexadecimal digits"
+        col = tok.column + 1 + i
+        raise SpecSyntaxError(Diagnostic(
+            Span(self.path, tok.line, col, tok.line, col + 2 + (width or 0)), message,
+            'escapes in a text: \\" \\\\ \\n \\t \\r \\xHH \\uHHHH \\UHHHHHHHH'
+            + (" " + " ".join("\\" + k for k in more) if more else "")))
+
+    def integer(self, tok) -> int:
+        """A whole number as written, within 64 bits (refused at its place otherwise)."""
+        text = str(tok)
+        digits = text.lstrip("-").lstrip("0")
+        if len(digits) <= 19:
+            value = int(text)
+            if -2 ** 63 <= value < 2 ** 63:
+                return value
+        shown = text if len(text) <= 30 else f"{text[:12]}...{text[-6:]} ({len(digits)} digits)"
+        raise SpecSyntaxError(Diagnostic(self.span(tok), f"the number {shown} is beyond 64 bits",
+                                         f"numbers in a spec lie between {-2 ** 63:,} and {2 ** 63 - 1:,}"))
 
     def literal(self, node):
         tok = node.children[0]
         if node.data == "lit_int":
-            return int(str(tok)), self.span(tok)
+            return self.integer(tok), self.span(tok)
         if node.data == "lit_text":
             return self.string(tok), self.span(tok)
         return ("name", str(tok)), self.span(tok)
@@ -621,13 +686,13 @@ class _Builder:
     def token_expr(self, tok: Token) -> A.Expr:
         span = self.span(tok)
         if tok.type == "INT":
-            return A.IntLit(span, int(str(tok)))
+            return A.IntLit(span, self.integer(tok))
         if tok.type == "STRING":
             return A.TextLit(span, self.string(tok))
         return A.Name(span, str(tok))
 
     def ex_int_lit(self, node):
-        return A.IntLit(self.span(node), int(str(node.children[0])))
+        return A.IntLit(self.span(node), self.integer(node.children[0]))
 
     def ex_text_lit(self, node):
         return A.TextLit(self.span(node), self.string(node.children[0]))

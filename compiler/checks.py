@@ -21,6 +21,7 @@ from typing import Any
 from . import ast as A
 from . import ir as I
 from . import render
+from . import runtime as rt
 from .diagnostics import (Diagnostic, DiagnosticBag, ResolveError, RulesError, RuntimeRulesError, Span, reason_of,
                           source_line)
 
@@ -72,6 +73,11 @@ def _message(interp, chk: I.CheckDef, env: dict, state=None) -> tuple[str, bool]
     return "".join(parts), any(not isinstance(p, str) for p in chk.message)
 
 
+# What one case of a check costs against the step budget: a few evaluations, each
+# worth about as much time as a loop of the generated code going over twenty values.
+_STEPS_PER_CASE = 20
+
+
 def run_checks(program: I.Program) -> None:
     if not program.checks:
         return
@@ -80,50 +86,10 @@ def run_checks(program: I.Program) -> None:
     bag = DiagnosticBag()
     for chk in program.checks.values():
         node = chk.node
-        at = f"check '{chk.name}' at {node.name_span.file}:{node.name_span.line}"
         try:
-            if chk.var is None:
-                if not interp.evaluate(chk.cond, {}):
-                    text, own = _message(interp, chk, {})
-                    values = None if own else _values(interp, chk, {})
-                    text += f": {values}" if values else ""
-                    theirs = _own_files(program, chk)
-                    if theirs:
-                        # a player's own table breaks it: the error is that file's,
-                        # with the check as a note
-                        bag.error(_first_line(theirs[0]), text,
-                                  "mend your table: the game's checks hold for it as for the game's own",
-                                  notes=((node.name_span, f"the check '{chk.name}'"
-                                          + (f" [{' '.join(node.rule_ids)}]" if node.rule_ids else "")),))
-                    else:
-                        added = _rows_of_variants(program, chk)
-                        more = (f"a variant that adds, changes or removes rows can override check "
-                                f"{chk.name} to say what the whole table holds with them") if added else None
-                        hint = "; ".join(h for h in (_source_hint(program, chk), more) if h) or None
-                        notes = [(r.span, f"a row a variant {what}") for r, what in added[:3]]
-                        if len(added) > 3:
-                            notes[-1] = (added[2][0].span, f"a row a variant {added[2][1]} "
-                                                           f"(and {len(added) - 3} more)")
-                        bag.error(node.name_span, text, hint, notes=tuple(notes))
-                continue
-            for item in interp.evaluate(chk.domain, {}):
-                env = {chk.var: item}
-                if chk.filter is not None and not interp.evaluate(chk.filter, env):
-                    continue
-                if interp.evaluate(chk.cond, env):
-                    continue
-                text, own = _message(interp, chk, env)
-                span = _where(program, item)
-                if own:
-                    message = text
-                else:
-                    values = _values(interp, chk, env)
-                    message = f"{text}: {render.text(item)}" + (f" ({values})" if values else "")
-                if span is None:
-                    bag.error(node.name_span, message)
-                else:
-                    bag.error(span, message, at)
-        except MessageError as exc:
+            with rt.bounded(f"the check '{chk.name}'"):
+                _run_check(program, interp, chk, bag)
+        except (MessageError, rt.OutOfSteps) as exc:
             bag.items.extend(exc.diagnostics)
         except RulesError as exc:
             bag.error(node.name_span, f"check '{chk.name}' cannot be evaluated: {exc.diagnostics[0].message}")
@@ -131,6 +97,54 @@ def run_checks(program: I.Program) -> None:
             bag.error(node.name_span, f"check '{chk.name}' cannot be evaluated before play ({exc})",
                       "a check may read tables, switches, params and definitions, not the game state")
     bag.raise_if_any(ResolveError)
+
+
+def _run_check(program: I.Program, interp, chk: I.CheckDef, bag: DiagnosticBag) -> None:
+    """One check over its domain: each case that breaks it is an error in ``bag``."""
+    node = chk.node
+    at = f"check '{chk.name}' at {node.name_span.file}:{node.name_span.line}"
+    if chk.var is None:
+        if not interp.evaluate(chk.cond, {}):
+            text, own = _message(interp, chk, {})
+            values = None if own else _values(interp, chk, {})
+            text += f": {values}" if values else ""
+            theirs = _own_files(program, chk)
+            if theirs:
+                # a player's own table breaks it: the error is that file's,
+                # with the check as a note
+                bag.error(_first_line(theirs[0]), text,
+                          "mend your table: the game's checks hold for it as for the game's own",
+                          notes=((node.name_span, f"the check '{chk.name}'"
+                                  + (f" [{' '.join(node.rule_ids)}]" if node.rule_ids else "")),))
+            else:
+                added = _rows_of_variants(program, chk)
+                more = (f"a variant that adds, changes or removes rows can override check "
+                        f"{chk.name} to say what the whole table holds with them") if added else None
+                hint = "; ".join(h for h in (_source_hint(program, chk), more) if h) or None
+                notes = [(r.span, f"a row a variant {what}") for r, what in added[:3]]
+                if len(added) > 3:
+                    notes[-1] = (added[2][0].span, f"a row a variant {added[2][1]} "
+                                                   f"(and {len(added) - 3} more)")
+                bag.error(node.name_span, text, hint, notes=tuple(notes))
+        return
+    for item in interp.evaluate(chk.domain, {}):
+        rt.charge(_STEPS_PER_CASE, chk.domain.span)
+        env = {chk.var: item}
+        if chk.filter is not None and not interp.evaluate(chk.filter, env):
+            continue
+        if interp.evaluate(chk.cond, env):
+            continue
+        text, own = _message(interp, chk, env)
+        span = _where(program, item)
+        if own:
+            message = text
+        else:
+            values = _values(interp, chk, env)
+            message = f"{text}: {render.text(item)}" + (f" ({values})" if values else "")
+        if span is None:
+            bag.error(node.name_span, message)
+        else:
+            bag.error(span, message, at)
 
 
 def _source_hint(program: I.Program, chk: I.CheckDef) -> str | None:

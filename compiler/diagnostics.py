@@ -14,7 +14,9 @@ them into one clear message and an exit code, never a traceback.
 from __future__ import annotations
 
 import difflib
+import os
 import re
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
@@ -30,9 +32,12 @@ def register_source(path: str, text: str) -> None:
 def source_line(path: str, line: int) -> str | None:
     text = _SOURCES.get(path)
     if text is None:
-        try:
+        try:           # a file registered by no reader: shown only when it is a plain, small file
+            info = os.stat(path)
+            if not stat.S_ISREG(info.st_mode) or info.st_size > 8 * 1024 * 1024:
+                return None
             text = Path(path).read_text(encoding="utf-8-sig")
-        except OSError:
+        except (OSError, UnicodeDecodeError):
             return None
         _SOURCES[path] = text
     lines = text.splitlines()

@@ -15,23 +15,17 @@ from typing import Any
 from . import ir as I
 from . import runtime as rt
 from .diagnostics import BadInputError, Diagnostic, Span, did_you_mean, register_source, whole_number
+from .files import read_bytes
 from .types import BoardT, BoolT, CollT, EnumT, IntT, TextT, Type
 
 EMPTY = {".", "_", "-"}
 
 
-def decoded(path: str) -> str:
+def decoded(path: str, span: Span | None = None) -> str:
     """A file's text, UTF-8 with or without a byte-order mark; a file that cannot be
-    read, or is not UTF-8, is a ``BadInputError`` that says so in words."""
-    p = Path(path)
-    try:
-        raw = p.read_bytes()
-    except FileNotFoundError:
-        raise BadInputError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise BadInputError(f"{path}: a folder, not a file") from None
-    except OSError as exc:
-        raise BadInputError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    read (missing, not a regular file, too large: see ``files``), or is not UTF-8, is a
+    ``BadInputError`` that says so in words (at ``span``, the place naming the file)."""
+    raw = read_bytes(path, span=span)
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -128,13 +122,13 @@ def read_cards(source: str, program: I.Program, enum_name: str) -> tuple[str, ..
     """A card list from a file, or from the argument itself when no such file exists."""
     enum = program.enums[enum_name]
     try:
-        is_file = Path(source).is_file()
-    except OSError:                 # too long to be a path: a list of names
-        is_file = False
+        is_file, is_dir = Path(source).is_file(), Path(source).is_dir()
+    except (OSError, ValueError):   # too long to be a path, or a NUL in it: a list of names
+        is_file = is_dir = False
     if is_file:
         text = read_text(source)
         return tuple(enum_value(w, enum, span, enum_name) for w, span in _words(text, source))
-    if Path(source).is_dir():
+    if is_dir:
         raise BadInputError(f"{source}: a folder, not a card list (a file of card names, or the names themselves)")
     if "/" in source or "." in source:          # no card name has either: a file name
         raise BadInputError(f"{source}: no such file (and, with '/' or '.', not a list of card names either)")

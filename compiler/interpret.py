@@ -18,6 +18,7 @@ answers).
 """
 from __future__ import annotations
 
+import ast
 import re
 
 import random
@@ -32,8 +33,83 @@ from .diagnostics import Diagnostic, IllegalMoveError, RuntimeRulesError, Span, 
 from .types import BoardT, CollT, IntT, BoolT
 
 
+_SAFE_NAME = re.compile(r"[a-z_][a-z0-9_]*")
+_INT64 = range(-2 ** 63, 2 ** 63)
+
+
+def _ident(prefix: str, name: str) -> str:
+    """The Python identifier of a spec name: ``prefix`` + the name when it is written
+    in the language's own alphabet (``[a-z_][a-z0-9_]*``), else ``prefix`` + ``X`` +
+    its bytes in hex. Either way an identifier of a fixed alphabet, and one per name
+    (a name of the language never holds ``X``)."""
+    if _SAFE_NAME.fullmatch(name):
+        return prefix + name
+    return prefix + "X" + name.encode("utf-8", "surrogatepass").hex()
+
+
 def _pyname(name: str) -> str:
-    return "v_" + name
+    return _ident("v_", name)
+
+
+def _fname(name: str) -> str:
+    """The generated function of a definition."""
+    return _ident("f_", name)
+
+
+def _sname(name: str) -> str:
+    """The generated function of a scoring."""
+    return _ident("s_", name)
+
+
+def _prname(name: str) -> str:
+    """The generated function of a procedure."""
+    return _ident("p_", name)
+
+
+def _mname(name: str) -> str:
+    """The generated function of a mode (its own prefix: a procedure may be called mode_x)."""
+    return _ident("m_", name)
+
+
+# What the generated code may name besides the spec's own (mangled) names, its table of
+# constants (K0, K1...), its own locals (_steps, _t3...) and the state (ST).
+_BUILTINS = frozenset({"abs", "all", "any", "bool", "dict", "enumerate", "frozenset", "getattr", "int",
+                       "isinstance", "len", "list", "max", "min", "range", "repr", "reversed", "set",
+                       "sorted", "str", "sum", "tuple", "zip"})
+_OWN_NAME = re.compile(r"(?:[vfspm]_[a-z0-9_]*|[vfspm]_X[0-9a-f]+|K[0-9]+|_[A-Za-z0-9_]*|ST)")
+# The only texts written in the generated code: those of the operators' own templates.
+_TEMPLATE_TEXTS = frozenset({""})
+
+
+def _vetted(source: str, filename: str, mode: str = "exec") -> ast.AST:
+    """The generated module, parsed and checked before it is compiled: no text but the
+    templates' own, no name outside the fixed alphabet of generated names and a short
+    list of builtins, no dunder attribute, no import. The code generator already puts
+    every value of the spec in the table of constants and mangles every name; this is
+    the guard that a mistake there cannot turn a spec's text into code."""
+    tree = ast.parse(source, filename, mode)
+    for node in ast.walk(tree):
+        bad = None
+        if isinstance(node, ast.Constant):
+            if isinstance(node.value, (str, bytes)) and node.value not in _TEMPLATE_TEXTS:
+                bad = "a text written in the code"
+        elif isinstance(node, ast.Name):
+            if not (_OWN_NAME.fullmatch(node.id) or node.id in _BUILTINS) or node.id.startswith("__"):
+                bad = f"the name {node.id[:40]!r}"
+        elif isinstance(node, ast.arg):
+            if not _OWN_NAME.fullmatch(node.arg) or node.arg.startswith("__"):
+                bad = f"the parameter {node.arg[:40]!r}"
+        elif isinstance(node, ast.Attribute):
+            if node.attr.startswith("__"):
+                bad = f"the attribute {node.attr[:40]!r}"
+        elif isinstance(node, (ast.Import, ast.ImportFrom, ast.Global, ast.Nonlocal, ast.ClassDef,
+                               ast.AsyncFunctionDef, ast.Await, ast.Yield, ast.YieldFrom, ast.With,
+                               ast.Try, ast.Delete)):
+            bad = f"a {type(node).__name__} statement"
+        if bad is not None:
+            raise RuntimeError(f"generated code refused ({bad}, line {getattr(node, 'lineno', '?')}): "
+                               "a bug of rulewright's code generator")
+    return tree
 
 
 class _Emitter:
@@ -46,11 +122,15 @@ class _Emitter:
         self.counter = 0
 
     def const(self, value: Any) -> str:
-        if value is None or isinstance(value, (bool, int, str)):
+        """Code naming a constant. Only ``None``, ``True``, ``False`` and 64-bit whole
+        numbers are written in the code; every other value (a text above all, whatever
+        it holds) is passed in the table of constants, ``K0``, ``K1``... so no text of
+        a spec is ever part of the generated source."""
+        if value is None or isinstance(value, bool):
             return repr(value)
-        if isinstance(value, tuple) and _simple(value):
+        if type(value) is int and value in _INT64:
             return repr(value)
-        key = id(value)
+        key = ("=", type(value), value) if _simple(value) else id(value)
         if key not in self.consts:
             name = f"K{len(self.consts)}"
             self.consts[key] = name
@@ -58,14 +138,17 @@ class _Emitter:
         return self.consts[key]
 
     def fresh(self, prefix: str) -> str:
+        """A new local name: ``_`` + prefix + ``_`` + a number (the number after the last
+        ``_``, so two prefixes never give one name)."""
         self.counter += 1
-        return f"_{prefix}{self.counter}"
+        return f"_{prefix}_{self.counter}"
 
 
 def _simple(value) -> bool:
-    if isinstance(value, tuple):
+    """A value that is its own key in the table of constants (equal values share a name)."""
+    if type(value) is tuple:
         return all(_simple(v) for v in value)
-    return value is None or isinstance(value, (bool, int, str))
+    return value is None or type(value) in (bool, int, str)
 
 
 class ExprCompiler:
@@ -87,11 +170,11 @@ class ExprCompiler:
         if e.name in ("seats", "players"):
             return f"ST.{e.name}"
         if self.program is not None and e.name in self.program.state:
-            return f"ST.shared[{e.name!r}]"
-        return f"f_{e.name}()"
+            return f"ST.shared[{self.em.const(e.name)}]"
+        return f"{_fname(e.name)}()"
 
     def ex_SeatVar(self, e: I.SeatVar) -> str:
-        return f"ST.per[{e.name!r}][{self.ex(e.seat)}]"
+        return f"ST.per[{self.em.const(e.name)}][{self.ex(e.seat)}]"
 
     def ex_Call(self, e: I.Call) -> str:
         if self.program is not None and e.name in self.program.funcs:
@@ -101,8 +184,8 @@ class ExprCompiler:
                 return self.ex(e.args[[p for p, _ in fd.params].index(fd.body.name)])
         args = ", ".join(self.ex(a) for a in e.args)
         if self.program is not None and e.name in self.program.scorings:
-            return f"s_{e.name}({e.mode}, _FORCE{', ' if args else ''}{args})"
-        return f"f_{e.name}({args})"
+            return f"{_sname(e.name)}({self.em.const(e.mode)}, _FORCE{', ' if args else ''}{args})"
+        return f"{_fname(e.name)}({args})"
 
     def ex_Op(self, e: I.Op) -> str:
         operator = OPERATORS[e.op]
@@ -169,7 +252,7 @@ class ExprCompiler:
             for b in e.binders:
                 coll, cond = self.indexed(b)
                 self.rename.pop(b.var, None)          # the binder's own name inside the comprehension
-                part = f"for {_pyname(b.var)} in {coll}"
+                part = f"for {_pyname(b.var)} in {self.counted(coll, b.coll)}"
                 if cond is not None:
                     part += f" if {self.ex(cond)}"
                 fors.append(part)
@@ -193,7 +276,7 @@ class ExprCompiler:
             for b in e.binders:
                 coll, cond = self.indexed(b)
                 self.rename.pop(b.var, None)
-                part = f"for {_pyname(b.var)} in {coll}"
+                part = f"for {_pyname(b.var)} in {self.counted(coll, b.coll)}"
                 if cond is not None:
                     part += f" if {self.ex(cond)}"
                 fors.append(part)
@@ -202,6 +285,10 @@ class ExprCompiler:
             return "(" + body + ")"
         finally:
             self.rename = outer
+
+    def counted(self, code: str, e: I.Expr) -> str:
+        """Code of a collection a loop goes over, its values counted against the step budget."""
+        return f"_rt.steps({code}, {self.em.const(e.span)})"
 
     def indexed(self, b: I.Binder):
         """``for c in cells(g) if g[c] == K and rest`` -> the cells of ``g`` holding K
@@ -286,8 +373,8 @@ class Flattener:
             coll, cond = self.exc.indexed(b)
             if coll == self.exc.ex(b.coll):
                 coll = self.value(b.coll, lines, inner)
-            var = self.em.fresh("v_" + b.var)
-            lines.append(f"{inner}for {var} in {coll}:")
+            var = self.em.fresh(_pyname(b.var))
+            lines.append(f"{inner}for {var} in {self.exc.counted(coll, b.coll)}:")
             inner += "    "
             self.exc.rename[b.var] = var
             if cond is not None:
@@ -351,15 +438,19 @@ def locate(exc: RuntimeRulesError) -> RuntimeRulesError:
     return RuntimeRulesError(exc.diagnostics[0].message, best)
 
 
-def evaluate_closed(e: I.Expr, env: dict[str, Any] | None = None) -> Any:
-    """Evaluate an expression that reads no state and no definitions (constant folding)."""
+def evaluate_closed(e: I.Expr, env: dict[str, Any] | None = None, what: str | None = None) -> Any:
+    """Evaluate an expression that reads no state and no definitions (constant folding);
+    ``what`` names it if it runs out of steps (the definition it is part of)."""
     em = _Emitter()
     src = ExprCompiler(None, em).ex(e)
     scope = {"_rt": rt, **em.values}
     for k, v in (env or {}).items():
         scope[_pyname(k)] = v
     try:
-        return eval(src, scope)  # noqa: S307 - generated from our own templates
+        with rt.bounded(what or "the value"):
+            return eval(compile(_vetted(src, "<rules>", "eval"), "<rules>", "eval"), scope)  # noqa: S307
+    except rt.OutOfSteps:
+        raise
     except RuntimeRulesError as exc:
         raise RuntimeRulesError(exc.diagnostics[0].message, e.span) from None
 
@@ -561,6 +652,10 @@ class RandomAgent:
 
 
 # ---------------------------------------------------------------- compiler
+# The steps a whole game's rules may take (all loops of all its turns together).
+GAME_STEPS = 5 * rt.MOST_STEPS
+
+
 class Interpreter:
     def __init__(self, program: I.Program):
         self.program = program
@@ -575,14 +670,15 @@ class Interpreter:
         for sd in program.scorings.values():
             self._scoring(sd)
         for pd in program.procedures.values():
-            self._procedure(pd.name, [p for p, _ in pd.params], pd.body)
+            self._procedure(_prname(pd.name), [p for p, _ in pd.params], pd.body)
         for md in program.modes.values():
-            self._procedure("mode_" + md.name, [s.name for s in md.seats if s.name], md.body)
+            self._procedure(_mname(md.name), [s.name for s in md.seats if s.name], md.body)
         self.source = "\n".join(self.funcs)
         self.ns: dict[str, Any] = {"_rt": rt, "ST": None, "_S": self._span_list, "_err": RuntimeRulesError,
                                    "_FORCE": None, "_LINESPANS": _line_spans(self.source, self._span_list),
                                    **self.em.values}
-        code = compile(self.source, f"<rules {program.name}>", "exec")
+        where = f"<rules {program.name}>"
+        code = compile(_vetted(self.source, where), where, "exec")
         exec(code, self.ns)  # noqa: S102 - generated from the checked program
 
     def span_ref(self, span: Span) -> str:
@@ -609,9 +705,15 @@ class Interpreter:
                               [ln.replace(needle, local) for ln in out[1:]]
         return out
 
+    def stored(self, code: str, e: I.Expr) -> str:
+        """Code of a number a statement stores, kept within 64 bits (see ``runtime.int64``)."""
+        if isinstance(e.type, IntT) and not isinstance(e, I.Const):
+            return f"_rt.int64({code}, {self.em.const(e.span)})"
+        return code
+
     def _func(self, fd: I.FuncDef):
         params = ", ".join(_pyname(p) for p, _ in fd.params)
-        lines = [f"def f_{fd.name}({params}):", f"    # at {self.span_ref(fd.body.span)}"]
+        lines = [f"def {_fname(fd.name)}({params}):", f"    # at {self.span_ref(fd.body.span)}"]
         body = self.flat.value(fd.body, lines, "    ")
         lines.append(f"    return {body}")
         self.funcs.append("\n".join(self._hoist(fd.params, lines)) + "\n")
@@ -619,8 +721,8 @@ class Interpreter:
     def _scoring(self, sd: I.ScoringDef):
         params = ", ".join(_pyname(p) for p, _ in sd.params)
         steps = [s.name for s in sd.steps]
-        lines = [f"def s_{sd.name}(_mode, _forced{', ' if params else ''}{params}):",
-                 f"    _steps = dict.fromkeys({tuple(steps)!r}, 0)",
+        lines = [f"def {_sname(sd.name)}(_mode, _forced{', ' if params else ''}{params}):",
+                 f"    _steps = dict.fromkeys({self.em.const(tuple(steps))}, 0)",
                  "    _choices = {}"]
         for layer in sd.layers:
             lines.append(f"    {_pyname(layer)} = frozenset()")
@@ -639,7 +741,7 @@ class Interpreter:
                 self._scoring_choice(st, flat[i + 1:], step, layers, lines, depth, inner)
                 return
             self._scoring_stmt(st, step, lines, depth)
-        layers = ", ".join(f"{l!r}: {_pyname(l)}" for l in self._layers)
+        layers = ", ".join(f"{self.em.const(l)}: {_pyname(l)}" for l in self._layers)
         if inner:
             # while options are compared only the total matters
             lines.append(f"{pad}if not _full:")
@@ -650,9 +752,10 @@ class Interpreter:
         pad = "    " * depth
         lines.append(f"{pad}# at {self.span_ref(st.span)}")     # where a run-time error of these lines is
         if isinstance(st, I.Points):
-            lines.append(f"{pad}_steps[{step!r}] += {self.flat.value(st.value, lines, pad)}")
+            lines.append(f"{pad}_steps[{self.em.const(step)}] += {self.flat.value(st.value, lines, pad)}")
         elif isinstance(st, I.Let):
-            lines.append(f"{pad}{_pyname(st.name)} = {self.flat.value(st.value, lines, pad)}")
+            value = self.stored(self.flat.value(st.value, lines, pad), st.value)
+            lines.append(f"{pad}{_pyname(st.name)} = {value}")
         elif isinstance(st, I.Mark):
             layer = _pyname(st.layer)
             lines.append(f"{pad}{layer} = {layer} | frozenset({self.flat.value(st.cells, lines, pad)})")
@@ -667,7 +770,7 @@ class Interpreter:
                 for s in st.other:
                     self._scoring_stmt(s, step, lines, depth + 1)
         elif isinstance(st, I.For):
-            lines.append(f"{pad}for {_pyname(st.var)} in {self.exc.ex(st.coll)}:")
+            lines.append(f"{pad}for {_pyname(st.var)} in {self.exc.counted(self.exc.ex(st.coll), st.coll)}:")
             for s in st.body or []:
                 self._scoring_stmt(s, step, lines, depth + 1)
             if not st.body:
@@ -685,16 +788,17 @@ class Interpreter:
         lines.append(f"{pad}def {k}({var}, _steps, _choices{layer_params}, _full):")
         lines.append(f"{pad}    _steps = dict(_steps)")
         lines.append(f"{pad}    _choices = dict(_choices)")
-        lines.append(f"{pad}    _choices[{st.name!r}] = {var}")
+        lines.append(f"{pad}    _choices[{self.em.const(st.name)}] = {var}")
         self._scoring_body(rest, layers, lines, depth + 1, inner=True)
         options = self._options(st)
         span = self.span_ref(st.span)
         full = "_full" if inner else "True"
         lines.append(f"{pad}_opts = {options}")
-        lines.append(f"{pad}if _forced is not None and {st.name!r} in _forced:")
-        lines.append(f"{pad}    _pick = _forced[{st.name!r}]")
+        name = self.em.const(st.name)
+        lines.append(f"{pad}if _forced is not None and {name} in _forced:")
+        lines.append(f"{pad}    _pick = _forced[{name}]")
         lines.append(f"{pad}    if _pick not in _opts:")
-        lines.append(f"{pad}        raise _err('the given {st.name} is not a legal choice: ' + repr(_pick), {span})")
+        lines.append(f"{pad}        raise _rt.not_a_legal_choice({name}, _pick, {span})")
         lines.append(f"{pad}    return {k}(_pick, _steps, _choices{layer_params}, {full})")
         lines.append(f"{pad}if len(_opts) != 1:")
         lines.append(f"{pad}    _opts = [_rt.best_option(_mode, _opts, lambda _o: {k}(_o, _steps, _choices"
@@ -704,18 +808,19 @@ class Interpreter:
     def _options(self, st: I.Choose) -> str:
         var = _pyname(st.name)
         cond = f" if {self.exc.ex(st.where)}" if st.where is not None else ""
+        coll = self.exc.ex(st.coll)
         if st.domain == "element":
-            return f"[{var} for {var} in {self.exc.ex(st.coll)}{cond}]"
+            return f"[{var} for {var} in {self.exc.counted(coll, st.coll)}{cond}]"
         if st.domain == "subset" and st.size is None:
-            return f"[{var} for {var} in _rt.sublists_of({self.exc.ex(st.coll)}){cond}]"
+            return f"[{var} for {var} in {self.exc.counted(f'_rt.sublists_of({coll})', st.coll)}{cond}]"
         if st.domain == "subset":
-            return (f"[{var} for {var} in _rt.subsets(tuple({self.exc.ex(st.coll)}), "
-                    f"{self.exc.ex(st.size)}){cond}]")
+            return (f"[{var} for {var} in _rt.subsets(tuple({coll}), "
+                    f"{self.exc.ex(st.size)}, {self.em.const(st.span)}){cond}]")
         raise RuntimeRulesError("a whole grid can only be chosen in a query", st.span)
 
     # ------------------------------------------------------------ procedures
     def _procedure(self, name: str, params: list[str], body: list[I.Stmt]):
-        lines = [f"def p_{name}({', '.join(_pyname(p) for p in params)}):"]
+        lines = [f"def {name}({', '.join(_pyname(p) for p in params)}):"]
         self._block(body, lines, 1)
         self.funcs.append("\n".join(lines) + "\n")
 
@@ -737,19 +842,19 @@ class Interpreter:
         span = self.span_ref(st.span)
         lines.append(f"{pad}# at {span}")          # where a run-time error of these lines is
         if isinstance(st, I.Let):
-            lines.append(f"{pad}{_pyname(st.name)} = {ex(st.value)}")
+            lines.append(f"{pad}{_pyname(st.name)} = {self.stored(ex(st.value), st.value)}")
         elif isinstance(st, I.Choose):
-            chooser = "'random'" if st.chooser == "random" else (ex(st.chooser) if st.chooser else "None")
-            lines.append(f"{pad}{_pyname(st.name)} = ST.choose({st.name!r}, {chooser}, "
+            chooser = self.em.const("random") if st.chooser == "random" else (ex(st.chooser) if st.chooser else "None")
+            lines.append(f"{pad}{_pyname(st.name)} = ST.choose({self.em.const(st.name)}, {chooser}, "
                          f"{self._options(st)}, {span})")
         elif isinstance(st, I.Shuffle):
             lines.append(f"{pad}ST.shuffle({ex(st.zone)}, {span})")
         elif isinstance(st, I.Deal):
             lines.append(f"{pad}ST.deal({ex(st.count)}, {ex(st.source)}, {ex(st.target)}, {span})")
         elif isinstance(st, I.Checkpoint):
-            lines.append(f"{pad}ST.checkpoint({st.name!r})")
+            lines.append(f"{pad}ST.checkpoint({self.em.const(st.name)})")
         elif isinstance(st, I.Note):
-            lines.append(f"{pad}ST.note({st.name!r}, {ex(st.value)}, {st.heading!r})")
+            lines.append(f"{pad}ST.note({self.em.const(st.name)}, {ex(st.value)}, {self.em.const(bool(st.heading))})")
         elif isinstance(st, I.Take):
             lines.append(f"{pad}ST.take({ex(st.what)}, {ex(st.source)}, {span})")
         elif isinstance(st, I.Move):
@@ -761,16 +866,17 @@ class Interpreter:
                 lines.append(f"{pad}ST.move({ex(st.what)}, {ex(st.source)}, {ex(st.target)}, {span})")
         elif isinstance(st, I.Place):
             var, seat = self._zone_target(st.board)
-            lines.append(f"{pad}ST.place({ex(st.card)}, {ex(st.source)}, {var!r}, {seat}, {ex(st.at)}, {span})")
+            lines.append(f"{pad}ST.place({ex(st.card)}, {ex(st.source)}, {self.em.const(var)}, {seat}, {ex(st.at)}, "
+                         f"{span})")
         elif isinstance(st, I.Pass):
-            lines.append(f"{pad}ST.pass_zone({st.zone!r}, {ex(st.direction)}, {span})")
+            lines.append(f"{pad}ST.pass_zone({self.em.const(st.zone)}, {ex(st.direction)}, {span})")
         elif isinstance(st, I.Block):
             self._block(st.body, lines, depth)
         elif isinstance(st, I.Repeat):
             lines.append(f"{pad}for _ in _rt.times({ex(st.count)}, {span}):")
             self._block(st.body, lines, depth + 1)
         elif isinstance(st, I.For):
-            lines.append(f"{pad}for {_pyname(st.var)} in tuple({ex(st.coll)}):")
+            lines.append(f"{pad}for {_pyname(st.var)} in {self.exc.counted(f'tuple({ex(st.coll)})', st.coll)}:")
             self._block(st.body, lines, depth + 1)
         elif isinstance(st, I.If):
             lines.append(f"{pad}if {ex(st.cond)}:")
@@ -779,34 +885,36 @@ class Interpreter:
                 lines.append(f"{pad}else:")
                 self._block(st.other, lines, depth + 1)
         elif isinstance(st, I.Do):
-            lines.append(f"{pad}p_{st.proc}({', '.join(ex(a) for a in st.args)})")
+            lines.append(f"{pad}{_prname(st.proc)}({', '.join(ex(a) for a in st.args)})")
         elif isinstance(st, I.SetVar):
-            value = ex(st.value)
+            value = self.stored(ex(st.value), st.value)
             if st.scope == "local":
                 lines.append(f"{pad}{_pyname(st.name)} = {value}")
             elif st.scope == "shared":
-                lines.append(f"{pad}ST.shared[{st.name!r}] = {value}")
+                lines.append(f"{pad}ST.shared[{self.em.const(st.name)}] = {value}")
             else:
-                lines.append(f"{pad}ST.per[{st.name!r}][{ex(st.key)}] = {value}")
+                lines.append(f"{pad}ST.per[{self.em.const(st.name)}][{ex(st.key)}] = {value}")
         elif isinstance(st, I.While):
             guard = self.em.fresh("w")
             lines.append(f"{pad}{guard} = 0")
-            lines.append(f"{pad}while {ex(st.cond)}:")
+            lines.append(f"{pad}while _rt.tick({span}) and ({ex(st.cond)}):")
             lines.append(f"{pad}    {guard} += 1")
             lines.append(f"{pad}    if {guard} > 1000000:")
-            lines.append(f"{pad}        raise _err('a while loop went round a million times', {span})")
+            lines.append(f"{pad}        raise _rt.endless_while({span})")
             self._block(st.body, lines, depth + 1)
         elif isinstance(st, I.Require):
-            parts = ", ".join(repr(x) if isinstance(x, str) else f"_rt.Shown({ex(x)})" for x in st.message or ())
+            parts = ", ".join(self.em.const(x) if isinstance(x, str) else f"_rt.Shown({ex(x)})"
+                              for x in st.message or ())
             lines.append(f"{pad}if not ({ex(st.cond)}):")
-            lines.append(f"{pad}    ST.refuse({st.name!r}, lambda: ({parts},), {st.tags!r}, {span})")
+            lines.append(f"{pad}    ST.refuse({self.em.const(st.name)}, lambda: ({parts},), "
+                         f"{self.em.const(tuple(st.tags))}, {span})")
         elif isinstance(st, I.Report):
             if st.var is None:
-                lines.append(f"{pad}ST.report({st.name!r}, {ex(st.value)})")
+                lines.append(f"{pad}ST.report({self.em.const(st.name)}, {ex(st.value)})")
             else:
                 v = _pyname(st.var)
-                lines.append(f"{pad}for {v} in tuple({ex(st.coll)}):")
-                lines.append(f"{pad}    ST.report({st.name!r}, {ex(st.value)}, {v})")
+                lines.append(f"{pad}for {v} in {self.exc.counted(f'tuple({ex(st.coll)})', st.coll)}:")
+                lines.append(f"{pad}    ST.report({self.em.const(st.name)}, {ex(st.value)}, {v})")
         else:
             raise RuntimeRulesError(f"'{type(st).__name__.lower()}' cannot be used here", st.span)
 
@@ -819,7 +927,8 @@ class Interpreter:
         if fn is None:
             body = self.exc.ex(e)
             self.ns.update(self.em.values)
-            fn = eval(f"lambda {', '.join(_pyname(n) for n in names)}: {body}", self.ns)  # noqa: S307
+            src = f"lambda {', '.join(_pyname(n) for n in names)}: {body}"
+            fn = eval(compile(_vetted(src, "<rules>", "eval"), "<rules>", "eval"), self.ns)  # noqa: S307 - vetted
             self._eval_cache[key] = fn
         return fn
 
@@ -833,7 +942,8 @@ class Interpreter:
             self.ns["ST"] = state
         self.ns["_FORCE"] = forced
         try:
-            return fn(*(env[n] for n in names))
+            with rt.bounded("the expression"):
+                return fn(*(env[n] for n in names))
         finally:
             self.ns["_FORCE"] = None
 
@@ -842,17 +952,19 @@ class Interpreter:
         """Evaluate a definition or a scoring on concrete arguments."""
         if state is not None:
             self.ns["ST"] = state
-        if name in self.program.scorings:
-            return self.ns[f"s_{name}"](mode, forced, *args)
-        if name in self.program.constants and not args:
-            return self.program.constants[name]     # a param or a switch
-        return self.ns[f"f_{name}"](*args)
+        with rt.bounded(f"'{name}'"):
+            if name in self.program.scorings:
+                return self.ns[_sname(name)](mode, forced, *args)
+            if name in self.program.constants and not args:
+                return self.program.constants[name]     # a param or a switch
+            return self.ns[_fname(name)](*args)
 
     def run(self, procedure: str, *args, state: GameState | None = None):
         """Run one procedure of the spec on the current (or given) state."""
         if state is not None:
             self.ns["ST"] = state
-        return self.ns[f"p_{procedure}"](*args)
+        with rt.bounded(f"the procedure '{procedure}'"):
+            return self.ns[_prname(procedure)](*args)
 
     def record(self, name: str, **fields):
         """A record value of the spec: ``record('token', owner=seat, power=3)``."""
@@ -916,7 +1028,8 @@ class Interpreter:
         named = {s.name: s for s in seats}
         args = [named[s.name] for s in mode.seats if s.name]
         try:
-            self.ns[f"p_mode_{mode.name}"](*args)
+            with rt.bounded("the game", GAME_STEPS):
+                self.ns[_mname(mode.name)](*args)
         except StopGame as stop:
             st.stopped = str(stop)
         except Exception as exc:

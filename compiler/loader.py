@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from . import cache
+from . import cache, files
 from .build_ast import build
 from .diagnostics import (BadInputError, Diagnostic, ResolveError, RulesError, Span, SpecSyntaxError,
                           register_source)
@@ -46,7 +46,10 @@ def _not_one_file_of_a_folder(p: Path) -> None:
         return
 
     def read(f: Path) -> str:
-        return f.read_text(encoding="utf-8", errors="replace")
+        try:
+            return files.read_bytes(f).decode("utf-8", errors="replace")
+        except BadInputError:       # not a plain file: read as a spec later, and refused then
+            return ""
 
     def variant(text: str) -> bool:
         return re.search(r"^\s*variant\s", text, re.M) is not None
@@ -77,11 +80,15 @@ def _shown(p: Path) -> str:
 class _Specs:
     """Parsed files, each read once: bases (directories or single files) and variants."""
 
-    def __init__(self):
+    def __init__(self, roots: list[Path] | None = None):
         self.parsed: dict[Path, object] = {}
+        self.roots = roots if roots is not None else files.allowed()   # where 'extends' may lead
 
     def file(self, f: Path):
         key = f.resolve()
+        if not files.inside(key, self.roots):
+            raise BadInputError(f"{_shown(f)}: a symbolic link that leads outside the allowed folders "
+                                f"({files.refusal_hint()})")
         if key not in self.parsed:
             self.parsed[key] = parse_files([Path(_shown(key))])[0]
         return self.parsed[key]
@@ -117,6 +124,9 @@ class _Specs:
             raise ResolveError(Diagnostic(head.extends_span, "variants extend each other in a cycle",
                                           "a variant extends its base spec or another variant"))
         target = (key.parent / head.extends)
+        why = files.refusal(head.extends, target, self.roots)
+        if why is not None:
+            raise ResolveError(Diagnostic(head.extends_span, why, files.refusal_hint()))
         if not target.exists():
             from .diagnostics import did_you_mean
             near = did_you_mean(target.name, [q.name for q in target.parent.iterdir()]) \
@@ -178,7 +188,8 @@ def load(path: str | Path, overrides: dict[str, Any] | None = None,
     from .checks import run_checks
     from .diagnostics import did_you_mean
     _not_one_file_of_a_folder(Path(path))
-    specs = _Specs()
+    roots = files.allowed([files.tree_of(p) for p in (path, *variants) if Path(p).exists()])
+    specs = _Specs(roots)
     base, first = specs.chain(Path(path))
     chains = [first]
     for extra in variants:
@@ -224,7 +235,7 @@ def load(path: str | Path, overrides: dict[str, Any] | None = None,
                                 f"the table '{by_option[opt]}': give it once")
         chosen[by_option[opt]] = file
     try:
-        program = Resolver(asts, _shown(base), overrides, chosen).run()
+        program = Resolver(asts, _shown(base), overrides, chosen, roots).run()
     except ResolveError as exc:
         if applied:
             raise type(exc)([V.removed_note(d, applied) for d in exc.diagnostics]) from None
@@ -238,7 +249,7 @@ def load(path: str | Path, overrides: dict[str, Any] | None = None,
     if unread:
         name = unread[0]
         why = (" (a variant replaced what read it)" if applied and name not in
-               unread_settings(Resolver(specs.base(base), _shown(base), {}, chosen).run()) else "")
+               unread_settings(Resolver(specs.base(base), _shown(base), {}, chosen, roots).run()) else "")
         raise BadInputError(f"--set {name}: no rule of {program.title} reads it{why}, so setting it "
                             "would change nothing")
     run_checks(program)

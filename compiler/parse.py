@@ -83,12 +83,35 @@ def _token_text(token: Token) -> str:
     return f"'{token.value}'"
 
 
+# The deepest a file's parse tree may nest (the shipped specs reach 23): every later
+# stage walks expressions recursively, and the generated Python nests with them.
+MOST_NESTING = 80
+
+
 def parse_text(text: str, path: str) -> Tree:
     register_source(path, text)
     try:
-        return parser().parse(text)
+        tree = parser().parse(text)
     except UnexpectedInput as exc:
         raise SpecSyntaxError(_syntax_diagnostic(exc, text, path)) from None
+    _within_nesting(tree, path)
+    return tree
+
+
+def _within_nesting(tree: Tree, path: str) -> None:
+    """A parse tree deeper than ``MOST_NESTING`` is refused at the first node past it
+    (walked without recursion, so any depth is measured)."""
+    stack = [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MOST_NESTING:
+            meta = node.meta
+            line, col = (meta.line, meta.column) if not meta.empty else (1, 1)
+            raise SpecSyntaxError(Diagnostic(
+                Span(path, line, col, line, col + 1),
+                f"an expression nested more than {MOST_NESTING} levels deep",
+                "split it into definitions (def NAME = ...) and use their names"))
+        stack.extend((c, depth + 1) for c in node.children if isinstance(c, Tree))
 
 
 def _syntax_diagnostic(exc: UnexpectedInput, text: str, path: str) -> Diagnostic:

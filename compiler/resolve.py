@@ -13,6 +13,7 @@ see relations and switch-dependent choices as constants.
 from __future__ import annotations
 
 import csv
+import io
 import re
 from pathlib import Path
 from typing import Any
@@ -21,9 +22,10 @@ from solver.operators import AGGREGATES, BUILTIN_CALLS, GRID_POSITIONS, OPERATOR
 
 from . import ast as A
 from . import ir as I
+from . import files as files_mod
 from . import runtime as rt
-from .diagnostics import (NO_SPAN, Diagnostic, DiagnosticBag, ResolveError, RulesError, Span,
-                          did_you_mean, whole_number)
+from .diagnostics import (NO_SPAN, BadInputError, Diagnostic, DiagnosticBag, ResolveError, RulesError, Span,
+                          did_you_mean, source_line, whole_number)
 from .types import (ANY, BOOL, INT, NONE, RELATION, SEAT, TEXT, AnyT, BoardT, BoolT, CellT, CollT,
                     EnumT, IntT, LayerT, MapT, NoneT, RecordT, ScoreT, SeatT, TextT, TupleT, Type,
                     assignable, is_bool, is_cell, is_coll, is_int, join, same)
@@ -137,11 +139,27 @@ class Scope:
         return Scope(self, kind)
 
 
+MOST_ROWS = 20_000         # the most rows a table file may have
+MOST_PLAYERS = 100         # the most players a mode may seat
+_NAME = re.compile(r"[a-z_][a-z0-9_]*")      # a name of the language (the grammar's NAME)
+
+
+def _written_at(span: Span, text: str) -> Span:
+    """The place of the quoted ``text`` inside ``span`` (a path a definition writes), else ``span``."""
+    for line in range(span.line, span.end_line + 1):
+        found = (source_line(span.file, line) or "").find(f'"{text}"')
+        if found >= 0:
+            return Span(span.file, line, found + 1, line, found + len(text) + 3)
+    return span
+
+
 class Resolver:
     def __init__(self, files: list[A.SpecFile], root: str, overrides: dict[str, Any] | None = None,
-                 tables: dict[str, str] | None = None):
+                 tables: dict[str, str] | None = None, roots: list | None = None):
         self.files = files
         self.root = root
+        # the folders a table read 'from' a file may lie in (see files): by default the spec's own tree
+        self.roots = roots if roots is not None else files_mod.allowed([files_mod.tree_of(root)])
         self.overrides = dict(overrides or {})
         self.tables = dict(tables or {})          # table -> a player's own file in place of the spec's
         self.table_files: dict[str, str] = {}
@@ -449,20 +467,28 @@ class Resolver:
         path = Path(own) if own else Path(node.span.file).parent / node.source
         self.table_files[node.name] = str(path)
         if own and not path.is_file():
-            from .diagnostics import BadInputError
             what = "a folder, not a table file" if path.is_dir() else "no such file"
             raise BadInputError(f"{own}: {what} (the table '{node.name}' to load in place of "
                                 f"{node.source})")
+        if not own:
+            why = files_mod.refusal(node.source, path, self.roots)
+            if why is not None:
+                self.diag.error(_written_at(node.span, node.source), why, files_mod.refusal_hint())
+                return []
         try:
-            text = path.read_text(encoding="utf-8-sig")
-        except OSError as exc:
-            self.diag.error(node.span, f"cannot read table file '{node.source}': {exc.strerror}")
+            raw = files_mod.read_bytes(path)
+        except BadInputError as exc:
+            if own:
+                raise
+            self.diag.error(node.span, f"cannot read table file '{node.source}': "
+                                       f"{exc.diagnostics[0].message.split(': ', 1)[-1]}")
             return []
+        try:
+            text = raw.decode("utf-8-sig")
         except UnicodeDecodeError as exc:
             from .inputs import not_utf8
-            where = not_utf8(str(path), path.read_bytes(), exc)
+            where = not_utf8(str(path), raw, exc)
             if own:                 # the player's own file: a bad input, at its line
-                from .diagnostics import BadInputError
                 raise BadInputError(where) from None
             self.diag.error(where.span, where.message, where.hint,
                             notes=((node.span, f"the table '{node.name}' reads it"),))
@@ -470,7 +496,8 @@ class Resolver:
         from .diagnostics import register_source
         register_source(str(path), text)
         rows = []
-        reader = csv.reader(text.splitlines(), strict=True)
+        # (read as a stream: a quoted cell keeps the line breaks written in it)
+        reader = csv.reader(io.StringIO(text, newline=""), strict=True)
         try:
             header = next(reader, [])
         except csv.Error:
@@ -490,6 +517,11 @@ class Resolver:
         start = reader.line_num + 1       # the line a record starts on (a quoted cell may span lines)
         try:
             for fields_ in reader:
+                if len(records) == MOST_ROWS:
+                    self.diag.error(Span(str(path), start, 1, start, 2),
+                                    f"this table file has more than {MOST_ROWS:,} rows, the most a table may have",
+                                    "a table of cards lists each kind of card once, with its count")
+                    return []
                 records.append((start, fields_))
                 start = reader.line_num + 1
         except csv.Error:
@@ -513,7 +545,13 @@ class Resolver:
                     key_span = cspan
                     continue
                 cells.append((("raw", f.strip()), cspan))
-            rows.append(A.Row(key_span, fields_[0].strip(), tuple(cells)))
+            key = fields_[0].strip()
+            if not _NAME.fullmatch(key):
+                self.diag.error(key_span, f"'{key[:60]}' is not a name for a row",
+                                "a row's name is written as every name of the language: lower-case letters, "
+                                "digits and _, starting with a letter or _ (snake_case)")
+                continue
+            rows.append(A.Row(key_span, key, tuple(cells)))
         return rows
 
     # ================================================================ checks
@@ -761,17 +799,14 @@ class Resolver:
             if number is not None and (numbers is None or number in numbers):
                 return number
             if numbers:
-                from .diagnostics import BadInputError
                 raise BadInputError(f"'{text}' is not an option of '{name}' (options: "
                                     + " | ".join(map(str, numbers)) + ")")
         elif isinstance(typ, EnumT):
             options = self.enums[typ.name].values
             if text in options:
                 return text
-            from .diagnostics import BadInputError
             raise BadInputError(f"'{text}' is not an option of '{name}' "
                                 f"({did_you_mean(text, options) or 'options: ' + ' | '.join(options)})")
-        from .diagnostics import BadInputError
         kind = {"int": "a whole number", "bool": "true or false", "text": "a text"}.get(str(typ), f"a {typ}")
         raise BadInputError(f"'{name}' takes {kind}, not '{text}'")
 
@@ -1274,7 +1309,9 @@ class Resolver:
             return e
         from .interpret import evaluate_closed
         try:
-            return I.Const(e.type, e.span, evaluate_closed(e))
+            return I.Const(e.type, e.span, evaluate_closed(e, what=f"'{self.current}'" if self.current else None))
+        except rt.OutOfSteps as exc:
+            self.pending.extend(exc.diagnostics)
         except RulesError as exc:
             self.pending.append(Diagnostic(e.span, exc.diagnostics[0].message))
         except (TypeError, ValueError, AttributeError):
@@ -2038,6 +2075,9 @@ class Resolver:
         if lo < 1 <= hi or hi < 1:
             self.diag.error(node.players.span, f"the mode '{node.name}' is for {lo}..{hi} players: "
                                                "a game has 1 player or more")
+        elif hi > MOST_PLAYERS:
+            self.diag.error(node.players.span, f"the mode '{node.name}' is for up to {hi:,} players, more than "
+                                               f"the {MOST_PLAYERS} a game may seat")
         scope = Scope(kind="procedure")
         seats = []
         has_players = False

@@ -508,9 +508,15 @@ def best_score(mode: int, scores, span=None):
     return best
 
 
-def subsets(pool: tuple, size: int):
+def subsets(pool: tuple, size: int, span=None):
+    """The options of ``choose x subset of C sized n``: every n of C's elements."""
     if size < 0 or size > len(pool):
         return iter(())
+    count = math.comb(len(pool), size)
+    if count > MOST_SUBSETS:
+        raise RuntimeRulesError(f"a choice of {size} of {len(pool)} elements has {count:,} options, more than "
+                                f"the {MOST_SUBSETS:,} one choice may list", span)
+    charge(count, span)
     return itertools.combinations(pool, size)
 
 
@@ -541,21 +547,126 @@ def first(items, span=None):
     raise RuntimeRulesError("first() of an empty collection", span)
 
 
+# ------------------------------------------------------------------ budgets
 MOST_NUMBERS = 10_000_000     # the longest range a spec may build (a range is held whole)
+MOST_STEPS = 20_000_000       # the values one evaluation's loops may visit, all loops together
 
 
-def numbers(a: int, b: int) -> tuple:
+class OutOfSteps(RuntimeRulesError):
+    """The step budget of an evaluation ran out (raised at the loop that was running)."""
+
+
+class _Budget:
+    """The steps left to the evaluation under way (None: no budget is counting)."""
+    left: int | None = None
+    limit: int = 0
+
+
+_BUDGET = _Budget()
+
+
+def charge(n: int, span=None) -> None:
+    """Count ``n`` steps against the running budget; past it, ``OutOfSteps`` at ``span``."""
+    left = _BUDGET.left
+    if left is not None:
+        left -= n
+        _BUDGET.left = left
+        if left < 0:
+            _BUDGET.left = 0
+            raise OutOfSteps(f"did not finish within {_BUDGET.limit:,} steps: this loop was running when "
+                             "the budget ran out", span)
+
+
+def steps(items, span=None):
+    """``items``, as a loop of the generated code goes over them: one step per value
+    (and one for the loop), counted against the running budget."""
+    left = _BUDGET.left
+    if left is not None:
+        try:
+            n = len(items) + 1
+        except TypeError:
+            n = 1
+        left -= n
+        _BUDGET.left = left
+        if left < 0:
+            charge(0, span)
+    return items
+
+
+def tick(span=None) -> bool:
+    """One round of a ``while``: a step. Always true (it is and-ed to the loop's test)."""
+    left = _BUDGET.left
+    if left is not None:
+        _BUDGET.left = left - 1
+        if left <= 0:
+            charge(1, span)
+    return True
+
+
+class bounded:
+    """``with bounded(what, limit):`` runs an evaluation under a step budget; nested
+    evaluations count against the outermost one. Running out is a ``RuntimeRulesError``
+    that names ``what`` and is located at the loop that was running."""
+
+    def __init__(self, what: str, limit: int | None = None):
+        self.what, self.limit, self.outer = what, limit or MOST_STEPS, False
+
+    def __enter__(self):
+        self.outer = _BUDGET.left is None
+        if self.outer:
+            _BUDGET.left = _BUDGET.limit = self.limit
+        return self
+
+    def __exit__(self, kind, exc, tb):
+        if not self.outer:
+            return False
+        _BUDGET.left = None
+        if isinstance(exc, OutOfSteps) and not getattr(exc, "named", False):
+            from .diagnostics import Diagnostic
+            d = exc.diagnostics[0]
+            new = OutOfSteps(Diagnostic(d.span, f"{self.what} {d.message}",
+                                        "a loop over very many values, or loops inside loops: bound the "
+                                        "ranges and collections it goes over"))
+            new.named = True
+            raise new.with_traceback(tb) from None
+        return False
+
+
+def not_a_legal_choice(name: str, pick, span=None):
+    """A forced choice (a witness being replayed) that is not among the options."""
+    return RuntimeRulesError(f"the given {name} is not a legal choice: {pick!r}", span)
+
+
+def endless_while(span=None):
+    return RuntimeRulesError("a while loop went round a million times", span)
+
+
+def numbers(a: int, b: int, span=None) -> tuple:
     """The numbers from a to b."""
     if b - a + 1 > MOST_NUMBERS:
         raise RuntimeRulesError(f"the range {a}..{b} holds {b - a + 1:,} numbers, more than the "
-                                f"{MOST_NUMBERS:,} a spec may build")
+                                f"{MOST_NUMBERS:,} a spec may build", span)
+    charge(max(0, b - a + 1), span)
     return tuple(range(a, b + 1))
+
+
+INT64 = 2 ** 63
+
+
+def int64(value: int, span=None) -> int:
+    """A number a rule stores (``set``, ``let``): within 64 bits, as every number a spec
+    reads is, so a loop that keeps doubling a value stops with an error, not a hang."""
+    if -INT64 <= value < INT64:
+        return value
+    raise RuntimeRulesError(f"a number beyond 64 bits ({value.bit_length()} bits): the rules "
+                            "keep multiplying or adding a value in a loop", span)
 
 
 def times(n: int, span=None) -> range:
     """The rounds of a ``repeat n``."""
     if n < 0:
         raise RuntimeRulesError(f"repeat {n} times: a count is 0 or more", span)
+    charge(n, span)
     return range(n)
 
 

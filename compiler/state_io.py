@@ -14,6 +14,8 @@ their fields, maps as objects, boards as rows of card names (``null`` when free)
 from __future__ import annotations
 
 import json
+import os
+import re
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -92,9 +94,16 @@ def changed_params(program: I.Program) -> dict[str, Any]:
             if k in program.constants and k not in program.switches}
 
 
-def dump(state, *, seed: int | None = None) -> dict:
-    """The whole state of a game as a JSON-ready document."""
+def dump(state, *, seed: int | None = None, beside: str | None = None) -> dict:
+    """The whole state of a game as a JSON-ready document; with ``beside`` (the file it
+    is written to), the variant and table files it names relative to that file."""
     program = state.interp.program
+
+    def where(path: str) -> str:
+        full = Path(path).resolve()
+        if beside is None:
+            return str(full)
+        return os.path.relpath(full, Path(beside).resolve().parent)
     doc: dict[str, Any] = {
         "format": FORMAT,
         "spec": program.name,
@@ -103,9 +112,8 @@ def dump(state, *, seed: int | None = None) -> dict:
         "checkpoint": state.stopped,
         "switches": dict(program.switches),
         **({"params": params} if (params := changed_params(program)) else {}),
-        **({"tables": {k: str(Path(v).resolve()) for k, v in program.own_tables.items()}}
-           if program.own_tables else {}),
-        **({"variants": [str(Path(v.path).resolve()) for v in program.variants]} if program.variants else {}),
+        **({"tables": {k: where(v) for k, v in program.own_tables.items()}} if program.own_tables else {}),
+        **({"variants": [where(v.path) for v in program.variants]} if program.variants else {}),
         "seats": [{"name": s.name, "kind": s.kind, "title": s.title} for s in state.seats],
         "state": {}, "per_seat": {}, "per_key": {},
         "checkpoints": dict(state.checkpoints),
@@ -391,10 +399,32 @@ def _lone_surrogate(x):
     return None
 
 
+MOST_JSON_NESTING = 32          # a state file nests 5 levels; every reader of it walks it
+
+
+def _within_nesting(text: str, path: str) -> None:
+    """JSON nested deeper than ``MOST_JSON_NESTING`` is refused where it goes past it
+    (measured on the text, before any reader recurses into it)."""
+    depth = 0
+    for m in re.finditer(r'"(?:[^"\\]|\\.)*"|[\[\]{}]', text):
+        c = m.group(0)
+        if c in "[{":
+            depth += 1
+            if depth > MOST_JSON_NESTING:
+                line = text.count("\n", 0, m.start()) + 1
+                col = m.start() - (text.rfind("\n", 0, m.start()) + 1) + 1
+                raise BadInputError(Diagnostic(Span(path, line, col, line, col + 1),
+                                               f"JSON nested more than {MOST_JSON_NESTING} levels deep",
+                                               "a state file nests a few levels (see docs/state.md)"))
+        elif c in "]}":
+            depth -= 1
+
+
 def read_document(path: str) -> tuple[dict, str]:
     """The JSON of a state file, or a located syntax error."""
     from .inputs import read_text
     text = read_text(str(path))
+    _within_nesting(text, str(path))
     repeated: list = []
 
     def pairs(items: list) -> dict:
@@ -427,8 +457,17 @@ def read_document(path: str) -> tuple[dict, str]:
         raise BadInputError(Diagnostic(located.span(str(path), located.repeated), message, "keep one of them"))
     bad = _lone_surrogate(doc)
     if bad is not None:
-        raise BadInputError(f"{path}: the text {json.dumps(bad)} holds an escape (\\ud800 to \\udfff) that "
-                            "stands for no character (see docs/state.md)")
+        message = (f"the text {json.dumps(bad)[:200]} holds an escape (\\ud800 to \\udfff) that stands for no "
+                   "character")
+        # where: the first escape of a surrogate in the file that is not half of a pair
+        for m in re.finditer(r"\\[uU]([dD][89abAB][0-9a-fA-F]{2})(\\[uU][dD][c-fC-F][0-9a-fA-F]{2})?|"
+                             r"\\[uU][dD][c-fC-F][0-9a-fA-F]{2}", text):
+            if m.group(2) is None:
+                line = text.count("\n", 0, m.start()) + 1
+                col = m.start() - (text.rfind("\n", 0, m.start()) + 1) + 1
+                raise BadInputError(Diagnostic(Span(str(path), line, col, line, col + 6), message,
+                                               "write the character itself (see docs/state.md)"))
+        raise BadInputError(f"{path}: {message} (see docs/state.md)")
     if not isinstance(doc, dict):
         raise BadInputError(f"{path}: a state file is a JSON object (see docs/state.md)")
     return doc, text

@@ -562,7 +562,7 @@ def cmd_play(args) -> int:
         name = stop_at.split(":")[0]
         raise BadInputError(f"the game ended before checkpoint {stop_at} "
                             f"('{name}' was reached {state.checkpoints.get(name, 0)} time(s))")
-    doc = state_io.dump(state, seed=args.seed)
+    doc = state_io.dump(state, seed=args.seed, beside=args.save_state)
     if args.save_state:
         _write(args.save_state, json.dumps(doc, indent=1, ensure_ascii=False) + "\n")
     write_log(state)
@@ -927,11 +927,16 @@ def _load_state(args, program=None):
         span = state_io.locate(args.state, text, ("variants",))
         raise BadInputError(Diagnostic(span, message) if span else f"{args.state}: {message}")
     saved_variants = [_beside(args.state, v) if isinstance(v, str) else v for v in saved_variants]
+    _within_allowed(args, text, [(("variants", i), raw, v) for i, (raw, v) in
+                                 enumerate(zip(doc.get("variants", []), saved_variants))])
     if saved_variants and not program.variants:
-        missing = [v for v in saved_variants if not Path(v).exists()]
+        missing = [i for i, v in enumerate(saved_variants) if not _exists(v)]
         if missing:
-            raise BadInputError(f"{args.state}: the game was played under the variant {missing[0]}, "
-                                "which is not there any more (name the variant to use with --variant)")
+            message = (f"the game was played under the variant {json.dumps(doc['variants'][missing[0]])[:200]}, "
+                       "which is not there any more")
+            hint = "name the variant to use with --variant"
+            span = state_io.locate(args.state, text, ("variants", missing[0]))
+            raise BadInputError(Diagnostic(span, message, hint) if span else f"{args.state}: {message} ({hint})")
         args.variant = list(saved_variants)
 
         def a_variant_fails_alone() -> bool:
@@ -972,6 +977,11 @@ def _load_state(args, program=None):
     tables = doc.get("tables") or {}
     if tables and not args.cards and not args.table:
         # a path written relative (by hand) is relative to the state file, as 'extends' is to its file
+        if not isinstance(tables, dict) or any(not isinstance(v, str) for v in tables.values()):
+            message = "tables maps a table's name to its file (leave it out for the game's own tables)"
+            span = state_io.locate(args.state, text, ("tables",))
+            raise BadInputError(Diagnostic(span, message) if span else f"{args.state}: {message}")
+        _within_allowed(args, text, [(("tables", k), v, _beside(args.state, v)) for k, v in tables.items()])
         args.table = [f"{k}={_beside(args.state, v)}" for k, v in tables.items()]
     else:
         tables = {}
@@ -1091,6 +1101,31 @@ def _given_settings(args) -> str:
         parts.append(f"--cards {args.cards}")
     parts += [f"--table {t}" for t in getattr(args, "table", None) or []]
     return " ".join(parts)
+
+
+def _within_allowed(args, text: str, entries) -> None:
+    """The files a state file names (variants, tables) lie in the allowed folders: the
+    folder trees of the state file and of the spec and files on the command line, the
+    folders given with --root, and the games rulewright ships (see compiler.files)."""
+    from compiler import files, state_io
+    named = [args.state, args.spec, *(getattr(args, "variant", None) or [])]
+    roots = files.allowed([files.tree_of(p) for p in named if p and Path(p).exists()])
+    for entry, written, path in entries:
+        if files.inside(Path(path), roots):
+            continue
+        message = (f"'{written}' leads outside the allowed folders (the folder trees of the state file "
+                   "and of the spec, and --root)")
+        span = state_io.locate(args.state, text, entry)
+        raise BadInputError(Diagnostic(span, message, files.refusal_hint()) if span else
+                            f"{args.state}: {message} ({files.refusal_hint()})")
+
+
+def _exists(path: str) -> bool:
+    """Whether a file is there (a name the system cannot look up is not)."""
+    try:
+        return Path(path).exists()
+    except (OSError, ValueError):
+        return False
 
 
 def _beside(state: str, path: str) -> str:
@@ -1224,6 +1259,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="the same as --cards (on every command, query included)")
         sp.add_argument("--table", action="append", metavar="NAME=FILE",
                         help="any table of the spec read from your own CSV file (repeatable)")
+        sp.add_argument("--root", action="append", metavar="FOLDER",
+                        help="a folder that specs, variants and state files may also read from (repeatable; "
+                             "their own folder tree always)")
 
     c = sub.add_parser("check", help="compile specs; exit 0 when clean")
     c.add_argument("paths", nargs="+", metavar="PATH")
@@ -1252,8 +1290,8 @@ def build_parser() -> argparse.ArgumentParser:
     common(s)
     pl = sub.add_parser("play", help="play a seeded game with random legal agents")
     pl.add_argument("spec", metavar="SPEC")
-    pl.add_argument("--players", type=int)
-    pl.add_argument("--seed", type=int, default=0)
+    pl.add_argument("--players", type=_whole("a number of players"))
+    pl.add_argument("--seed", type=_whole("a whole number"), default=0)
     pl.add_argument("--mode")
     pl.add_argument("--json", action="store_true")
     pl.add_argument("--log", metavar="FILE", help="write every event of the game as JSON lines")
@@ -1273,9 +1311,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     sm = sub.add_parser("simulate", help="many seeded games: what their reports add up to (scores, winners)")
     sm.add_argument("spec", metavar="SPEC")
-    sm.add_argument("--players", type=int)
-    sm.add_argument("--games", type=_positive(int, "a whole number of games above 0"), default=20)
-    sm.add_argument("--seed", type=int, default=1, help="the first seed (then seed+1, ...)")
+    sm.add_argument("--players", type=_whole("a number of players"))
+    sm.add_argument("--games", type=_positive(int, "a whole number of games from 1 to 100000", most=100_000), default=20)
+    sm.add_argument("--seed", type=_whole("a whole number"), default=1, help="the first seed (then seed+1, ...)")
     sm.add_argument("--mode")
     sm.add_argument("--against", metavar="SPEC",
                     help="also play the same seeds under this spec (the base game of a house rule) and compare")
@@ -1311,6 +1349,17 @@ def build_parser() -> argparse.ArgumentParser:
 MOST_WORKERS = 1024      # CP-SAT's model is invalid past 10,000 workers; no machine here has more cores
 
 
+def _whole(what: str):
+    """An argparse type: a whole number written in at most 18 digits (as every number a
+    user types: see ``whole_number``)."""
+    def parse(text: str):
+        value = whole_number(text)
+        if value is None:
+            raise argparse.ArgumentTypeError(f"'{text[:40]}' is not {what}")
+        return value
+    return parse
+
+
 def _positive(kind, what: str, most=None):
     """An argparse type: a number of ``kind`` above 0 (a time limit, a worker count),
     at most ``most`` when given."""
@@ -1337,6 +1386,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         args, extra = parser.parse_known_args(argv)
         args.query_help = query_help
+        from compiler import files
+        files.clear_roots()
+        for folder in getattr(args, "root", None) or []:
+            files.add_root(folder)
         if args.command != "query" and extra:
             raise UsageError(f"rulewright {args.command}: unrecognized arguments: {' '.join(extra)}")
         if args.command == "query":

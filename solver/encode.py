@@ -20,6 +20,7 @@ Variables are named after their spec origin (``g[1,3]=water``,
 from __future__ import annotations
 
 import itertools
+import time
 from typing import Any
 
 from ortools.sat.python import cp_model
@@ -231,6 +232,13 @@ def cell_name(c) -> str:
     return f"{c[0]},{c[1]}" if isinstance(c, tuple) and len(c) == 2 else str(c)
 
 
+_TICKS = 256       # expressions encoded between two looks at the clock
+
+
+class BuildTimeout(Exception):
+    """Building a model took the whole time limit of its query."""
+
+
 class Encoder:
     def __init__(self, program: I.Program, model: cp_model.CpModel | None = None,
                  state: Any = None):
@@ -295,6 +303,14 @@ class Encoder:
         # the types of values known whatever they hold (a record's fields are known too)
         self._known_types = {int, str, bool, type(None)} | \
             {r.cls for r in program.records.values() if r.cls is not None}
+        self.deadline: float | None = None      # time.perf_counter() past which building stops
+        self._ticks = _TICKS
+
+    def _tick(self):
+        """Every ``_TICKS`` expressions encoded: past the deadline, building stops."""
+        self._ticks = _TICKS
+        if self.deadline is not None and time.perf_counter() > self.deadline:
+            raise BuildTimeout()
 
     # ================================================================ literals
     def new_bool(self, name: str):
@@ -869,6 +885,9 @@ class Encoder:
 
     # ================================================================ walking
     def encode(self, e: I.Expr, env: dict[str, Any]):
+        self._ticks -= 1
+        if self._ticks <= 0:
+            self._tick()
         if type(e) is I.Local:
             v = env.get(e.name, _NO_VALUE)
             if v is not _NO_VALUE:

@@ -17,6 +17,7 @@ A new operator lands with all three and a row in ``tests/test_operators.py``.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -46,12 +47,11 @@ class Operator:
         """The ``py`` template filled in: ``{0}``... the operands, ``{*}`` all of them,
         ``{D}`` the node's data, ``{S}`` its place in the spec (for the run-time error
         of an operator that can fail: None where there is none to give)."""
-        text = self.py.replace("{*}", ", ".join(args)).replace("{S}", span_name or "None")
+        fill = {"*": ", ".join(args), "S": span_name or "None"}
         if data_name is not None:
-            text = text.replace("{D}", data_name)
-        for i, a in enumerate(args):
-            text = text.replace("{%d}" % i, a)
-        return text
+            fill["D"] = data_name
+        fill.update((str(i), a) for i, a in enumerate(args))
+        return fill_template(self.py, fill)
 
     def evaluate(self, *args, data=None):
         """Concrete value of the operator on concrete operands (from ``py``)."""
@@ -66,6 +66,16 @@ class Operator:
 
 
 _CACHE: dict = {}
+
+_PLACE = re.compile(r"\{(\*|[0-9]+|[A-Za-z]+)\}")
+
+
+def fill_template(template: str, fill: dict[str, str]) -> str:
+    """A template's places (``{0}``, ``{*}``, ``{D}``, ``{elem}``...) filled in one pass
+    over the template alone: what is put in a place is never read again, so code of
+    an operand (whatever it holds) cannot become a place of the template. A place
+    with nothing to put in it is left as it is (a template's own braces: ``{}``)."""
+    return _PLACE.sub(lambda m: fill.get(m.group(1), m.group(0)), template)
 
 
 OPERATORS: dict[str, Operator] = {}
@@ -548,7 +558,7 @@ def enc_concat(E, n, a, b):
 
 
 op("concat", 2, t_concat, "(tuple({0}) + tuple({1}))", "one collection after the other", enc_concat)
-op("range", 2, t_range, "_rt.numbers({0}, {1})", "the numbers from a to b", _nonlinear("range"))
+op("range", 2, t_range, "_rt.numbers({0}, {1}, {S})", "the numbers from a to b", _nonlinear("range"))
 
 
 def enc_size(E, n, coll):
@@ -1024,8 +1034,8 @@ class Aggregate:
 
     def emit(self, elem: str, fors: str, key: str = "", supply: str = "", var: str = "",
              span_name: str | None = None) -> str:
-        return (self.py.replace("{elem}", elem).replace("{fors}", fors).replace("{key}", key)
-                .replace("{supply}", supply).replace("{var}", var).replace("{S}", span_name or "None"))
+        return fill_template(self.py, {"elem": elem, "fors": fors, "key": key, "supply": supply, "var": var,
+                                       "S": span_name or "None"})
 
 
 AGGREGATES: dict[str, Aggregate] = {}

@@ -29,7 +29,7 @@ from compiler import render
 from compiler import runtime as rt
 from compiler.diagnostics import NotSupportedError, RulesError, reason_of, shown_names
 
-from .encode import Encoder, Leaf, _choice_literals, _symbolic, free_locals, statements
+from .encode import BuildTimeout, Encoder, Leaf, _choice_literals, _symbolic, free_locals, statements
 from .symbolic import BoardV, BoolV, CaseV, EnumV, IntV, ListV, ScoreV, SetV, Sym
 from .symmetry import break_symmetries
 
@@ -194,9 +194,12 @@ def interpreter_for(program: I.Program):
 
 
 def build(program: I.Program, name: str, inputs: dict[str, Any], symmetry: bool = True,
-          options: dict | None = None, state: Any = None, explain: bool = False):
+          options: dict | None = None, state: Any = None, explain: bool = False,
+          deadline: float | None = None):
+    """The CP-SAT model of a query; ``BuildTimeout`` past ``deadline`` (a perf_counter time)."""
     query = program.queries[name]
     enc = Encoder(program, state=state)
+    enc.deadline = deadline
     enc.inputs = dict(inputs)
     enc.explain = explain
     if state is not None:
@@ -258,7 +261,17 @@ def run_query(program: I.Program, name: str, inputs: dict[str, Any], time_limit:
               reasons: bool = True) -> Answer:
     started = time.perf_counter()
     inputs = with_defaults(program, name, inputs, state)
-    enc, env, objective, obj, sym_count = build(program, name, inputs, symmetry, state=state)
+
+    def out_of_time() -> Answer:
+        """The time limit covers building the model too: past it, no answer and no bound."""
+        seconds = time.perf_counter() - started
+        return Answer(name, "UNKNOWN", None, None, {}, {}, seconds, False, float(time_limit), int(workers),
+                      {"build_seconds": round(seconds, 4)})
+    try:
+        enc, env, objective, obj, sym_count = build(program, name, inputs, symmetry, state=state,
+                                                    deadline=started + float(time_limit))
+    except BuildTimeout:
+        return out_of_time()
     built = time.perf_counter() - started
     sense = _sense(program.queries[name])
     stopped = False         # Ctrl-C: no later phase
@@ -288,8 +301,12 @@ def run_query(program: I.Program, name: str, inputs: dict[str, Any], time_limit:
     if status_code == cp_model.INFEASIBLE and enc.hardened and not stopped:
         # a grid's condition required everywhere may fail on a path not taken: encode
         # the query again with it required on its own path only
-        enc, env, objective, obj, sym_count = build(program, name, inputs, symmetry, state=state,
-                                                    options={"hard_grid_wheres": False})
+        try:
+            enc, env, objective, obj, sym_count = build(program, name, inputs, symmetry, state=state,
+                                                        options={"hard_grid_wheres": False},
+                                                        deadline=started + float(time_limit))
+        except BuildTimeout:
+            return out_of_time()
         solver, status_code = solve(min(1.0, 0.1 * time_limit))
     hinted = None
     if status_code not in (cp_model.OPTIMAL, cp_model.INFEASIBLE) and left() > 0.5 and not stopped:

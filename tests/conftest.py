@@ -1,6 +1,7 @@
 """Shared fixtures: the compiled Savanna spec, its interpreter, grid helpers."""
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,14 @@ SAVANNA = ROOT / "spec" / "ecosystem_savanna"
 LETTERS = {"W": "water", "P": "prairie", "T": "tree", "G": "gazelle", "Z": "zebra", "F": "giraffe",
            "C": "cheetah", "L": "lion", "E": "elephant", "H": "hyena", "V": "vulture", ".": None,
            "R": "rhino"}            # the card spec/house_rules/savanna_rhinos.rules adds
+
+
+def rel(target, folder) -> str:
+    """How a file in ``folder`` names ``target`` (relative to the checkout when not
+    absolute): a relative path, as paths written in specs and state files are."""
+    t = Path(target)
+    t = t if t.is_absolute() else ROOT / t
+    return os.path.relpath(t.resolve(), Path(folder).resolve())
 
 
 def pytest_addoption(parser):

@@ -5,6 +5,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import rel
 
 ROOT = Path(__file__).resolve().parent.parent
 SPEC = "spec/ecosystem_savanna"
@@ -463,7 +464,7 @@ def test_agent_input_mistakes_exit_2(given, message):
 
 def test_play_solver_agent_needs_a_playing_query(tmp_path):
     bare = tmp_path / "bare.rules"
-    bare.write_text(f'variant bare "No playing query" extends "{ROOT / SPEC}"\nremove query best_pick\n')
+    bare.write_text(f'variant bare "No playing query" extends "{rel(ROOT / SPEC, bare.parent)}"\nremove query best_pick\n')
     code, _, err = run("play", str(bare), "--players", "3", "--seed", "1", "--agent", "solver")
     assert code == 2
     assert "plays the answers of a query with 'play' statements" in err and "(here: none)" in err
@@ -551,7 +552,7 @@ def test_savanna_queries_that_cannot_be_answered_say_why():
 
 def test_a_variant_that_takes_a_checkpoint_away_is_warned_of_and_named_by_stop_at(tmp_path):
     v = tmp_path / "v.rules"
-    v.write_text(f'variant quiet "Quiet" extends "{ROOT / SPEC}"\n'
+    v.write_text(f'variant quiet "Quiet" extends "{rel(ROOT / SPEC, v.parent)}"\n'
                  "override step draft_round.pick_and_place {\n"
                  "  simultaneously for s in seats {\n"
                  "    choose k in hand(s) by s\n"
@@ -567,7 +568,7 @@ def test_a_variant_that_takes_a_checkpoint_away_is_warned_of_and_named_by_stop_a
                                   "procedure p { repeat 3 { step tick { checkpoint round  set n = n + 1 } } }\n"
                                   'mode standard "S" players 1 { seats players do p() report n = n }\n')
     w = tmp_path / "w.rules"
-    w.write_text(f'variant w "W" extends "{base}"\nremove step p.tick\n')
+    w.write_text(f'variant w "W" extends "{rel(base, w.parent)}"\nremove step p.tick\n')
     code, out, err = run("check", str(w))
     assert code == 0
     assert f"{w}:2:13: warning: variant 'w' takes away the checkpoint 'round' (remove step 'p.tick')" in err
@@ -576,7 +577,7 @@ def test_a_variant_that_takes_a_checkpoint_away_is_warned_of_and_named_by_stop_a
     assert code == 2
     assert f"--stop-at: no checkpoint 'round': variant 'w' takes it away (remove step 'p.tick' at {w}:2)" in err
     # a whole procedure replaced by one without the checkpoint: the same
-    w.write_text(f'variant w "W" extends "{base}"\noverride procedure p {{ set n = 3 }}\n')
+    w.write_text(f'variant w "W" extends "{rel(base, w.parent)}"\noverride procedure p {{ set n = 3 }}\n')
     code, out, err = run("check", str(w))
     assert code == 0
     assert f"{w}:2:20: warning: variant 'w' takes away the checkpoint 'round' (override procedure 'p')" in err
@@ -645,7 +646,7 @@ def test_a_division_by_zero_in_a_rule_is_located(tmp_path):
     caret, never an internal error."""
     grid = ROOT / "examples" / "margot.grid"
     step = tmp_path / "v.rules"
-    step.write_text(f'variant v "V" extends "{ROOT / SPEC}"\n'
+    step.write_text(f'variant v "V" extends "{rel(ROOT / SPEC, step.parent)}"\n'
                     "override step score.water = 10 // (count(c in cells(g) if g[c] == water) - 2)\n")
     for args in (("score", str(step), str(grid)), ("play", str(step), "--players", "3", "--seed", "1"),
                  ("simulate", str(step), "--players", "3", "--games", "2")):
@@ -654,11 +655,11 @@ def test_a_division_by_zero_in_a_rule_is_located(tmp_path):
         assert f"{step}:2:29: error: cannot divide 10 by 0 (the divisor is 0 here)" in err, (args, err)
         assert "internal error" not in err
     rem = tmp_path / "r.rules"
-    rem.write_text(f'variant r "R" extends "{ROOT / SPEC}"\noverride step score.water = 10 % 0\n')
+    rem.write_text(f'variant r "R" extends "{rel(ROOT / SPEC, rem.parent)}"\noverride step score.water = 10 % 0\n')
     code, out, err = run("check", str(rem))
     assert code == 1 and "r.rules:2:29: error: cannot take the remainder of 10 by 0" in err
     param = tmp_path / "p.rules"
-    param.write_text(f'variant p "P" extends "{ROOT / SPEC}"\noverride param hand_size = 11 // (2 - 2)\n')
+    param.write_text(f'variant p "P" extends "{rel(ROOT / SPEC, param.parent)}"\noverride param hand_size = 11 // (2 - 2)\n')
     code, out, err = run("check", str(param))
     assert code == 1
     assert "p.rules:2:28: error: cannot divide 11 by 0" in err and "must be known before play" not in err
@@ -763,7 +764,7 @@ def test_small_mistakes_get_plain_messages(tmp_path):
     code, _, err = run("check", "spec/darwins_choice", "--cards", str(csv))
     assert code == 2 and f"{csv}:1:1: error: this table file is empty" in err and "hint: its first line is the header" in err
     v = tmp_path / "v.rules"
-    v.write_text(f'variant v "V" extends "{ROOT / SPEC}"\ndef spare = base + 1\n')
+    v.write_text(f'variant v "V" extends "{rel(ROOT / SPEC, v.parent)}"\ndef spare = base + 1\n')
     code, _, err = run("check", str(v))
     assert code == 1 and "unknown name 'base'" in err and "exists only inside an override" in err
     code, _, err = run("play", SPEC, "--players", "3", "--agent", "solver", "--agent-query", "nonsense")
@@ -860,7 +861,7 @@ def test_cards_beyond_the_box_are_the_reason_a_query_has_no_answer(tmp_path):
 
 def test_a_game_that_fails_still_writes_its_log(tmp_path):
     v = tmp_path / "v.rules"
-    v.write_text(f'variant v "V" extends "{ROOT / SPEC}"\n'
+    v.write_text(f'variant v "V" extends "{rel(ROOT / SPEC, v.parent)}"\n'
                  "override step score.water = {1: 1, 2: 4}[count(c in cells(g) if g[c] == water)]\n")
     log = tmp_path / "game.log"
     code, _, err = run("play", str(v), "--players", "3", "--seed", "1", "--log", str(log))

@@ -21,6 +21,7 @@ from compiler import load
 from compiler import runtime as rt
 from solver.agent import SolverAgent, summary
 from solver.queries import interpreter_for, run_query
+from conftest import rel
 
 ROOT = Path(__file__).resolve().parent.parent
 SPEC = ROOT / "spec" / "ecosystem_savanna"
@@ -141,7 +142,7 @@ def test_least_of_known_arguments_without_a_position(tmp_path):
     """least(...) of a grid known from the inputs and a choice: no saved position,
     and the answer is the brute force's (every place, its least score)."""
     variant = tmp_path / "worst.rules"
-    variant.write_text(f'variant worst "Worst" extends "{SPEC}"\n\n'
+    variant.write_text(f'variant worst "Worst" extends "{rel(SPEC, variant.parent)}"\n\n'
                        'query worst "Worst place" {\n'
                        '  input state: ecosystem\n'
                        '  input card: card\n'
@@ -208,7 +209,7 @@ def test_least_of_a_chosen_grid_is_refused_with_a_hint(tmp_path):
     """least(...) of a grid the solver chooses has no encoding: the error is at the
     choice made against the owner (not at its doc comment) and says what works."""
     variant = tmp_path / "worst.rules"
-    variant.write_text(f'variant worst "Worst" extends "{SPEC}"\n\n'
+    variant.write_text(f'variant worst "Worst" extends "{rel(SPEC, variant.parent)}"\n\n'
                        'query worst "Worst grid" {\n'
                        '  choose g: ecosystem where full(g) and within(contents(g), box)\n'
                        '  maximize 0 - least(score(g, []))\n'
@@ -235,7 +236,7 @@ def test_least_of_a_chosen_grid_is_refused_with_a_hint(tmp_path):
 
 def test_a_rule_without_parameters_gives_its_sentence(tmp_path):
     variant = tmp_path / "z.rules"
-    variant.write_text(f'variant z "Z" extends "{SOLO}"\n'
+    variant.write_text(f'variant z "Z" extends "{rel(SOLO, variant.parent)}"\n'
                        'rule jhay_room [ES-SOLO-04] = not full(board(jhay))\n'
                        '  else "no room left for Jhay"\n'
                        'override query best_pick "B" {\n'

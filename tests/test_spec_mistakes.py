@@ -17,6 +17,7 @@ import pytest
 from compiler import load
 from compiler.diagnostics import ResolveError, RulesError, RuntimeRulesError, SpecSyntaxError
 from solver.queries import interpreter_for, run_query
+from conftest import rel
 
 ROOT = Path(__file__).resolve().parent.parent
 DARWIN = ROOT / "spec" / "darwins_choice"
@@ -161,7 +162,7 @@ query best "B" {
 
 
 def test_the_names_a_variant_keeps_for_base_are_shown_as_a_person_reads_them(tmp_path):
-    variant = spec(tmp_path, f'''variant v01 "V" extends "{DARWIN}"
+    variant = spec(tmp_path, f'''variant v01 "V" extends "{rel(DARWIN, tmp_path)}"
 override rule can_eat(h: species, t: species) = base(h) and h.owner != t.owner
 ''', "v01.rules")
     with pytest.raises(ResolveError) as info:
@@ -175,7 +176,7 @@ override rule can_eat(h: species, t: species) = base(h) and h.owner != t.owner
 
 
 def test_check_of_a_variant_with_a_param_of_its_own_set(tmp_path):
-    variant = spec(tmp_path, f'''variant hl "Hand limit" extends "{DARWIN}"
+    variant = spec(tmp_path, f'''variant hl "Hand limit" extends "{rel(DARWIN, tmp_path)}"
 param hand_limit: int = 12
 def over_the_limit(p: seat) = size(hand(p)) > hand_limit
 ''', "hl.rules")
@@ -224,7 +225,7 @@ def test_errors_an_override_causes_in_the_base_point_at_the_override(tmp_path):
     """A changed signature breaks the base's calls: each error at a base line now has a
     note at the override. A param overridden with a value of the wrong type is one
     error, not a cascade of Python-worded ones through the base."""
-    changed = spec(tmp_path, f'''variant v03 "Params" extends "{DARWIN}"
+    changed = spec(tmp_path, f'''variant v03 "Params" extends "{rel(DARWIN, tmp_path)}"
 override def double_cost(s: species, extra: int) = base(s) + extra
 ''', "v03.rules")
     with pytest.raises(ResolveError) as info:
@@ -233,7 +234,7 @@ override def double_cost(s: species, extra: int) = base(s) + extra
     assert first.span.file.endswith("actions.rules") and "'double_cost' takes 2 argument(s), not 1" in first.message
     assert any(str(span.file) == str(changed) and "variant 'v03' overrides 'double_cost' here" in note
                for span, note in first.notes)
-    typed = spec(tmp_path, f'''variant v07 "Eras" extends "{DARWIN}"
+    typed = spec(tmp_path, f'''variant v07 "Eras" extends "{rel(DARWIN, tmp_path)}"
 override param eras = "three"
 ''', "v07.rules")
     with pytest.raises(ResolveError) as info:
@@ -241,7 +242,7 @@ override param eras = "three"
     assert [d.message for d in info.value.diagnostics] == ["param 'eras' is declared int but its value is text"]
     # a state variable given another type: the base's uses of it fail with messages
     # about values ("cannot compare int with card"), each with a note at the override
-    retyped = spec(tmp_path, f'variant v08 "Discard" extends "{ROOT / "spec" / "ecosystem_savanna"}"\n'
+    retyped = spec(tmp_path, f'variant v08 "Discard" extends "{rel(ROOT / "spec" / "ecosystem_savanna", tmp_path)}"\n'
                              "override state { discard: list of int }\n", "v08.rules")
     with pytest.raises(ResolveError) as info:
         load(retyped)
@@ -255,7 +256,7 @@ override param eras = "three"
 def test_a_run_time_error_in_a_variant_scoring_step_is_located_in_the_variant(tmp_path):
     """A scoring step's statements carry their own location: the error is at the
     step of the variant, not at the base's call of the scoring."""
-    v = spec(tmp_path, f'variant v "V" extends "{ROOT / "spec" / "ecosystem_savanna"}"\n'
+    v = spec(tmp_path, f'variant v "V" extends "{rel(ROOT / "spec" / "ecosystem_savanna", tmp_path)}"\n'
                        "override step score.tree = size(contents(placed(g, tree, first(cells(g)))))\n")
     out = subprocess.run([sys.executable, "-m", "solver.cli", "score", str(ROOT / "spec" / "ecosystem_savanna"),
                           "--variant", str(v), str(ROOT / "examples" / "margot.grid")],

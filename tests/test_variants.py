@@ -15,7 +15,7 @@ from compiler import load
 from compiler.diagnostics import ResolveError
 from compiler.diffing import diff, to_json
 from compiler.interpret import Interpreter
-from conftest import grid
+from conftest import grid, rel
 
 ROOT = Path(__file__).resolve().parent.parent
 DARWIN = ROOT / "spec" / "darwins_choice"
@@ -34,7 +34,7 @@ def eras_played(program, seed=3):
 
 
 def test_override_param_changes_play(tmp_path):
-    v = write(tmp_path, "two_eras.rules", f'variant two_eras "Two Eras" extends "{DARWIN}"\n'
+    v = write(tmp_path, "two_eras.rules", f'variant two_eras "Two Eras" extends "{rel(DARWIN, tmp_path)}"\n'
                                           "override param eras = 2\n")
     program = load(v)
     assert program.constants["eras"] == 2
@@ -44,7 +44,7 @@ def test_override_param_changes_play(tmp_path):
 
 
 def test_override_keeps_base_rule_ids_and_doc(tmp_path):
-    v = write(tmp_path, "v.rules", f'variant v "V" extends "{DARWIN}"\n'
+    v = write(tmp_path, "v.rules", f'variant v "V" extends "{rel(DARWIN, tmp_path)}"\n'
                                    "override param eras [DC-VAR-GEN-02 XX-NEW-01] = 3\n")
     d = load(v).definitions["eras"]
     assert d.rule_ids == ("DC-FLOW-02", "DC-VAR-GEN-02", "XX-NEW-01")
@@ -53,7 +53,7 @@ def test_override_keeps_base_rule_ids_and_doc(tmp_path):
 
 
 def test_switch_default_override_keeps_options(tmp_path):
-    v = write(tmp_path, "v.rules", f'variant v "V" extends "{DARWIN}"\n'
+    v = write(tmp_path, "v.rules", f'variant v "V" extends "{rel(DARWIN, tmp_path)}"\n'
                                    "override switch tied_feeders = even_split\n")
     program = load(v)
     assert program.switches["tied_feeders"] == "even_split"
@@ -63,7 +63,7 @@ def test_switch_default_override_keeps_options(tmp_path):
 
 
 def test_override_step_add_and_remove(tmp_path):
-    v = write(tmp_path, "v.rules", f'variant v "V" extends "{SAVANNA}"\n'
+    v = write(tmp_path, "v.rules", f'variant v "V" extends "{rel(SAVANNA, tmp_path)}"\n'
                                    "/// Prairie groups score 1, 3, 6, 10 and 15.\n"
                                    "def triangle = {1: 1, 2: 3, 3: 6, 4: 10, else: 15}\n"
                                    "override step score.prairie = sum(triangle[size(grp)] for grp in "
@@ -83,7 +83,7 @@ def test_override_step_add_and_remove(tmp_path):
 
 
 def test_override_state_variable(tmp_path):
-    v = write(tmp_path, "v.rules", f'variant v "V" extends "{DARWIN}"\n'
+    v = write(tmp_path, "v.rules", f'variant v "V" extends "{rel(DARWIN, tmp_path)}"\n'
                                    "override state {\n"
                                    "  event_stack: pile of event = [e for e in event if e != flood]\n"
                                    "}\n")
@@ -95,7 +95,7 @@ def test_override_state_variable(tmp_path):
 
 
 def test_add_state_and_definitions(tmp_path):
-    v = write(tmp_path, "v.rules", f'variant v "V" extends "{DARWIN}"\n'
+    v = write(tmp_path, "v.rules", f'variant v "V" extends "{rel(DARWIN, tmp_path)}"\n'
                                    "/// Our own tally.\n"
                                    "def house_bonus [HR-01] = 7\n"
                                    "state { tally: int = house_bonus }\n")
@@ -106,7 +106,7 @@ def test_add_state_and_definitions(tmp_path):
 
 
 def test_variant_of_a_variant_is_ordered(tmp_path):
-    a = write(tmp_path, "a.rules", f'variant a "A" extends "{DARWIN}"\noverride param eras = 3\n')
+    a = write(tmp_path, "a.rules", f'variant a "A" extends "{rel(DARWIN, tmp_path)}"\noverride param eras = 3\n')
     b = write(tmp_path, "b.rules", 'variant b "B" extends "a.rules"\noverride param eras = 2\n')
     program = load(b)
     assert program.constants["eras"] == 2
@@ -116,23 +116,23 @@ def test_variant_of_a_variant_is_ordered(tmp_path):
 
 
 def test_unordered_variants_conflict(tmp_path):
-    a = write(tmp_path, "a.rules", f'variant a "A" extends "{DARWIN}"\noverride param eras = 3\n')
-    b = write(tmp_path, "b.rules", f'variant b "B" extends "{DARWIN}"\noverride param eras = 2\n')
+    a = write(tmp_path, "a.rules", f'variant a "A" extends "{rel(DARWIN, tmp_path)}"\noverride param eras = 3\n')
+    b = write(tmp_path, "b.rules", f'variant b "B" extends "{rel(DARWIN, tmp_path)}"\noverride param eras = 2\n')
     with pytest.raises(ResolveError) as info:
         load(a, variants=[b])
     text = info.value.render()
     assert "variants 'a' and 'b' both change 'eras', and neither extends the other" in text
     assert "b.rules:2:16" in text and "a.rules:2:16" in text      # both spans
     # different definitions: no conflict
-    c = write(tmp_path, "c.rules", f'variant c "C" extends "{DARWIN}"\noverride param hand_size = 8\n')
+    c = write(tmp_path, "c.rules", f'variant c "C" extends "{rel(DARWIN, tmp_path)}"\noverride param hand_size = 8\n')
     program = load(a, variants=[c])
     assert (program.constants["eras"], program.constants["hand_size"]) == (3, 8)
 
 
 def test_variants_of_different_bases_do_not_mix(tmp_path):
     from compiler.diagnostics import BadInputError
-    a = write(tmp_path, "a.rules", f'variant a "A" extends "{DARWIN}"\noverride param eras = 3\n')
-    s = write(tmp_path, "s.rules", f'variant s "S" extends "{SAVANNA}"\nremove step score.tree\n')
+    a = write(tmp_path, "a.rules", f'variant a "A" extends "{rel(DARWIN, tmp_path)}"\noverride param eras = 3\n')
+    s = write(tmp_path, "s.rules", f'variant s "S" extends "{rel(SAVANNA, tmp_path)}"\nremove step score.tree\n')
     with pytest.raises(BadInputError, match="it changes"):
         load(a, variants=[s])
 
@@ -145,7 +145,7 @@ def test_cycle_of_variants(tmp_path):
 
 
 def test_changed_twice_in_one_variant(tmp_path):
-    a = write(tmp_path, "a.rules", f'variant a "A" extends "{DARWIN}"\noverride param eras = 3\n'
+    a = write(tmp_path, "a.rules", f'variant a "A" extends "{rel(DARWIN, tmp_path)}"\noverride param eras = 3\n'
                                    "override param eras = 2\n")
     with pytest.raises(ResolveError, match="'eras' is changed twice in this variant"):
         load(a)
@@ -153,14 +153,15 @@ def test_changed_twice_in_one_variant(tmp_path):
 
 def test_directory_of_variants_alone_is_not_a_spec(tmp_path):
     from compiler.diagnostics import BadInputError
-    write(tmp_path, "a.rules", f'variant a "A" extends "{DARWIN}"\noverride param eras = 3\n')
+    write(tmp_path, "a.rules", f'variant a "A" extends "{rel(DARWIN, tmp_path)}"\noverride param eras = 3\n')
+    from compiler import files
     from compiler.loader import _Specs
     with pytest.raises(BadInputError, match="only variant files"):
-        _Specs().base(tmp_path)
+        _Specs(files.allowed([tmp_path])).base(tmp_path)
 
 
 def test_diff_lists_changes_with_rule_ids_texts_and_downstream(tmp_path):
-    v = write(tmp_path, "v.rules", f'variant v "V" extends "{SAVANNA}"\n'
+    v = write(tmp_path, "v.rules", f'variant v "V" extends "{rel(SAVANNA, tmp_path)}"\n'
                                    "override def prairie_points [HR-PRAIRIE] = {1: 1, 2: 3, 3: 6, 4: 10, else: 15}\n"
                                    "remove step score.tree\n"
                                    "def spare = 1\n")
@@ -187,7 +188,7 @@ def test_diff_and_the_docs_show_the_doc_comments_a_variant_writes(tmp_path):
     override that writes none keeps the base's, which is not shown as the variant's."""
     from compiler.docgen import variants_page
     from compiler.diffing import to_text
-    v = write(tmp_path, "v.rules", f'variant v "V" extends "{SAVANNA}"\n'
+    v = write(tmp_path, "v.rules", f'variant v "V" extends "{rel(SAVANNA, tmp_path)}"\n'
                                    "/// Eight lions only.\n"
                                    "override row card.lion: count = 8\n"
                                    "/// Rhinos join the box.\n"
@@ -256,7 +257,7 @@ def test_cli_check_directory_checks_every_variant():
 
 
 def test_base_names_the_replaced_definition(tmp_path):
-    v = write(tmp_path, "v.rules", f'variant v "V" extends "{DARWIN}"\n'
+    v = write(tmp_path, "v.rules", f'variant v "V" extends "{rel(DARWIN, tmp_path)}"\n'
                                    "override param eras = base - 1\n"
                                    "state { evaluations: int }\n"
                                    "override procedure evaluation {\n"
@@ -274,7 +275,7 @@ def test_base_names_the_replaced_definition(tmp_path):
 
 
 def test_base_outside_an_override_is_an_unknown_name(tmp_path):
-    v = write(tmp_path, "v.rules", f'variant v "V" extends "{DARWIN}"\n'
+    v = write(tmp_path, "v.rules", f'variant v "V" extends "{rel(DARWIN, tmp_path)}"\n'
                                    "def more = base + 1\n")
     with pytest.raises(ResolveError, match="unknown name 'base'"):
         load(v)
@@ -312,7 +313,7 @@ def test_cli_state_remembers_its_variant_and_query_applies_it(tmp_path):
 
 
 def test_diff_follows_the_layers_a_changed_step_marks(tmp_path):
-    v = write(tmp_path, "v.rules", f'variant v "V" extends "{SAVANNA}"\n'
+    v = write(tmp_path, "v.rules", f'variant v "V" extends "{rel(SAVANNA, tmp_path)}"\n'
                                    "override step score.cheetah = 0\n")
     down = {n["name"] for n in diff(load(SAVANNA), load(v)).downstream}
     # the cheetah turns gazelles face down: the lion, elephants, hyenas and vultures read that
@@ -322,7 +323,7 @@ def test_diff_follows_the_layers_a_changed_step_marks(tmp_path):
 
 def test_setting_what_no_rule_reads_is_an_error_and_check_warns(tmp_path):
     # a variant replaces the only rule that read the reading hyena_range
-    v = write(tmp_path, "v.rules", f'variant short_hyenas "Hyenas reach two cells away" extends "{SAVANNA}"\n'
+    v = write(tmp_path, "v.rules", f'variant short_hyenas "Hyenas reach two cells away" extends "{rel(SAVANNA, tmp_path)}"\n'
                                    "override relation hyena_reach = two_away\n")
     code, _, err = run("play", str(v), "--set", "hyena_range=manhattan", "--players", "3", "--seed", "1")
     assert code == 2
@@ -368,7 +369,7 @@ def step_game(tmp_path, variant: str | None = None):
     (base / "g.rules").write_text(STEP_GAME)
     if variant is None:
         return load(base)
-    return load(write(tmp_path, "v.rules", f'variant v "V" extends "{base}"\n' + variant))
+    return load(write(tmp_path, "v.rules", f'variant v "V" extends "{rel(base, tmp_path)}"\n' + variant))
 
 
 def tally(program):
@@ -413,7 +414,7 @@ def test_an_added_step_lands_inside_the_block_of_the_step_it_follows(tmp_path):
 
 
 def test_scoring_steps_added_in_place_and_built_on_the_base(tmp_path):
-    v = write(tmp_path, "v.rules", f'variant v "V" extends "{SAVANNA}"\n'
+    v = write(tmp_path, "v.rules", f'variant v "V" extends "{rel(SAVANNA, tmp_path)}"\n'
                                    "add step score.shade after water = "
                                    "count(c in cells(g) if g[c] == water and any(g[n] == tree for n in adjacent(c)))\n"
                                    "override step score.giraffe = base + 1\n"
@@ -432,7 +433,7 @@ def test_scoring_steps_added_in_place_and_built_on_the_base(tmp_path):
 
 
 def test_a_lion_step_built_on_its_base_keeps_the_base_choice(tmp_path):
-    v = write(tmp_path, "v.rules", f'variant v "V" extends "{SAVANNA}"\n'
+    v = write(tmp_path, "v.rules", f'variant v "V" extends "{rel(SAVANNA, tmp_path)}"\n'
                                    "override step score.lion { do base() points 100 * size(lion_prey) }\n")
     interp = Interpreter(load(v))
     s = interp.call("score", grid(interp, """
@@ -459,7 +460,7 @@ def test_a_field_with_a_default_may_be_left_out_by_new_by_a_variant_and_by_a_sta
     (base_dir / "g.rules").write_text(TOKEN_GAME)
     base = load(base_dir)
     assert Interpreter(base).play("standard", 1, 1).reports["total"] == 2 + 5
-    v = load(write(tmp_path, "v.rules", f'variant v "V" extends "{base_dir}"\n'
+    v = load(write(tmp_path, "v.rules", f'variant v "V" extends "{rel(base_dir, tmp_path)}"\n'
                                         "/// The round a token was made in.\n"
                                         "add field token.age [X-AGE-01]: int = 7\n"
                                         "override state { pool: list of token = [new token(owner = 3, age = 1)] }\n"))
@@ -481,7 +482,7 @@ def test_a_field_with_a_default_may_be_left_out_by_new_by_a_variant_and_by_a_sta
 # ---------------------------------------------------------------- rows added to tables and enums
 
 def test_a_variant_adds_a_row_after_a_table_file_and_a_value_to_an_enum(tmp_path):
-    v = write(tmp_path, "v.rules", f'variant v "V" extends "{DARWIN}"\n'
+    v = write(tmp_path, "v.rules", f'variant v "V" extends "{rel(DARWIN, tmp_path)}"\n'
                                    "add row special: venomous\n"
                                    'add row animal_card [X-DODO-01]: dodo_legs | "Dodo" | legs | small | herbivore | 1 | 0'
                                    ' | "running running" | venomous | "" | 2 | "printed" | "a home-made card"\n')
@@ -518,7 +519,7 @@ def test_a_variant_changes_values_of_one_row(tmp_path):
     """override row TABLE.NAME: column = value, ... changes those values of that row,
     the row of the table's file (whichever file a player loads) or one a variant adds;
     the spec's checks hold the changed row, located at the change."""
-    v = write(tmp_path, "v.rules", f'variant v "V" extends "{DARWIN}"\n'
+    v = write(tmp_path, "v.rules", f'variant v "V" extends "{rel(DARWIN, tmp_path)}"\n'
                                    "override row biome.tundra [X-TUNDRA-01]: plants = 8, points = 3\n"
                                    "override row animal_card.lion_head: hearts = 3, abilities = \"running heat_resistance\"\n")
     base, program = load(DARWIN), load(v)
@@ -541,9 +542,9 @@ def test_a_variant_changes_values_of_one_row(tmp_path):
     assert card.name == "biome.tundra" and card.before.text.startswith("tundra,Tundra,") and \
         card.after.text == "row biome.tundra [X-TUNDRA-01]: plants = 8, points = 3"
     # a row a variant adds can be changed by a variant that extends it
-    dodo = write(tmp_path, "dodo.rules", f'variant dodo "D" extends "{SAVANNA}"\n'
+    dodo = write(tmp_path, "dodo.rules", f'variant dodo "D" extends "{rel(SAVANNA, tmp_path)}"\n'
                                          'add row card: dodo | animal | 2 | "Dodo"\n')
-    more = write(tmp_path, "more.rules", f'variant more "M" extends "{dodo}"\noverride row card.dodo: count = 5\n')
+    more = write(tmp_path, "more.rules", f'variant more "M" extends "{rel(dodo, tmp_path)}"\noverride row card.dodo: count = 5\n')
     assert load(more).enums["card"].attrs["count"]["dodo"] == 5
     # diff shows a row as the variants leave it: added, then each change, in order
     (entry,) = diff(load(dodo), load(more)).changed
@@ -552,7 +553,7 @@ def test_a_variant_changes_values_of_one_row(tmp_path):
     (entry,) = diff(load(SAVANNA), load(more)).added
     assert entry.name == "card.dodo" and entry.after.text.endswith("count = 5")
     # and a row changed twice, by a variant and one that extends it
-    rarer = write(tmp_path, "rarer.rules", f'variant rarer "R" extends "{HOUSE / "savanna_rare_lions.rules"}"\n'
+    rarer = write(tmp_path, "rarer.rules", f'variant rarer "R" extends "{rel(HOUSE / "savanna_rare_lions.rules", tmp_path)}"\n'
                                            "override row card.lion: count = 2\n")
     (entry,) = diff(load(HOUSE / "savanna_rare_lions.rules"), load(rarer)).changed
     assert entry.after.text.splitlines()[-1] == "row card.lion: count = 2"
@@ -561,7 +562,7 @@ def test_a_variant_changes_values_of_one_row(tmp_path):
 
 def refused(tmp_path, lines: str):
     """A variant of Darwin's Choice with these lines, and the first error loading it gives."""
-    v = write(tmp_path, "v.rules", f'variant v "V" extends "{DARWIN}"\n{lines}\n')
+    v = write(tmp_path, "v.rules", f'variant v "V" extends "{rel(DARWIN, tmp_path)}"\n{lines}\n')
     with pytest.raises(ResolveError) as err:
         load(v)
     return v, err.value.diagnostics[0]
@@ -585,11 +586,11 @@ def test_a_row_change_that_cannot_be_is_located(tmp_path, line, message, at):
 
 
 def test_a_row_changed_by_unrelated_variants_conflicts(tmp_path):
-    a = write(tmp_path, "a.rules", f'variant a "A" extends "{SAVANNA}"\noverride row card.lion: count = 6\n')
-    b = write(tmp_path, "b.rules", f'variant b "B" extends "{SAVANNA}"\noverride row card.lion: count = 2\n')
+    a = write(tmp_path, "a.rules", f'variant a "A" extends "{rel(SAVANNA, tmp_path)}"\noverride row card.lion: count = 6\n')
+    b = write(tmp_path, "b.rules", f'variant b "B" extends "{rel(SAVANNA, tmp_path)}"\noverride row card.lion: count = 2\n')
     with pytest.raises(ResolveError, match="variants 'a' and 'b' both change 'card.lion'"):
         load(SAVANNA, variants=[a, b])
-    whole = write(tmp_path, "w.rules", f'variant w "W" extends "{SAVANNA}"\n'
+    whole = write(tmp_path, "w.rules", f'variant w "W" extends "{rel(SAVANNA, tmp_path)}"\n'
                                        'override table card (family: family, count: int, fr: text) {\n'
                                        '  water | terrain | 132 | "Eau" }\n')
     with pytest.raises(ResolveError, match="changes 'card.lion' and variant 'w' the whole of 'card'"):
@@ -600,7 +601,7 @@ def test_a_variant_removes_a_row_of_a_table_file_an_inline_table_and_an_enum(tmp
     """remove row TABLE.NAME: the row is gone once every row is read (a table file's
     too), and so is the name; a rule that still names it is an error there, with the
     removal as a note."""
-    v = write(tmp_path, "v.rules", f'variant v "V" extends "{DARWIN}"\n'
+    v = write(tmp_path, "v.rules", f'variant v "V" extends "{rel(DARWIN, tmp_path)}"\n'
                                    "remove row animal_card.bongo_head\n"
                                    "override check cards_in_box: sum(k.copies for k in animal_card) == 236 "
                                    'else "236 cards"\n'
@@ -611,14 +612,14 @@ def test_a_variant_removes_a_row_of_a_table_file_an_inline_table_and_an_enum(tmp
     assert len(prog.enums["animal_card"].values) == len(load(DARWIN).enums["animal_card"].values) - 1
     assert "bongo_head" not in Interpreter(prog).call("small_box")
     # a row a rule still names, then removed with the rule
-    named = write(tmp_path, "n.rules", f'variant n "N" extends "{SAVANNA}"\nremove row card.vulture\n')
+    named = write(tmp_path, "n.rules", f'variant n "N" extends "{rel(SAVANNA, tmp_path)}"\nremove row card.vulture\n')
     with pytest.raises(ResolveError) as err:
         load(named)
     d = err.value.diagnostics[0]
     assert d.message == "unknown name 'vulture': a variant removes it from table 'card'"
     assert d.span.file.endswith("scoring.rules") and d.hint == "remove or override what uses it too"
     assert d.notes[0][0].file == str(named) and "variant 'n' removes 'card.vulture' here" in d.notes[0][1]
-    gone = write(tmp_path, "g.rules", f'variant g "G" extends "{SAVANNA}"\nremove row card.vulture\n'
+    gone = write(tmp_path, "g.rules", f'variant g "G" extends "{rel(SAVANNA, tmp_path)}"\nremove row card.vulture\n'
                                       "remove step score.vulture\noverride param max_players = 5\n")
     prog = load(gone)
     it = Interpreter(prog)
@@ -633,7 +634,7 @@ def test_a_variant_removes_a_row_of_a_table_file_an_inline_table_and_an_enum(tmp
         read_grid(str(g), prog, "ecosystem", allow_free=False)
     assert err.value.diagnostics[0].hint == f"a variant removes it from card ({gone}:2)"
     # a value of an enum: gone from the enum, and a rule that names it says so
-    e = write(tmp_path, "e.rules", f'variant e "E" extends "{DARWIN}"\nremove row death.eaten\n')
+    e = write(tmp_path, "e.rules", f'variant e "E" extends "{rel(DARWIN, tmp_path)}"\nremove row death.eaten\n')
     with pytest.raises(ResolveError) as err:
         load(e)
     assert err.value.diagnostics[0].message == "unknown name 'eaten': a variant removes it from enum 'death'"
@@ -663,11 +664,11 @@ def test_a_row_removal_that_cannot_be_is_located(tmp_path, line, message, at):
 
 
 def test_a_row_removed_and_changed_by_unrelated_variants_conflicts_and_checks_note_the_removal(tmp_path):
-    a = write(tmp_path, "a.rules", f'variant a "A" extends "{SAVANNA}"\noverride row card.lion: count = 6\n')
-    b = write(tmp_path, "b.rules", f'variant b "B" extends "{SAVANNA}"\nremove row card.lion\n')
+    a = write(tmp_path, "a.rules", f'variant a "A" extends "{rel(SAVANNA, tmp_path)}"\noverride row card.lion: count = 6\n')
+    b = write(tmp_path, "b.rules", f'variant b "B" extends "{rel(SAVANNA, tmp_path)}"\nremove row card.lion\n')
     with pytest.raises(ResolveError, match="variants 'a' and 'b' both change 'card.lion'"):
         load(SAVANNA, variants=[a, b])
-    v = write(tmp_path, "v.rules", f'variant v "V" extends "{DARWIN}"\nremove row animal_card.bongo_head\n')
+    v = write(tmp_path, "v.rules", f'variant v "V" extends "{rel(DARWIN, tmp_path)}"\nremove row animal_card.bongo_head\n')
     with pytest.raises(ResolveError) as err:
         load(v)
     d = next(d for d in err.value.diagnostics if "237" in d.message)
@@ -720,7 +721,7 @@ def test_a_step_house_rule_composes_with_a_variant_that_changes_another_step():
 
 
 def test_a_part_and_its_whole_changed_by_unrelated_variants_conflict(tmp_path):
-    whole = write(tmp_path, "whole.rules", f'variant whole "W" extends "{SAVANNA}"\n'
+    whole = write(tmp_path, "whole.rules", f'variant whole "W" extends "{rel(SAVANNA, tmp_path)}"\n'
                                            "override procedure draft_round(direction: direction) {\n"
                                            "  for s in seats { deal hand_size from deck to hand(s) } }\n")
     with pytest.raises(ResolveError) as info:
@@ -729,7 +730,7 @@ def test_a_part_and_its_whole_changed_by_unrelated_variants_conflict(tmp_path):
     assert d.message == ("variant 'one_direction' changes 'draft_round.pass_hands' and variant 'whole' the "
                          "whole of 'draft_round', and neither extends the other")
     # a variant that extends the other orders them: it may replace the whole
-    ordered = write(tmp_path, "ordered.rules", f'variant ordered "O" extends "{HOUSE / "savanna_one_direction.rules"}"\n'
+    ordered = write(tmp_path, "ordered.rules", f'variant ordered "O" extends "{rel(HOUSE / "savanna_one_direction.rules", tmp_path)}"\n'
                                                "override procedure draft_round(direction: direction) {\n"
                                                "  for s in seats { deal hand_size from deck to hand(s) } }\n")
     # its draft has no pick any more: the base query that plays the pick must go too
@@ -741,9 +742,9 @@ def test_a_part_and_its_whole_changed_by_unrelated_variants_conflict(tmp_path):
     assert d.hint == "override or remove the query that plays it too"
     ordered.write_text(ordered.read_text() + "remove query best_pick\n")
     assert [st for st in load(ordered).procedures["draft_round"].body if type(st).__name__ == "Block"] == []
-    row = write(tmp_path, "row.rules", f'variant row "R" extends "{SAVANNA}"\n'
+    row = write(tmp_path, "row.rules", f'variant row "R" extends "{rel(SAVANNA, tmp_path)}"\n'
                                        'add row card: rhino | animal | 6 | "Rhino"\n')
-    table = write(tmp_path, "table.rules", f'variant table "T" extends "{SAVANNA}"\n'
+    table = write(tmp_path, "table.rules", f'variant table "T" extends "{rel(SAVANNA, tmp_path)}"\n'
                                            'override table card (family: family, count: int, fr: text) {\n'
                                            '  water | terrain | 132 | "Eau" }\n')
     with pytest.raises(ResolveError, match="changes 'card.rhino' and variant 'table' the whole of 'card'"):
@@ -752,7 +753,7 @@ def test_a_part_and_its_whole_changed_by_unrelated_variants_conflict(tmp_path):
 
 def variant(tmp_path, name: str, base, *items: str):
     """A variant file NAME.rules of ``base`` with these items, one per line."""
-    return write(tmp_path, f"{name}.rules", f'variant {name} "{name}" extends "{base}"\n' + "\n".join(items) + "\n")
+    return write(tmp_path, f"{name}.rules", f'variant {name} "{name}" extends "{rel(base, tmp_path)}"\n' + "\n".join(items) + "\n")
 
 
 def test_steps_added_after_one_step_keep_the_order_they_were_added_in(tmp_path):
@@ -766,7 +767,7 @@ def test_steps_added_after_one_step_keep_the_order_they_were_added_in(tmp_path):
 
 
 def test_a_step_added_at_the_end_of_a_mode_comes_before_its_reports(tmp_path):
-    v = write(tmp_path, "v.rules", f'variant v "V" extends "{DARWIN}"\n'
+    v = write(tmp_path, "v.rules", f'variant v "V" extends "{rel(DARWIN, tmp_path)}"\n'
                                    "add step standard.final_bonus { for p in players { set banked(p) = banked(p) + 100 } }\n")
     program = load(v)
     kinds = [type(st).__name__ for st in program.modes["standard"].body]
@@ -798,7 +799,7 @@ def _blocks(body):
 
 
 def test_an_added_row_or_value_keeps_its_rule_ids_and_reaches_what_reads_its_table(tmp_path):
-    v = write(tmp_path, "v.rules", f'variant v "V" extends "{SAVANNA}"\n'
+    v = write(tmp_path, "v.rules", f'variant v "V" extends "{rel(SAVANNA, tmp_path)}"\n'
                                    "add row family [X-FAM-01]: fungus\n"
                                    'add row card [X-RHINO-01]: rhino | animal | 6 | "Rhino"\n')
     from compiler import ast as A
