@@ -30,7 +30,7 @@ from solver.operators import AGGREGATES, OPERATORS
 from . import ir as I
 from . import runtime as rt
 from .diagnostics import Diagnostic, IllegalMoveError, RuntimeRulesError, Span, reason_of
-from .types import BoardT, CollT, IntT, BoolT
+from .types import BoardT, BoolT, CollT, IntT, TextT
 
 
 _SAFE_NAME = re.compile(r"[a-z_][a-z0-9_]*")
@@ -706,9 +706,14 @@ class Interpreter:
         return out
 
     def stored(self, code: str, e: I.Expr) -> str:
-        """Code of a number a statement stores, kept within 64 bits (see ``runtime.int64``)."""
-        if isinstance(e.type, IntT) and not isinstance(e, I.Const):
+        """Code of a value a statement stores: a number kept within 64 bits, a text within
+        ``runtime.MOST_TEXT`` characters (so a loop that keeps doubling one stops)."""
+        if isinstance(e, I.Const):
+            return code
+        if isinstance(e.type, IntT):
             return f"_rt.int64({code}, {self.em.const(e.span)})"
+        if isinstance(e.type, TextT):
+            return f"_rt.short_text({code}, {self.em.const(e.span)})"
         return code
 
     def _func(self, fd: I.FuncDef):

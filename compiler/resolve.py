@@ -1058,6 +1058,8 @@ class Resolver:
         d = self.defs.get(name)
         if isinstance(d, (A.Switch, A.Constant)):
             self.reads_edge(name, node.span)
+            if isinstance(d, A.Switch) and name not in self.constants:
+                return I.Const(ANY, node.span, None)      # a switch in error: said at the switch
             value, typ = self.constants.get(name) or self.constant(name)
             return I.Const(typ, node.span, value)
         if name in self.enums:

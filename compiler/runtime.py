@@ -632,6 +632,17 @@ class bounded:
         return False
 
 
+MOST_TEXT = 1_000_000
+
+
+def short_text(value: str, span=None) -> str:
+    """A text a rule stores (``set``, ``let``): at most ``MOST_TEXT`` characters."""
+    if value is None or len(value) <= MOST_TEXT:
+        return value
+    raise RuntimeRulesError(f"a text of {len(value):,} characters, more than the {MOST_TEXT:,} a rule may "
+                            "keep: the rules keep adding to a text in a loop", span)
+
+
 def not_a_legal_choice(name: str, pick, span=None):
     """A forced choice (a witness being replayed) that is not among the options."""
     return RuntimeRulesError(f"the given {name} is not a legal choice: {pick!r}", span)

@@ -331,3 +331,27 @@ def test_a_query_time_limit_covers_building_the_model(tmp_path, monkeypatch, cap
     took = time.perf_counter() - started
     assert code == 0 and "UNKNOWN" in out and "building the model alone took" in out, out + err
     assert took < 60, took        # reading the position and the warnings included; not a timing claim
+
+
+def test_a_text_doubled_in_a_loop_stops(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    g = game(tmp_path, 'state { s: text = "ab" }\nprocedure grow { repeat 100 { set s = s + s } }\n'
+                       'mode m "M" players 1..2 {\n  seats players\n  do grow()\n}\n')
+    code, out, err = run(capsys, "play", g, "--players", "2")
+    assert code == 1 and "more than the 1,000,000 a rule may keep" in err and "game.rules:3:" in err, err
+
+
+def test_a_switch_in_error_read_by_a_definition_is_said_once(tmp_path, monkeypatch, capsys):
+    """(Was an AssertionError in the resolver's constants, found by the fuzzer.)"""
+    monkeypatch.chdir(tmp_path)
+    g = game(tmp_path, "switch s: a | b = c\ndef x = s\n")
+    code, out, err = run(capsys, "check", g)
+    assert code == 1 and "game.rules:2:19: error: 'c' is not an option of switch 's'" in err, err
+
+
+def test_a_mode_seats_at_most_100_players(tmp_path, monkeypatch, capsys):
+    """(A mode for 1,000,000 players made a MemoryError while seating them.)"""
+    monkeypatch.chdir(tmp_path)
+    g = game(tmp_path, 'mode m "M" players 1000000 {\n  seats players\n}\n')
+    code, out, err = run(capsys, "play", g)
+    assert code == 1 and "game.rules:2:20: error: the mode 'm' is for up to 1,000,000 players" in err, err
