@@ -10,6 +10,10 @@
          │                                      networkx   reference     CP-SAT
          │                                      rules graph semantics    (same ir nodes)
     diagnostics.py: Span, Diagnostic, RulesError with file:line:col and a caret.
+    semantics/operators.py: every operator's typing and concrete meaning, read by
+    resolve.py and interpret.py (and by the solver, whose encodings are keyed by the
+    same names in solver/encodings.py); nothing in compiler/ imports solver/.
+    files.py: where a spec, a variant or a state file may read (see docs/security.md).
 
 ``load(path)`` runs the whole front end on a spec directory or file.
 """

@@ -13,6 +13,7 @@ from lark import Token, Tree
 from . import ast as A
 from .diagnostics import Diagnostic, Span, SpecSyntaxError, source_line
 from .variants import word
+from .parse import parser
 
 AGGREGATES = {"sum", "count", "any", "all", "min", "max", "distinct"}
 
@@ -295,7 +296,6 @@ class _Builder:
     def interpolated(self, tok: Token) -> tuple:
         """A message string -> its text parts and ``{expression}`` parts, each expression
         parsed at its place in the file (so its errors point into the string)."""
-        from .parse import parser
         raw = str(tok)[1:-1]
         parts: list = []
         i = 0

@@ -24,6 +24,7 @@ from . import render
 from . import runtime as rt
 from .diagnostics import (Diagnostic, DiagnosticBag, ResolveError, RulesError, RuntimeRulesError, Span, reason_of,
                           source_line)
+from .interpret import Interpreter
 
 
 def _where(program: I.Program, item: Any) -> Span | None:
@@ -81,7 +82,6 @@ _STEPS_PER_CASE = 20
 def run_checks(program: I.Program) -> None:
     if not program.checks:
         return
-    from .interpret import Interpreter
     interp = Interpreter(program)
     bag = DiagnosticBag()
     for chk in program.checks.values():

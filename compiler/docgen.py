@@ -13,6 +13,9 @@ from pathlib import Path
 
 from . import ast as A
 from . import ir as I
+from .diffing import diff
+from .semantics.operators import AGGREGATES, OPERATORS
+from .variants import kept_base
 
 SECTIONS = [
     ("Readings of the rulebook", (A.Switch,)),
@@ -49,7 +52,6 @@ def rules_page(program: I.Program) -> str:
         out += [game.doc, ""]
     out += [f"Generated from `{program.root}` by `rulewright docs`; every rule shows the "
             f"rulebook IDs it implements.", ""]
-    from .variants import kept_base
     defs = [d for d in program.definitions.values() if not isinstance(d, A.Game) and not kept_base(d.name)]
     # the file order of the spec keeps related rules together
     order = {id(d): i for i, d in enumerate(d for f in program.files for d in f.definitions)}
@@ -98,17 +100,16 @@ def rules_page(program: I.Program) -> str:
 
 
 def operators_page() -> str:
-    from solver.operators import AGGREGATES, OPERATORS
     out = ["# Operators", "",
            "Every operator of the expression language has one concrete meaning (used by the "
            "interpreter) and, beside it, its CP-SAT encoding. Operators marked *constant only* are "
            "evaluated while the model is built and cannot depend on a choice.", "",
            "| operator | meaning | solver |", "|---|---|---|"]
     for name, op in OPERATORS.items():
-        out.append(f"| `{name}` | {op.doc} | {'encoded' if op.encode else 'constant only'} |")
+        out.append(f"| `{name}` | {op.doc} | {'constant only' if op.constant_only else 'encoded'} |")
     out += ["", "| aggregate | meaning | solver |", "|---|---|---|"]
     for name, agg in AGGREGATES.items():
-        out.append(f"| `{name}` | {agg.doc} | {'encoded' if agg.encode else 'constant only'} |")
+        out.append(f"| `{name}` | {agg.doc} | {'constant only' if agg.constant_only else 'encoded'} |")
     return "\n".join(out) + "\n"
 
 
@@ -116,7 +117,6 @@ def variants_page(title: str, intro: str, entries: list) -> str:
     """A page of variants: for each (variant program, the program it extends), its
     title, doc and rule IDs, what it changes, adds and removes (with the variant's
     text) and what that can affect in the rules graph."""
-    from .diffing import diff
     out = [f"# {title}", "", intro, ""]
     for variant, parent in entries:
         info = variant.variants[-1]

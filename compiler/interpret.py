@@ -2,7 +2,7 @@
 
 In:  an ``ir.Program``.
 Out: ``Interpreter``, which compiles every definition to a Python function
-     (each operator contributes its ``py`` template from ``solver.operators``)
+     (each operator contributes its ``py`` template from ``semantics.operators``)
      and runs them: ``call`` evaluates a definition, ``score`` a scoring with
      its breakdown, ``play`` a whole mode with agents that choose among the
      legal options only.
@@ -25,12 +25,13 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from solver.operators import AGGREGATES, OPERATORS
+from .semantics.operators import AGGREGATES, OPERATORS
 
 from . import ir as I
 from . import runtime as rt
 from .diagnostics import Diagnostic, IllegalMoveError, RuntimeRulesError, Span, reason_of
 from .types import BoardT, BoolT, CollT, IntT, TextT
+from . import render
 
 
 _SAFE_NAME = re.compile(r"[a-z_][a-z0-9_]*")
@@ -199,7 +200,6 @@ class ExprCompiler:
 
     def as_set(self, coll: I.Expr) -> str:
         """Code for a collection used only as a set: a relation's frozenset table."""
-        from solver.operators import OPERATORS  # noqa: F401 (same module the templates come from)
         if isinstance(coll, I.Op) and coll.op == "rel_apply" and hasattr(coll.data, "sets"):
             return f"{self.em.const(coll.data.sets)}[{self.ex(coll.args[0])}]"
         return self.ex(coll)
@@ -584,7 +584,6 @@ class GameState:
     def refuse(self, name: str, parts: Callable, tags: tuple, span: Span):
         """A ``require`` of the rules does not hold: the game cannot go on. Its message
         (``parts`` computes it; values shown as everywhere else), at the require."""
-        from . import render
         rules = f" ({' '.join(tags)})" if tags else ""
         try:
             text = "".join(p if isinstance(p, str) else ("none" if p.value is None else render.text(p.value))
@@ -1050,3 +1049,15 @@ class Interpreter:
                 if k is not None:
                     cards[(r, c)] = k
         return rt.Board(g.name, g.rows, g.cols, g.floating, cards)
+
+
+_INTERPRETERS: dict = {}
+
+
+def interpreter_for(program: I.Program):
+    """One compiled interpreter per program (the encoder's constant folding, the replay)."""
+    hit = _INTERPRETERS.get(id(program))
+    if hit is None or hit[0] is not program:
+        hit = (program, Interpreter(program))
+        _INTERPRETERS[id(program)] = hit
+    return hit[1]

@@ -8,7 +8,7 @@ Every expression node has a ``type`` and a ``span``. Names are resolved:
 ``Local`` (parameter, ``let``, binder, choice, seat name), ``Global`` (a
 definition without parameters, a constant, a shared state variable), ``Call``
 (a definition with parameters), ``Op`` (a built-in operator from
-``solver.operators``), ``Agg`` (sum/count/any/all/min/max/distinct and
+``semantics.operators``), ``Agg`` (sum/count/any/all/min/max/distinct and
 comprehensions).
 """
 from __future__ import annotations
@@ -19,6 +19,7 @@ from typing import Any
 from . import ast as A
 from .diagnostics import Span
 from .types import Type
+from .diagnostics import one_of
 
 
 # ---------------------------------------------------------------- expressions
@@ -270,7 +271,6 @@ class EnumInfo:
     def not_a_value_hint(self, name: str, what: str) -> str:
         """The hint for a name that is none of the values: that a variant removes it,
         else the close ones (see ``one_of``)."""
-        from .diagnostics import one_of
         if name in self.removed:
             where = self.removed[name]
             return f"a variant removes it from {self.name} ({where.file}:{where.line})"

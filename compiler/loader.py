@@ -18,6 +18,10 @@ from .diagnostics import (BadInputError, Diagnostic, ResolveError, RulesError, S
 from .inputs import decoded
 from .parse import parse_text
 from .resolve import Resolver
+from . import ast as A
+from . import variants as V
+from .checks import run_checks
+from .diagnostics import did_you_mean
 
 
 def spec_files(path: str | Path) -> list[Path]:
@@ -128,7 +132,6 @@ class _Specs:
         if why is not None:
             raise ResolveError(Diagnostic(head.extends_span, why, files.refusal_hint()))
         if not target.exists():
-            from .diagnostics import did_you_mean
             near = did_you_mean(target.name, [q.name for q in target.parent.iterdir()]) \
                 if target.parent.is_dir() else None
             raise ResolveError(Diagnostic(head.extends_span, f"'{head.extends}' does not exist "
@@ -183,10 +186,6 @@ def load(path: str | Path, overrides: dict[str, Any] | None = None,
     ``tables`` replaces the file of a table read ``from "file.csv"`` by name;
     ``options`` does the same by the option the table declares (``option cards``
     makes ``--cards FILE``). Every ``check`` of the spec then runs on what was read."""
-    from . import ast as A
-    from . import variants as V
-    from .checks import run_checks
-    from .diagnostics import did_you_mean
     _not_one_file_of_a_folder(Path(path))
     roots = files.allowed([files.tree_of(p) for p in (path, *variants) if Path(p).exists()])
     specs = _Specs(roots)

@@ -1,7 +1,9 @@
-"""Values of a game as text people read: one-line values and tables of records.
+"""Values of a game as text people read, and as JSON: one-line values, tables of
+records, grids, scores.
 
 In:  run-time values (ints, enum names, seats, piles, records, boards, maps).
-Out: strings and lists of lines. Nothing here knows any game: a list of records is
+Out: strings and lists of lines (``text``, ``text_value``, ``block``...), JSON-ready
+     values (``jsonable``). Nothing here knows any game: a list of records is
      a table whose columns are the record's fields, whatever the record means.
 """
 from __future__ import annotations
@@ -94,3 +96,50 @@ def block(name: str, value: Any, indent: str = "") -> list[str]:
     if isinstance(value, rt.Zone):
         return [f"{indent}{words(name)} ({len(value)}): {text(value, LONG_PILE)}"]
     return [f"{indent}{words(name)}: {text(value, LONG_PILE)}"]
+
+
+def jsonable(value: Any) -> Any:
+    if isinstance(value, rt.Score):
+        return {"total": int(value), "scores": dict(value.steps),
+                **{k: jsonable(v) for k, v in value.choices.items()}}
+    if isinstance(value, rt.Board):
+        return [[value.cards.get((r, c)) for c in range(value.cols)] for r in range(value.rows)]
+    if isinstance(value, rt.Seat):
+        return value.name
+    if isinstance(value, rt.Zone):
+        return list(value.cards)
+    if isinstance(value, dict):
+        return {(k.name if isinstance(k, rt.Seat) else str(k)): jsonable(v) for k, v in value.items()}
+    if isinstance(value, (tuple, list, frozenset, set)):
+        return [jsonable(v) for v in value]
+    return value
+
+
+def text_value(value: Any, cells: bool = True) -> str:
+    """A value as text; with ``cells``, a pair of whole numbers is a grid cell "(r, c)"
+    (a value known not to hold cells passes False: two numbers are then "6, 7")."""
+    if isinstance(value, rt.Seat):
+        return value.title
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, rt.Score):     # a scoring's total, with the steps that score
+        scored = ", ".join(f"{k} {v}" for k, v in value.steps.items() if v)
+        return f"{int(value)} ({scored})" if scored else str(int(value))
+    if hasattr(value, "rw_fields"):
+        return text(value)
+    if cells and isinstance(value, tuple) and len(value) == 2 and all(type(v) is int for v in value):
+        return f"({value[0]}, {value[1]})"
+    if cells and isinstance(value, tuple) and value and all(isinstance(v, tuple) and len(v) == 2 for v in value):
+        return " ".join(f"({r}, {c})" for r, c in value)
+    if isinstance(value, (tuple, list)):
+        return ", ".join(text_value(v, cells) for v in value) or "none"
+    return str(value)
+
+
+def score_lines(score: rt.Score, indent: str = "  ") -> list[str]:
+    width = max(len(k) for k in score.steps) if score.steps else 5
+    lines = [f"{indent}{k.ljust(width)} {v:>4}" for k, v in score.steps.items()]
+    for k, v in score.choices.items():
+        lines.append(f"{indent}{k.replace('_', ' ')}: {text_value(v)}")
+    lines.append(f"{indent}{'total'.ljust(width)} {int(score):>4}")
+    return lines

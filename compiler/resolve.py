@@ -18,7 +18,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from solver.operators import AGGREGATES, BUILTIN_CALLS, GRID_POSITIONS, OPERATORS, OpTypeError
+from .semantics.operators import AGGREGATES, BUILTIN_CALLS, GRID_POSITIONS, OPERATORS, OpTypeError
 
 from . import ast as A
 from . import ir as I
@@ -29,6 +29,11 @@ from .diagnostics import (NO_SPAN, BadInputError, Diagnostic, DiagnosticBag, Res
 from .types import (ANY, BOOL, INT, NONE, RELATION, SEAT, TEXT, AnyT, BoardT, BoolT, CellT, CollT,
                     EnumT, IntT, LayerT, MapT, NoneT, RecordT, ScoreT, SeatT, TextT, TupleT, Type,
                     assignable, is_bool, is_cell, is_coll, is_int, join, same)
+from .diagnostics import register_source
+from .graph import check_cycles
+from .inputs import not_utf8
+from .interpret import evaluate_closed
+from .variants import _walk
 
 BUILTIN_ENUMS = {
     "direction": ["left", "right"],
@@ -235,7 +240,6 @@ class Resolver:
         if not self.diag.items:     # else they are most likely echoes of those errors (a value of the wrong type)
             self.diag.items.extend(self.pending)
         self.diag.raise_if_any(ResolveError)
-        from .graph import check_cycles
         check_cycles(self.reads, self.defs)
         return I.Program(
             name=self.game.name if self.game else "spec",
@@ -486,14 +490,12 @@ class Resolver:
         try:
             text = raw.decode("utf-8-sig")
         except UnicodeDecodeError as exc:
-            from .inputs import not_utf8
             where = not_utf8(str(path), raw, exc)
             if own:                 # the player's own file: a bad input, at its line
                 raise BadInputError(where) from None
             self.diag.error(where.span, where.message, where.hint,
                             notes=((node.span, f"the table '{node.name}' reads it"),))
             return []
-        from .diagnostics import register_source
         register_source(str(path), text)
         rows = []
         # (read as a stream: a quoted cell keeps the line breaks written in it)
@@ -1309,7 +1311,6 @@ class Resolver:
         """Fold an aggregate whose collections, filters and element are all constant."""
         if not self._closed(e, set()):
             return e
-        from .interpret import evaluate_closed
         try:
             return I.Const(e.type, e.span, evaluate_closed(e, what=f"'{self.current}'" if self.current else None))
         except rt.OutOfSteps as exc:
@@ -1613,7 +1614,6 @@ class Resolver:
             steps.append(I.StepDef(step.name, body, step))
             prev = key
         # a later step that reads a layer an earlier one marks depends on it ("feeds")
-        from .variants import _walk
         marked = []
         for step in node.steps:
             reads = {n.id for n in _walk(step.body) if isinstance(n, A.Name) and n.id in layers}

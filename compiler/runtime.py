@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable
 
 from .diagnostics import RuntimeRulesError
+from .diagnostics import Diagnostic
 
 
 # -------------------------------------------------------------------- boards
@@ -622,7 +623,6 @@ class bounded:
             return False
         _BUDGET.left = None
         if isinstance(exc, OutOfSteps) and not getattr(exc, "named", False):
-            from .diagnostics import Diagnostic
             d = exc.diagnostics[0]
             new = OutOfSteps(Diagnostic(d.span, f"{self.what} {d.message}",
                                         "a loop over very many values, or loops inside loops: bound the "

@@ -27,6 +27,8 @@ from .diagnostics import (BadInputError, Diagnostic, Span, a_or_an, did_you_mean
                           whole_number)
 from .types import (AnyT, BoardT, BoolT, CellT, CollT, EnumT, IntT, MapT, NoneT, RecordT, SeatT,
                     TextT, TupleT, Type)
+from .checks import broken_invariants, invariant_note
+from .inputs import read_text
 
 FORMAT = "rulewright-state/1"
 SEAT_KINDS = ("player", "neutral", "automaton")
@@ -239,7 +241,6 @@ class Reader:
         file that most likely holds the fault, as one error; those written with "else
         warn" (one that cannot be evaluated on the position excepted) as warnings, kept
         in ``state.warnings``."""
-        from .checks import broken_invariants, invariant_note
         diags = []
         broken = broken_invariants(interp, state)
         counts = Counter(b.invariant.name for b in broken)
@@ -422,7 +423,6 @@ def _within_nesting(text: str, path: str) -> None:
 
 def read_document(path: str) -> tuple[dict, str]:
     """The JSON of a state file, or a located syntax error."""
-    from .inputs import read_text
     text = read_text(str(path))
     _within_nesting(text, str(path))
     repeated: list = []

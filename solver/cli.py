@@ -23,7 +23,7 @@ from compiler import ast as A
 from compiler import graph as rules_graph
 from compiler import runtime as rt
 from compiler.diagnostics import BadInputError, Diagnostic, RulesError, Span, did_you_mean, whole_number
-from compiler.render import board_lines
+from compiler.render import board_lines, jsonable, score_lines, text_value
 from compiler.types import BoardT
 from compiler.variants import lost_checkpoints
 
@@ -117,54 +117,6 @@ def _load(path: str, args, sets: dict[str, str] | None = None):
 
 
 # ------------------------------------------------------------------ output helpers
-def jsonable(value: Any) -> Any:
-    if isinstance(value, rt.Score):
-        return {"total": int(value), "scores": dict(value.steps),
-                **{k: jsonable(v) for k, v in value.choices.items()}}
-    if isinstance(value, rt.Board):
-        return [[value.cards.get((r, c)) for c in range(value.cols)] for r in range(value.rows)]
-    if isinstance(value, rt.Seat):
-        return value.name
-    if isinstance(value, rt.Zone):
-        return list(value.cards)
-    if isinstance(value, dict):
-        return {(k.name if isinstance(k, rt.Seat) else str(k)): jsonable(v) for k, v in value.items()}
-    if isinstance(value, (tuple, list, frozenset, set)):
-        return [jsonable(v) for v in value]
-    return value
-
-
-def text_value(value: Any, cells: bool = True) -> str:
-    """A value as text; with ``cells``, a pair of whole numbers is a grid cell "(r, c)"
-    (a value known not to hold cells passes False: two numbers are then "6, 7")."""
-    if isinstance(value, rt.Seat):
-        return value.title
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, rt.Score):     # a scoring's total, with the steps that score
-        scored = ", ".join(f"{k} {v}" for k, v in value.steps.items() if v)
-        return f"{int(value)} ({scored})" if scored else str(int(value))
-    if hasattr(value, "rw_fields"):
-        from compiler import render
-        return render.text(value)
-    if cells and isinstance(value, tuple) and len(value) == 2 and all(type(v) is int for v in value):
-        return f"({value[0]}, {value[1]})"
-    if cells and isinstance(value, tuple) and value and all(isinstance(v, tuple) and len(v) == 2 for v in value):
-        return " ".join(f"({r}, {c})" for r, c in value)
-    if isinstance(value, (tuple, list)):
-        return ", ".join(text_value(v, cells) for v in value) or "none"
-    return str(value)
-
-
-def score_lines(score: rt.Score, indent: str = "  ") -> list[str]:
-    width = max(len(k) for k in score.steps) if score.steps else 5
-    lines = [f"{indent}{k.ljust(width)} {v:>4}" for k, v in score.steps.items()]
-    for k, v in score.choices.items():
-        lines.append(f"{indent}{k.replace('_', ' ')}: {text_value(v)}")
-    lines.append(f"{indent}{'total'.ljust(width)} {int(score):>4}")
-    return lines
-
-
 def _seat_board_var(program) -> str:
     names = [v.name for v in program.state.values() if v.per_seat and isinstance(v.type, BoardT)]
     if len(names) != 1:

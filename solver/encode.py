@@ -5,8 +5,8 @@ In:  ``ir`` expressions and statements, an environment binding names to known
 Out: symbolic values over a ``cp_model.CpModel``; constraints for ``require``
      and ``where``; decision variables for ``choose``.
 
-Each operator's encoding lives beside its concrete meaning in
-``solver.operators``; this module walks the tree, unrolls aggregates over
+Each operator's encoding lives in ``solver.encodings``, keyed by the names of
+its typing and concrete meaning in ``compiler.semantics.operators``; this module walks the tree, unrolls aggregates over
 known collections, unrolls scorings step by step (a ``mark`` makes a new
 layer, so later steps see the cards turned face down), and provides the
 literal and linear helpers the operators use. When every operand is known the
@@ -30,7 +30,10 @@ from compiler import runtime as rt
 from compiler.diagnostics import Diagnostic, NotSupportedError, RulesError, Span
 from compiler.types import BoardT, CollT, EnumT, TupleT
 
-from .operators import AGGREGATES, OPERATORS
+from compiler.interpret import interpreter_for
+from compiler.semantics.operators import OPERATORS
+
+from .encodings import AGG_ENCODINGS, ENCODINGS
 from .symbolic import (BoardV, BoolV, CaseV, Choice, CountsV, EnumV, GroupsV, IntV, LayerV, ListV,
                        MapV, RecordV, ScoreV, SetV, Sym)
 
@@ -1207,7 +1210,6 @@ class Encoder:
                 # encoding inside a maximised query, but here nothing is left to choose)
                 # the encoder's own interpreter when it has one (a query on a position), else
                 # the program's, used for this value only
-                from .queries import interpreter_for
                 interp = self.interp if self.interp is not None else interpreter_for(self.program)
                 interp.ns["ST"] = self.state        # (none without a position: not a stale one)
                 try:
@@ -1350,10 +1352,11 @@ class Encoder:
             except ZeroDivisionError:   # no option reaches a division by 0
                 self.never_reached(e.span)
                 return 0
-        if operator.encode is None:
+        encode = ENCODINGS.get(e.op)
+        if encode is None:
             raise NotSupportedError(f"the solver cannot use '{e.op}' on values that depend on a choice "
                                     f"({operator.doc})", e.span)
-        return operator.encode(self, e, *args)
+        return encode(self, e, *args)
 
     # ------------------------------------------------------------ aggregates
     def iterate(self, binders: list[I.Binder], env, guard=True):
@@ -1402,12 +1405,12 @@ class Encoder:
         if all(g is True for g, _ in items):
             # fully known iteration: the elements may still be symbolic
             pass
-        agg = AGGREGATES[e.func]
-        if agg.encode is None:
+        encode = AGG_ENCODINGS.get(e.func)
+        if encode is None:
             raise NotSupportedError(f"the solver cannot use {e.func}() here", e.span)
         saved, self.agg_env = self.agg_env, env
         try:
-            return agg.encode(self, e, items)
+            return encode(self, e, items)
         finally:
             self.agg_env = saved
 

@@ -23,18 +23,21 @@ from ortools.sat.python import cp_model
 from compiler import ir as I
 from compiler import runtime as rt
 
+from compiler.interpret import Interpreter
+
+from .replay import interpret_query
+from .solving import read_value, solve_or_stop
 from .symbolic import BoardV, CaseV, SetV
+from .symmetry import canonical
 
 
 def _read(solver, value):
-    from .queries import read_value
     return read_value(solver, value)
 
 
 def local_search_hint(enc, program: I.Program, query: I.QueryDef, inputs: dict[str, Any],
                       seconds: float, seed: int = 0) -> int | None:
     """Add a hint to ``enc.model``; return the interpreter's objective of it (or None)."""
-    from .queries import solve_or_stop     # (queries imports this module when it runs)
     if seconds <= 0:
         return None
     started = time.perf_counter()
@@ -55,10 +58,7 @@ def local_search_hint(enc, program: I.Program, query: I.QueryDef, inputs: dict[s
         return None
     values = {c.name: _read(solver, c.value) for c in enc.choices if c.scoring is None}
 
-    from compiler.interpret import Interpreter
     interp = Interpreter(program)
-
-    from .queries import interpret_query
 
     def ok_and_score(vals) -> int | None:
         try:
@@ -106,7 +106,6 @@ def local_search_hint(enc, program: I.Program, query: I.QueryDef, inputs: dict[s
                 last_gain = time.perf_counter()
         temp = t_start * (t_end / t_start) ** min(1.0, (time.perf_counter() - begin) / span)
     # complete the hint: fix the best grid and solve for everything else
-    from .symmetry import canonical
     fixed = enc.model.clone()
     for choice in boards:
         cards = canonical(enc, choice.value, best_vals[choice.name].cards)

@@ -17,7 +17,6 @@ what the solver had found by then (FEASIBLE with its bound, or UNKNOWN), marked
 from __future__ import annotations
 
 import math
-import threading
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -26,67 +25,34 @@ from ortools.sat.python import cp_model
 
 from compiler import ir as I
 from compiler import render
+from compiler.render import board_lines, jsonable, text_value
 from compiler import runtime as rt
 from compiler.diagnostics import NotSupportedError, RulesError, reason_of, shown_names
 
+from compiler.interpret import interpreter_for
+
 from .encode import BuildTimeout, Encoder, Leaf, _choice_literals, _symbolic, free_locals, statements
 from .symbolic import BoardV, BoolV, CaseV, EnumV, IntV, ListV, ScoreV, SetV, Sym
+from .hints import local_search_hint
+from .replay import ReplayError, _sense, interpret_query, replay  # noqa: F401 (what callers take from here)
+from .solving import STATUS, _true, read_int, read_value, solve_or_stop, solve_stoppably
 from .symmetry import break_symmetries
-
-STATUS = {cp_model.OPTIMAL: "OPTIMAL", cp_model.FEASIBLE: "FEASIBLE",
-          cp_model.INFEASIBLE: "INFEASIBLE", cp_model.UNKNOWN: "UNKNOWN",
-          cp_model.MODEL_INVALID: "MODEL_INVALID"}
-
-
-def solve_stoppably(solver, model) -> tuple[int, bool]:
-    """CP-SAT's status for ``model``, and whether Ctrl-C stopped the search. CP-SAT's
-    own catching of SIGINT is turned off: it takes the signal from Python for the rest
-    of the process (a later Ctrl-C is then lost, or worse). Instead, in the main thread,
-    the search runs on a thread of its own while the main thread waits, where Python
-    sees Ctrl-C; the search is then stopped and its best answer kept."""
-    solver.parameters.catch_sigint_signal = False
-    if threading.current_thread() is not threading.main_thread():
-        return solver.solve(model), False
-    out: list = []
-    done = threading.Event()    # (not Thread.join: Ctrl-C inside it can mark a running thread ended)
-
-    def run():
-        try:
-            out.append(solver.solve(model))
-        except BaseException as exc:            # given back to the caller's thread
-            out.append(exc)
-        finally:
-            done.set()
-    threading.Thread(target=run, name="cp-sat", daemon=True).start()
-    interrupted = False
-    while not done.is_set():
-        try:
-            done.wait(0.1 if interrupted else 0.5)
-        except KeyboardInterrupt:
-            interrupted = True
-        if interrupted:                 # again until it ends: a search not yet set up ignores it
-            solver.stop_search()
-    if isinstance(out[0], BaseException):
-        raise out[0]
-    return out[0], interrupted
+from .symbolic import RecordV
+from compiler.diagnostics import NO_SPAN, BadInputError, Diagnostic
+from compiler.diagnostics import source_line
+from compiler.diffing import source_text
+from compiler.types import CellT, CollT
+from compiler.types import SeatT
+import re
 
 
-def solve_or_stop(solver, model) -> int:
-    """``solve_stoppably`` for a phase that Ctrl-C ends (KeyboardInterrupt once the
-    search has stopped): explanations and the local search's own solves."""
-    code, interrupted = solve_stoppably(solver, model)
-    if interrupted:
-        raise KeyboardInterrupt
-    return code
 
 
-def _sense(query: I.QueryDef) -> str:
-    """Whether a query maximizes or minimizes (maximize when it has no objective)."""
-    return next((s.sense for s in statements(query.body) if isinstance(s, I.Objective)), "maximize")
 
 
-class ReplayError(RulesError):
-    """The interpreter disagrees with a solver answer (a bug, reported rather than returned)."""
+
+
+
 
 
 @dataclass
@@ -111,7 +77,6 @@ class Answer:
     interrupted: bool = False   # Ctrl-C stopped the search: the best found by then
 
     def to_json(self) -> dict[str, Any]:
-        from .cli import jsonable
         return {"query": self.query, "status": self.status, "objective": self.objective,
                 **({"objective_names": _names_list(self.objective_names)}
                    if self.objective_names is not None else {}),
@@ -126,7 +91,6 @@ class Answer:
                 **({"model": self.stats} if self.stats else {})}
 
     def to_text(self) -> str:
-        from .cli import board_lines, text_value
         lines = [f"{self.query}: {self.status}"]
         if self.status == "INFEASIBLE" and not self.reasons:
             lines.append("  no choice satisfies the query's conditions")
@@ -179,18 +143,6 @@ class Answer:
                      + (", witness replayed by the interpreter" if self.replayed else ""))
         return "\n".join(lines)
 
-
-_INTERPRETERS: dict = {}
-
-
-def interpreter_for(program: I.Program):
-    """One compiled interpreter per program (the encoder's constant folding, the replay)."""
-    from compiler.interpret import Interpreter
-    hit = _INTERPRETERS.get(id(program))
-    if hit is None or hit[0] is not program:
-        hit = (program, Interpreter(program))
-        _INTERPRETERS[id(program)] = hit
-    return hit[1]
 
 
 def build(program: I.Program, name: str, inputs: dict[str, Any], symmetry: bool = True,
@@ -313,7 +265,6 @@ def run_query(program: I.Program, name: str, inputs: dict[str, Any], time_limit:
         if hint_seconds is None:
             hint_seconds = min(20.0, 0.5 * left())
         if isinstance(obj, IntV) and hint_seconds > 0:     # (a number: the hints compare numbers)
-            from .hints import local_search_hint
             try:
                 hinted = local_search_hint(enc, program, program.queries[name], inputs, hint_seconds)
             except KeyboardInterrupt:       # the first solve's answer stands
@@ -414,7 +365,6 @@ def _bound_known(solver) -> bool:
 
 def _may_hold_cells(st: I.Choose) -> bool:
     """Whether a choice's value may be (or hold) grid cells, from its types."""
-    from compiler.types import CellT, CollT
     types = [st.type] + ([st.coll.type] if st.coll is not None else [])
     for t in types:
         while isinstance(t, CollT):
@@ -444,9 +394,6 @@ def with_defaults(program: I.Program, name: str, inputs: dict[str, Any], state: 
                     raise NotSupportedError(f"the query '{name}' needs its input '{st.name}'", st.span)
                 out[st.name] = interpreter_for(program).evaluate(st.default, env, state=state)
                 if out[st.name] is None:
-                    from compiler.diagnostics import NO_SPAN, BadInputError, Diagnostic
-                    from compiler.types import SeatT
-                    from compiler.diagnostics import source_line
                     flag = f"--{st.name.replace('_', '-')}"
                     seats = [x.name for x in getattr(state, "seats", ()) if x.kind == "player"]
                     sp = st.default.span
@@ -476,7 +423,6 @@ class Reason:
     core: int = 0           # the reasons of one core together rule out every option
 
     def to_json(self) -> dict:
-        from .cli import jsonable
         return {"rule": self.rule, "ids": list(self.ids), "at": f"{self.span.file}:{self.span.line}",
                 "sentence": self.sentence, "path": {k: jsonable(v) for k, v in self.path.items()},
                 "together": self.together, "core": self.core}
@@ -486,7 +432,6 @@ def reason_lines(reasons: list[Reason], most: int = 12) -> list[str]:
     """Reasons as text: one entry per core (the rules that together rule out every
     option), one rule of it a line with the paths it fails on merged ("place europe,
     africa or tundra"), at most ``most`` entries."""
-    from .cli import text_value
 
     def shown(v) -> str:
         return text_value(v)
@@ -539,7 +484,6 @@ def _fits(open_sentence: str, sentence: str) -> bool:
         return True
     if "…" not in open_sentence:
         return False
-    import re
     pattern = ".+".join(re.escape(part) for part in open_sentence.split("…"))
     return re.fullmatch(pattern, sentence, flags=re.S) is not None
 
@@ -644,7 +588,6 @@ def _nothing_to_choose(program: I.Program, name: str, enc) -> list[Reason]:
 
 
 def _empty_sentence(st: I.Choose, had_elements: bool) -> str:
-    from compiler.diffing import source_text
     coll = source_text(st.coll.span) or "its collection"
     return (f"there is nothing to choose {st.name} from: no element of {coll} meets its condition"
             if had_elements else f"there is nothing to choose {st.name} from: {coll} is empty here")
@@ -699,7 +642,6 @@ def _minimal(enc, core: list, seconds: float) -> list:
 
 def _concrete(solver, v, program):
     """A symbolic value as the example solution has it (records field by field)."""
-    from .symbolic import RecordV
     if isinstance(v, RecordV):
         info = program.records[v.name]
         return info.cls(*[_concrete(solver, v.fields[f], program) for f, _ in info.fields])
@@ -805,7 +747,6 @@ def _same_for_all(program, state, enc, params: dict, chosen: dict):
 def render_message(interp, rule, params, state, program=None, same_for_all=None) -> str | None:
     """A rule's sentence with its {expressions} computed; "…" for a value that depends
     on a choice (``same_for_all``, when given, may still know it)."""
-    from compiler import render
     out = []
     for part in rule.message:
         if isinstance(part, str):
@@ -881,170 +822,14 @@ class Lexicographic:
         return tuple(out)
 
 
-def read_int(solver: cp_model.CpSolver, v) -> int:
-    if isinstance(v, bool):
-        return int(v)
-    if isinstance(v, int):
-        return v
-    if isinstance(v, ScoreV):
-        return read_int(solver, v.total)
-    if isinstance(v, BoolV):
-        return int(solver.boolean_value(v.lit))
-    return int(solver.value(v.expr()))
 
 
-def _true(solver, lit) -> bool:
-    return lit if isinstance(lit, bool) else solver.boolean_value(lit)
 
 
-def read_value(solver: cp_model.CpSolver, v):
-    if isinstance(v, BoardV):
-        cards = {}
-        for cell, e in v.cells.items():
-            value = next(k for k, lit in e.lits.items() if _true(solver, lit))
-            if value is not None:
-                cards[cell] = value
-        return rt.Board(v.grid.name, v.grid.rows, v.grid.cols, v.grid.floating, cards)
-    if isinstance(v, CaseV):
-        for lit, value in v.cases:
-            if _true(solver, lit):
-                return value
-        return None
-    if isinstance(v, SetV):
-        return tuple(x for x, lit in v.members.items() if _true(solver, lit))
-    if isinstance(v, ListV):
-        return tuple(read_value(solver, x) for g, x in v.items if _true(solver, g))
-    if isinstance(v, EnumV):
-        return next((k for k, lit in v.lits.items() if _true(solver, lit)), None)
-    if isinstance(v, (IntV, BoolV)):
-        return read_int(solver, v)
-    return v
 
 
-# ---------------------------------------------------------------- replay
-def interpret_query(interp, query: I.QueryDef, inputs: dict[str, Any], values: dict[str, Any],
-                    forced: dict | None = None, state: Any = None) -> tuple[int | None, str | None, Any]:
-    """Walk a query's statements with the interpreter for given choices.
-
-    Returns (objective, problem, span): the objective's value when every choice is an
-    option and every ``where`` and ``require`` holds, else None and what failed."""
-    walk = _Walk(interp, inputs, values, forced, state)
-    return walk.block(query.body, {})
 
 
-class _Walk:
-    """The interpreter's walk through a query for given choices (see interpret_query)."""
-
-    def __init__(self, interp, inputs, values, forced, state):
-        self.interp, self.inputs, self.values, self.forced, self.state = interp, inputs, values, forced, state
-        self.reports: list = []
-        self.plays: list = []
-        self.names = None           # the 'named' value of the objective on the path
-
-    def ev(self, e, env, forced=None):
-        try:
-            return self.interp.evaluate(e, env, forced=forced, state=self.state)
-        except Exception as exc:        # noqa: BLE001 (an error of the rules, located here)
-            from compiler.diagnostics import RuntimeRulesError
-            from compiler.runtime import DivisionByZero
-            span = e.span
-            if isinstance(exc, RulesError) and any(d.span.line > 0 for d in exc.diagnostics):
-                if type(exc) not in (RuntimeRulesError, DivisionByZero) or len(exc.diagnostics) != 1:
-                    raise
-                span = exc.diagnostics[0].span  # an operator that failed, at its place
-            reason = reason_of(exc)
-            raise RuntimeRulesError(f"cannot compute this for the answer found ({self._shown(env)}): {reason}",
-                                    span) from None
-
-    @staticmethod
-    def _shown(env: dict) -> str:
-        """The answer's choices, as the message of an error shows them."""
-        from compiler import render
-        parts = [f"{k} = {render.text(v)}" for k, v in env.items() if not k.startswith("_")]
-        return ", ".join(parts[:4]) + (", ..." if len(parts) > 4 else "")
-
-    def block(self, stmts, env):
-        objective = None
-        for st in stmts:
-            if isinstance(st, I.Input):
-                env[st.name] = self.inputs[st.name]
-            elif isinstance(st, I.Let):
-                env[st.name] = self.ev(st.value, env)
-            elif isinstance(st, I.Choose):
-                value = self.values.get(st.name)
-                if st.domain == "element" and value not in rt.as_tuple(self.ev(st.coll, env)):
-                    return None, f"{st.name} {value!r} is not an option", st.span
-                if st.domain == "subset" and \
-                        not rt.within(rt.as_tuple(value), rt.as_tuple(self.ev(st.coll, env))):
-                    return None, f"{st.name} {value!r} is not part of its collection", st.span
-                if st.domain == "subset" and st.size is not None and \
-                        len(rt.as_tuple(value)) != self.ev(st.size, env):
-                    return None, f"{st.name} {value!r} does not have the size it is chosen with", st.span
-                env[st.name] = value
-                if st.where is not None and not self.ev(st.where, env):
-                    return None, f"{st.name} breaks its 'where' condition", st.span
-            elif isinstance(st, I.Require):
-                if not self.ev(st.cond, env):
-                    return None, "the answer breaks a 'require'", st.span
-            elif isinstance(st, I.If):
-                result = self.block(st.then if self.ev(st.cond, env) else st.other, dict(env))
-                if result[1] is not None:
-                    return result
-                if result[0] is not None:
-                    objective = result
-            elif isinstance(st, I.Report):
-                self.reports.append((st, dict(env)))
-            elif isinstance(st, I.Play):
-                self.plays.append((st.name, st.value, dict(env)))
-            elif isinstance(st, I.Objective):
-                value = self.ev(st.value, env, forced=self.forced)
-                value = tuple(int(x) for x in value) if isinstance(value, tuple) else int(value)
-                objective = (value, None, st.span)
-                if st.names is not None:
-                    self.names = self.ev(st.names, env)
-        return objective or (None, None, None)
 
 
-def replay(program: I.Program, name: str, inputs: dict[str, Any], witness: dict[str, Any],
-           claimed: int | None, state: Any = None, plays: list | None = None,
-           named: list | None = None, unforced: set = frozenset()) -> list:
-    """Check a solver witness with the interpreter; raise ``ReplayError`` on any
-    disagreement. Returns the query's reports for the witness: (name, value, rule IDs);
-    the ``play`` statements reached are added to ``plays`` (name, expression, env),
-    the names of the objective reached (``maximize e named n``) to ``named``. The
-    witness's choices inside scorings are forced on the interpreter, but those of
-    ``unforced`` (a scoring of the same name is also computed whole there)."""
-    plays = [] if plays is None else plays
-    interp = interpreter_for(program)
-    query = program.queries[name]
-    chosen = {c.name for c in statements(query.body) if isinstance(c, I.Choose)}
-    forced = {k: v for k, v in witness.items() if k not in chosen and k not in unforced}
-    walk = _Walk(interp, inputs, witness, forced, state)
-    with_witness, problem, span = walk.block(query.body, {})
-    if problem is not None:
-        raise ReplayError(f"replay: the solver's {problem}", span)
-    shown = []
-    for st, env in walk.reports:
-        value = walk.ev(st.value, env)
-        ids = ()
-        if isinstance(st.value, I.Call) and st.value.name in program.funcs:
-            node = program.funcs[st.value.name].node
-            ids = (st.value.name, tuple(t for t, _ in node.tags), node.name_span)
-        shown.append((st.name, value, ids))
-    plays.extend(walk.plays)
-    if named is not None and walk.names is not None:
-        named.append(walk.names)
-    if claimed is None:
-        return shown
-    if with_witness != claimed:
-        raise ReplayError(f"replay: the interpreter scores the solver's witness {with_witness}, "
-                          f"the solver claims {claimed}", span)
-    if not forced:
-        return shown            # no choices inside scorings: nothing better to look for
-    best_inner, _, _ = _Walk(interp, inputs, witness, None, state).block(query.body, {})
-    sense = _sense(query)
-    if (sense == "maximize" and best_inner > claimed) or (sense == "minimize" and best_inner < claimed):
-        raise ReplayError(f"replay: with better choices inside the score the witness scores "
-                          f"{best_inner}, not {claimed}", span)
-    return shown
 

@@ -19,7 +19,7 @@ from compiler import ir as I
 from compiler.resolve import RelData
 from compiler.types import BoardT, CellT, CollT, TupleT
 
-from .operators import GRID_POSITIONS
+from compiler.semantics.operators import GRID_POSITIONS
 from .symbolic import BoardV
 
 POSITIONAL = {"row", "column", "first", "take"} | GRID_POSITIONS

@@ -1,311 +1,36 @@
-"""The operators of the expression language, each defined once.
+"""The CP-SAT encoding of each operator and aggregate, keyed by the names of
+``compiler.semantics.operators`` (which holds their typing and concrete meaning).
 
-In:  operand types (for the resolver), operand source code (for the
-     interpreter), symbolic operand values (for the CP-SAT encoder).
-Out: for every operator, side by side:
+In:  the encoder ``E`` (its building blocks: ``solver.encode``), the expression node
+     (for its span and data) and the operand values, at least one of them symbolic.
+Out: a symbolic value (``solver.symbolic``), or ``NotSupportedError`` with the node's
+     span where an operand's dependence on a choice cannot be encoded.
 
-  * ``typing``: its signature (argument types -> result type);
-  * ``py``: its concrete meaning, a Python expression template over the
-    operands' code (``{0}``, ``{1}``, ``{*}`` for all, ``{D}`` for the
-    operator's constant data); ``evaluate`` is derived from it;
-  * ``encode``: its CP-SAT encoding over symbolic values (see ``encode``),
-    or ``None`` when it can only be evaluated on constants (the encoder then
-    folds it when its operands are constants and raises ``NotSupportedError``
-    with the node's span otherwise).
-
-A new operator lands with all three and a row in ``tests/test_operators.py``.
+An operator the table marks ``constant_only`` has no entry: the encoder folds it on
+known operands and refuses it otherwise. ``tests/test_operators.py`` checks that the
+two tables name the same operators and that each encoding agrees with the meaning.
 """
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
-from typing import Any, Callable
-
 from compiler import runtime as _rt
-from compiler.types import (ANY, BOOL, INT, RELATION, SEAT, AnyT, BoardT, BoolT, CellT, CollT, EnumT,
-                            IntT, LayerT, MapT, NoneT, RecordT, SeatT, TupleT, Type, TextT, is_bool,
-                            is_cell, is_coll, is_int, same)
+from compiler.diagnostics import NotSupportedError
 
+from .symbolic import BoardV, BoolV, CaseV, CountsV, EnumV, GroupsV, IntV, ListV, MapV, RecordV, SetV, Sym
+from fractions import Fraction
 
-class OpTypeError(Exception):
-    def __init__(self, message: str, arg: int | None = None):
-        super().__init__(message)
-        self.message = message
-        self.arg = arg
-
-
-@dataclass
-class Operator:
-    name: str
-    arity: int | None                                   # None: variadic
-    typing: Callable[[list[Type], Any], Type]
-    py: str
-    encode: Callable | None = None
-    doc: str = ""
-
-    def emit(self, args: list[str], data_name: str | None = None, span_name: str | None = None) -> str:
-        """The ``py`` template filled in: ``{0}``... the operands, ``{*}`` all of them,
-        ``{D}`` the node's data, ``{S}`` its place in the spec (for the run-time error
-        of an operator that can fail: None where there is none to give)."""
-        fill = {"*": ", ".join(args), "S": span_name or "None"}
-        if data_name is not None:
-            fill["D"] = data_name
-        fill.update((str(i), a) for i, a in enumerate(args))
-        return fill_template(self.py, fill)
-
-    def evaluate(self, *args, data=None):
-        """Concrete value of the operator on concrete operands (from ``py``)."""
-        fn = _CACHE.get((self.name, len(args)))
-        if fn is None:
-            names = [f"_a{i}" for i in range(len(args))]
-            src = f"lambda _D, {', '.join(names)}: {self.emit(names, '_D')}" if names else \
-                f"lambda _D: {self.emit([], '_D')}"
-            fn = eval(src, {"_rt": _rt})  # noqa: S307 - our own templates
-            _CACHE[(self.name, len(args))] = fn
-        return fn(data, *args)
-
-
-_CACHE: dict = {}
-
-_PLACE = re.compile(r"\{(\*|[0-9]+|[A-Za-z]+)\}")
-
-
-def fill_template(template: str, fill: dict[str, str]) -> str:
-    """A template's places (``{0}``, ``{*}``, ``{D}``, ``{elem}``...) filled in one pass
-    over the template alone: what is put in a place is never read again, so code of
-    an operand (whatever it holds) cannot become a place of the template. A place
-    with nothing to put in it is left as it is (a template's own braces: ``{}``)."""
-    return _PLACE.sub(lambda m: fill.get(m.group(1), m.group(0)), template)
-
-
-OPERATORS: dict[str, Operator] = {}
-
-
-def op(name, arity, typing, py, doc="", encode=None):
-    OPERATORS[name] = Operator(name, arity, typing, py, encode, doc)
-
-
-def need(cond: bool, message: str, arg: int | None = None):
-    if not cond:
-        raise OpTypeError(message, arg)
-
-
-# ------------------------------------------------------------------ typing
-def t_int2(ts, data):
-    for i, t in enumerate(ts):
-        need(is_int(t), f"expected a number, found {t}", i)
-    return INT
-
-
-def t_int1(ts, data):
-    need(is_int(ts[0]), f"expected a number, found {ts[0]}", 0)
-    return INT
-
-
-def t_bool2(ts, data):
-    for i, t in enumerate(ts):
-        need(is_bool(t), f"expected true or false, found {t}", i)
-    return BOOL
-
-
-def t_bool1(ts, data):
-    need(is_bool(ts[0]), f"expected true or false, found {ts[0]}", 0)
-    return BOOL
-
-
-def t_eq(ts, data):
-    need(same(ts[0], ts[1]), f"cannot compare {ts[0]} with {ts[1]}", 1)
-    return BOOL
-
-
-def t_order(ts, data):
-    if isinstance(ts[0], TupleT) or isinstance(ts[1], TupleT):
-        need(isinstance(ts[0], (TupleT, AnyT)) and isinstance(ts[1], (TupleT, AnyT)),
-             f"cannot compare {ts[0]} with {ts[1]}", 1)
-        if isinstance(ts[0], TupleT) and isinstance(ts[1], TupleT):
-            need(len(ts[0].items) == len(ts[1].items), f"cannot compare {ts[0]} with {ts[1]}", 1)
-            for i, (a, b) in enumerate(zip(ts[0].items, ts[1].items)):
-                need(is_int(a) and is_int(b), f"tuples are compared by their numbers, found {ts[0]}", 0)
-        return BOOL
-    return t_int2(ts, data) and BOOL
-
-
-def t_if(ts, data):
-    from compiler.types import join
-    need(is_bool(ts[0]), f"the condition must be true or false, found {ts[0]}", 0)
-    j = join(ts[1], ts[2])
-    need(j is not None, f"the two branches differ: {ts[1]} and {ts[2]}", 2)
-    return j
-
-
-def t_in(ts, data):
-    need(is_coll(ts[1]), f"'in' needs a collection on its right, found {ts[1]}", 1)
-    if isinstance(ts[1], CollT):
-        need(same(ts[0], ts[1].elem), f"a {ts[0]} is never in a {ts[1]}", 0)
-    return BOOL
-
-
-def t_concat(ts, data):
-    need(is_coll(ts[0]), f"expected a collection, found {ts[0]}", 0)
-    need(is_coll(ts[1]), f"expected a collection, found {ts[1]}", 1)
-    if isinstance(ts[0], CollT) and isinstance(ts[1], CollT):
-        need(same(ts[0].elem, ts[1].elem), f"cannot join a {ts[0]} and a {ts[1]}", 1)
-        return CollT("list" if ts[0].kind != ts[1].kind else ts[0].kind,
-                     ts[0].elem if not isinstance(ts[0].elem, AnyT) else ts[1].elem)
-    return ANY
-
-
-def t_size(ts, data):
-    need(is_coll(ts[0]), f"size() needs a collection, found {ts[0]}", 0)
-    return INT
-
-
-def t_board(i):
-    def check(ts, data):
-        need(isinstance(ts[i], (BoardT, AnyT)), f"expected a grid, found {ts[i]}", i)
-    return check
-
-
-def t_cell(i):
-    def check(ts, data):
-        need(is_cell(ts[i]), f"expected a cell, found {ts[i]}", i)
-    return check
-
-
-def _grid_of(t):
-    return t.grid if isinstance(t, BoardT) else None
-
-
-def t_board_bool(ts, data):
-    t_board(0)(ts, data)
-    return BOOL
-
-
-def t_board_cell_bool(ts, data):
-    t_board(0)(ts, data)
-    t_cell(1)(ts, data)
-    return BOOL
-
-
-def t_contents(ts, data):
-    t_board(0)(ts, data)
-    return CollT("pile", EnumT(data) if data else ANY)
-
-
-def t_placements(ts, data):
-    t_board(0)(ts, data)
-    return CollT("set", CellT(_grid_of(ts[0])))
-
-
-def t_placed(ts, data):
-    t_board(0)(ts, data)
-    t_cell(2)(ts, data)
-    return ts[0]
-
-
-def t_cleared(ts, data):
-    t_board(0)(ts, data)
-    t_cell(1)(ts, data)
-    return ts[0]
-
-
-def t_extends(ts, data):
-    t_board(0)(ts, data)
-    t_board(1)(ts, data)
-    return BOOL
-
-
-def t_within(ts, data):
-    need(is_coll(ts[0]), f"expected a collection, found {ts[0]}", 0)
-    need(is_coll(ts[1]), f"expected a collection, found {ts[1]}", 1)
-    return BOOL
-
-
-def t_first(ts, data):
-    need(is_coll(ts[0]), f"first() needs a collection, found {ts[0]}", 0)
-    return ts[0].elem if isinstance(ts[0], CollT) else ANY
-
-
-def t_rowcol(ts, data):
-    t_cell(0)(ts, data)
-    return INT
-
-
-def t_board_get(ts, data):
-    t_board(0)(ts, data)
-    t_cell(1)(ts, data)
-    return EnumT(data) if data else ANY
-
-
-def t_layer_get(ts, data):
-    need(isinstance(ts[0], (LayerT, AnyT)), f"expected a layer, found {ts[0]}", 0)
-    t_cell(1)(ts, data)
-    return BOOL
-
-
-def t_rel_apply(ts, data):
-    t_cell(0)(ts, data)
-    return CollT("set", ts[0] if isinstance(ts[0], CellT) else CellT(data.grid.name if data else None))
-
-
-def t_groups(ts, data):
-    need(is_coll(ts[0]) and is_cell(getattr(ts[0], "elem", ANY)),
-         f"groups() needs a set of cells, found {ts[0]}", 0)
-    elem = ts[0].elem if isinstance(ts[0], CollT) and isinstance(ts[0].elem, CellT) else \
-        CellT(data.grid.name if data else None)
-    return CollT("list", CollT("set", elem))
-
-
-def t_attr(ts, data):
-    need(isinstance(ts[0], (EnumT, AnyT, NoneT)), f"expected a {data.enum}, found {ts[0]}", 0)
-    return data.type
-
-
-def t_seat_attr(ts, data):
-    need(isinstance(ts[0], (SeatT, AnyT)), f"expected a seat, found {ts[0]}", 0)
-    return EnumT("seat_kind") if data == "kind" else TextT()
-
-
-def t_map_get(ts, data):
-    mapping = data
-    return mapping.value_type
-
-
-def t_relation_build(ts, data):
-    for i, t in enumerate(ts):
-        need(isinstance(t, (TupleT, AnyT)) and (not isinstance(t, TupleT) or
-                                                (len(t.items) == 2 and all(is_int(x) for x in t.items))),
-             "expected a (row, column) step such as (-1, 0)", i)
-    return RELATION
-
-
-def t_rel_union(ts, data):
-    need(ts[0] == RELATION, f"expected a relation, found {ts[0]}", 0)
-    need(ts[1] == RELATION, f"expected a relation, found {ts[1]}", 1)
-    return RELATION
-
-
-def t_range(ts, data):
-    t_int2(ts, data)
-    return CollT("list", INT)
-
-
-# ------------------------------------------------------------------ the table
-# Each entry: name, arity, typing, concrete meaning (py), doc, CP-SAT encoding.
-# Encodings receive the encoder ``E`` (helpers in ``solver.encode``), the node
-# (for its span and data) and the operand values, at least one of them symbolic.
-from .symbolic import (BoardV, BoolV, CaseV, CountsV, EnumV, GroupsV, IntV, LayerV, ListV,  # noqa: E402
-                       MapV, RecordV, SetV, Sym)
-from compiler.diagnostics import NotSupportedError  # noqa: E402
+ENCODINGS: dict = {}          # operator name -> encode(E, node, *operands)
+AGG_ENCODINGS: dict = {}      # aggregate name -> encode(E, node, items of (guard, env))
 
 
 def _lin(sign):
     return lambda E, n, a, b: E.linear([(1, a), (sign, b)])
 
 
-op("add", 2, t_int2, "({0} + {1})", "sum of two numbers", _lin(1))
-op("sub", 2, t_int2, "({0} - {1})", "difference", _lin(-1))
-op("mul", 2, t_int2, "({0} * {1})", "product", lambda E, n, a, b: E.mul(a, b, n.span))
+ENCODINGS['add'] = _lin(1)
+
+ENCODINGS['sub'] = _lin(-1)
+
+ENCODINGS['mul'] = lambda E, n, a, b: E.mul(a, b, n.span)
 
 
 def _nonlinear(what):
@@ -315,17 +40,17 @@ def _nonlinear(what):
     return enc
 
 
-op("floordiv", 2, t_int2, "_rt.floordiv({0}, {1}, {S})", "division rounded down (a query leaves out the options that divide by 0)",
-   lambda E, n, a, b: E.floor_divmod(a, b, n.span)[0])
-op("mod", 2, t_int2, "_rt.mod({0}, {1}, {S})", "remainder, of the divisor's sign",
-   lambda E, n, a, b: E.floor_divmod(a, b, n.span)[1])
-op("neg", 1, t_int1, "(-{0})", "minus", lambda E, n, a: E.linear([(-1, a)]))
-op("min2", 2, t_int2, "min({0}, {1})", "the smaller of two numbers",
-   lambda E, n, a, b: E.minmax("min", [a, b], n.span))
-op("max2", 2, t_int2, "max({0}, {1})", "the larger of two numbers",
-   lambda E, n, a, b: E.minmax("max", [a, b], n.span))
-op("abs", 1, t_int1, "abs({0})", "absolute value",
-   lambda E, n, a: E.minmax("max", [a, E.linear([(-1, a)])], n.span))
+ENCODINGS['floordiv'] = lambda E, n, a, b: E.floor_divmod(a, b, n.span)[0]
+
+ENCODINGS['mod'] = lambda E, n, a, b: E.floor_divmod(a, b, n.span)[1]
+
+ENCODINGS['neg'] = lambda E, n, a: E.linear([(-1, a)])
+
+ENCODINGS['min2'] = lambda E, n, a, b: E.minmax("min", [a, b], n.span)
+
+ENCODINGS['max2'] = lambda E, n, a, b: E.minmax("max", [a, b], n.span)
+
+ENCODINGS['abs'] = lambda E, n, a: E.minmax("max", [a, E.linear([(-1, a)])], n.span)
 
 
 def enc_eq(E, n, a, b):
@@ -443,8 +168,9 @@ def _cmp(opname):
     return enc
 
 
-op("eq", 2, t_eq, "({0} == {1})", "equal", enc_eq)
-op("ne", 2, t_eq, "({0} != {1})", "different", enc_ne)
+ENCODINGS['eq'] = enc_eq
+
+ENCODINGS['ne'] = enc_ne
 
 
 def _list_counts(E, v) -> dict:
@@ -495,16 +221,21 @@ def enc_multiset_eq(E, n, a, b):
     return E.boolv(E.and_(parts))
 
 
-op("multiset_eq", 2, t_eq, "_rt.multiset_eq({0}, {1})", "the same cards, whatever the order", enc_multiset_eq)
-op("lt", 2, t_order, "({0} < {1})", "less than", _cmp("<"))
-op("le", 2, t_order, "({0} <= {1})", "at most", _cmp("<="))
-op("gt", 2, t_order, "({0} > {1})", "more than", _cmp(">"))
-op("ge", 2, t_order, "({0} >= {1})", "at least", _cmp(">="))
-op("and", 2, t_bool2, "({0} and {1})", "both",
-   lambda E, n, a, b: E.boolv(E.and_([E.lit(a, n.span), E.lit(b, n.span)])))
-op("or", 2, t_bool2, "({0} or {1})", "either",
-   lambda E, n, a, b: E.boolv(E.or_([E.lit(a, n.span), E.lit(b, n.span)])))
-op("not", 1, t_bool1, "(not {0})", "negation", lambda E, n, a: E.boolv(E.not_(E.lit(a, n.span))))
+ENCODINGS['multiset_eq'] = enc_multiset_eq
+
+ENCODINGS['lt'] = _cmp("<")
+
+ENCODINGS['le'] = _cmp("<=")
+
+ENCODINGS['gt'] = _cmp(">")
+
+ENCODINGS['ge'] = _cmp(">=")
+
+ENCODINGS['and'] = lambda E, n, a, b: E.boolv(E.and_([E.lit(a, n.span), E.lit(b, n.span)]))
+
+ENCODINGS['or'] = lambda E, n, a, b: E.boolv(E.or_([E.lit(a, n.span), E.lit(b, n.span)]))
+
+ENCODINGS['not'] = lambda E, n, a: E.boolv(E.not_(E.lit(a, n.span)))
 
 
 def enc_if(E, n, c, t, o):
@@ -514,7 +245,7 @@ def enc_if(E, n, c, t, o):
     return E.merge_cases([(c, t), (E.not_(c), o)], n.span)
 
 
-op("if", 3, t_if, "({1} if {0} else {2})", "conditional", enc_if)
+ENCODINGS['if'] = enc_if
 
 
 def enc_in(E, n, x, coll):
@@ -542,9 +273,9 @@ def enc_in(E, n, x, coll):
     return E.boolv(E.or_([E.cmp(x, "==", v) for v in values]))
 
 
-op("in", 2, t_in, "({0} in {1})", "membership", enc_in)
-op("not_in", 2, t_in, "({0} not in {1})", "non-membership",
-   lambda E, n, x, c: E.boolv(E.not_(E.lit(enc_in(E, n, x, c)))))
+ENCODINGS['in'] = enc_in
+
+ENCODINGS['not_in'] = lambda E, n, x, c: E.boolv(E.not_(E.lit(enc_in(E, n, x, c))))
 
 
 def enc_concat(E, n, a, b):
@@ -557,8 +288,9 @@ def enc_concat(E, n, a, b):
     return ListV(items(a) + items(b))
 
 
-op("concat", 2, t_concat, "(tuple({0}) + tuple({1}))", "one collection after the other", enc_concat)
-op("range", 2, t_range, "_rt.numbers({0}, {1}, {S})", "the numbers from a to b", _nonlinear("range"))
+ENCODINGS['concat'] = enc_concat
+
+ENCODINGS['range'] = _nonlinear("range")
 
 
 def enc_size(E, n, coll):
@@ -571,7 +303,7 @@ def enc_size(E, n, coll):
     raise NotSupportedError("the solver cannot count this collection", n.span)
 
 
-op("size", 1, t_size, "len({0})", "number of elements", enc_size)
+ENCODINGS['size'] = enc_size
 
 
 def enc_within(E, n, a, b):
@@ -588,8 +320,8 @@ def enc_within(E, n, a, b):
     return E.boolv(E.and_([E.cmp(cnt, "<=", have.get(v, 0)) for v, cnt in a.counts.items()]))
 
 
-op("within", 2, t_within, "_rt.within({0}, {1})",
-   "every element of a, counted with multiplicity, is in b", enc_within)
+ENCODINGS['within'] = enc_within
+
 def enc_first(E, n, coll):
     """The first present item of a guarded list: item i when its guard holds and no
     earlier guard does (a case split over the items)."""
@@ -619,8 +351,7 @@ def enc_first(E, n, coll):
     return CaseV(cases)
 
 
-op("first", 1, t_first, "_rt.first({0}, {S})", "the first element", enc_first)
-op("take", 2, lambda ts, data: (t_size(ts[:1], data) and ts[0]), "_rt.take_first({0}, {1}, {S})", "the first n elements")
+ENCODINGS['first'] = enc_first
 
 
 def enc_attr(E, n, x):
@@ -636,8 +367,7 @@ def enc_attr(E, n, x):
     return EnumV({k: E.or_(ls, f"{n.data}={k}") for k, ls in groups.items()})
 
 
-op("attr", 1, t_attr, "{D}.get({0})", "a table column", enc_attr)
-op("seat_attr", 1, t_seat_attr, "getattr({0}, {D})", "a seat's kind or title")
+ENCODINGS['attr'] = enc_attr
 
 
 def enc_map_get(E, n, k):
@@ -690,7 +420,6 @@ def enc_map_get(E, n, k):
             parts.append((delta, E.boolv(E.cmp(k, ">=", x))))
     value = E.linear(parts, f(lo))
     if isinstance(value, IntV) and guard is not None and lo >= 1:
-        from fractions import Fraction
         alpha = max(Fraction(f(x), x) for x in range(lo, hi_eff + 1))
         # (offered as a bound on the gated value, 0 where the guard is false: only
         # valid for a ratio of at least 0)
@@ -701,9 +430,7 @@ def enc_map_get(E, n, k):
     return value
 
 
-op("map_get", 1, t_map_get, "{D}[{0}]", "a value from a table of values", enc_map_get)
-op("row", 1, t_rowcol, "{0}[0]", "a cell's row, from 0 at the top")
-op("column", 1, t_rowcol, "{0}[1]", "a cell's column, from 0 at the left")
+ENCODINGS['map_get'] = enc_map_get
 
 
 def _cell(E, n, board, cell):
@@ -731,7 +458,7 @@ def _case_cell_lits(E, board, cell):
     return {v: E.or_(ls) for v, ls in out.items()}
 
 
-op("board_get", 2, t_board_get, "{0}.cards.get({1})", "the card on a cell (none if free)", enc_board_get)
+ENCODINGS['board_get'] = enc_board_get
 
 
 def enc_layer_get(E, n, layer, cell):
@@ -740,7 +467,7 @@ def enc_layer_get(E, n, layer, cell):
     return E.boolv(layer.marks.get(cell, False))
 
 
-op("layer_get", 2, t_layer_get, "({1} in {0})", "whether a cell is marked on a layer", enc_layer_get)
+ENCODINGS['layer_get'] = enc_layer_get
 
 
 def enc_occupied(E, n, board, cell):
@@ -748,13 +475,13 @@ def enc_occupied(E, n, board, cell):
     return E.boolv(E.not_(e.lits.get(None, False))) if e is not None else False
 
 
-op("occupied", 2, t_board_cell_bool, "({1} in {0}.cards)", "a card is on the cell", enc_occupied)
-op("free", 2, t_board_cell_bool, "({1} not in {0}.cards)", "no card on the cell",
-   lambda E, n, b, c: E.boolv(E.not_(E.lit(enc_occupied(E, n, b, c)))))
-op("empty", 1, t_board_bool, "(not {0}.cards)", "no card on the grid",
-   lambda E, n, b: E.boolv(E.and_([e.lits.get(None, False) for e in b.cells.values()])))
-op("full", 1, t_board_bool, "(len({0}.cards) == {0}.rows * {0}.cols)", "every cell has a card",
-   lambda E, n, b: E.boolv(E.and_([E.not_(e.lits.get(None, False)) for e in b.cells.values()])))
+ENCODINGS['occupied'] = enc_occupied
+
+ENCODINGS['free'] = lambda E, n, b, c: E.boolv(E.not_(E.lit(enc_occupied(E, n, b, c))))
+
+ENCODINGS['empty'] = lambda E, n, b: E.boolv(E.and_([e.lits.get(None, False) for e in b.cells.values()]))
+
+ENCODINGS['full'] = lambda E, n, b: E.boolv(E.and_([E.not_(e.lits.get(None, False)) for e in b.cells.values()]))
 
 
 def enc_contents(E, n, board):
@@ -766,11 +493,7 @@ def enc_contents(E, n, board):
     return CountsV({v: E.linear(parts) for v, parts in counts.items()})
 
 
-op("contents", 1, t_contents, "_rt.contents({0})", "the cards on a grid, in reading order", enc_contents)
-op("placements", 1, t_placements, "_rt.placements({0})", "free cells a card may go to within the frame")
-op("placed", 3, t_placed, "_rt.placed({0}, {1}, {2})", "the grid with one more card")
-op("exchanged", 3, t_placed, "_rt.exchanged({0}, {1}, {2})", "the grid with another card on a taken cell")
-op("cleared", 2, t_cleared, "_rt.cleared({0}, {1})", "the grid without the card on a cell")
+ENCODINGS['contents'] = enc_contents
 
 
 def enc_extends(E, n, full, part):
@@ -791,7 +514,7 @@ def enc_extends(E, n, full, part):
     return E.boolv(E.or_(options))
 
 
-op("extends", 2, t_extends, "_rt.extends({0}, {1})", "the second grid appears in the first", enc_extends)
+ENCODINGS['extends'] = enc_extends
 
 
 def enc_rel_apply(E, n, cell):
@@ -800,7 +523,7 @@ def enc_rel_apply(E, n, cell):
     raise NotSupportedError("the solver applies relations to known cells only", n.span)
 
 
-op("rel_apply", 1, t_rel_apply, "{D}[{0}]", "the cells a relation reaches from a cell", enc_rel_apply)
+ENCODINGS['rel_apply'] = enc_rel_apply
 
 
 def enc_groups(E, n, cells):
@@ -874,10 +597,7 @@ def _cname(c):
     return f"{c[0]},{c[1]}" if isinstance(c, tuple) else str(c)
 
 
-op("groups", 1, t_groups, "_rt.groups({0}, {D})", "connected groups of cells under a relation", enc_groups)
-op("offsets", None, t_relation_build, "_rt.Relation(offsets=({*},))", "cells at fixed steps")
-op("rays", None, t_relation_build, "_rt.Relation(rays=({*},))", "cells along repeated steps")
-op("rel_union", 2, t_rel_union, "({0} + {1})", "cells reached by either relation")
+ENCODINGS['groups'] = enc_groups
 
 
 def _enc_make(kind):
@@ -886,9 +606,9 @@ def _enc_make(kind):
     return enc
 
 
-op("make_tuple", None, lambda ts, data: data, "({*},)", "a tuple of values", _enc_make("tuple"))
-op("make_list", None, lambda ts, data: data, "({*},)", "a list of values", _enc_make("list"))
-op("make_set", None, lambda ts, data: data, "_rt.oset(({*},))", "a set of values")
+ENCODINGS['make_tuple'] = _enc_make("tuple")
+
+ENCODINGS['make_list'] = _enc_make("list")
 
 
 # ------------------------------------------------------------ records and game state
@@ -920,61 +640,14 @@ def enc_with(E, n, base, *values):
     return E.record(name, fields, like=base)
 
 
-def t_field(ts, data):
-    need(isinstance(ts[0], (RecordT, AnyT)), f"expected a record, found {ts[0]}", 0)
-    return data.type
+ENCODINGS['field'] = enc_field
 
+ENCODINGS['new_record'] = enc_new_record
 
-def t_with(ts, data):
-    need(isinstance(ts[0], (RecordT, AnyT)), f"expected a record, found {ts[0]}", 0)
-    return ts[0]
+ENCODINGS['with'] = enc_with
 
+ENCODINGS['tuple_get'] = lambda E, n, t, i: t[i] if not isinstance(t, Sym) else _nonlinear("tuple element")(E, n)
 
-def t_dict_get(ts, data):
-    need(isinstance(ts[0], (MapT, AnyT)), f"expected a table, found {ts[0]}", 0)
-    return ts[0].value if isinstance(ts[0], MapT) else ANY
-
-
-def t_minus(ts, data):
-    need(is_coll(ts[0]) and is_coll(ts[1]), f"'-' takes two collections here, found {ts[0]} and {ts[1]}", 1)
-    return ts[0]
-
-
-def t_group_rank(ts, data):
-    need(is_coll(ts[1]), f"rank() takes an element and ranked groups, found {ts[1]}", 1)
-    return INT
-
-
-def t_seats_from(ts, data):
-    need(isinstance(ts[0], (SeatT, AnyT)), f"expected a seat, found {ts[0]}", 0)
-    need(ts[1] == EnumT("direction") or isinstance(ts[1], AnyT), f"expected left or right, found {ts[1]}", 1)
-    return CollT("list", SEAT)
-
-
-def t_next_seat(ts, data):
-    t_seats_from(ts, data)
-    return SEAT
-
-
-op("field", 1, t_field, "getattr({0}, {D})", "a field of a record", enc_field)
-op("new_record", None, lambda ts, data: RecordT(data.rw_name), "{D}({*})", "a new record", enc_new_record)
-op("with", None, t_with, "_rt.with_fields({D}, {*})", "a record with some fields changed", enc_with)
-op("tuple_get", 2, lambda ts, data: data, "{0}[{1}]", "an element of a tuple (counted from 0)",
-   lambda E, n, t, i: t[i] if not isinstance(t, Sym) else _nonlinear("tuple element")(E, n))
-op("subsets", 1, lambda ts, data: (t_size(ts, data) and CollT("list", ts[0])),
-   "_rt.subsets_of({0})", "every distinct sub-collection, with multiplicity")
-
-
-def t_subsets_at_most(ts, data):
-    need(is_int(ts[1]), f"expected a number of elements, found {ts[1]}", 1)
-    t_size(ts[:1], data)
-    return CollT("list", ts[0])
-
-
-op("subsets_at_most", 2, t_subsets_at_most, "_rt.subsets_of({0}, {1})",
-   "subsets(C, n): the distinct sub-collections of at most n elements, in the order subsets(C) lists them")
-op("sort", 1, lambda ts, data: (t_size(ts, data) and ts[0]), "_rt.sort_values({0})",
-   "the elements in a fixed order (by name)")
 def enc_dict_get(E, n, table, key):
     """A computed table at a key: the entry of that key (a record built by the query is
     found by identity), else 0."""
@@ -997,68 +670,13 @@ def enc_dict_get(E, n, table, key):
     return E.linear(parts)
 
 
-op("dict_get", 2, t_dict_get, "{0}.get({1}, 0)", "a value of a computed table (0 when absent)",
-   enc_dict_get)
-op("minus", 2, t_minus, "_rt.minus({0}, {1})", "a collection without the elements of another (with multiplicity)")
-op("group_rank", 2, t_group_rank, "_rt.group_rank({0}, {1})",
-   "the 1-based place of the group holding an element (0 when absent)")
-def t_join(ts, data):
-    need(is_coll(ts[0]), f"join() takes a collection, found {ts[0]}", 0)
-    need(isinstance(ts[1], (TextT, AnyT)), f"join() takes a separator text, found {ts[1]}", 1)
-    from compiler.types import TEXT
-    return TEXT
-
-
-def t_text_concat(ts, data):
-    from compiler.types import TEXT
-    return TEXT
-
-
-op("text_concat", 2, t_text_concat, "(_rt.join_text(({0},), '') + _rt.join_text(({1},), ''))",
-   "a text followed by a value as words (for messages)")
-op("join", 2, t_join, "_rt.join_text({0}, {1})",
-   "the elements as words joined by a separator (a text, for messages)")
-op("seats_from", 2, t_seats_from, "_rt.seats_from(ST.seats, {0}, {1})",
-   "every seat in turn from one seat, to the left (clockwise) or to the right")
-op("next_seat", 2, t_next_seat, "_rt.next_seat(ST.seats, {0}, {1})", "the next seat to the left or right")
-
-
-# ------------------------------------------------------------ aggregates
-@dataclass
-class Aggregate:
-    name: str
-    typing: Callable[[Type], Type]
-    py: str                    # template over {elem} and {fors}
-    encode: Callable | None = None
-    doc: str = ""
-
-    def emit(self, elem: str, fors: str, key: str = "", supply: str = "", var: str = "",
-             span_name: str | None = None) -> str:
-        return fill_template(self.py, {"elem": elem, "fors": fors, "key": key, "supply": supply, "var": var,
-                                       "S": span_name or "None"})
-
-
-AGGREGATES: dict[str, Aggregate] = {}
-
-
-def agg(name, typing, py, doc, encode=None):
-    AGGREGATES[name] = Aggregate(name, typing, py, encode, doc)
-
-
-def ta_int(t):
-    need(is_int(t), f"expected numbers, found {t}")
-    return INT
-
-
-def ta_bool(t):
-    need(is_bool(t), f"expected true or false, found {t}")
-    return BOOL
+ENCODINGS['dict_get'] = enc_dict_get
 
 
 # Aggregate encodings receive (E, node, items) where items are (guard, element):
 # the element counts only when its guard literal holds.
-agg("sum", ta_int, "sum([{elem} {fors}])", "total",
-    lambda E, n, items: E.linear([(1, E.gate(g, E.under(g, n.elem, env), n.span)) for g, env in items]))
+AGG_ENCODINGS['sum'] = lambda E, n, items: E.linear([(1, E.gate(g, E.under(g, n.elem, env), n.span)) for g, env in items])
+
 def enc_count(E, n, items):
     result = E.linear([(1, E.boolv(g)) for g, _ in items])
     cap = E.count_cap([g for g, _ in items])
@@ -1068,13 +686,13 @@ def enc_count(E, n, items):
     return result
 
 
-agg("count", lambda t: INT, "len([1 {fors}])", "how many", enc_count)
-agg("any", ta_bool, "any({elem} {fors})", "at least one",
-    lambda E, n, items: E.boolv(E.or_([E.and_([g, E.lit(E.under(g, n.elem, env), n.span)])
-                                       for g, env in items])))
-agg("all", ta_bool, "all({elem} {fors})", "every one",
-    lambda E, n, items: E.boolv(E.and_([E.or_([E.not_(g), E.lit(E.under(g, n.elem, env), n.span)])
-                                        for g, env in items])))
+AGG_ENCODINGS['count'] = enc_count
+
+AGG_ENCODINGS['any'] = lambda E, n, items: E.boolv(E.or_([E.and_([g, E.lit(E.under(g, n.elem, env), n.span)])
+                                       for g, env in items]))
+
+AGG_ENCODINGS['all'] = lambda E, n, items: E.boolv(E.and_([E.or_([E.not_(g), E.lit(E.under(g, n.elem, env), n.span)])
+                                        for g, env in items]))
 
 
 def _enc_minmax(kind):
@@ -1100,8 +718,9 @@ def _enc_minmax(kind):
     return enc
 
 
-agg("min", ta_int, "_rt.agg_min(({elem} {fors}), {S})", "smallest (error when empty)", _enc_minmax("min"))
-agg("max", ta_int, "_rt.agg_max(({elem} {fors}), {S})", "largest (error when empty)", _enc_minmax("max"))
+AGG_ENCODINGS['min'] = _enc_minmax("min")
+
+AGG_ENCODINGS['max'] = _enc_minmax("max")
 
 
 def enc_distinct(E, n, items):
@@ -1126,7 +745,7 @@ def enc_distinct(E, n, items):
     return result
 
 
-agg("distinct", lambda t: INT, "len({{elem} {fors}})", "number of different values", enc_distinct)
+AGG_ENCODINGS['distinct'] = enc_distinct
 
 
 def enc_list(E, n, items):
@@ -1148,11 +767,6 @@ def enc_set(E, n, items):
         members.setdefault(v, []).append(g)
     return SetV({v: E.or_(gs) for v, gs in members.items()})
 
-
-agg("ranked", lambda t: CollT("list", CollT("list", t)), "_rt.ranked([({key}, {elem}) {fors}])",
-    "the elements in groups of equal keys, the largest key first")
-agg("sorted", lambda t: CollT("list", t), "_rt.sorted_by([({key}, {elem}) {fors}])",
-    "the elements by key, the largest first (ties keep their order)")
 def _enc_allocate(stop: bool, even: bool):
     def enc(E, n, items):
         supply = E.encode(n.supply, E.agg_env)
@@ -1165,33 +779,12 @@ def _enc_allocate(stop: bool, even: bool):
     return enc
 
 
-agg("allocate", lambda t: MapT(t, INT), "_rt.allocate({supply}, [({key}, {var}, {elem}) {fors}], True)",
-    "a supply served to claimants by key, the largest first; ties are served together when the "
-    "supply covers them all, else they share what is left; after the first claimant short of its "
-    "need nobody else is served", _enc_allocate(True, False))
-agg("allocate_skipping", lambda t: MapT(t, INT), "_rt.allocate({supply}, [({key}, {var}, {elem}) {fors}], False)",
-    "like allocate, but claimants the rest of the supply cannot cover are skipped and the next ones "
-    "are still served", _enc_allocate(False, False))
-agg("allocate_even", lambda t: MapT(t, INT), "_rt.allocate({supply}, [({key}, {var}, {elem}) {fors}], True, True)",
-    "like allocate, but claimants tied when the supply runs short split what is left evenly",
-    _enc_allocate(True, True))
-agg("list", lambda t: CollT("list", t), "tuple({elem} {fors})", "list comprehension", enc_list)
-agg("set", lambda t: CollT("set", t), "_rt.oset({elem} {fors})", "set comprehension", enc_set)
+AGG_ENCODINGS['allocate'] = _enc_allocate(True, False)
 
+AGG_ENCODINGS['allocate_skipping'] = _enc_allocate(False, False)
 
-# Grid operators whose results depend on where the cards lie (not folded into
-# constants while resolving; not invariant under the grid's symmetries).
-GRID_POSITIONS = frozenset({"placements", "placed", "exchanged", "cleared", "extends"})
+AGG_ENCODINGS['allocate_even'] = _enc_allocate(True, True)
 
-# Surface names of built-in functions -> operator (by argument count).
-BUILTIN_CALLS: dict[tuple[str, int | None], str] = {
-    ("min", 2): "min2", ("max", 2): "max2", ("abs", 1): "abs", ("size", 1): "size",
-    ("within", 2): "within", ("first", 1): "first", ("take", 2): "take", ("row", 1): "row",
-    ("column", 1): "column", ("occupied", 2): "occupied", ("free", 2): "free", ("empty", 1): "empty",
-    ("full", 1): "full", ("contents", 1): "contents", ("placements", 1): "placements",
-    ("placed", 3): "placed", ("exchanged", 3): "exchanged", ("cleared", 2): "cleared",
-    ("extends", 2): "extends", ("offsets", None): "offsets",
-    ("rays", None): "rays", ("rank", 2): "group_rank", ("seats_from", 2): "seats_from",
-    ("subsets", 1): "subsets", ("subsets", 2): "subsets_at_most", ("sort", 1): "sort",
-    ("next_seat", 2): "next_seat", ("join", 2): "join",
-}
+AGG_ENCODINGS['list'] = enc_list
+
+AGG_ENCODINGS['set'] = enc_set
