@@ -443,17 +443,29 @@ class Program:
         return self.grids[name]
 
 
+_NODES = (Expr, Binder, Stmt)
+
+
+def children(x) -> list:
+    """The expressions, binders and statements directly inside any node of the
+    program, read from its fields (a field holding a list or tuple of them
+    included), so a walk over them misses no part of a node, whatever its kind."""
+    if not isinstance(x, _NODES):
+        return []
+    out = []
+    for v in vars(x).values():
+        if isinstance(v, _NODES):
+            out.append(v)
+        elif isinstance(v, (list, tuple)):
+            out += [y for y in v if isinstance(y, _NODES)]
+    return out
+
+
 def parts(x) -> list:
     """The expressions and binders directly inside an expression or a binder."""
     if not isinstance(x, (Expr, Binder)):
         return []
-    out = []
-    for v in vars(x).values():
-        if isinstance(v, (Expr, Binder)):
-            out.append(v)
-        elif isinstance(v, (list, tuple)):
-            out += [y for y in v if isinstance(y, (Expr, Binder))]
-    return out
+    return children(x)
 
 
 def free_locals(e, opaque=None) -> frozenset | None:

@@ -38,49 +38,22 @@ def _mirrors(rows: int, cols: int):
 
 
 def _walk(program: I.Program, roots, seen_defs: set[str]):
-    """Every expression node reachable from ``roots`` through calls."""
+    """Every expression node reachable from ``roots`` (expressions or statements),
+    through every part of every node (``ir.children``: an aggregate's key and supply
+    too) and through calls into definitions and scorings."""
     stack = list(roots)
     while stack:
         node = stack.pop()
         if isinstance(node, I.Expr):
             yield node
-            if isinstance(node, I.Op):
-                stack.extend(node.args)
-            elif isinstance(node, I.Agg):
-                stack.append(node.elem)
-                for b in node.binders:
-                    stack.append(b.coll)
-                    if b.cond is not None:
-                        stack.append(b.cond)
-            elif isinstance(node, I.SeatVar):
-                stack.append(node.seat)
-            if isinstance(node, (I.Call, I.Global)):
-                if isinstance(node, I.Call):
-                    stack.extend(node.args)
-                if node.name not in seen_defs:
-                    seen_defs.add(node.name)
-                    if node.name in program.funcs and program.funcs[node.name].body is not None:
-                        stack.append(program.funcs[node.name].body)
-                    elif node.name in program.scorings:
-                        for step in program.scorings[node.name].steps:
-                            stack.extend(_stmts(step.body))
-        else:
-            stack.extend(_stmts([node]))
-
-
-def _stmts(stmts):
-    out = []
-    for st in stmts:
-        for attr in ("value", "cells", "coll", "size", "where", "cond", "count", "what", "source",
-                     "target", "card", "board", "at", "zone", "direction"):
-            v = getattr(st, attr, None)
-            if isinstance(v, I.Expr):
-                out.append(v)
-        for attr in ("body", "then", "other"):
-            v = getattr(st, attr, None)
-            if isinstance(v, list):
-                out.extend(_stmts(v))
-    return out
+            if isinstance(node, (I.Call, I.Global)) and node.name not in seen_defs:
+                seen_defs.add(node.name)
+                if node.name in program.funcs and program.funcs[node.name].body is not None:
+                    stack.append(program.funcs[node.name].body)
+                elif node.name in program.scorings:
+                    for step in program.scorings[node.name].steps:
+                        stack.extend(step.body)
+        stack.extend(I.children(node))
 
 
 def _cells_in(value):
@@ -136,7 +109,7 @@ def _unseen_cells(query: I.QueryDef, nodes) -> bool:
 
 def grid_symmetries(program: I.Program, query: I.QueryDef, grid: I.GridInfo):
     """Mirror images of ``grid`` under which everything the query reads is unchanged."""
-    nodes = list(_walk(program, _stmts(query.body), set()))
+    nodes = list(_walk(program, query.body, set()))
     if any(isinstance(n, I.Op) and n.op in POSITIONAL for n in nodes) or _unseen_cells(query, nodes):
         return []
     cells = grid.cells

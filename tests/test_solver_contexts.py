@@ -97,6 +97,21 @@ query best "q" {
   require contents(g) == [a, b, b]
   maximize count(c in [(0, 0), (0, 0), (0, 1)] if g[c] == a)
 }""", "best", {}, lambda it: {"g": boards(it)}),
+    # the order an allocation's 'by' gives reads positions that no other part of the
+    # query reads: no mirror image of the grid may stand for the answer (written both
+    # ways round, so whichever value the mirror breaking takes as the smaller, one of
+    # the two optima is a grid it would cut away)
+] + [
+    (f"an allocation's key that reads positions keeps the grid's mirror images ({first} first)",
+     BOARD + f"""
+def firsts(g: board, k: card, sign: int) =
+  sum(allocate(1 for d in cells(g) by sign * column(d) from 1)[c] for c in cells(g) if g[c] == k)
+query best "q" {{
+  choose g: board
+  require contents(g) == [a, b, b]
+  maximize firsts(g, {first}, -1) + firsts(g, {last}, 1)
+}}""", "best", {}, lambda it: {"g": boards(it)}) for first, last in (("b", "a"), ("a", "b"))
+] + [
     ("a scoring's choice made only where the scoring is reached",
      HERD + PICK + """
 query best "q" {
