@@ -14,12 +14,11 @@ comprehensions).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Iterator
 
 from . import ast as A
-from .diagnostics import Span
+from .diagnostics import Span, one_of
 from .types import Type
-from .diagnostics import one_of
 
 
 # ---------------------------------------------------------------- expressions
@@ -459,6 +458,23 @@ def children(x) -> list:
         elif isinstance(v, (list, tuple)):
             out += [y for y in v if isinstance(y, _NODES)]
     return out
+
+
+def descendants(nodes) -> Iterator:
+    """Every node inside ``nodes`` (and they themselves), in the order written, each
+    node before its parts (``children``)."""
+    stack = list(reversed(list(nodes)))
+    while stack:
+        node = stack.pop()
+        yield node
+        stack.extend(reversed(children(node)))
+
+
+def checkpoint_names(program: "Program") -> list[str]:
+    """The checkpoints the spec's procedures and modes declare, in order."""
+    bodies = [p.body for p in program.procedures.values()] + [m.body for m in program.modes.values()]
+    found = (n.name for body in bodies for n in descendants(body or ()) if isinstance(n, Checkpoint))
+    return list(dict.fromkeys(found))
 
 
 def parts(x) -> list:

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from . import ir as I
+from .ir import checkpoint_names
 from . import render
 from . import runtime as rt
 from .diagnostics import (BadInputError, Diagnostic, Span, a_or_an, did_you_mean, register_source,
@@ -671,22 +672,6 @@ def saved_settings(program: I.Program, path: str, doc: dict, text: str) -> dict[
 def locate(path: str, text: str, entry: tuple) -> Span | None:
     """Where an entry of a state document is written (``("params", "eras")``)."""
     return _Located(text).span(str(path), entry)
-
-
-def checkpoint_names(program: I.Program) -> list[str]:
-    """The checkpoints the spec's procedures and modes declare, in order."""
-    names: list[str] = []
-
-    def walk(body):
-        for st in body or ():
-            if isinstance(st, I.Checkpoint) and st.name not in names:
-                names.append(st.name)
-            for sub in vars(st).values():          # the blocks of if, for, while, repeat...
-                if isinstance(sub, list) and sub and isinstance(sub[0], I.Stmt):
-                    walk(sub)
-    for body in [p.body for p in program.procedures.values()] + [m.body for m in program.modes.values()]:
-        walk(body)
-    return names
 
 
 def _ordinal(n: int) -> str:

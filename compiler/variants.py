@@ -43,6 +43,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from . import ast as A
+from .ir import checkpoint_names
 from .diagnostics import Diagnostic, DiagnosticBag, ResolveError, Span, a_or_an, did_you_mean, source_line
 
 
@@ -771,7 +772,6 @@ def lost_checkpoints(program) -> list[tuple[str, str, ChangeRecord]]:
     """(checkpoint, variant, change) for each checkpoint a variant's removal or
     override of a step, procedure or mode takes away, and the program no longer has anywhere:
     positions saved there, ``--stop-at`` and the tests' watchers no longer find it."""
-    from .state_io import checkpoint_names
     still = set(checkpoint_names(program))
 
     def names(node) -> set[str]:

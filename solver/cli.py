@@ -436,7 +436,7 @@ def _variant_for(spec: str, players: int) -> str:
 
 def _stop_label(program, stop_at: str) -> str:
     name, _, count = stop_at.partition(":")
-    from compiler.state_io import checkpoint_names
+    from compiler.ir import checkpoint_names
     known = checkpoint_names(program)
     if name not in known:
         gone = [(v, ch) for n, v, ch in lost_checkpoints(program) if n == name]
