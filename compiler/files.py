@@ -28,8 +28,28 @@ from .diagnostics import BadInputError, Diagnostic, Span
 
 MOST_BYTES = 8 * 1024 * 1024        # the largest input file (a spec file, a table, a state, a grid)
 
-# The games rulewright ships: always readable (their own house rules extend them).
-LIBRARY = (Path(__file__).resolve().parent.parent / "spec")
+# The games rulewright ships: always readable (their own house rules extend them); a
+# game may be named by its folder's name in it (``rulewright play darwins_choice``).
+# Installed, they are the package's games/; in the repository, its spec/.
+_TOP = Path(__file__).resolve().parent.parent
+LIBRARY = next((p for p in (_TOP / "games", _TOP / "spec") if p.is_dir()), _TOP / "spec")
+
+
+def spec_path(given: str) -> str:
+    """A spec named on the command line: the path as given when it exists, else the
+    shipped game (or variant or house rule) of that name (``darwins_choice``,
+    ``house_rules/darwin_drought.rules``), else the path as given (its error is said
+    by whoever reads it)."""
+    if not given or Path(given).exists():
+        return given
+    name = given.rstrip("/")
+    for candidate in (LIBRARY / name, LIBRARY / f"{name}.rules"):
+        try:
+            if candidate.exists() and candidate.resolve().is_relative_to(LIBRARY.resolve()):
+                return str(candidate)
+        except (OSError, ValueError):
+            return given
+    return given
 
 _roots: list[Path] = []             # folders named with --root
 

@@ -19,10 +19,10 @@ from __future__ import annotations
 
 from collections import Counter
 
-from compiler import ir as I
-from compiler.diagnostics import IllegalMoveError
-from compiler.interpret import RandomAgent
-from compiler.types import SeatT
+from rulewright.compiler import ir as I
+from rulewright.compiler.diagnostics import IllegalMoveError
+from rulewright.compiler.interpret import RandomAgent
+from rulewright.compiler.types import SeatT
 
 from .encode import statements
 from .queries import interpreter_for, run_query

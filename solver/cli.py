@@ -19,13 +19,14 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from compiler import ast as A
-from compiler import graph as rules_graph
-from compiler import runtime as rt
-from compiler.diagnostics import BadInputError, Diagnostic, RulesError, Span, did_you_mean, whole_number
-from compiler.render import board_lines, jsonable, score_lines, text_value
-from compiler.types import BoardT
-from compiler.variants import lost_checkpoints
+from rulewright import __version__
+from rulewright.compiler import ast as A
+from rulewright.compiler import graph as rules_graph
+from rulewright.compiler import runtime as rt
+from rulewright.compiler.diagnostics import BadInputError, Diagnostic, RulesError, Span, did_you_mean, whole_number
+from rulewright.compiler.render import board_lines, jsonable, score_lines, text_value
+from rulewright.compiler.types import BoardT
+from rulewright.compiler.variants import lost_checkpoints
 
 
 class UsageError(BadInputError):
@@ -96,7 +97,7 @@ def _load(path: str, args, sets: dict[str, str] | None = None):
     """A spec with the --set values and the player's own table files of the command.
     When the spec loads without the player's own tables but not with them, the error
     is the tables' (a bad input file, exit 2)."""
-    from compiler import load
+    from rulewright.compiler import load
     if getattr(args, "cards", None) is not None and not args.cards.strip():
         raise UsageError("--cards (--card-table) takes a FILE, not an empty name")
     options = {"cards": args.cards} if getattr(args, "cards", None) else {}
@@ -129,7 +130,7 @@ def _check_targets(path: str) -> list[str]:
     """What ``check PATH`` compiles: a file as it is; a directory's own spec (its
     .rules files that are not variants), every variant file below it, and the specs
     of its subdirectories when it has no spec of its own."""
-    from compiler.loader import _Specs
+    from rulewright.compiler.loader import _Specs
     p = Path(path)
     if not p.is_dir():
         return [path]
@@ -157,7 +158,7 @@ def _check_targets(path: str) -> list[str]:
 
 
 def cmd_check(args) -> int:
-    from compiler.loader import unread_settings
+    from rulewright.compiler.loader import unread_settings
     code = 0
     base_unread: dict[str, set] = {}     # base spec -> its switches and params no rule reads
     warned: set = set()                  # (span, checkpoint) of the lost checkpoints already said
@@ -207,7 +208,7 @@ def cmd_check(args) -> int:
 
 
 def cmd_diff(args) -> int:
-    from compiler import diffing
+    from rulewright.compiler import diffing
     base = _load(args.base, args)
     variant = _load(args.variant_spec, args)
     if base.name != variant.name:
@@ -231,13 +232,13 @@ def cmd_graph(args) -> int:
 
 def cmd_dump(args) -> int:
     if args.stage == "ast":
-        from compiler.ast import dump
-        from compiler.loader import parse_files, spec_files
+        from rulewright.compiler.ast import dump
+        from rulewright.compiler.loader import parse_files, spec_files
         for f in parse_files(spec_files(args.path)):
             print(dump(f))
         return 0
     program = _load(args.path, args)
-    from compiler.interpret import Interpreter
+    from rulewright.compiler.interpret import Interpreter
     print(Interpreter(program).python_source())
     return 0
 
@@ -246,8 +247,8 @@ def variant_pages(path: str, args=None, loaded: dict | None = None) -> list[tupl
     """(file name, Markdown) of the variants page of a spec directory (its variants
     below it) or of a directory of variants (one page for all). ``loaded``: programs
     already loaded, by path (each spec is loaded once)."""
-    from compiler import load
-    from compiler.docgen import variants_page
+    from rulewright.compiler import load
+    from rulewright.compiler.docgen import variants_page
     sets = _overrides(args.set) if args is not None else {}
     loaded = {} if loaded is None else loaded
 
@@ -277,7 +278,7 @@ def variant_pages(path: str, args=None, loaded: dict | None = None) -> list[tupl
 
 
 def cmd_docs(args) -> int:
-    from compiler.docgen import operators_page, rules_page
+    from rulewright.compiler.docgen import operators_page, rules_page
     out = Path(args.out)
     if out.exists() and not out.is_dir():
         raise UsageError(f"--out {args.out}: a file, not a folder (the pages are written in a folder)")
@@ -291,7 +292,7 @@ def cmd_docs(args) -> int:
             if program.variants:
                 # a variant named alone: a page of what it changes in the spec it extends
                 # (named with its directory, it is on that directory's variants page)
-                from compiler.docgen import variants_page
+                from rulewright.compiler.docgen import variants_page
                 base = program.variants[-1].extends
                 if base not in loaded:
                     loaded[base] = _load(base, args)
@@ -311,8 +312,8 @@ def cmd_docs(args) -> int:
 
 
 def cmd_score(args) -> int:
-    from compiler.inputs import read_grid
-    from compiler.interpret import Interpreter
+    from rulewright.compiler.inputs import read_grid
+    from rulewright.compiler.interpret import Interpreter
     program = _load(args.spec, args)
     if program.outcome is None:
         raise BadInputError(f"{args.spec}: the spec has no 'outcome' to score with")
@@ -358,7 +359,7 @@ def _grid_warnings(interp, state, paths: list[str]) -> None:
     """The invariants written with "else warn" that grids scored together break (the
     others describe a game's whole position, which grids alone are not), on standard
     error: each at the first place a grid file writes the element that breaks it."""
-    from compiler.checks import broken_invariants, invariant_note
+    from rulewright.compiler.checks import broken_invariants, invariant_note
     for b in broken_invariants(interp, state, only=lambda inv: getattr(inv.node, "warn", False)):
         if b.unevaluable:
             continue
@@ -419,7 +420,7 @@ def _players_text(mode) -> str:
 def _variant_for(spec: str, players: int) -> str:
     """A hint naming the variants in the spec's own variants/ folder with a mode for
     that many players (the Two-player Version of a game for three or more)."""
-    from compiler import load
+    from rulewright.compiler import load
     folder = Path(spec) / "variants"
     if not folder.is_dir():
         return ""
@@ -436,7 +437,7 @@ def _variant_for(spec: str, players: int) -> str:
 
 def _stop_label(program, stop_at: str) -> str:
     name, _, count = stop_at.partition(":")
-    from compiler.ir import checkpoint_names
+    from rulewright.compiler.ir import checkpoint_names
     known = checkpoint_names(program)
     if name not in known:
         gone = [(v, ch) for n, v, ch in lost_checkpoints(program) if n == name]
@@ -453,7 +454,7 @@ def _stop_label(program, stop_at: str) -> str:
 
 
 def _narrative(state) -> list[str]:
-    from compiler import render
+    from rulewright.compiler import render
     lines: list[str] = []
     for ev in state.log:
         if ev.kind != "note":
@@ -468,9 +469,9 @@ def _narrative(state) -> list[str]:
 
 
 def cmd_play(args) -> int:
-    from compiler import render, state_io
-    from compiler.checks import invariant_watcher
-    from compiler.interpret import Interpreter
+    from rulewright.compiler import render, state_io
+    from rulewright.compiler.checks import invariant_watcher
+    from rulewright.compiler.interpret import Interpreter
     program = _load(args.spec, args)
     mode = _pick_mode(program, args)
     players = args.players if args.players is not None else mode.min_players
@@ -576,8 +577,8 @@ def cmd_play(args) -> int:
 
 def cmd_simulate(args) -> int:
     """Many seeded games of one mode; with --against, the same seeds under another spec."""
-    from compiler.interpret import Interpreter
-    from compiler.simulate import simulate
+    from rulewright.compiler.interpret import Interpreter
+    from rulewright.compiler.simulate import simulate
     program = _load(args.spec, args)
     mode = _pick_mode(program, args)
     players = args.players if args.players is not None else mode.min_players
@@ -616,8 +617,8 @@ def cmd_simulate(args) -> int:
         except RulesError as exc:
             seed = getattr(exc, "seed", None)
             if seed is not None:
-                from compiler.diagnostics import RuntimeRulesError
-                from compiler.interpret import locate
+                from rulewright.compiler.diagnostics import RuntimeRulesError
+                from rulewright.compiler.interpret import locate
                 refused = getattr(exc, "requirement", None)
                 if isinstance(exc, RuntimeRulesError):
                     exc = locate(exc)       # at the rule that failed, as play says it
@@ -643,7 +644,7 @@ def cmd_simulate(args) -> int:
                "reports": _summary_json(summaries[0]), "seconds": round(summaries[0].seconds, 3),
                **({"solver_agents": agents[0]} if agents[0] else {})}
         if args.against:
-            from compiler.simulate import compare
+            from rulewright.compiler.simulate import compare
             out["against"] = {"spec": runs[1][1], "title": runs[1][0].title,
                               "reports": _summary_json(summaries[1]), "seconds": round(summaries[1].seconds, 3),
                               "differences": _differences_json(compare(summaries[0], summaries[1])),
@@ -702,7 +703,7 @@ def _differences_json(diffs: dict) -> dict:
 def _summary_lines(mine, theirs=None) -> list[str]:
     """Each report's aggregate as a table; with ``theirs``, its column and the
     difference (paired by seed, with its interval)."""
-    from compiler.simulate import compare
+    from rulewright.compiler.simulate import compare
     diffs = compare(mine, theirs) if theirs is not None else {}
     clear_seen = False
 
@@ -786,7 +787,7 @@ def _summary_lines(mine, theirs=None) -> list[str]:
 
 def _solver_agents(state) -> dict:
     """Seat name -> what its solver agent did (none for random agents)."""
-    from solver.agent import SolverAgent, summary
+    from rulewright.solver.agent import SolverAgent, summary
     return {seat.name: summary(agent) for seat in state.seats
             if isinstance(agent := state.agents.get(seat.index), SolverAgent)}
 
@@ -800,8 +801,8 @@ def _agents(program, args):
         if args.agent_query or args.agent_seats or args.agent_input:
             raise UsageError("--agent-query, --agent-seats and --agent-input go with --agent solver")
         return None
-    from compiler.interpret import RandomAgent
-    from solver.agent import SolverAgent, playing_queries
+    from rulewright.compiler.interpret import RandomAgent
+    from rulewright.solver.agent import SolverAgent, playing_queries
     names = playing_queries(program)
     query = (args.agent_query or "").replace("-", "_") or (names[0] if len(names) == 1 else None)
     if query is None or query not in names:
@@ -824,8 +825,8 @@ def _agents(program, args):
 def _agent_inputs(program, query: str, given: list[str]) -> dict:
     """--agent-input NAME=VALUE, each an input of the query the agent plays (its seat
     is the agent's own)."""
-    from compiler.inputs import parse_value
-    from compiler.types import SeatT
+    from rulewright.compiler.inputs import parse_value
+    from rulewright.compiler.types import SeatT
     declared = {n: t for n, t, _ in program.queries[query].inputs if not isinstance(t, SeatT)}
     shown = query.replace("_", "-")
     out: dict = {}
@@ -854,7 +855,7 @@ def _write(path: str, text: str) -> None:
 
 def cmd_show(args) -> int:
     program, state, doc = _load_state(args)
-    from compiler import state_io
+    from rulewright.compiler import state_io
     if args.json:
         print(json.dumps(state_io.dump(state, seed=doc.get("seed")), indent=1, ensure_ascii=False))
         return 0
@@ -866,8 +867,8 @@ def _load_state(args, program=None):
     """The spec and a saved game state, with the switches, params and tables the game
     was played with unless the command line says otherwise. When the spec cannot be
     loaded with those, the error is the state file's, at the entry that names them."""
-    from compiler import state_io
-    from compiler.interpret import Interpreter
+    from rulewright.compiler import state_io
+    from rulewright.compiler.interpret import Interpreter
     doc, text = state_io.read_document(args.state)
     given = _overrides(args.set)
     program = program or _load(args.spec, args, given)
@@ -896,7 +897,7 @@ def _load_state(args, program=None):
             file: a spec error (exit 1), not the position's."""
             for v in saved_variants:
                 try:
-                    from compiler import load
+                    from rulewright.compiler import load
                     load(args.spec, given, variants=[v])
                 except RulesError as exc:
                     if any(d.span.line > 0 and _same_file(d.span.file, v) for d in exc.diagnostics):
@@ -991,8 +992,8 @@ class _FromPosition:
             return False
         if self.own_fault is not None and self.own_fault():
             return False
-        from compiler.diagnostics import Diagnostic, Span
-        from compiler.state_io import locate, path_text
+        from rulewright.compiler.diagnostics import Diagnostic, Span
+        from rulewright.compiler.state_io import locate, path_text
         scores = [self._names(e, exc.diagnostics) for e in self.entries]
         named = [e for s, e in sorted(zip(scores, self.entries), key=lambda x: -x[0]) if s > 0]
         blank = [e for e in self.entries if e[2] is not None and not e[2].strip()]
@@ -1025,8 +1026,8 @@ def _blame_settings(args, requirement: str) -> bool:
 def _settings_refused(args, requirement: str) -> bool:
     """Whether the game refused by ``requirement`` before its first choice would
     start without the command's --set, --cards and --table: then those are at fault."""
-    from compiler import load
-    from compiler.interpret import Interpreter
+    from rulewright.compiler import load
+    from rulewright.compiler.interpret import Interpreter
 
     class Stop:
         def choose(self, *_):
@@ -1059,7 +1060,7 @@ def _within_allowed(args, text: str, entries) -> None:
     """The files a state file names (variants, tables) lie in the allowed folders: the
     folder trees of the state file and of the spec and files on the command line, the
     folders given with --root, and the games rulewright ships (see compiler.files)."""
-    from compiler import files, state_io
+    from rulewright.compiler import files, state_io
     named = [args.state, args.spec, *(getattr(args, "variant", None) or [])]
     roots = files.allowed([files.tree_of(p) for p in named if p and Path(p).exists()])
     for entry, written, path in entries:
@@ -1108,9 +1109,9 @@ def _same_file(a: str, b: str) -> bool:
 
 
 def cmd_query(args, extra: list[str]) -> int:
-    from solver.queries import run_query
-    from compiler.types import BoolT, SeatT
-    from compiler import ir as I
+    from rulewright.solver.queries import run_query
+    from rulewright.compiler.types import BoolT, SeatT
+    from rulewright.compiler import ir as I
     state = None
     program = _load(args.spec, args)
     name = args.name.replace("-", "_")
@@ -1150,7 +1151,7 @@ def cmd_query(args, extra: list[str]) -> int:
         raise UsageError(f"query '{args.name}' asks about a game position: give --state FILE "
                          "(a state saved by 'play --save-state', see docs/state.md)")
     inputs_ns = qp.parse_args(extra)
-    from compiler.inputs import parse_value
+    from rulewright.compiler.inputs import parse_value
     inputs = {}
     for iname, itype, _ in query.inputs:
         raw = getattr(inputs_ns, iname)
@@ -1196,6 +1197,7 @@ def _seat(raw: str, state, name: str):
 
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="rulewright", description="Board-game rules as code.")
+    p.add_argument("--version", action="version", version=f"rulewright {__version__}")
     sub = p.add_subparsers(dest="command", parser_class=_Parser, metavar="COMMAND")
     sub.required = True
 
@@ -1338,10 +1340,17 @@ def main(argv: list[str] | None = None) -> int:
     try:
         args, extra = parser.parse_known_args(argv)
         args.query_help = query_help
-        from compiler import files
+        from rulewright.compiler import files
         files.clear_roots()
         for folder in getattr(args, "root", None) or []:
             files.add_root(folder)
+        # a shipped game may be named by its name from anywhere (rulewright play darwins_choice)
+        for attr in ("spec", "path", "base", "variant_spec", "against"):
+            if isinstance(getattr(args, attr, None), str):
+                setattr(args, attr, files.spec_path(getattr(args, attr)))
+        for attr in ("paths", "specs"):
+            if isinstance(getattr(args, attr, None), list):
+                setattr(args, attr, [files.spec_path(p) for p in getattr(args, attr)])
         if args.command != "query" and extra:
             raise UsageError(f"rulewright {args.command}: unrecognized arguments: {' '.join(extra)}")
         if args.command == "query":
@@ -1351,8 +1360,8 @@ def main(argv: list[str] | None = None) -> int:
                     "play": cmd_play, "docs": cmd_docs, "show": cmd_show, "diff": cmd_diff,
                     "simulate": cmd_simulate}[args.command](args)
     except RulesError as exc:
-        from compiler.diagnostics import RuntimeRulesError
-        from compiler.interpret import locate
+        from rulewright.compiler.diagnostics import RuntimeRulesError
+        from rulewright.compiler.interpret import locate
         refused = getattr(exc, "requirement", None)
         if isinstance(exc, RuntimeRulesError):
             exc = locate(exc)

@@ -12,8 +12,8 @@ two tables name the same operators and that each encoding agrees with the meanin
 """
 from __future__ import annotations
 
-from compiler import runtime as _rt
-from compiler.diagnostics import NotSupportedError
+from rulewright.compiler import runtime as _rt
+from rulewright.compiler.diagnostics import NotSupportedError
 
 from .symbolic import BoardV, BoolV, CaseV, CountsV, EnumV, GroupsV, IntV, ListV, MapV, RecordV, SetV, Sym
 from fractions import Fraction

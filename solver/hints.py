@@ -20,10 +20,10 @@ from typing import Any
 
 from ortools.sat.python import cp_model
 
-from compiler import ir as I
-from compiler import runtime as rt
+from rulewright.compiler import ir as I
+from rulewright.compiler import runtime as rt
 
-from compiler.interpret import Interpreter
+from rulewright.compiler.interpret import Interpreter
 
 from .replay import interpret_query
 from .solving import read_value, solve_or_stop

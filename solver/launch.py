@@ -7,7 +7,7 @@ import sys
 
 def main() -> int:
     try:
-        from solver.cli import main as run
+        from rulewright.solver.cli import main as run
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130

@@ -23,13 +23,13 @@ from typing import Any
 
 from ortools.sat.python import cp_model
 
-from compiler import ir as I
-from compiler import render
-from compiler.render import board_lines, jsonable, text_value
-from compiler import runtime as rt
-from compiler.diagnostics import NotSupportedError, RulesError, reason_of, shown_names
+from rulewright.compiler import ir as I
+from rulewright.compiler import render
+from rulewright.compiler.render import board_lines, jsonable, text_value
+from rulewright.compiler import runtime as rt
+from rulewright.compiler.diagnostics import NotSupportedError, RulesError, reason_of, shown_names
 
-from compiler.interpret import interpreter_for
+from rulewright.compiler.interpret import interpreter_for
 
 from .encode import BuildTimeout, Encoder, Leaf, _choice_literals, _symbolic, free_locals, statements
 from .symbolic import BoardV, BoolV, CaseV, EnumV, IntV, ListV, ScoreV, SetV, Sym
@@ -38,11 +38,11 @@ from .replay import ReplayError, _sense, interpret_query, replay  # noqa: F401 (
 from .solving import STATUS, _true, read_int, read_value, solve_or_stop, solve_stoppably
 from .symmetry import break_symmetries
 from .symbolic import RecordV
-from compiler.diagnostics import NO_SPAN, BadInputError, Diagnostic
-from compiler.diagnostics import source_line
-from compiler.diffing import source_text
-from compiler.types import CellT, CollT
-from compiler.types import SeatT
+from rulewright.compiler.diagnostics import NO_SPAN, BadInputError, Diagnostic
+from rulewright.compiler.diagnostics import source_line
+from rulewright.compiler.diffing import source_text
+from rulewright.compiler.types import CellT, CollT
+from rulewright.compiler.types import SeatT
 import re
 
 

@@ -11,7 +11,7 @@ import threading
 
 from ortools.sat.python import cp_model
 
-from compiler import runtime as rt
+from rulewright.compiler import runtime as rt
 
 from .symbolic import BoardV, BoolV, CaseV, EnumV, IntV, ListV, ScoreV, SetV
 

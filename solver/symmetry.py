@@ -15,11 +15,11 @@ that are not constants) get no symmetry breaking.
 """
 from __future__ import annotations
 
-from compiler import ir as I
-from compiler.resolve import RelData
-from compiler.types import BoardT, CellT, CollT, TupleT
+from rulewright.compiler import ir as I
+from rulewright.compiler.resolve import RelData
+from rulewright.compiler.types import BoardT, CellT, CollT, TupleT
 
-from compiler.semantics.operators import GRID_POSITIONS
+from rulewright.compiler.semantics.operators import GRID_POSITIONS
 from .symbolic import BoardV
 
 POSITIONAL = {"row", "column", "first", "take"} | GRID_POSITIONS

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from compiler import load
-from compiler.interpret import Interpreter
+from rulewright.compiler import load
+from rulewright.compiler.interpret import Interpreter
 
 ROOT = Path(__file__).resolve().parent.parent
 SAVANNA = ROOT / "spec" / "ecosystem_savanna"

@@ -14,11 +14,11 @@ from hypothesis import strategies as st
 from ortools.sat.python import cp_model
 
 from conftest import savanna
-from compiler import load
-from compiler import runtime as rt
-from compiler.interpret import Interpreter
-from solver.encode import Encoder
-from solver.queries import run_query
+from rulewright.compiler import load
+from rulewright.compiler import runtime as rt
+from rulewright.compiler.interpret import Interpreter
+from rulewright.solver.encode import Encoder
+from rulewright.solver.queries import run_query
 
 CARDS = ["water", "prairie", "tree", "gazelle", "zebra", "giraffe", "cheetah", "lion", "elephant",
          "hyena", "vulture"]
@@ -117,7 +117,7 @@ def test_allocate_encoding_agrees_with_runtime(claims, supply, mode):
         k = rt.as_tuple(key)
         symbolic.append((guard, [_pinned(enc, k[0], 0, 3), _pinned(enc, k[1], 0, 2)],
                          _pinned(enc, need, 0, 4), f"c{i}"))
-    from solver.symbolic import ListV
+    from rulewright.solver.symbolic import ListV
     table = enc.allocate([(g, ListV([(True, x) for x in key]), need, who) for g, key, need, who in symbolic],
                          supply, stop, even)
     shares = {who: (v() if callable(v) else v) for _, who, v in table.entries}

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from compiler import load
-from compiler.diagnostics import RulesError
+from rulewright.compiler import load
+from rulewright.compiler.diagnostics import RulesError
 
 ROOT = Path(__file__).resolve().parent.parent
 CASES = sorted((ROOT / "tests" / "bad").glob("*.rules"))

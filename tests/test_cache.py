@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from compiler import cache, load
-from compiler.diagnostics import SpecSyntaxError
+from rulewright.compiler import cache, load
+from rulewright.compiler.diagnostics import SpecSyntaxError
 
 SPEC = """game tiny "Tiny"
 /// The answer.
@@ -26,7 +26,7 @@ def fresh_cache(tmp_path, monkeypatch):
 
 def answer_of(path) -> int:
     program = load(path)
-    from compiler.interpret import Interpreter
+    from rulewright.compiler.interpret import Interpreter
     return Interpreter(program).evaluate(program.funcs["answer"].body, {})
 
 

@@ -12,7 +12,7 @@ SPEC = "spec/ecosystem_savanna"
 
 
 def run(*args, cwd=ROOT):
-    proc = subprocess.run([sys.executable, "-m", "solver.cli", *args], cwd=cwd, capture_output=True,
+    proc = subprocess.run([sys.executable, "-m", "rulewright", *args], cwd=cwd, capture_output=True,
                           text=True, timeout=600)
     return proc.returncode, proc.stdout, proc.stderr
 
@@ -337,9 +337,9 @@ def test_darwin_play_with_solver_agent(tmp_path):
 
 def test_darwin_play_with_solver_agent_inputs(monkeypatch):
     """--agent-input NAME=VALUE sets an input of the query the agent plays, every turn."""
-    import solver.agent as agent_module
-    from compiler import load
-    from solver.cli import _agent_inputs
+    import rulewright.solver.agent as agent_module
+    from rulewright.compiler import load
+    from rulewright.solver.cli import _agent_inputs
     program = load(ROOT / DC)
     inputs = _agent_inputs(program, "best_move", ["objective=adaptation"])
     assert inputs == {"objective": "adaptation"}
@@ -348,7 +348,7 @@ def test_darwin_play_with_solver_agent_inputs(monkeypatch):
     monkeypatch.setattr(agent_module, "run_query", lambda prog, name, given, **kw: asked.append(given)
                         or real(prog, name, given, **kw))
     played = agent_module.SolverAgent(program, "best_move", 1, inputs=inputs)
-    from solver.queries import interpreter_for
+    from rulewright.solver.queries import interpreter_for
     st = interpreter_for(program).play("standard", 3, 2, stop_at="turn:2")
     played.ask(st, st.seats[0])
     assert asked == [{"objective": "adaptation", "player": st.seats[0]}]
@@ -361,9 +361,9 @@ def test_darwin_solver_agent_trades_when_allowed():
     """With allow_trade the agent's creations may take a Trade Zone card first: the
     trades its answers plan happen, each card taken goes into the species created that
     turn, and the game plays to its end."""
-    from compiler import load
-    from solver.agent import SolverAgent
-    from solver.queries import interpreter_for
+    from rulewright.compiler import load
+    from rulewright.solver.agent import SolverAgent
+    from rulewright.solver.queries import interpreter_for
     program = load(ROOT / DC)
     planned = []                    # per question asked: the Trade Zone card its answer takes, or None
 
@@ -401,10 +401,10 @@ def test_darwin_solver_agent_plays_every_action_of_a_per_species_turn():
     of its turn (its choice 'act_again' is a trigger of the query too) and plays the further
     action it answers. It goes on while the rules offer a further action, and never
     picks one at random."""
-    from compiler import load
-    from compiler.interpret import RandomAgent
-    from solver.agent import SolverAgent
-    from solver.queries import interpreter_for
+    from rulewright.compiler import load
+    from rulewright.compiler.interpret import RandomAgent
+    from rulewright.solver.agent import SolverAgent
+    from rulewright.solver.queries import interpreter_for
     program = load(ROOT / DC, {"main_actions": "per_species"})
     further = []          # per 'act_again' the agent was asked: the options, and what it chose
 
@@ -436,10 +436,10 @@ def test_a_solver_agent_forgets_its_plan_once_the_game_passes_a_checkpoint():
     """A play of an answer the game never asked for (a passed co-op player trades, so
     the agent asks best-move, but takes no main action) does not answer a choice of
     the same name later in the game: the plan is for the moment it was made."""
-    from compiler import ir as I
-    from compiler import load
-    from solver.agent import SolverAgent
-    from solver.queries import interpreter_for
+    from rulewright.compiler import ir as I
+    from rulewright.compiler import load
+    from rulewright.solver.agent import SolverAgent
+    from rulewright.solver.queries import interpreter_for
     program = load(ROOT / DC)
     st = interpreter_for(program).play("standard", 3, 2, stop_at="turn:2")
     agent = SolverAgent(program, "best_move", 1)
@@ -626,7 +626,7 @@ def test_ctrl_c_stops_a_query_and_says_so(after):
     no process behind."""
     import signal
     import time
-    proc = subprocess.Popen([sys.executable, "-m", "solver.launch", "query", SPEC, "max-score", "--time-limit", "60"],
+    proc = subprocess.Popen([sys.executable, "-m", "rulewright", "query", SPEC, "max-score", "--time-limit", "60"],
                             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     time.sleep(after)
     proc.send_signal(signal.SIGINT)

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from compiler import load
-from compiler.interpret import Interpreter
-from compiler.loader import _Specs
+from rulewright.compiler import load
+from rulewright.compiler.interpret import Interpreter
+from rulewright.compiler.loader import _Specs
 
 ROOT = Path(__file__).resolve().parent.parent
 _specs = _Specs()

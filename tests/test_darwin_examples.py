@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from compiler import load
-from compiler import runtime as rt
-from compiler.interpret import Interpreter
+from rulewright.compiler import load
+from rulewright.compiler import runtime as rt
+from rulewright.compiler.interpret import Interpreter
 
 ROOT = Path(__file__).resolve().parent.parent
 _CACHE = {}

@@ -13,8 +13,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from compiler import load
-from compiler.interpret import Interpreter
+from rulewright.compiler import load
+from rulewright.compiler.interpret import Interpreter
 
 ROOT = Path(__file__).resolve().parent.parent
 _CACHE: dict = {}

@@ -18,8 +18,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from compiler import load, state_io
-from solver.queries import interpreter_for, run_query
+from rulewright.compiler import load, state_io
+from rulewright.solver.queries import interpreter_for, run_query
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import darwin_brute as B  # noqa: E402
@@ -499,7 +499,7 @@ def test_reasons_when_no_main_action_is_left():
     known to fail whatever the cards: no Head Card for every biome of the create
     branch (the value shown is the one every option has: 0), the species' marker for
     mutate and migrate; the text merges the biomes into one line."""
-    from solver.queries import reason_lines
+    from rulewright.solver.queries import reason_lines
     prog = program()
     doc = base(7, 9)
     cards = catalogue(prog)

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from compiler import load, state_io
-from solver.queries import interpreter_for
+from rulewright.compiler import load, state_io
+from rulewright.solver.queries import interpreter_for
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -303,7 +303,7 @@ def test_coop_opponents_may_not_draw_once_both_passed():
 
 # ------------------------------------------------------------------ queries on every version
 import darwin_brute as B  # noqa: E402
-from solver.queries import run_query  # noqa: E402
+from rulewright.solver.queries import run_query  # noqa: E402
 
 QUERY_POSITIONS = [("short_game", "standard", 4, "turn:5"), ("beginners", "standard", 4, "turn:3"),
                    ("beginners", "standard", 4, "turn:15"), ("two_player", "two_player", 2, "turn:4"),

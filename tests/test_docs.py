@@ -6,16 +6,16 @@ from pathlib import Path
 
 import pytest
 
-from compiler import ast as A
-from compiler import load
-from compiler.docgen import operators_page, rules_page
+from rulewright.compiler import ast as A
+from rulewright.compiler import load
+from rulewright.compiler.docgen import operators_page, rules_page
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_rules_pages_are_current(monkeypatch, update_golden):
     monkeypatch.chdir(ROOT)
-    from solver.cli import variant_pages
+    from rulewright.solver.cli import variant_pages
     pages = {"ecosystem_savanna.md": rules_page(load("spec/ecosystem_savanna")),
              "darwins_choice.md": rules_page(load("spec/darwins_choice")),
              "operators.md": operators_page()}

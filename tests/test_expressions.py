@@ -6,9 +6,9 @@ compile with the given message.
 """
 import pytest
 
-from compiler import load
-from compiler.diagnostics import RulesError
-from compiler.interpret import Interpreter
+from rulewright.compiler import load
+from rulewright.compiler.diagnostics import RulesError
+from rulewright.compiler.interpret import Interpreter
 
 PRELUDE = """
 game t "Test"
@@ -153,8 +153,8 @@ def test_expression(tmp_path, source, expected):
 def test_subsets_bounded_and_too_many():
     """subsets(C, n): the sub-collections of at most n elements, in the order subsets(C)
     lists them; an enumeration too large to list is an error that says so."""
-    from compiler import runtime as rt
-    from compiler.diagnostics import RuntimeRulesError
+    from rulewright.compiler import runtime as rt
+    from rulewright.compiler.diagnostics import RuntimeRulesError
     items = ("b", "a", "b", "c")
     assert rt.subsets_of(items, 2) == tuple(s for s in rt.subsets_of(items) if len(s) <= 2)
     assert rt.subsets_of(items, 0) == ((),)
@@ -171,7 +171,7 @@ def test_subsets_bounded_and_too_many():
     ("placed(placed(empty_board, rook, (1, 1)), pawn, (1, 1))", "cell (1, 1) is already taken"),
 ])
 def test_grid_builders_refuse_a_cell_they_cannot_change(tmp_path, source, message):
-    from compiler.diagnostics import RuntimeRulesError
+    from rulewright.compiler.diagnostics import RuntimeRulesError
     program, interp = compile_expr(tmp_path, source)
     with pytest.raises(RuntimeRulesError, match=message.replace("(", "\\(").replace(")", "\\)")):
         interp.call("value", state=interp.new_state([]))

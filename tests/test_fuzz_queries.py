@@ -42,10 +42,10 @@ import pytest
 from hypothesis import HealthCheck, given, reject, settings
 from hypothesis import strategies as st
 
-from compiler import load
-from compiler import runtime as rt
-from compiler.interpret import Interpreter
-from solver.queries import run_query
+from rulewright.compiler import load
+from rulewright.compiler import runtime as rt
+from rulewright.compiler.interpret import Interpreter
+from rulewright.solver.queries import run_query
 
 EXAMPLES = int(os.environ.get("RULEWRIGHT_FUZZ_EXAMPLES", "40"))
 INT, REC = "int", "r"            # the zoo's element type, as written in the spec

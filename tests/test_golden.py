@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from compiler import graph, load
-from compiler.ast import dump
-from compiler.loader import parse_files, spec_files
+from rulewright.compiler import graph, load
+from rulewright.compiler.ast import dump
+from rulewright.compiler.loader import parse_files, spec_files
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "tests" / "golden"

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from compiler import ast as A
-from compiler import load
-from compiler import runtime as rt
-from compiler.interpret import Interpreter
+from rulewright.compiler import ast as A
+from rulewright.compiler import load
+from rulewright.compiler import runtime as rt
+from rulewright.compiler.interpret import Interpreter
 from conftest import grid
 from test_darwin_examples import table_state  # a table like the rulebook examples
 
@@ -408,7 +408,7 @@ def test_catch_up_gives_the_last_players_a_card_more():
 
 
 def test_one_migration_per_species():
-    from solver.queries import run_query
+    from rulewright.solver.queries import run_query
     from test_darwin_queries import base as saved_position, position
     base, hr = interp(DARWIN), house("darwin_one_migration")
 

@@ -17,10 +17,10 @@ from pathlib import Path
 
 import pytest
 
-from compiler import load, state_io
-from compiler.checks import broken_invariants, invariant_watcher
-from compiler.diagnostics import BadInputError, RuntimeRulesError
-from solver.queries import interpreter_for
+from rulewright.compiler import load, state_io
+from rulewright.compiler.checks import broken_invariants, invariant_watcher
+from rulewright.compiler.diagnostics import BadInputError, RuntimeRulesError
+from rulewright.solver.queries import interpreter_for
 
 ROOT = Path(__file__).resolve().parent.parent
 DARWIN = ROOT / "spec" / "darwins_choice"
@@ -150,7 +150,7 @@ def test_queries_on_broken_positions_are_errors_of_the_file_not_internal_errors(
     for i, (d, query, where) in enumerate(cases):
         path = tmp_path / f"pos{i}.json"
         path.write_text(json.dumps(d, indent=1))
-        proc = subprocess.run([sys.executable, "-m", "solver.cli", "query", "spec/darwins_choice", *query,
+        proc = subprocess.run([sys.executable, "-m", "rulewright", "query", "spec/darwins_choice", *query,
                                "--state", str(path)], cwd=ROOT, capture_output=True, text=True, timeout=300)
         assert proc.returncode == 2, proc.stderr
         assert f"{path}:" in proc.stderr and where in proc.stderr, proc.stderr
@@ -282,7 +282,7 @@ def test_the_hand_written_position_of_the_docs_loads_and_needs_a_player(tmp_path
     assert broken_invariants(interpreter_for(program(DARWIN)), st) == []
     path = tmp_path / "pos.json"
     path.write_text(block)
-    proc = subprocess.run([sys.executable, "-m", "solver.cli", "query", "spec/darwins_choice", "best-move",
+    proc = subprocess.run([sys.executable, "-m", "rulewright", "query", "spec/darwins_choice", "best-move",
                            "--state", str(path)], cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 2
     assert "--player is needed" in proc.stderr
@@ -308,7 +308,7 @@ def test_an_era_outside_the_game_is_refused_and_a_game_has_eras():
     doc = saved()
     doc["state"]["era"] = 7
     assert "state.era: the Era is 7, outside 0 to 5 in a game of 4 Eras (eras)" in refused(doc)
-    from compiler.diagnostics import ResolveError
+    from rulewright.compiler.diagnostics import ResolveError
     with pytest.raises(ResolveError, match="a game has at least one Era, not 0"):
         load(DARWIN, {"eras": "0"})
 
@@ -409,7 +409,7 @@ assert MESSAGES != SPEC
 
 def test_an_invariant_message_that_cannot_be_computed_is_the_specs_error_at_that_part(tmp_path):
     """Found by a sweep: it blamed the position ("cannot be checked on this position")."""
-    from compiler.checks import MessageError
+    from rulewright.compiler.checks import MessageError
     program = spec_in(tmp_path, MESSAGES)
     it = interpreter_for(program)
     with pytest.raises(MessageError) as info:
@@ -442,7 +442,7 @@ def test_a_requirement_whose_message_cannot_be_computed_still_says_which_failed(
 
 
 def test_a_rule_sentence_that_cannot_be_computed_is_shown_as_such_in_a_reason(tmp_path):
-    from solver.queries import run_query
+    from rulewright.solver.queries import run_query
     program = spec_in(tmp_path, '''
 game g "G"
 rule big(n: int) [X-3] = n > 5 else "{n} is not above {first([x for x in [1] if x > n])}"
@@ -478,7 +478,7 @@ def test_a_warning_invariant_reads_the_position_with_a_warning_and_the_rules_sti
 
 
 def test_warn_is_for_invariants_only(tmp_path):
-    from compiler.diagnostics import RulesError
+    from rulewright.compiler.diagnostics import RulesError
     with pytest.raises(RulesError) as info:
         spec_in(tmp_path, WARN_SPEC.replace("invariant score_small", "check score_small"))
     assert "g.rules:4:" in info.value.render()
@@ -522,14 +522,14 @@ def test_a_query_on_a_position_beyond_the_box_answers_after_the_warning(tmp_path
     hand = doc["per_seat"]["hand"]["p1"]
     path = tmp_path / "many.json"
     path.write_text(json.dumps(hand_with(doc, "p1", [hand[0]] * 6), indent=1))
-    done = subprocess.run([sys.executable, "-m", "solver.cli", "query", str(DARWIN), "best-create",
+    done = subprocess.run([sys.executable, "-m", "rulewright", "query", str(DARWIN), "best-create",
                            "--state", str(path), "--player", "p1", "--time-limit", "20"],
                           capture_output=True, text=True, cwd=ROOT)
     assert done.returncode == 0, done.stderr
     assert f"warning: per_seat.hand.p1[0]: 7 copies of {hand[0]} are out of the draw stacks" in done.stderr
     assert "best_create:" in done.stdout
     # --json: the answer carries them too
-    done = subprocess.run([sys.executable, "-m", "solver.cli", "query", str(DARWIN), "best-create",
+    done = subprocess.run([sys.executable, "-m", "rulewright", "query", str(DARWIN), "best-create",
                            "--state", str(path), "--player", "p1", "--time-limit", "20", "--json"],
                           capture_output=True, text=True, cwd=ROOT)
     (warning,) = json.loads(done.stdout)["warnings"]

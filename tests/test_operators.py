@@ -13,16 +13,16 @@ import sys
 import pytest
 from ortools.sat.python import cp_model
 
-from compiler import ir as I
-from compiler import load
-from compiler.diagnostics import Span
-from compiler.semantics.operators import AGGREGATES, OPERATORS
-from compiler.types import BOOL, INT
+from rulewright.compiler import ir as I
+from rulewright.compiler import load
+from rulewright.compiler.diagnostics import Span
+from rulewright.compiler.semantics.operators import AGGREGATES, OPERATORS
+from rulewright.compiler.types import BOOL, INT
 from conftest import ROOT
-from solver.encode import Encoder
-from solver.encodings import AGG_ENCODINGS, ENCODINGS
-from solver.queries import read_int
-from solver.symbolic import BoolV, IntV
+from rulewright.solver.encode import Encoder
+from rulewright.solver.encodings import AGG_ENCODINGS, ENCODINGS
+from rulewright.solver.queries import read_int
+from rulewright.solver.symbolic import BoolV, IntV
 
 SPAN = Span("<test>", 1, 1, 1, 2)
 
@@ -38,10 +38,10 @@ def test_every_operator_has_an_encoding_or_is_constant_only():
 def test_the_compiler_imports_no_solver_module():
     """The meaning lives below both evaluators: loading and interpreting a spec loads
     neither the solver nor OR-Tools."""
-    code = ("import sys; from compiler import load; from compiler.interpret import Interpreter; "
-            "from compiler.docgen import operators_page; "
+    code = ("import sys; from rulewright.compiler import load; from rulewright.compiler.interpret import Interpreter; "
+            "from rulewright.compiler.docgen import operators_page; "
             "p = load('spec/ecosystem_savanna'); Interpreter(p).play('standard', 3, 1); operators_page(); "
-            "bad = [m for m in sys.modules if m == 'solver' or m.startswith(('solver.', 'ortools'))]; "
+            "bad = [m for m in sys.modules if m.startswith(('rulewright.solver', 'solver', 'ortools'))]; "
             "print(bad); sys.exit(1 if bad else 0)")
     proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stdout + proc.stderr

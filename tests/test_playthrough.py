@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 
 from conftest import grid, savanna
-from compiler import load, state_io
-from compiler import runtime as rt
-from compiler.diagnostics import IllegalMoveError
-from compiler.interpret import Interpreter, ReplayAgent
+from rulewright.compiler import load, state_io
+from rulewright.compiler import runtime as rt
+from rulewright.compiler.diagnostics import IllegalMoveError
+from rulewright.compiler.interpret import Interpreter, ReplayAgent
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "tests" / "golden" / "savanna_playthrough_3p_seed1.jsonl"

@@ -1,7 +1,7 @@
 """Statements that change the game state: set, while, state kept per key, records in state,
 turn order. A tiny game is played and its reports checked."""
-from compiler import load
-from compiler.interpret import Interpreter
+from rulewright.compiler import load
+from rulewright.compiler.interpret import Interpreter
 
 SPEC = """
 game mini "Mini"
@@ -109,7 +109,7 @@ def test_notes_and_sections_are_logged_in_order(tmp_path):
 
 def test_numeric_switches(tmp_path):
     import pytest
-    from compiler.diagnostics import BadInputError
+    from rulewright.compiler.diagnostics import BadInputError
     path = tmp_path / "notes.rules"
     path.write_text(NOTES)
     program = load(path, {"bonus": "10", "rounds_played": "3"})
@@ -148,7 +148,7 @@ def test_a_requirement_of_a_procedure_stops_the_game_where_it_is_written(tmp_pat
     the scope of the procedure) and the requirement's name and IDs in the hint."""
     import pytest
 
-    from compiler.diagnostics import RuntimeRulesError
+    from rulewright.compiler.diagnostics import RuntimeRulesError
     path = tmp_path / "gate.rules"
     path.write_text(REQUIRE_SPEC)
     state = Interpreter(load(path)).play("play", 2, 1)
@@ -166,8 +166,8 @@ def test_a_requirement_of_a_procedure_stops_the_game_where_it_is_written(tmp_pat
 def test_a_documented_statement_is_located_at_its_first_word(tmp_path):
     """A statement with a doc comment (and a '#' comment after it) spans from its first
     word: messages about it point at it, not at its comments."""
-    from compiler.build_ast import build
-    from compiler.parse import parse_text
+    from rulewright.compiler.build_ast import build
+    from rulewright.compiler.parse import parse_text
     text = ('game g "G"\n'
             "procedure p {\n"
             "  /// The total.\n"

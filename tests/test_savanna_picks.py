@@ -17,10 +17,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from compiler import load
-from compiler import runtime as rt
-from solver.agent import SolverAgent, summary
-from solver.queries import interpreter_for, run_query
+from rulewright.compiler import load
+from rulewright.compiler import runtime as rt
+from rulewright.solver.agent import SolverAgent, summary
+from rulewright.solver.queries import interpreter_for, run_query
 from conftest import rel
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -151,7 +151,7 @@ def test_least_of_known_arguments_without_a_position(tmp_path):
                        '}\n')
     prog = load(variant)
     it = interpreter_for(prog)
-    from compiler.inputs import read_grid
+    from rulewright.compiler.inputs import read_grid
     board = read_grid(str(ROOT / "examples" / "partial.grid"), prog, "ecosystem", allow_free=True)
     answer = run_query(prog, "worst", {"state": board, "card": "lion"}, time_limit=30)
     best = max(-it.call("score", rt.placed(board, "lion", spot), (), mode=-1)
@@ -183,7 +183,7 @@ def test_solver_agent_plays_every_pick(mode, players, choices):
         if seat.index == 0:
             agents.append(SolverAgent(prog, "best_pick", seed, time_limit=30))
             return agents[-1]
-        from compiler.interpret import RandomAgent
+        from rulewright.compiler.interpret import RandomAgent
         return RandomAgent(seed)
 
     state = interpreter_for(prog).play(mode, players, 5, agent_factory=factory)
@@ -196,7 +196,7 @@ def test_solver_agent_plays_every_pick(mode, players, choices):
 
 
 def test_play_with_the_solver_agent_from_the_command_line():
-    out = subprocess.run([sys.executable, "-m", "solver.cli", "play", str(SPEC), "--players", "3", "--seed", "2",
+    out = subprocess.run([sys.executable, "-m", "rulewright", "play", str(SPEC), "--players", "3", "--seed", "2",
                           "--agent", "solver", "--agent-seats", "p2", "--json"],
                          capture_output=True, text=True, cwd=ROOT)
     assert out.returncode == 0, out.stderr
@@ -214,7 +214,7 @@ def test_least_of_a_chosen_grid_is_refused_with_a_hint(tmp_path):
                        '  choose g: ecosystem where full(g) and within(contents(g), box)\n'
                        '  maximize 0 - least(score(g, []))\n'
                        '}\n')
-    out = subprocess.run([sys.executable, "-m", "solver.cli", "query", str(variant), "worst"],
+    out = subprocess.run([sys.executable, "-m", "rulewright", "query", str(variant), "worst"],
                          capture_output=True, text=True, cwd=ROOT)
     assert out.returncode == 1, out.stderr
     assert "Traceback" not in out.stderr
@@ -228,7 +228,7 @@ def test_least_of_a_chosen_grid_is_refused_with_a_hint(tmp_path):
                        .replace("choose g: ecosystem where full(g) and within(contents(g), box)",
                                 "input g: ecosystem\n  input k: card\n  choose spot in placements(g) where can_place(g, spot)")
                        .replace("least(score(g, []))", "least(score(placed(g, k, spot), []))"))
-    out = subprocess.run([sys.executable, "-m", "solver.cli", "query", str(variant), "worst", "--g",
+    out = subprocess.run([sys.executable, "-m", "rulewright", "query", str(variant), "worst", "--g",
                           "examples/partial.grid", "--k", "lion"], capture_output=True, text=True, cwd=ROOT)
     assert out.returncode == 1 and "Traceback" not in out.stderr and "internal error" not in out.stderr
     assert "the query is asked on a position" in out.stderr
@@ -260,7 +260,7 @@ def test_a_rule_without_parameters_gives_its_sentence(tmp_path):
 
 def test_a_scoring_choice_of_cells_is_shown_as_cells():
     """The lion's prey chosen inside the score is shown as cells: "(r, c)"."""
-    out = subprocess.run([sys.executable, "-m", "solver.cli", "query", str(SPEC), "best-placement", "--state",
+    out = subprocess.run([sys.executable, "-m", "rulewright", "query", str(SPEC), "best-placement", "--state",
                           "examples/partial.grid", "--card", "hyena"], capture_output=True, text=True, cwd=ROOT)
     assert out.returncode == 0, out.stderr
     line = next(ln for ln in out.stdout.splitlines() if ln.startswith("  lion prey:"))

@@ -14,9 +14,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import savanna
-from compiler import runtime as rt
-from compiler.diagnostics import NotSupportedError
-from solver.queries import run_query
+from rulewright.compiler import runtime as rt
+from rulewright.compiler.diagnostics import NotSupportedError
+from rulewright.solver.queries import run_query
 
 CARDS = ["water", "prairie", "tree", "gazelle", "zebra", "giraffe", "cheetah", "lion", "elephant",
          "hyena", "vulture"]
@@ -94,7 +94,7 @@ def test_infeasible_and_unsupported_are_reported():
 
 def test_best_placement_keeps_the_partial_grid():
     program, interp = savanna()
-    from compiler.inputs import read_grid
+    from rulewright.compiler.inputs import read_grid
     from pathlib import Path
     root = Path(__file__).resolve().parent.parent
     state = read_grid(str(root / "examples" / "partial.grid"), program, "ecosystem", allow_free=True)
@@ -110,7 +110,7 @@ def test_a_tuple_objective_bound_reads_back_as_the_tuple_it_stands_for():
     the same mixed radix, so it bounds the tuples as the sum bounds the sums."""
     from types import SimpleNamespace
 
-    from solver.queries import Lexicographic
+    from rulewright.solver.queries import Lexicographic
     a, b = SimpleNamespace(lb=-2, ub=3), SimpleNamespace(lb=1, ub=4)
     lex = Lexicographic([a, b])
     assert lex.weights == [4, 1]            # b spans 4 values: a's weight is 4
@@ -140,8 +140,8 @@ query known "A tuple known whatever the choice" {
 def test_tuple_objectives_of_cases_and_of_constants(tmp_path, with_state):
     """A tuple objective whose value is a case split (an 'if' on the choice) takes the
     best case's tuple; a tuple known whatever the choice is its own optimum."""
-    from compiler import load
-    from compiler.interpret import Interpreter
+    from rulewright.compiler import load
+    from rulewright.compiler.interpret import Interpreter
     spec = tmp_path / "t.rules"
     spec.write_text(TUPLE_OBJECTIVES)
     program = load(spec)
@@ -155,7 +155,7 @@ def test_tuple_objectives_of_cases_and_of_constants(tmp_path, with_state):
 def test_a_tuple_objective_too_wide_for_one_sum_is_refused():
     from types import SimpleNamespace
 
-    from solver.queries import Lexicographic
+    from rulewright.solver.queries import Lexicographic
     wide = SimpleNamespace(lb=0, ub=10 ** 6)
     with pytest.raises(NotSupportedError, match="too many for one weighted sum"):
         Lexicographic([wide, wide, wide])
@@ -182,7 +182,7 @@ query bound "Names from an aggregate whose own name is a choice's" {
 
 
 def test_an_objective_named_shows_each_number_after_its_name(tmp_path):
-    from compiler import load
+    from rulewright.compiler import load
     spec = tmp_path / "t.rules"
     spec.write_text(NAMED_OBJECTIVES)
     program = load(spec)
@@ -199,8 +199,8 @@ def test_an_objective_named_shows_each_number_after_its_name(tmp_path):
 
 
 def test_darwin_answers_name_their_goals():
-    from compiler import load, state_io
-    from solver.queries import interpreter_for
+    from rulewright.compiler import load, state_io
+    from rulewright.solver.queries import interpreter_for
     root = __import__("pathlib").Path(__file__).resolve().parent.parent
     program = load(root / "spec" / "darwins_choice")
     played = interpreter_for(program).play("standard", 4, 7, stop_at="turn:9")
@@ -213,7 +213,7 @@ def test_darwin_answers_name_their_goals():
 
 
 def test_a_choice_with_one_possible_value_is_left_out_of_the_text_only(tmp_path):
-    from compiler import load
+    from rulewright.compiler import load
     spec = tmp_path / "t.rules"
     spec.write_text('''game t "Settled"
 def zoo = [1, 2, 3]
@@ -234,7 +234,7 @@ query best "Best" {
 
 
 def test_a_choice_shown_on_one_branch_is_not_hidden_by_a_settled_one_of_the_same_name(tmp_path):
-    from compiler import load
+    from rulewright.compiler import load
     spec = tmp_path / "t.rules"
     spec.write_text('''game t "Branches"
 query q "Q" {
@@ -253,7 +253,7 @@ query q "Q" {
 
 
 def test_numbers_too_large_for_cp_sat_are_an_error_at_their_expression(tmp_path):
-    from compiler import load
+    from rulewright.compiler import load
     spec = tmp_path / "t.rules"
     spec.write_text('''game t "Large"
 param factor: int = 2
@@ -271,7 +271,7 @@ query big "Big" {
 
 
 def test_two_numbers_chosen_are_not_shown_as_a_grid_cell(tmp_path):
-    from compiler import load
+    from rulewright.compiler import load
     spec = tmp_path / "t.rules"
     spec.write_text('''game t "Pairs"
 query q "Q" {
@@ -282,7 +282,7 @@ query q "Q" {
     answer = run_query(load(spec), "q", {}, time_limit=30, workers=1)
     assert "  h: 6, 7\n" in answer.to_text()
     program, _ = savanna()
-    from compiler.inputs import read_grid
+    from rulewright.compiler.inputs import read_grid
     from pathlib import Path
     state = read_grid(str(Path(__file__).resolve().parent.parent / "examples" / "partial.grid"), program,
                       "ecosystem", allow_free=True)

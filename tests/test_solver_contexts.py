@@ -15,11 +15,11 @@ import itertools
 
 import pytest
 
-from compiler import load
-from compiler import runtime as rt
-from compiler.diagnostics import RulesError
-from compiler.interpret import Interpreter
-from solver.queries import interpret_query, run_query
+from rulewright.compiler import load
+from rulewright.compiler import runtime as rt
+from rulewright.compiler.diagnostics import RulesError
+from rulewright.compiler.interpret import Interpreter
+from rulewright.solver.queries import interpret_query, run_query
 
 HERD = "def zoo = [1, 2, 3]\n"
 PICK = """

@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from compiler import load
-from compiler.diagnostics import ResolveError, RulesError, RuntimeRulesError, SpecSyntaxError
-from solver.queries import interpreter_for, run_query
+from rulewright.compiler import load
+from rulewright.compiler.diagnostics import ResolveError, RulesError, RuntimeRulesError, SpecSyntaxError
+from rulewright.solver.queries import interpreter_for, run_query
 from conftest import rel
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -180,7 +180,7 @@ def test_check_of_a_variant_with_a_param_of_its_own_set(tmp_path):
 param hand_limit: int = 12
 def over_the_limit(p: seat) = size(hand(p)) > hand_limit
 ''', "hl.rules")
-    proc = subprocess.run([sys.executable, "-m", "solver.cli", "check", str(variant), "--set", "hand_limit=5"],
+    proc = subprocess.run([sys.executable, "-m", "rulewright", "check", str(variant), "--set", "hand_limit=5"],
                           cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0 and proc.stdout.startswith(f"ok: {variant}"), proc.stdout + proc.stderr
 
@@ -190,7 +190,7 @@ def test_a_range_too_long_to_build_and_a_setting_given_twice_are_errors(tmp_path
     x=2 silently kept the last."""
     with pytest.raises(ResolveError, match="the range 1..100000000000 holds 100,000,000,000 numbers, more than"):
         load(spec(tmp_path, 'game m "M"\ndef v = size(1..100000000000)\n'))
-    proc = subprocess.run([sys.executable, "-m", "solver.cli", "check", "spec/darwins_choice", "--set", "eras=3",
+    proc = subprocess.run([sys.executable, "-m", "rulewright", "check", "spec/darwins_choice", "--set", "eras=3",
                            "--set", "eras=4"], cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert proc.returncode == 2 and "--set eras is given twice, as 3 and as 4" in proc.stderr, proc.stderr
 
@@ -258,7 +258,7 @@ def test_a_run_time_error_in_a_variant_scoring_step_is_located_in_the_variant(tm
     step of the variant, not at the base's call of the scoring."""
     v = spec(tmp_path, f'variant v "V" extends "{rel(ROOT / "spec" / "ecosystem_savanna", tmp_path)}"\n'
                        "override step score.tree = size(contents(placed(g, tree, first(cells(g)))))\n")
-    out = subprocess.run([sys.executable, "-m", "solver.cli", "score", str(ROOT / "spec" / "ecosystem_savanna"),
+    out = subprocess.run([sys.executable, "-m", "rulewright", "score", str(ROOT / "spec" / "ecosystem_savanna"),
                           "--variant", str(v), str(ROOT / "examples" / "margot.grid")],
                          capture_output=True, text=True, cwd=ROOT)
     assert out.returncode != 0

@@ -8,9 +8,9 @@ import re
 
 import pytest
 
-from compiler import load, state_io
-from compiler.diagnostics import BadInputError
-from compiler.interpret import Interpreter
+from rulewright.compiler import load, state_io
+from rulewright.compiler.diagnostics import BadInputError
+from rulewright.compiler.interpret import Interpreter
 from conftest import ROOT, rel
 
 DARWIN = ROOT / "spec" / "darwins_choice"
@@ -281,7 +281,7 @@ def test_an_invariant_points_at_the_field_its_false_part_reads(darwin, saved, tm
 def run_cli(*args):
     import subprocess
     import sys
-    proc = subprocess.run([sys.executable, "-m", "solver.cli", *args], cwd=ROOT, capture_output=True,
+    proc = subprocess.run([sys.executable, "-m", "rulewright", *args], cwd=ROOT, capture_output=True,
                           text=True, timeout=300)
     return proc.returncode, proc.stderr
 
@@ -289,7 +289,7 @@ def run_cli(*args):
 def test_a_seat_is_found_by_its_name_before_its_title_and_number(darwin, saved, tmp_path):
     """Seats named "2" and "1": --player 1 is the seat named 1 (the second), not the
     first seat; a title finds its seat, and so does a number no seat is named."""
-    from solver.cli import _seat
+    from rulewright.solver.cli import _seat
     _, _, path = saved
 
     def rename(d):
@@ -365,7 +365,7 @@ def test_a_saved_variant_that_does_not_compile_stays_a_spec_error(saved, tmp_pat
 def test_a_section_that_is_null_or_a_list_is_refused_not_emptied(darwin, saved, tmp_path, section, value):
     """Left out, a section keeps the initial values (or the spec's settings); written as
     null or [] it is a mistake, refused at its entry, never read as 'empty'."""
-    from solver.cli import main
+    from rulewright.solver.cli import main
     _, _, path = saved
     bad = rewritten(path, tmp_path, lambda d: d.update({section: value}))
     if section in ("switches", "params", "tables"):
@@ -403,7 +403,7 @@ def test_the_seats_of_a_position_fit_its_mode(darwin, saved, tmp_path):
     two = rewritten(path, tmp_path, lambda d: d.update(seats=d["seats"][:2]))
     message = error_of(darwin, two)
     assert "seats: the mode 'standard' is for 3 to 6 players, and this position has 2" in message
-    from compiler.interpret import Interpreter
+    from rulewright.compiler.interpret import Interpreter
     savanna_2p = Interpreter(load(ROOT / "spec" / "ecosystem_savanna" / "variants" / "two_player.rules"))
     st = savanna_2p.play("two_player", 2, 1, stop_at="pick:3")
     doc = state_io.dump(st, seed=1)

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from compiler import files, load
-from compiler.interpret import Interpreter, _vetted
-from solver.cli import main
+from rulewright.compiler import files, load
+from rulewright.compiler.interpret import Interpreter, _vetted
+from rulewright.solver.cli import main
 from conftest import ROOT, rel
 
 DARWIN = ROOT / "spec" / "darwins_choice"

@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from compiler import load
-from compiler.diagnostics import ResolveError
-from compiler.diffing import diff, to_json
-from compiler.interpret import Interpreter
+from rulewright.compiler import load
+from rulewright.compiler.diagnostics import ResolveError
+from rulewright.compiler.diffing import diff, to_json
+from rulewright.compiler.interpret import Interpreter
 from conftest import grid, rel
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -130,7 +130,7 @@ def test_unordered_variants_conflict(tmp_path):
 
 
 def test_variants_of_different_bases_do_not_mix(tmp_path):
-    from compiler.diagnostics import BadInputError
+    from rulewright.compiler.diagnostics import BadInputError
     a = write(tmp_path, "a.rules", f'variant a "A" extends "{rel(DARWIN, tmp_path)}"\noverride param eras = 3\n')
     s = write(tmp_path, "s.rules", f'variant s "S" extends "{rel(SAVANNA, tmp_path)}"\nremove step score.tree\n')
     with pytest.raises(BadInputError, match="it changes"):
@@ -152,10 +152,10 @@ def test_changed_twice_in_one_variant(tmp_path):
 
 
 def test_directory_of_variants_alone_is_not_a_spec(tmp_path):
-    from compiler.diagnostics import BadInputError
+    from rulewright.compiler.diagnostics import BadInputError
     write(tmp_path, "a.rules", f'variant a "A" extends "{rel(DARWIN, tmp_path)}"\noverride param eras = 3\n')
-    from compiler import files
-    from compiler.loader import _Specs
+    from rulewright.compiler import files
+    from rulewright.compiler.loader import _Specs
     with pytest.raises(BadInputError, match="only variant files"):
         _Specs(files.allowed([tmp_path])).base(tmp_path)
 
@@ -186,8 +186,8 @@ def test_diff_lists_changes_with_rule_ids_texts_and_downstream(tmp_path):
 def test_diff_and_the_docs_show_the_doc_comments_a_variant_writes(tmp_path):
     """A variant's own doc comment of what it adds or changes (a row too) is shown; an
     override that writes none keeps the base's, which is not shown as the variant's."""
-    from compiler.docgen import variants_page
-    from compiler.diffing import to_text
+    from rulewright.compiler.docgen import variants_page
+    from rulewright.compiler.diffing import to_text
     v = write(tmp_path, "v.rules", f'variant v "V" extends "{rel(SAVANNA, tmp_path)}"\n'
                                    "/// Eight lions only.\n"
                                    "override row card.lion: count = 8\n"
@@ -215,7 +215,7 @@ def test_diff_of_identical_specs_is_empty():
 
 
 def run(*args):
-    proc = subprocess.run([sys.executable, "-m", "solver.cli", *args], cwd=ROOT, capture_output=True,
+    proc = subprocess.run([sys.executable, "-m", "rulewright", *args], cwd=ROOT, capture_output=True,
                           text=True, timeout=600)
     return proc.returncode, proc.stdout, proc.stderr
 
@@ -378,7 +378,7 @@ def tally(program):
 
 
 def test_a_procedure_step_runs_in_place_and_is_a_node_of_the_rules_graph(tmp_path):
-    from compiler import graph
+    from rulewright.compiler import graph
     program = step_game(tmp_path)
     assert tally(program) == 6          # two turns: (0 + 1) * 2 = 2, then (2 + 1) * 2 = 6
     g = graph.build(program)
@@ -454,7 +454,7 @@ mode standard "S" players 1 { seats players checkpoint start report total = sum(
 
 
 def test_a_field_with_a_default_may_be_left_out_by_new_by_a_variant_and_by_a_state_file(tmp_path):
-    from compiler import state_io
+    from rulewright.compiler import state_io
     base_dir = tmp_path / "g"
     base_dir.mkdir()
     (base_dir / "g.rules").write_text(TOKEN_GAME)
@@ -628,8 +628,8 @@ def test_a_variant_removes_a_row_of_a_table_file_an_inline_table_and_an_enum(tmp
     assert all("vulture" not in st.per["board"][s].cards.values() for s in st.seats)
     # a grid or a position that still holds the card: the input's error says a variant removes it
     g = write(tmp_path, "v.grid", "vulture tree tree tree tree\n" + "tree tree tree tree tree\n" * 3)
-    from compiler.diagnostics import BadInputError
-    from compiler.inputs import read_grid
+    from rulewright.compiler.diagnostics import BadInputError
+    from rulewright.compiler.inputs import read_grid
     with pytest.raises(BadInputError) as err:
         read_grid(str(g), prog, "ecosystem", allow_free=False)
     assert err.value.diagnostics[0].hint == f"a variant removes it from card ({gone}:2)"
@@ -802,7 +802,7 @@ def test_an_added_row_or_value_keeps_its_rule_ids_and_reaches_what_reads_its_tab
     v = write(tmp_path, "v.rules", f'variant v "V" extends "{rel(SAVANNA, tmp_path)}"\n'
                                    "add row family [X-FAM-01]: fungus\n"
                                    'add row card [X-RHINO-01]: rhino | animal | 6 | "Rhino"\n')
-    from compiler import ast as A
+    from rulewright.compiler import ast as A
     program = load(v)
     ids = {t for d in program.definitions.values() for t in A.tagged_ids(d)}
     assert {"X-FAM-01", "X-RHINO-01"} <= ids
@@ -908,7 +908,7 @@ def test_a_whole_table_check_broken_by_added_rows_notes_them(tmp_path):
 
 
 def test_a_checkpoint_still_elsewhere_is_not_lost(tmp_path):
-    from compiler.variants import lost_checkpoints
+    from rulewright.compiler.variants import lost_checkpoints
     base = small_game(tmp_path)
     moved = variant(tmp_path, "moved", base, "override step p.b { set n = n + 2 }",
                     "add step p.mark before a { checkpoint turn }")

@@ -26,8 +26,7 @@ from .. import runtime as _rt
 from ..types import (ANY, BOOL, INT, RELATION, SEAT, AnyT, BoardT, CellT, CollT, EnumT,
                             LayerT, MapT, NoneT, RecordT, SeatT, TupleT, Type, TextT, is_bool,
                             is_cell, is_coll, is_int, same)
-from compiler.types import TEXT
-from compiler.types import join
+from ..types import TEXT, join
 class OpTypeError(Exception):
     def __init__(self, message: str, arg: int | None = None):
         super().__init__(message)

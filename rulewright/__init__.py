@@ -1,0 +1,27 @@
+"""rulewright: board-game rules as code.
+
+A game's rules are written in a small declarative language; rulewright checks them,
+plays and scores games from them, and answers questions about them with a CP-SAT
+solver. The command line is ``rulewright`` (or ``python -m rulewright``); the same jobs
+from Python::
+
+    import rulewright
+    game = rulewright.load("ecosystem_savanna")          # a folder, a file, or a shipped game
+    game.score("examples/margot.grid").total             # 86
+    played = game.play(4, seed=3, stop_at="pick:7")      # a seeded game, to a checkpoint
+    answer = game.ask("best-pick", position=played.position, player="p2")
+
+See ``rulewright.api`` (and the "Python API" page of the docs).
+"""
+__version__ = "0.1.0"
+
+__all__ = ["load", "Game", "Grid", "Score", "Played", "Position", "RulesError", "__version__"]
+
+
+def __getattr__(name: str):
+    # The API is imported when first used, so that ``import rulewright.solver.cli`` (the
+    # command, which imports this package first) stays as light as it was.
+    if name in __all__:
+        from . import api
+        return getattr(api, name)
+    raise AttributeError(f"module 'rulewright' has no attribute {name!r}")

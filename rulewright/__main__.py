@@ -1,0 +1,6 @@
+"""``python -m rulewright``: the rulewright command."""
+import sys
+
+from rulewright.solver.launch import main
+
+sys.exit(main())

@@ -1,0 +1,276 @@
+"""The Python API: the same jobs as the command line, as values.
+
+In:  a spec (a folder, a ``.rules`` file, a variant, or a shipped game by name), its
+     settings, grids, positions, a query's inputs.
+Out: ``Game`` (a compiled spec), ``Score`` (a scored grid), ``Played`` (a seeded
+     game), ``Position`` (a game state read from or written to a state file) and
+     ``Answer`` (a solver answer, replayed by the interpreter). Each has a readable
+     ``repr``; grids and scores also draw themselves as HTML in a notebook.
+
+Every error is a ``rulewright.RulesError`` (``.render()`` gives the located message).
+
+    >>> import rulewright
+    >>> game = rulewright.load("ecosystem_savanna")
+    >>> game.score("examples/margot.grid").total
+    86
+"""
+from __future__ import annotations
+
+import html
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .compiler import files, load as _load_program
+from .compiler import runtime as rt
+from .compiler import state_io
+from .compiler.diagnostics import BadInputError, RulesError
+from .compiler.inputs import parse_value, read_grid
+from .compiler.interpret import Interpreter
+from .compiler.render import board_lines, jsonable, score_lines
+from .compiler.render import text as render_text
+from .compiler.types import SeatT
+
+__all__ = ["load", "Game", "Grid", "Score", "Played", "Position", "RulesError"]
+
+
+def load(spec: str | Path, *, variants=(), settings: dict[str, Any] | None = None,
+         cards: str | Path | None = None, tables: dict[str, str | Path] | None = None) -> "Game":
+    """A spec compiled and checked: a folder, a ``.rules`` file, a variant file, or a
+    shipped game by name (``"darwins_choice"``, ``"house_rules/darwin_drought.rules"``).
+    ``variants``: more variant files; ``settings``: switches and params by name (as
+    ``--set``); ``cards`` / ``tables``: your own table files (as ``--cards`` / ``--table``)."""
+    path = files.spec_path(str(spec))
+    overrides = {k: (json.dumps(v) if isinstance(v, bool) else str(v)) for k, v in (settings or {}).items()}
+    program = _load_program(path, overrides, {k: str(v) for k, v in (tables or {}).items()},
+                            {"cards": str(cards)} if cards is not None else {},
+                            variants=[files.spec_path(str(v)) for v in variants])
+    return Game(program, path)
+
+
+class Grid:
+    """A grid of cards (a finished ecosystem, a partly built one): ``grid[r, c]`` is the
+    card at row r, column c (from 0), or None."""
+
+    def __init__(self, board: rt.Board):
+        self.board = board
+
+    @property
+    def rows(self) -> int:
+        return self.board.rows
+
+    @property
+    def columns(self) -> int:
+        return self.board.cols
+
+    def __getitem__(self, cell: tuple[int, int]):
+        return self.board.cards.get(tuple(cell))
+
+    def __repr__(self) -> str:
+        return "\n".join(board_lines(self.board, indent=""))
+
+    def _repr_html_(self) -> str:
+        rows = []
+        for r in range(self.board.rows):
+            cells = "".join(f"<td style='border:1px solid #999;padding:4px 8px;text-align:center'>"
+                            f"{html.escape(self.board.cards.get((r, c)) or '·')}</td>"
+                            for c in range(self.board.cols))
+            rows.append(f"<tr>{cells}</tr>")
+        return f"<table style='border-collapse:collapse'>{''.join(rows)}</table>"
+
+
+@dataclass
+class Score:
+    """A scored grid: its total, the points of each scoring step, and the choices the
+    scoring made (the gazelle a lion takes...)."""
+    total: int
+    steps: dict[str, int]
+    choices: dict[str, Any]
+    grid: Grid | None = None
+    _score: Any = field(default=None, repr=False)
+
+    def __int__(self) -> int:
+        return self.total
+
+    def __repr__(self) -> str:
+        lines = score_lines(self._score, indent="") if isinstance(self._score, rt.Score) else [f"total {self.total}"]
+        return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        table = "".join(f"<tr><td>{html.escape(k.replace('_', ' '))}</td><td style='text-align:right'>{v}</td></tr>"
+                        for k, v in self.steps.items())
+        grid = self.grid._repr_html_() if self.grid is not None else ""
+        return (f"<div style='display:flex;gap:2em'>{grid}<table>{table}"
+                f"<tr><th>total</th><th style='text-align:right'>{self.total}</th></tr></table></div>")
+
+
+@dataclass
+class Played:
+    """A seeded game: each seat's result (the mode's reports), the winners, the log."""
+    game: "Game"
+    seed: int
+    mode: str
+    reports: dict[str, Any]
+    stopped: str | None
+    _state: Any = field(repr=False, default=None)
+
+    @property
+    def log(self) -> list[dict]:
+        """Every event of the game, as ``play --log`` writes them."""
+        return [{"kind": e.kind, "seat": e.seat, **jsonable(e.detail)} for e in self._state.log]
+
+    @property
+    def position(self) -> "Position":
+        """Where the game ended (or stopped): a position to show, save or query."""
+        return Position(self.game, self._state, self.seed)
+
+    def __repr__(self) -> str:
+        head = f"{self.game.title}, mode {self.mode}, seed {self.seed}" + \
+            (f", stopped at {self.stopped}" if self.stopped else "")
+        lines = [head] + [f"  {k.replace('_', ' ')}: {render_text(v)}" for k, v in self.reports.items()]
+        return "\n".join(lines)
+
+
+class Position:
+    """A game state: read from a state file (``Game.position``), or where a game
+    stopped (``Played.position``); ``save`` writes it as ``play --save-state`` does."""
+
+    def __init__(self, game: "Game", state, seed: int | None = None):
+        self.game, self.state, self.seed = game, state, seed
+
+    def save(self, path: str | Path) -> None:
+        doc = state_io.dump(self.state, seed=self.seed, beside=str(path))
+        Path(path).write_text(json.dumps(doc, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+
+    def to_json(self) -> dict:
+        return state_io.dump(self.state, seed=self.seed)
+
+    def __getitem__(self, name: str):
+        """A shared value of the state by name, or a per-seat one as a dict by seat name."""
+        if name in self.state.shared:
+            return self.state.shared[name]
+        if name in self.state.per:
+            return {getattr(k, "name", k): v for k, v in self.state.per[name].items()}
+        raise KeyError(name)
+
+    def __repr__(self) -> str:
+        where = f" at {self.state.stopped}" if self.state.stopped else ""
+        return f"<position of {self.game.title}{where}: seats {', '.join(s.name for s in self.state.seats)}>"
+
+
+class Game:
+    """A compiled and checked spec."""
+
+    def __init__(self, program, path: str):
+        self.program, self.path = program, path
+        self._interp = None
+
+    @property
+    def interpreter(self) -> Interpreter:
+        if self._interp is None:
+            self._interp = Interpreter(self.program)
+        return self._interp
+
+    @property
+    def title(self) -> str:
+        return self.program.title
+
+    @property
+    def modes(self) -> list[str]:
+        return list(self.program.modes)
+
+    @property
+    def queries(self) -> list[str]:
+        return list(self.program.queries)
+
+    @property
+    def settings(self) -> dict[str, Any]:
+        """Every switch and param with the value it has here."""
+        return dict(self.program.constants)
+
+    def __repr__(self) -> str:
+        return f"<game {self.title} ({self.path}): modes {', '.join(self.modes) or 'none'}>"
+
+    # ------------------------------------------------------------ grids and scores
+    def _grid_name(self) -> tuple[str, str]:
+        names = [v.name for v in self.program.state.values() if v.per_seat and hasattr(v.type, "grid")]
+        if len(names) != 1:
+            raise BadInputError(f"{self.title}: no one grid per player to score")
+        return names[0], self.program.state[names[0]].type.grid
+
+    def grid(self, source: str | Path | list, *, partial: bool = False) -> Grid:
+        """A grid from a grid file, or from rows of card names (None or '.' for a free cell)."""
+        _, grid_name = self._grid_name()
+        if isinstance(source, (str, Path)):
+            return Grid(read_grid(str(source), self.program, grid_name, allow_free=partial))
+        rows = [[None if k in (None, ".") else k for k in row] for row in source]
+        return Grid(self.interpreter.board(rows, grid_name))
+
+    def score(self, *grids) -> Score | list[Score]:
+        """Score finished grids as the players of one game (one grid: its Score)."""
+        if self.program.outcome is None:
+            raise BadInputError(f"{self.title}: the spec has no 'outcome' to score with")
+        var, _ = self._grid_name()
+        boards = [g if isinstance(g, Grid) else self.grid(g) for g in grids]
+        interp = self.interpreter
+        seats = [rt.Seat(i, f"p{i + 1}", "player", f"Player {i + 1}") for i in range(len(boards))]
+        state = interp.new_state(seats)
+        for seat, g in zip(seats, boards):
+            state.per[var][seat] = g.board
+        out = []
+        for seat, g in zip(seats, boards):
+            res = interp.call(self.program.outcome, seat, state=state)
+            steps = dict(res.steps) if isinstance(res, rt.Score) else {}
+            choices = dict(res.choices) if isinstance(res, rt.Score) else {}
+            out.append(Score(int(res), steps, choices, g, res))
+        return out[0] if len(out) == 1 else out
+
+    # ------------------------------------------------------------ games and positions
+    def play(self, players: int | None = None, *, seed: int = 0, mode: str | None = None,
+             stop_at: str | None = None) -> Played:
+        """A whole seeded game with random legal agents (or up to a checkpoint,
+        ``"turn:9"``), as ``rulewright play``."""
+        if not self.program.modes:
+            raise BadInputError(f"{self.title}: the spec has no 'mode' to play")
+        m = self.program.modes[mode] if mode else next(iter(self.program.modes.values()))
+        n = players if players is not None else m.min_players
+        if not m.min_players <= n <= m.max_players:
+            raise BadInputError(f"mode '{m.name}' is for {m.min_players}..{m.max_players} players, not {n}")
+        state = self.interpreter.play(m.name, n, seed, stop_at=stop_at)
+        return Played(self, seed, m.name, dict(state.reports), state.stopped, state)
+
+    def position(self, path: str | Path) -> Position:
+        """A position read from a state file (checked against the rules, located errors)."""
+        doc, text = state_io.read_document(str(path))
+        return Position(self, state_io.load(self.interpreter, str(path), doc, text), doc.get("seed"))
+
+    # ------------------------------------------------------------ queries
+    def ask(self, query: str, *, position: Position | None = None, time_limit: float = 60.0,
+            workers: int = 2, **inputs):
+        """A query of the spec answered by CP-SAT and replayed by the interpreter
+        (``rulewright query``): inputs by name (``player="p1"``, ``card="hyena"``; a
+        grid as a Grid). Returns the solver's ``Answer`` (``status``, ``objective``,
+        ``witness``, ``to_text()``, ``to_json()``)."""
+        from .solver.queries import run_query       # (OR-Tools loads only when a question is asked)
+        name = query.replace("-", "_")
+        if name not in self.program.queries:
+            raise BadInputError(f"{self.title}: no query '{query}' (queries: {', '.join(self.queries)})")
+        declared = {iname: itype for iname, itype, _ in self.program.queries[name].inputs}
+        state = position.state if position is not None else None
+        values = {}
+        for k, v in inputs.items():
+            if k not in declared:
+                raise BadInputError(f"query '{query}' has no input '{k}' (inputs: {', '.join(declared)})")
+            if isinstance(v, Grid):
+                values[k] = v.board
+            elif isinstance(declared[k], SeatT) and isinstance(v, str):
+                seats = {s.name: s for s in (state.seats if state is not None else ())}
+                if v not in seats:
+                    raise BadInputError(f"input '{k}': no seat '{v}' in this position (seats: {', '.join(seats)})")
+                values[k] = seats[v]
+            elif isinstance(v, str):
+                values[k] = parse_value(v, declared[k], self.program, k)
+            else:
+                values[k] = v
+        return run_query(self.program, name, values, time_limit=time_limit, workers=workers, state=state)
