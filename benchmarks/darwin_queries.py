@@ -39,8 +39,8 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
 import darwin_brute as B  # noqa: E402
-from compiler import load, state_io  # noqa: E402
-from solver.queries import interpreter_for, objective_text, run_query  # noqa: E402
+from rulewright.compiler import load, state_io  # noqa: E402
+from rulewright.solver.queries import interpreter_for, objective_text, run_query  # noqa: E402
 
 
 def base_position(prog, seed: int = 2) -> dict:
@@ -76,7 +76,7 @@ def position_solver():
     """A CP-SAT solver with the settings of queries on a position, one worker."""
     from ortools.sat.python import cp_model
 
-    from solver.queries import POSITION_PARAMS
+    from rulewright.solver.queries import POSITION_PARAMS
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1
     for key, value in POSITION_PARAMS.items():
@@ -154,7 +154,7 @@ def cp_sat_alone(prog, name: str, inputs: dict, pos, runs: int) -> float:
     """Median over runs of: the time inside OR-Tools' model calls while the query's
     model is built, plus CP-SAT's solve of that model (one worker, the position
     settings)."""
-    from solver.queries import build, with_defaults
+    from rulewright.solver.queries import build, with_defaults
     inputs = with_defaults(prog, name, inputs, pos)
     times = []
     for _ in range(runs):

@@ -16,10 +16,10 @@ import sys
 import time
 from pathlib import Path
 
-from compiler import load
-from compiler import runtime as rt
-from compiler.interpret import Interpreter
-from solver.queries import run_query
+from rulewright.compiler import load
+from rulewright.compiler import runtime as rt
+from rulewright.compiler.interpret import Interpreter
+from rulewright.solver.queries import run_query
 
 ROOT = Path(__file__).resolve().parent.parent
 SPEC = ROOT / "spec" / "ecosystem_savanna"

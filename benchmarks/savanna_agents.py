@@ -21,10 +21,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from compiler import load  # noqa: E402
-from compiler.interpret import RandomAgent  # noqa: E402
-from solver.agent import SolverAgent  # noqa: E402
-from solver.queries import interpreter_for  # noqa: E402
+from rulewright.compiler import load  # noqa: E402
+from rulewright.compiler.interpret import RandomAgent  # noqa: E402
+from rulewright.solver.agent import SolverAgent  # noqa: E402
+from rulewright.solver.queries import interpreter_for  # noqa: E402
 
 
 class TimedAgent(SolverAgent):
