@@ -76,7 +76,7 @@ def position_solver():
     """A CP-SAT solver with the settings of queries on a position, one worker."""
     from ortools.sat.python import cp_model
 
-    from rulewright.solver.queries import POSITION_PARAMS
+    from rulewright.solver.build import POSITION_PARAMS
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1
     for key, value in POSITION_PARAMS.items():

@@ -25,11 +25,18 @@ from typing import Iterable
 _SOURCES: dict[str, str] = {}
 
 
+_LINES: dict[str, list[str]] = {}      # the lines of each source, split once
+
+
 def register_source(path: str, text: str) -> None:
     _SOURCES[path] = text
+    _LINES.pop(path, None)
 
 
 def source_line(path: str, line: int) -> str | None:
+    lines = _LINES.get(path)
+    if lines is not None:
+        return lines[line - 1] if 1 <= line <= len(lines) else None
     text = _SOURCES.get(path)
     if text is None:
         try:           # a file registered by no reader: shown only when it is a plain, small file
@@ -40,7 +47,7 @@ def source_line(path: str, line: int) -> str | None:
         except (OSError, UnicodeDecodeError):
             return None
         _SOURCES[path] = text
-    lines = text.splitlines()
+    lines = _LINES[path] = text.splitlines()
     if 1 <= line <= len(lines):
         return lines[line - 1]
     return None
@@ -173,6 +180,9 @@ def a_or_an(word: str) -> str:
 
 
 # ---------------------------------------------------------------- error types
+MOST_SHOWN = 50          # the errors one message shows (a table of thousands of bad rows...)
+
+
 class RulesError(Exception):
     """Base of every error a user can cause. ``exit_code``: 1 spec, 2 input/usage."""
 
@@ -187,7 +197,11 @@ class RulesError(Exception):
         super().__init__(self.render())
 
     def render(self) -> str:
-        return "\n".join(d.render() for d in self.diagnostics)
+        shown = self.diagnostics[:MOST_SHOWN]
+        more = len(self.diagnostics) - len(shown)
+        return "\n".join([d.render() for d in shown] +
+                         ([f"... and {more:,} more error(s) like these (the first {MOST_SHOWN} are shown)"]
+                          if more > 0 else []))
 
 
 class SpecSyntaxError(RulesError):

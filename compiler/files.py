@@ -10,7 +10,8 @@ written inside one of them is untrusted:
 * it is relative to the file that writes it, never absolute, and it must lead to
   a file inside the **allowed folders** (symbolic links followed): the folder
   tree of every path named on the command line (a spec folder, the folder of a
-  spec, variant, table or state file), the folders given with ``--root``, and
+  spec, variant, table or state file, with the spec folders above it: ``tree_of``), the
+  folders given with ``--root``, and
   the games rulewright ships;
 * only regular files are read (never a FIFO, a device or a folder), each at most
   ``MOST_BYTES`` long.
@@ -69,10 +70,23 @@ def clear_roots() -> None:
 
 
 def tree_of(path: str | Path) -> Path:
-    """The folder tree a path named on the command line opens: the folder itself, or
-    the folder of a file."""
+    """The folder tree a path named on the command line opens: the folder itself (or
+    the folder of a file), and above it every folder that holds ``.rules`` files of
+    its own, so that the variants of a spec (``game/variants/v.rules``, extending
+    ``".."``) read their game. The walk up stops at the first folder without a
+    ``.rules`` file (``spec/``, a home folder)."""
     p = Path(path).resolve()
-    return p if p.is_dir() else p.parent
+    folder = p if p.is_dir() else p.parent
+    while folder.parent != folder and _holds_rules(folder.parent):
+        folder = folder.parent
+    return folder
+
+
+def _holds_rules(folder: Path) -> bool:
+    try:
+        return any(f.suffix == ".rules" for f in folder.iterdir())
+    except OSError:
+        return False
 
 
 def allowed(trees: list[Path] | tuple = ()) -> list[Path]:

@@ -355,3 +355,16 @@ def test_a_mode_seats_at_most_100_players(tmp_path, monkeypatch, capsys):
     g = game(tmp_path, 'mode m "M" players 1000000 {\n  seats players\n}\n')
     code, out, err = run(capsys, "play", g)
     assert code == 1 and "game.rules:2:20: error: the mode 'm' is for up to 1,000,000 players" in err, err
+
+
+def test_a_card_table_of_thousands_of_bad_rows_is_refused_quickly(tmp_path, monkeypatch, capsys):
+    """(Each quoted line split the whole file again: 50,000 rows hung; now the lines are
+    split once, and one message shows the first 50 errors and counts the rest.)"""
+    monkeypatch.chdir(tmp_path)
+    lines = (DARWIN / "animal_cards.csv").read_text().splitlines()
+    (tmp_path / "cards.csv").write_text("\n".join(lines + lines[1:] * 19) + "\n")
+    started = time.perf_counter()
+    code, out, err = run(capsys, "check", DARWIN, "--cards", "cards.csv")
+    assert code == 2 and "more error(s) like these (the first 50 are shown)" in err, err[-500:]
+    assert err.split("... and")[0].count("error:") == 50     # (then one line per version of the game)
+    assert time.perf_counter() - started < 120      # a bound against a hang, not a timing claim
