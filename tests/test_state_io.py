@@ -289,7 +289,7 @@ def run_cli(*args):
 def test_a_seat_is_found_by_its_name_before_its_title_and_number(darwin, saved, tmp_path):
     """Seats named "2" and "1": --player 1 is the seat named 1 (the second), not the
     first seat; a title finds its seat, and so does a number no seat is named."""
-    from rulewright.solver.cli import _seat
+    from rulewright.solver.cli.common import _seat
     _, _, path = saved
 
     def rename(d):

@@ -1,0 +1,203 @@
+"""The ``rulewright`` command line: the parser and the dispatch to the commands.
+
+In:  command-line arguments.
+Out: text or JSON on stdout; on a user error one clear message on stderr and
+     exit code 1 (bad spec) or 2 (bad input or usage), never a traceback.
+
+Commands: check, diff, graph, dump, docs (``spec``); score, play, simulate, show
+(``play``); query (``query``).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import traceback
+from pathlib import Path
+
+from rulewright import __version__
+from rulewright.compiler.diagnostics import RulesError
+
+from .common import MOST_WORKERS, UsageError, _Parser, _blame_settings, _positive, _whole
+from .play import cmd_play, cmd_score, cmd_show, cmd_simulate
+from .query import cmd_query
+from .spec import cmd_check, cmd_diff, cmd_docs, cmd_dump, cmd_graph
+
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="rulewright", description="Board-game rules as code.")
+    p.add_argument("--version", action="version", version=f"rulewright {__version__}")
+    sub = p.add_subparsers(dest="command", parser_class=_Parser, metavar="COMMAND")
+    sub.required = True
+
+    def common(sp, cards: bool = True):
+        sp.add_argument("--set", action="append", metavar="NAME=VALUE",
+                        help="set a switch or param of the spec (repeatable)")
+        sp.add_argument("--variant", action="append", metavar="FILE",
+                        help="apply a variant file to the spec (repeatable; the spec may also be a variant file)")
+        if cards:
+            sp.add_argument("--cards", metavar="FILE", dest="cards",
+                            help="your own card table (CSV) in place of the spec's; it is checked")
+        sp.add_argument("--card-table", metavar="FILE", dest="cards",
+                        help="the same as --cards (on every command, query included)")
+        sp.add_argument("--table", action="append", metavar="NAME=FILE",
+                        help="any table of the spec read from your own CSV file (repeatable)")
+        sp.add_argument("--root", action="append", metavar="FOLDER",
+                        help="a folder that specs, variants and state files may also read from (repeatable; "
+                             "their own folder tree always)")
+
+    c = sub.add_parser("check", help="compile specs; exit 0 when clean")
+    c.add_argument("paths", nargs="+", metavar="PATH")
+    common(c)
+    df = sub.add_parser("diff", help="what a variant changes, adds and removes, and what that can affect")
+    df.add_argument("base", metavar="BASE")
+    df.add_argument("variant_spec", metavar="VARIANT")
+    df.add_argument("--json", action="store_true")
+    common(df)
+    g = sub.add_parser("graph", help="print the rules graph")
+    g.add_argument("path", metavar="PATH")
+    g.add_argument("--format", choices=["dot", "json"], default="json")
+    common(g)
+    d = sub.add_parser("dump", help="print a compiler stage: the AST or the generated Python")
+    d.add_argument("path", metavar="PATH")
+    d.add_argument("--stage", choices=["ast", "python"], default="ast")
+    common(d)
+    dc = sub.add_parser("docs", help="write the rules pages of specs as Markdown")
+    dc.add_argument("specs", nargs="+", metavar="SPEC")
+    dc.add_argument("--out", default="docs/rules", metavar="DIR")
+    common(dc)
+    s = sub.add_parser("score", help="score finished grids as the players of one game")
+    s.add_argument("spec", metavar="SPEC")
+    s.add_argument("grids", nargs="+", metavar="GRID")
+    s.add_argument("--json", action="store_true")
+    common(s)
+    pl = sub.add_parser("play", help="play a seeded game with random legal agents")
+    pl.add_argument("spec", metavar="SPEC")
+    pl.add_argument("--players", type=_whole("a number of players"))
+    pl.add_argument("--seed", type=_whole("a whole number"), default=0)
+    pl.add_argument("--mode")
+    pl.add_argument("--json", action="store_true")
+    pl.add_argument("--log", metavar="FILE", help="write every event of the game as JSON lines")
+    pl.add_argument("--save-state", metavar="FILE", help="write the game state as JSON (docs/state.md)")
+    pl.add_argument("--stop-at", metavar="CHECKPOINT",
+                    help="stop the game at a checkpoint of the spec, NAME or NAME:N (the N-th time)")
+    pl.add_argument("--agent", choices=["random", "solver"], default="random",
+                    help="random legal choices, or each turn the answer of the spec's playing query "
+                         "(the query with 'play' statements), the rest at random")
+    pl.add_argument("--agent-query", metavar="QUERY", help="the query a solver agent plays")
+    pl.add_argument("--agent-seats", metavar="SEATS", help="the seats the solver plays, e.g. p1,p3 (default all)")
+    pl.add_argument("--agent-input", metavar="NAME=VALUE", action="append",
+                    help="an input of the query the solver plays, e.g. objective=adaptation (repeatable)")
+    pl.add_argument("--agent-time-limit", type=_positive(float, "a number of seconds above 0"), default=10.0,
+                    metavar="SECONDS",
+                    help="time limit of each query a solver agent asks (default 10)")
+
+    sm = sub.add_parser("simulate", help="many seeded games: what their reports add up to (scores, winners)")
+    sm.add_argument("spec", metavar="SPEC")
+    sm.add_argument("--players", type=_whole("a number of players"))
+    sm.add_argument("--games", type=_positive(int, "a whole number of games from 1 to 100000", most=100_000),
+                    default=20)
+    sm.add_argument("--seed", type=_whole("a whole number"), default=1, help="the first seed (then seed+1, ...)")
+    sm.add_argument("--mode")
+    sm.add_argument("--against", metavar="SPEC",
+                    help="also play the same seeds under this spec (the base game of a house rule) and compare")
+    sm.add_argument("--json", action="store_true")
+    sm.add_argument("--agent", choices=["random", "solver"], default="random")
+    sm.add_argument("--agent-query", metavar="QUERY")
+    sm.add_argument("--agent-seats", metavar="SEATS")
+    sm.add_argument("--agent-input", metavar="NAME=VALUE", action="append")
+    sm.add_argument("--agent-time-limit", type=_positive(float, "a number of seconds above 0"), default=10.0,
+                    metavar="SECONDS")
+    common(sm)
+    sh = sub.add_parser("show", help="print a saved game state readably")
+    sh.add_argument("spec", metavar="SPEC")
+    sh.add_argument("--state", required=True, metavar="FILE")
+    sh.add_argument("--json", action="store_true", help="print the state checked and normalised")
+    common(sh)
+    common(pl)
+    q = sub.add_parser("query", help="answer a query of the spec with the CP-SAT solver",
+                       description="Inputs of the query follow its name, e.g. --cards FILE.")
+    q.add_argument("spec", metavar="SPEC")
+    q.add_argument("name", metavar="QUERY")
+    q.add_argument("--json", action="store_true")
+    q.add_argument("--time-limit", type=_positive(float, "a number of seconds above 0"), default=60.0,
+                   metavar="SECONDS")
+    q.add_argument("--workers", type=_positive(int, f"a whole number from 1 to {MOST_WORKERS}", most=MOST_WORKERS),
+                   default=2)
+    q.add_argument("--state", metavar="FILE", default=None,
+                   help="the game position the query is about (a saved state, docs/state.md)")
+    common(q, cards=False)    # a query's inputs may be called --cards: use --card-table
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    parser = build_parser()
+    query_help = False
+    if argv[:1] == ["query"] and len([a for a in argv[1:] if not a.startswith("-")]) >= 2 and \
+            ("-h" in argv or "--help" in argv):
+        # help on one query: its own inputs
+        query_help = True
+        argv = [a for a in argv if a not in ("-h", "--help")]
+    try:
+        args, extra = parser.parse_known_args(argv)
+        args.query_help = query_help
+        from rulewright.compiler import files
+        files.clear_roots()
+        for folder in getattr(args, "root", None) or []:
+            files.add_root(folder)
+        # a shipped game may be named by its name from anywhere (rulewright play darwins_choice)
+        for attr in ("spec", "path", "base", "variant_spec", "against"):
+            if isinstance(getattr(args, attr, None), str):
+                setattr(args, attr, files.spec_path(getattr(args, attr)))
+        for attr in ("paths", "specs"):
+            if isinstance(getattr(args, attr, None), list):
+                setattr(args, attr, [files.spec_path(p) for p in getattr(args, attr)])
+        if args.command != "query" and extra:
+            raise UsageError(f"rulewright {args.command}: unrecognized arguments: {' '.join(extra)}")
+        if args.command == "query":
+            code = cmd_query(args, extra)
+        else:
+            code = {"check": cmd_check, "graph": cmd_graph, "dump": cmd_dump, "score": cmd_score,
+                    "play": cmd_play, "docs": cmd_docs, "show": cmd_show, "diff": cmd_diff,
+                    "simulate": cmd_simulate}[args.command](args)
+    except RulesError as exc:
+        from rulewright.compiler.diagnostics import RuntimeRulesError
+        from rulewright.compiler.interpret import locate
+        refused = getattr(exc, "requirement", None)
+        if isinstance(exc, RuntimeRulesError):
+            exc = locate(exc)
+        print(exc.render(), file=sys.stderr)
+        if refused and "args" in locals() and _blame_settings(args, refused):
+            return 2
+        return exc.exit_code
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+    except OSError as exc:      # a path the system refuses: too long, a file where a folder is needed...
+        where = exc.filename if exc.filename is not None else "a file"
+        shown = where if len(str(where)) <= 80 else str(where)[:77] + "..."
+        print(f"error: {shown}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+    except Exception:  # a bug in rulewright, not a user error
+        if os.environ.get("RULEWRIGHT_DEBUG"):
+            traceback.print_exc()
+        else:
+            print("rulewright: internal error (run with RULEWRIGHT_DEBUG=1 for details)", file=sys.stderr)
+            state = getattr(args, "state", None) if "args" in locals() else None
+            if isinstance(state, str) and Path(state).is_file():
+                # a hand-edited position can pass the checks of its file and still lack what
+                # the rules read (a keyed value left out, a record pointing at a missing key...)
+                print(f"  it happened while using the position in {state}: if that file was edited by "
+                      "hand, a value the rules need may be missing or inconsistent (see docs/state.md)",
+                      file=sys.stderr)
+        return 3
+    sys.stdout.flush()
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,518 @@
+"""The commands that play and score: score, play, simulate, show.
+
+In:  parsed arguments. Out: text or JSON on stdout (and the files asked for:
+     --log, --save-state); the solver is loaded only for solver agents.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from rulewright.compiler import runtime as rt
+from rulewright.compiler.diagnostics import (BadInputError, Diagnostic, RulesError, Span, did_you_mean,
+                                             whole_number)
+from rulewright.compiler.render import board_lines, jsonable, score_lines, text_value
+from rulewright.compiler.types import BoardT
+from rulewright.compiler.variants import lost_checkpoints
+
+from .common import (UsageError, _blame_settings, _given_settings, _load, _load_state, _pick_mode,
+                     _players_text, _same_file, _seat_board_var, _write)
+
+
+
+def cmd_score(args) -> int:
+    from rulewright.compiler.inputs import read_grid
+    from rulewright.compiler.interpret import Interpreter
+    program = _load(args.spec, args)
+    if program.outcome is None:
+        raise BadInputError(f"{args.spec}: the spec has no 'outcome' to score with")
+    var = _seat_board_var(program)
+    grid = program.state[var].type.grid
+    boards = [read_grid(path, program, grid, allow_free=False) for path in args.grids]
+    interp = Interpreter(program)
+    seats = [rt.Seat(i, f"p{i + 1}", "player", path) for i, path in enumerate(args.grids)]
+    state = interp.new_state(seats)
+    for seat, board in zip(seats, boards):
+        state.per[var][seat] = board
+    _grid_warnings(interp, state, args.grids)
+    results = [interp.call(program.outcome, seat, state=state) for seat in seats]
+    if args.json:
+        players = []
+        for path, res in zip(args.grids, results):
+            entry: dict[str, Any] = {"grid": path}
+            if isinstance(res, rt.Score):
+                entry["scores"] = dict(res.steps)
+                for k, v in res.choices.items():
+                    entry[k] = jsonable(v)
+            entry["total"] = int(res)
+            players.append(entry)
+        print(json.dumps({"players": players}, indent=2, ensure_ascii=False))
+        return 0
+    for path, board, res in zip(args.grids, boards, results):
+        print(path)
+        prey = set()
+        if isinstance(res, rt.Score):
+            for v in res.choices.values():
+                if isinstance(v, tuple):
+                    prey |= {x for x in v if isinstance(x, tuple)}
+        print("\n".join(board_lines(board, prey)))
+        if isinstance(res, rt.Score):
+            print("\n".join(score_lines(res)))
+        else:
+            print(f"  total {int(res)}")
+        print()
+    return 0
+
+
+def _grid_warnings(interp, state, paths: list[str]) -> None:
+    """The invariants written with "else warn" that grids scored together break (the
+    others describe a game's whole position, which grids alone are not), on standard
+    error: each at the first place a grid file writes the element that breaks it."""
+    from rulewright.compiler.checks import broken_invariants, invariant_note
+    for b in broken_invariants(interp, state, only=lambda inv: getattr(inv.node, "warn", False)):
+        if b.unevaluable:
+            continue
+        span = _written_in(paths, b.item) if isinstance(b.item, str) else None
+        print(Diagnostic(span or Span(paths[0], 0, 0, 0, 0), b.message, "no game deals these grids together: "
+                         "they are scored as written", severity="warning",
+                         notes=(invariant_note(b.invariant),)).render(), file=sys.stderr)
+
+
+def _written_in(paths: list[str], word: str) -> Span | None:
+    """The first place one of the files writes a word (as a whole word)."""
+    for path in paths:
+        try:
+            lines = Path(path).read_text(encoding="utf-8-sig").splitlines()
+        except (OSError, UnicodeDecodeError):
+            continue
+        for n, line in enumerate(lines, start=1):
+            m = re.search(rf"(?<![\w]){re.escape(word)}(?![\w])", line)
+            if m and not line.lstrip().startswith("#"):
+                return Span(path, n, m.start() + 1, n, m.end() + 1)
+    return None
+
+
+def _stop_label(program, stop_at: str) -> str:
+    name, _, count = stop_at.partition(":")
+    from rulewright.compiler.ir import checkpoint_names
+    known = checkpoint_names(program)
+    if name not in known:
+        gone = [(v, ch) for n, v, ch in lost_checkpoints(program) if n == name]
+        if gone:
+            v, ch = gone[0]
+            raise UsageError(f"--stop-at: no checkpoint '{name}': variant '{v}' takes it away "
+                             f"({ch.action} {ch.kind} '{ch.name}' at {ch.span.file}:{ch.span.line})")
+        hint = did_you_mean(name, known) or ("checkpoints: " + ", ".join(known) if known
+                                             else "this spec declares no checkpoint")
+        raise UsageError(f"--stop-at: no checkpoint '{name}' in the spec ({hint})")
+    if count and not ((whole_number(count) or 0) >= 1):
+        raise UsageError(f"--stop-at takes NAME or NAME:N with N = 1, 2, ..., not '{stop_at}'")
+    return f"{name}:{count or 1}"
+
+
+def _narrative(state) -> list[str]:
+    from rulewright.compiler import render
+    lines: list[str] = []
+    for ev in state.log:
+        if ev.kind != "note":
+            continue
+        name, value = ev.detail["name"], ev.detail["value"]
+        if ev.detail.get("heading"):
+            sep = " " if isinstance(value, int) else ": "
+            lines += ["", f"== {render.words(name).capitalize()}{sep}{render.text(value)} =="]
+        else:
+            lines += render.block(name, value)
+    return lines
+
+
+def cmd_play(args) -> int:
+    from rulewright.compiler import render, state_io
+    from rulewright.compiler.checks import invariant_watcher
+    from rulewright.compiler.interpret import Interpreter
+    program = _load(args.spec, args)
+    mode = _pick_mode(program, args)
+    players = args.players if args.players is not None else mode.min_players
+    stop_at = _stop_label(program, args.stop_at) if args.stop_at is not None else None
+    if stop_at and not args.save_state:
+        raise UsageError("--stop-at goes with --save-state FILE (where to write the state)")
+    if args.save_state and args.log and _same_file(args.save_state, args.log):
+        raise UsageError(f"--save-state and --log name the same file ({args.log}): the log would overwrite "
+                         "the position; give each its own file")
+    read = [f.path for f in program.files] + [v.path for v in program.variants] + list(program.table_files.values())
+    for option, path in (("--save-state", args.save_state), ("--log", args.log)):
+        hit = next((r for r in read if path and _same_file(path, r)), None)
+        if hit is not None:
+            raise UsageError(f"{option} {path}: this file is read by the command ({hit}); writing it would "
+                             "overwrite it: give another file")
+    interp = Interpreter(program)
+    if args.agent_seats:
+        _check_agent_seats(interp, mode, players, args.agent_seats)
+    factory = _agents(program, args)
+    started = time.perf_counter()
+    watch = invariant_watcher(interp)
+
+    def write_log(state):
+        if args.log:
+            _write(args.log, "".join(json.dumps({"kind": e.kind, "seat": e.seat,
+                                                 **{k: state_io.plain(v) for k, v in e.detail.items()}},
+                                                ensure_ascii=False) + "\n" for e in state.log))
+    state = None
+    try:
+        state = interp.play(mode.name, players, args.seed, stop_at=stop_at, agent_factory=factory,
+                            watchers=[watch])
+        if state.stopped is None:
+            watch(state, "end")
+    except RulesError as exc:
+        game = getattr(exc, "game", None) or state
+        if game is not None:        # the log up to the failure is what explains it
+            write_log(game)
+        raise
+    seconds = time.perf_counter() - started
+    if stop_at and state.stopped is None:
+        name = stop_at.split(":")[0]
+        raise BadInputError(f"the game ended before checkpoint {stop_at} "
+                            f"('{name}' was reached {state.checkpoints.get(name, 0)} time(s))")
+    doc = state_io.dump(state, seed=args.seed, beside=args.save_state)
+    if args.save_state:
+        _write(args.save_state, json.dumps(doc, indent=1, ensure_ascii=False) + "\n")
+    write_log(state)
+    per_seat = [v for v in program.state.values() if v.per_seat]
+    if args.json:
+        out = {"spec": program.name, "mode": mode.name, "players": players, "seed": args.seed,
+               "stopped_at": state.stopped,
+               "seats": [{"name": s.name, "kind": s.kind, "title": s.title,
+                          **{v.name: state_io.encode(program, v.type, state.per[v.name][s]) for v in per_seat}}
+                         for s in state.seats],
+               "notes": [{"name": e.detail["name"], "value": state_io.plain(e.detail["value"]),
+                          **({"section": True} if e.detail.get("heading") else {})}
+                         for e in state.log if e.kind == "note"],
+               "reports": {k: state_io.plain(v) for k, v in state.reports.items()},
+               "state": doc,
+               "choices": sum(1 for e in state.log if e.kind == "choose"),
+               **({"solver_agents": agents} if (agents := _solver_agents(state)) else {}),
+               "seconds": round(seconds, 3)}
+        print(json.dumps(out, indent=2, ensure_ascii=False))
+        return 0
+    print(f"{program.title}: {mode.title or mode.name}, {players} player(s), seed {args.seed}")
+    print("\n".join(_narrative(state)))
+    boards = [v for v in per_seat if isinstance(v.type, BoardT)]
+    for seat in state.seats if boards else ():
+        print()
+        print(f"{seat.title} ({seat.kind})")
+        for var in boards:
+            value = state.per[var.name][seat]
+            if value.cards:
+                print("\n".join(board_lines(value)))
+    if state.stopped:
+        print()
+        print(f"stopped at {state.stopped}; state written to {args.save_state}")
+    agents = _solver_agents(state)
+    if agents:
+        print()
+        print(f"solver agents ({next(iter(agents.values()))['query'].replace('_', '-')}):")
+        titles = {s.name: s.title for s in state.seats}
+        for seat, a in agents.items():
+            random = ", ".join(f"{n} {c}" for n, c in a["at_random"].items())
+            print(f"  {titles[seat]}: " + _agent_words(a["asked"], a["answered"], a["from_answers"],
+                                                        sum(a["at_random"].values()))
+                  + (f" ({random})" if random else ""))
+    for name, value in state.reports.items():
+        print()
+        if isinstance(value, dict):
+            print(f"{render.words(name)}:")
+            for key, v in value.items():
+                label = key.title if isinstance(key, rt.Seat) else str(key)
+                if isinstance(v, rt.Score):
+                    print(f"  {label}")
+                    print("\n".join(score_lines(v, "    ")))
+                else:
+                    print(f"  {label}: {text_value(v)}")
+        else:
+            print(f"{render.words(name)}: {text_value(value)}")
+    return 0
+
+
+def cmd_simulate(args) -> int:
+    """Many seeded games of one mode; with --against, the same seeds under another spec."""
+    from rulewright.compiler.interpret import Interpreter
+    from rulewright.compiler.simulate import simulate
+    program = _load(args.spec, args)
+    mode = _pick_mode(program, args)
+    players = args.players if args.players is not None else mode.min_players
+    seeds = list(range(args.seed, args.seed + args.games))
+    runs = [(program, args.spec)]
+    if args.against:
+        # the spec to compare with, without this command's --variant files
+        other = _load(args.against, argparse.Namespace(**{**vars(args), "variant": None}))
+        if other.name != program.name:
+            raise UsageError(f"--against {args.against}: a spec of another game ({other.title}), "
+                             f"not of {program.title}")
+        if mode.name not in other.modes:
+            hint = "its modes: " + ", ".join(other.modes) if other.modes else "it has no mode"
+            raise UsageError(f"--against {args.against}: no mode '{mode.name}' to compare ({hint})")
+        theirs = other.modes[mode.name]
+        if not theirs.min_players <= players <= theirs.max_players:
+            raise UsageError(f"--against {args.against}: mode '{mode.name}' there is for "
+                             f"{_players_text(theirs)}, not {players}")
+        runs.append((other, args.against))
+    summaries, agents = [], []
+    for prog, path in runs:
+        interp = Interpreter(prog)
+        if args.agent_seats:
+            _check_agent_seats(interp, mode, players, args.agent_seats)
+        done: dict = {}         # solver seat -> what its agents did, summed over the games
+
+        def tally(_, state, done=done):
+            for seat, a in _solver_agents(state).items():
+                t = done.setdefault(seat, {"asked": 0, "answered": 0, "from_answers": 0, "at_random": 0})
+                for k in ("asked", "answered", "from_answers"):
+                    t[k] += a[k]
+                t["at_random"] += sum(a["at_random"].values())
+        try:
+            summaries.append(simulate(interp, mode.name, players, seeds, agent_factory=_agents(prog, args),
+                                      on_game=tally))
+        except RulesError as exc:
+            seed = getattr(exc, "seed", None)
+            if seed is not None:
+                from rulewright.compiler.diagnostics import RuntimeRulesError
+                from rulewright.compiler.interpret import locate
+                refused = getattr(exc, "requirement", None)
+                if isinstance(exc, RuntimeRulesError):
+                    exc = locate(exc)       # at the rule that failed, as play says it
+                print(exc.render(), file=sys.stderr)
+                if refused and _blame_settings(argparse.Namespace(**{**vars(args), "spec": path}), refused):
+                    return 2
+                given = _given_settings(args)
+                # the command that replays it: this game's spec, settings and agents
+                again = " ".join([f"rulewright play {path} --players {players} --mode {mode.name} --seed {seed}",
+                                  *(f"--variant {v}" for v in (args.variant or []) if prog is program), given,
+                                  *(["--agent solver"] if args.agent == "solver" else []),
+                                  *([f"--agent-query {args.agent_query}"] if args.agent_query else []),
+                                  *([f"--agent-seats {args.agent_seats}"] if args.agent_seats else []),
+                                  *(f"--agent-input {i}" for i in (args.agent_input or []))])
+                print(f"  (in the game of seed {seed}, under {path}: '{' '.join(again.split())}' replays it)",
+                      file=sys.stderr)
+                return exc.exit_code
+            raise
+        agents.append(done)
+    if args.json:
+        out = {"spec": program.name, "title": program.title, "mode": mode.name, "players": players,
+               "games": args.games, "seeds": [seeds[0], seeds[-1]], "agent": args.agent,
+               "reports": _summary_json(summaries[0]), "seconds": round(summaries[0].seconds, 3),
+               **({"solver_agents": agents[0]} if agents[0] else {})}
+        if args.against:
+            from rulewright.compiler.simulate import compare
+            out["against"] = {"spec": runs[1][1], "title": runs[1][0].title,
+                              "reports": _summary_json(summaries[1]), "seconds": round(summaries[1].seconds, 3),
+                              "differences": _differences_json(compare(summaries[0], summaries[1])),
+                              **({"solver_agents": agents[1]} if agents[1] else {})}
+        print(json.dumps(out, indent=2, ensure_ascii=False))
+        return 0
+    who = "random agents" if args.agent == "random" else \
+        f"solver agents ({args.agent_seats or 'every player'})" + (", the other seats random" if args.agent_seats else "")
+    print(f"{program.title}: {mode.title or mode.name}, {players} player(s), {args.games} game(s) "
+          f"(seeds {seeds[0]}..{seeds[-1]}), {who}")
+    if args.against:
+        print(f"against {runs[1][0].title} ({runs[1][1]}), the same seeds")
+    print()
+    print("\n".join(_summary_lines(summaries[0], summaries[1] if args.against else None)))
+    for done, (prog, path) in zip(agents, runs):
+        for seat, t in done.items():
+            print(f"solver agent {seat}{f' ({path})' if args.against else ''}: "
+                  + _agent_words(t["asked"], t["answered"], t["from_answers"], t["at_random"]))
+    return 0
+
+
+def _agent_words(asked: int, answered: int, from_answers: int, at_random: int) -> str:
+    """What a solver seat did, as play and simulate say it."""
+    return (f"asked {asked} time(s), {answered} answered; {from_answers} choice(s) from the answers, "
+            f"{at_random} at random")
+
+
+def _check_agent_seats(interp, mode, players: int, given: str) -> None:
+    seats = {s.name: s for s in interp.seats_for(mode, players)}
+    for name in given.split(","):
+        if name not in seats or seats[name].kind != "player":
+            players_here = [n for n, s in seats.items() if s.kind == "player"]
+            hint = did_you_mean(name, players_here) or "players: " + ", ".join(players_here)
+            raise UsageError(f"--agent-seats: '{name}' is not a player's seat of this game ({hint})")
+
+
+def _json_key(k) -> str:
+    return k.name if isinstance(k, rt.Seat) else str(k)
+
+
+def _summary_json(summary) -> dict:
+    def keyed(v):
+        return {_json_key(k): x for k, x in v.items()} if isinstance(v, dict) else v
+    return {name: {k: keyed(v) if k in ("values", "ci95") and agg["kind"] != "number" else v
+                   for k, v in agg.items()}
+            for name, agg in summary.reports.items()}
+
+
+def _differences_json(diffs: dict) -> dict:
+    """compare()'s differences as data: a number's directly, else by seat (and
+    "several")."""
+    return {name: by[None] if list(by) == [None] else {_json_key(k): d for k, d in by.items()}
+            for name, by in diffs.items()}
+
+
+def _summary_lines(mine, theirs=None) -> list[str]:
+    """Each report's aggregate as a table; with ``theirs``, its column and the
+    difference (paired by seed, with its interval)."""
+    from rulewright.compiler.simulate import compare
+    diffs = compare(mine, theirs) if theirs is not None else {}
+    clear_seen = False
+
+    def title(k):
+        return k.title if isinstance(k, rt.Seat) else str(k)
+
+    def plus_minus(ci, scale=1.0, fmt="g") -> str:
+        return f" ±{(ci[1] - ci[0]) / 2 * scale:{fmt}}" if ci else ""
+
+    def cell(agg, k) -> str:
+        v = agg["values"].get(k)
+        if v is None:
+            return "0" if agg["kind"] == "counts" else "-"
+        if agg["kind"] in ("per seat", "number"):
+            return f"{v['mean']:g}{plus_minus(v.get('ci95'), fmt='.1f')} ({v['least']}..{v['most']})"
+        if agg["kind"] == "seats":
+            ci = (agg.get("several_ci95") if k == "several" else agg.get("ci95", {}).get(k))
+            return f"{v:.0%}" + (f" ({ci[0]:.0%}..{ci[1]:.0%})" if ci else "")
+        if agg["kind"] == "per seat counts":
+            return ", ".join(f"{x} {n}" for x, n in v.items())
+        return str(v)
+
+    def delta(name, agg, other, k) -> str:
+        nonlocal clear_seen
+        a, b = agg["values"].get(k), other["values"].get(k) if other else None
+        if agg["kind"] == "counts" and other and other["kind"] == "counts":
+            a, b = a or 0, b or 0          # a value one side never ended with: 0 games
+        if a is None or b is None or agg["kind"] != other["kind"] or agg["kind"] == "per seat counts":
+            return ""
+        if agg["kind"] == "counts":
+            return f"{a - b:+d}"
+        d = diffs.get(name, {}).get(None if agg["kind"] == "number" else k)
+        if d is None:
+            return ""
+        clear_seen |= d["clear"]
+        mark = " *" if d["clear"] else ""
+        if agg["kind"] == "seats":
+            return f"{d['mean'] * 100:+.0f}{plus_minus(d['ci95'], 100, '.0f')} pts{mark}"
+        return f"{round(d['mean'], 2):+g}{plus_minus(d['ci95'], fmt='.1f')}{mark}"
+
+    out = []
+    for name, agg in mine.reports.items():
+        other = theirs.reports.get(name) if theirs else None
+        what = {"per seat": "mean ±95% (least..most)", "number": "mean ±95% (least..most)",
+                "seats": "share of games (95%)", "counts": "games", "per seat counts": "games"}[agg["kind"]]
+        out.append(f"{name.replace('_', ' ')}: {what}")
+        keys = list(agg["values"])
+        if agg["kind"] == "number":         # one row: the report over all games
+            keys = [None]
+            agg = {**agg, "values": {None: agg["values"]}}
+            other = {**other, "values": {None: other["values"]}} if other and other["kind"] == "number" else None
+        elif other and other["kind"] == agg["kind"]:
+            keys += [k for k in other["values"] if k not in agg["values"]]
+        if not (other and other["kind"] == agg["kind"]):
+            other = None
+        rows = [("all games" if k is None else title(k), cell(agg, k), cell(other, k) if other else "",
+                 delta(name, agg, other, k) if other else "") for k in keys]
+        if agg["kind"] == "seats":
+            several = {**agg, "values": {"several": agg["several"]}}
+            other_several = {**other, "values": {"several": other["several"]}} if other else None
+            rows.append(("several", cell(several, "several"), cell(other_several, "several") if other else "",
+                         delta(name, several, other_several, "several") if other else ""))
+        widths = [max(len(r[i]) for r in rows) for i in range(4)]
+        for r in rows:
+            line = f"  {r[0].ljust(widths[0])}  {r[1].rjust(widths[1])}"
+            if theirs is not None:
+                line += f"   {r[2].rjust(widths[2])}   {r[3].ljust(widths[3])}"
+            out.append(line.rstrip())
+        out.append("")
+    if theirs is not None:
+        out.insert(0, "(each line: this spec, the one compared against, the difference game by game)")
+        out.insert(1, "")
+        out.append("±: half of a 95% confidence interval (a difference: over the games of the same seed). "
+                   + ("* marks a difference whose interval leaves out 0: chance alone would rarely give it."
+                      if clear_seen else "No difference here is told apart from chance at 95%: more games "
+                      "(--games) narrow the intervals."))
+    out.append(f"{mine.games} game(s) in {mine.seconds:.1f} s"
+               + (f"; {theirs.games} against in {theirs.seconds:.1f} s" if theirs else ""))
+    return out
+
+
+def _solver_agents(state) -> dict:
+    """Seat name -> what its solver agent did (none for random agents)."""
+    from rulewright.solver.agent import SolverAgent, summary
+    return {seat.name: summary(agent) for seat in state.seats
+            if isinstance(agent := state.agents.get(seat.index), SolverAgent)}
+
+
+def _agents(program, args):
+    """The agent factory of 'play': random agents, or agents that play a query's answers."""
+    if args.agent_seats is not None and not args.agent_seats.strip():
+        raise UsageError("--agent-seats takes the seats the solver plays, e.g. p1,p3 (left out: every player), "
+                         "not an empty list")
+    if args.agent == "random":
+        if args.agent_query or args.agent_seats or args.agent_input:
+            raise UsageError("--agent-query, --agent-seats and --agent-input go with --agent solver")
+        return None
+    from rulewright.compiler.interpret import RandomAgent
+    from rulewright.solver.agent import SolverAgent, playing_queries
+    names = playing_queries(program)
+    query = (args.agent_query or "").replace("-", "_") or (names[0] if len(names) == 1 else None)
+    if query is None or query not in names:
+        shown = ", ".join(n.replace("_", "-") for n in names) or "none"
+        what = ("choose one with --agent-query NAME" if query is None else
+                f"{query!r} has none" if query in program.queries else f"there is no query {query!r}")
+        raise UsageError(f"--agent solver plays the answers of a query with 'play' statements; {what}"
+                         f" (here: {shown})")
+    seats = set(args.agent_seats.split(",")) if args.agent_seats else None
+    inputs = _agent_inputs(program, query, args.agent_input or [])
+
+    def factory(seat, seed):
+        mine = seed * 1_000_003 + seat.index
+        if seats is None or seat.name in seats:
+            return SolverAgent(program, query, mine, time_limit=args.agent_time_limit, inputs=inputs)
+        return RandomAgent(mine)
+    return factory
+
+
+def _agent_inputs(program, query: str, given: list[str]) -> dict:
+    """--agent-input NAME=VALUE, each an input of the query the agent plays (its seat
+    is the agent's own)."""
+    from rulewright.compiler.inputs import parse_value
+    from rulewright.compiler.types import SeatT
+    declared = {n: t for n, t, _ in program.queries[query].inputs if not isinstance(t, SeatT)}
+    shown = query.replace("_", "-")
+    out: dict = {}
+    for item in given:
+        name, sep, raw = item.partition("=")
+        name = name.strip().lstrip("-").replace("-", "_")
+        if not sep or not name:
+            raise UsageError(f"--agent-input takes NAME=VALUE, not {item!r}")
+        if name not in declared:
+            hint = did_you_mean(name, declared) or ("its inputs: " + ", ".join(declared) if declared
+                                                    else "it has no input but the seat")
+            raise UsageError(f"--agent-input: {shown} has no input {name!r} ({hint})")
+        try:
+            out[name] = parse_value(raw.strip(), declared[name], program, name)
+        except BadInputError as exc:
+            raise UsageError(f"--agent-input {name}: {exc.diagnostics[0].message}") from None
+    return out
+
+
+def cmd_show(args) -> int:
+    program, state, doc = _load_state(args)
+    from rulewright.compiler import state_io
+    if args.json:
+        print(json.dumps(state_io.dump(state, seed=doc.get("seed")), indent=1, ensure_ascii=False))
+        return 0
+    print("\n".join(state_io.show(state)))
+    return 0

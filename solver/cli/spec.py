@@ -1,0 +1,204 @@
+"""The commands about a spec itself, which need no solver: check, diff, graph, dump,
+docs.
+
+In:  parsed arguments. Out: text or JSON on stdout; exit 0, 1 (a spec error) or 2.
+"""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from rulewright.compiler import ast as A
+from rulewright.compiler import graph as rules_graph
+from rulewright.compiler.diagnostics import RulesError
+from rulewright.compiler.variants import lost_checkpoints
+
+from .common import UsageError, _load, _overrides
+
+
+
+# ------------------------------------------------------------------ commands
+def _check_targets(path: str) -> list[str]:
+    """What ``check PATH`` compiles: a file as it is; a directory's own spec (its
+    .rules files that are not variants), every variant file below it, and the specs
+    of its subdirectories when it has no spec of its own."""
+    from rulewright.compiler.loader import _Specs
+    p = Path(path)
+    if not p.is_dir():
+        return [path]
+    specs = _Specs()
+    out = []
+    own = sorted(p.glob("*.rules"))
+    variants = []
+    for f in sorted(p.rglob("*.rules")):
+        try:
+            if specs.is_variant(f):
+                variants.append(str(f))
+        except RulesError:
+            if f.parent != p:
+                variants.append(str(f))          # reported when it is checked
+    if any(str(f) not in variants for f in own):
+        out.append(path)
+    elif not own:
+        for sub in sorted(d for d in p.iterdir() if d.is_dir()):
+            if any(sub.glob("*.rules")):
+                base = [f for f in sub.glob("*.rules") if str(f) not in variants]
+                if base:
+                    out.append(str(sub))
+    out += [v for v in variants if v not in out]
+    return sorted(set(out)) or [path]
+
+
+def cmd_check(args) -> int:
+    from rulewright.compiler.loader import unread_settings
+    code = 0
+    base_unread: dict[str, set] = {}     # base spec -> its switches and params no rule reads
+    warned: set = set()                  # (span, checkpoint) of the lost checkpoints already said
+    paths = [t for path in args.paths for t in _check_targets(path)]
+    shown: dict[str, str] = {}           # an error's text -> the first path that gave it
+    for path in paths:
+        try:
+            program = _load(path, args)
+        except RulesError as exc:
+            if isinstance(exc, UsageError):
+                raise                    # the command line's mistake, whatever the spec
+            text = exc.render()
+            key = "\n".join(f"{d.span}: {d.message}" for d in exc.diagnostics)   # (hints list a spec's own names)
+            if key in shown:             # a variant failing where its base does: said once
+                print(f"error: {path}: the same error as {shown[key]}, above", file=sys.stderr)
+            else:
+                shown[key] = path
+                print(text, file=sys.stderr)
+            code = max(code, exc.exit_code)
+            continue
+        ids = {t for d in program.definitions.values() for t in A.tagged_ids(d)}
+        print(f"ok: {path}: {program.title}: {len(program.definitions)} definitions, "
+              f"{len(ids)} rule IDs")
+        known = set()
+        if program.variants:             # only what the variants leave unread
+            base = program.variants[0].extends
+            if base not in base_unread:
+                try:
+                    base_unread[base] = set(unread_settings(_load(base, args)))
+                except RulesError:       # a --set of a name only the variant has
+                    base_unread[base] = set(unread_settings(_load(base, args, {})))
+            known = base_unread[base]
+        for name, v, ch in lost_checkpoints(program):
+            if (ch.span, name) in warned:      # a variant of a variant checked after it
+                continue
+            warned.add((ch.span, name))
+            print(f"{ch.span}: warning: variant '{v}' takes away the checkpoint '{name}' ({ch.action} {ch.kind} "
+                  f"'{ch.name}'): positions saved there and --stop-at {name} no longer find it", file=sys.stderr)
+        for name in unread_settings(program):
+            if name in known:
+                continue
+            d = program.definitions[name]
+            kind = "switch" if name in program.switches else "param"
+            print(f"{d.name_span}: warning: {kind} '{name}' is read by no rule of {program.title}: "
+                  "setting it changes nothing", file=sys.stderr)
+    return code
+
+
+def cmd_diff(args) -> int:
+    from rulewright.compiler import diffing
+    base = _load(args.base, args)
+    variant = _load(args.variant_spec, args)
+    if base.name != variant.name:
+        raise UsageError(f"{args.variant_spec} is a spec of another game ({variant.title}) than {args.base} "
+                         f"({base.title}): diff compares versions of one game (a variant or house rule "
+                         "with its base, or two variants)")
+    d = diffing.diff(base, variant)
+    if args.json:
+        print(json.dumps(diffing.to_json(d), indent=2, ensure_ascii=False))
+    else:
+        print("\n".join(diffing.to_text(d)))
+    return 0
+
+
+def cmd_graph(args) -> int:
+    program = _load(args.path, args)
+    g = rules_graph.build(program)
+    print(rules_graph.to_dot(g) if args.format == "dot" else rules_graph.to_json(g))
+    return 0
+
+
+def cmd_dump(args) -> int:
+    if args.stage == "ast":
+        from rulewright.compiler.ast import dump
+        from rulewright.compiler.loader import parse_files, spec_files
+        for f in parse_files(spec_files(args.path)):
+            print(dump(f))
+        return 0
+    program = _load(args.path, args)
+    from rulewright.compiler.interpret import Interpreter
+    print(Interpreter(program).python_source())
+    return 0
+
+
+def variant_pages(path: str, args=None, loaded: dict | None = None) -> list[tuple[str, str]]:
+    """(file name, Markdown) of the variants page of a spec directory (its variants
+    below it) or of a directory of variants (one page for all). ``loaded``: programs
+    already loaded, by path (each spec is loaded once)."""
+    from rulewright.compiler import load
+    from rulewright.compiler.docgen import variants_page
+    sets = _overrides(args.set) if args is not None else {}
+    loaded = {} if loaded is None else loaded
+
+    def get(p: str):
+        if p not in loaded:
+            loaded[p] = load(p, sets)
+        return loaded[p]
+
+    targets = _check_targets(path)
+    files = [t for t in targets if t.endswith(".rules") and t != path]
+    if not files:
+        return []
+    entries = [(get(f), get(get(f).variants[-1].extends)) for f in files]
+    base = [t for t in targets if not t.endswith(".rules")]
+    if base:
+        program = get(base[0])
+        name = f"{program.name}_variants.md"
+        title = f"{program.title}: variants"
+        intro = (f"The versions of the game as variant files under `{path}`, generated by `rulewright docs`: "
+                 "each with what it changes in the spec it extends, its rule IDs and what the change can affect.")
+    else:
+        name = f"{Path(path).name}.md"
+        title = Path(path).name.replace("_", " ").capitalize()
+        intro = (f"The variant files of `{path}`, generated by `rulewright docs`: each with what it changes in "
+                 "the spec it extends, its rule IDs and what the change can affect.")
+    return [(name, variants_page(title, intro, entries))]
+
+
+def cmd_docs(args) -> int:
+    from rulewright.compiler.docgen import operators_page, rules_page
+    out = Path(args.out)
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"--out {args.out}: a file, not a folder (the pages are written in a folder)")
+    loaded: dict = {}
+    pages: list[tuple[str, str]] = []       # (file name, text): written once every spec has loaded
+    for path in args.specs:
+        # the spec itself (a directory's own, or a one-file spec), then its variants' page
+        specs = [t for t in _check_targets(path) if not t.endswith(".rules") or t == path]
+        for t in specs:
+            program = loaded[t] = _load(t, args)
+            if program.variants:
+                # a variant named alone: a page of what it changes in the spec it extends
+                # (named with its directory, it is on that directory's variants page)
+                from rulewright.compiler.docgen import variants_page
+                base = program.variants[-1].extends
+                if base not in loaded:
+                    loaded[base] = _load(base, args)
+                intro = (f"The variant file `{t}`, generated by `rulewright docs`: what it changes in the spec "
+                         "it extends, its rule IDs and what the change can affect.")
+                pages.append((f"{Path(t).stem}.md", variants_page(program.title, intro, [(program, loaded[base])])))
+                continue
+            pages.append((f"{program.name}.md", rules_page(program)))
+        pages.extend(variant_pages(path, args, loaded))
+    out.mkdir(parents=True, exist_ok=True)
+    for name, text in pages:
+        (out / name).write_text(text, encoding="utf-8")
+        print(f"wrote {out / name}")
+    (out / "operators.md").write_text(operators_page(), encoding="utf-8")
+    print(f"wrote {out / 'operators.md'}")
+    return 0
