@@ -66,10 +66,6 @@ class Board:
             sets = self._sets = {k: frozenset(v) for k, v in self.index().items()}
         return sets
 
-    def with_value(self, value) -> list:
-        """The cells holding ``value``, in reading order."""
-        return self.index().get(value, ())
-
     def __eq__(self, other):
         return isinstance(other, Board) and self.grid == other.grid and self.cards == other.cards
 
@@ -300,9 +296,6 @@ def record_class(name: str, fields: list[str]):
         def __repr__(self):
             return f"{name}(" + ", ".join(f"{f}={v!r}" for f, v in zip(fields, self[1:])) + ")"
 
-        def as_dict(self) -> dict:
-            return dict(zip(fields, self[1:]))
-
     Rec.__name__ = name
     return Rec
 
@@ -494,17 +487,6 @@ def best_option(mode: int, options, total, span=None):
         if best_total is None or (t > best_total if mode > 0 else t < best_total):
             best, best_total = option, t
     if best_total is None:
-        raise RuntimeRulesError("no legal option for a choice", span)
-    return best
-
-
-def best_score(mode: int, scores, span=None):
-    """The best score for the chooser among the options' scores (the first one on ties)."""
-    best = None
-    for s in scores:
-        if best is None or (s > best if mode > 0 else s < best):
-            best = s
-    if best is None:
         raise RuntimeRulesError("no legal option for a choice", span)
     return best
 

@@ -158,12 +158,6 @@ def is_coll(t: Type) -> bool:
     return isinstance(t, (CollT, AnyT))
 
 
-def elem_of(t: Type) -> Type:
-    if isinstance(t, CollT):
-        return t.elem
-    return ANY
-
-
 def same(a: Type, b: Type) -> bool:
     """Whether values of a and b can be compared with ``==``."""
     if isinstance(a, AnyT) or isinstance(b, AnyT) or isinstance(a, NoneT) or isinstance(b, NoneT):
