@@ -91,26 +91,18 @@ def need(cond: bool, message: str, arg: int | None = None):
 
 
 # ------------------------------------------------------------------ typing
-def t_int2(ts, data):
-    for i, t in enumerate(ts):
-        need(is_int(t), f"expected a number, found {t}", i)
-    return INT
+def _every(check, what: str, result):
+    """The typing of an operator whose operands are all of one kind (numbers, truth
+    values): each operand checked, the error at the first one of another kind."""
+    def typing(ts, data):
+        for i, t in enumerate(ts):
+            need(check(t), f"expected {what}, found {t}", i)
+        return result
+    return typing
 
 
-def t_int1(ts, data):
-    need(is_int(ts[0]), f"expected a number, found {ts[0]}", 0)
-    return INT
-
-
-def t_bool2(ts, data):
-    for i, t in enumerate(ts):
-        need(is_bool(t), f"expected true or false, found {t}", i)
-    return BOOL
-
-
-def t_bool1(ts, data):
-    need(is_bool(ts[0]), f"expected true or false, found {ts[0]}", 0)
-    return BOOL
+t_int2 = t_int1 = _every(is_int, "a number", INT)
+t_bool2 = t_bool1 = _every(is_bool, "true or false", BOOL)
 
 
 def t_eq(ts, data):
