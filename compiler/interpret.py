@@ -567,7 +567,7 @@ class GameState:
                 if pick not in options:
                     raise IllegalMoveError(f"{chooser} chose an illegal option for '{name}': {pick!r}", span)
             who = chooser.name
-        self.log.append(Event("choose", who, {"choice": name, "value": _jsonable(pick),
+        self.log.append(Event("choose", who, {"choice": name, "value": render.jsonable(pick),
                                               "options": len(options)}))
         return pick
 
@@ -610,14 +610,6 @@ class GameState:
             self.reports.setdefault(name, {})[item] = value
 
 
-def _jsonable(value):
-    if isinstance(value, tuple):
-        return [_jsonable(v) for v in value]
-    if isinstance(value, rt.Seat):
-        return value.name
-    return value
-
-
 class StopGame(Exception):
     """Raised at the checkpoint a game was asked to stop at."""
 
@@ -635,7 +627,7 @@ class ReplayAgent:
         if want_name != name:
             raise IllegalMoveError(f"the trace has choice '{want_name}' where the game asks '{name}'")
         for option in options:
-            if _jsonable(option) == value:
+            if render.jsonable(option) == value:
                 return option
         raise IllegalMoveError(f"the traced {name} {value!r} is not legal here")
 
