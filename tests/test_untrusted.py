@@ -38,6 +38,12 @@ def game(tmp_path: Path, body: str, name: str = "g") -> Path:
     return folder
 
 
+def looping_game(tmp_path: Path, state: str, body: str) -> Path:
+    """A game whose one mode runs ``procedure loop { BODY }`` (line 3 of its file) on ``state``."""
+    return game(tmp_path, f"state {{ {state} }}\nprocedure loop {{ {body} }}\n"
+                          'mode m "M" players 1..2 {\n  seats players\n  do loop()\n}\n')
+
+
 # ------------------------------------------------------------ no text becomes code
 PROBES = [
     # the text of an 'if' branch filled into an operator's template, then read again as a place
@@ -183,16 +189,14 @@ def test_a_range_too_long_to_build_is_refused(tmp_path, monkeypatch, capsys):
 
 def test_a_number_doubled_in_a_loop_stops_at_64_bits(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
-    g = game(tmp_path, "state { n: int = 1 }\nprocedure grow { repeat 100000 { set n = n * n + 2 } }\n"
-                       'mode m "M" players 1..2 {\n  seats players\n  do grow()\n}\n')
+    g = looping_game(tmp_path, "n: int = 1", "repeat 100000 { set n = n * n + 2 }")
     code, out, err = run(capsys, "play", g, "--players", "2")
     assert code == 1 and "a number beyond 64 bits" in err and "game.rules:3:" in err, err
 
 
 def test_a_game_that_never_ends_stops_with_a_located_error(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
-    g = game(tmp_path, "state { n: int = 0 }\nprocedure spin { while n >= 0 { set n = (n + 1) % 7 } }\n"
-                       'mode m "M" players 1..2 {\n  seats players\n  do spin()\n}\n')
+    g = looping_game(tmp_path, "n: int = 0", "while n >= 0 { set n = (n + 1) % 7 }")
     code, out, err = run(capsys, "play", g, "--players", "2")
     assert code == 1 and "game.rules:3:" in err, err
     assert "a while loop went round a million times" in err or "did not finish within" in err
@@ -335,8 +339,7 @@ def test_a_query_time_limit_covers_building_the_model(tmp_path, monkeypatch, cap
 
 def test_a_text_doubled_in_a_loop_stops(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
-    g = game(tmp_path, 'state { s: text = "ab" }\nprocedure grow { repeat 100 { set s = s + s } }\n'
-                       'mode m "M" players 1..2 {\n  seats players\n  do grow()\n}\n')
+    g = looping_game(tmp_path, 's: text = "ab"', "repeat 100 { set s = s + s }")
     code, out, err = run(capsys, "play", g, "--players", "2")
     assert code == 1 and "more than the 1,000,000 a rule may keep" in err and "game.rules:3:" in err, err
 
