@@ -39,7 +39,8 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
 import darwin_brute as B  # noqa: E402
-from rulewright.compiler import load, state_io  # noqa: E402
+from rulewright.compiler import load  # noqa: E402
+from rulewright.compiler.play import state_io
 from rulewright.solver.queries import interpreter_for, objective_text, run_query  # noqa: E402
 
 

@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 from rulewright.compiler import load
-from rulewright.compiler import runtime as rt
+from rulewright.compiler.semantics import runtime as rt
 from rulewright.compiler.interpret import Interpreter
 from rulewright.solver.queries import run_query
 

@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import handwritten_scorer  # noqa: E402
 
 from rulewright.compiler import load  # noqa: E402
-from rulewright.compiler import runtime as rt  # noqa: E402
+from rulewright.compiler.semantics import runtime as rt  # noqa: E402
 from rulewright.compiler.interpret import Interpreter  # noqa: E402
 
 SPEC = Path(__file__).resolve().parent.parent / "spec" / "ecosystem_savanna"

@@ -23,5 +23,5 @@ def load(path, overrides=None, tables=None, options=None, variants=()):
     """Parse, build and resolve a spec directory, file or variant file into an
     ``ir.Program``, then run its checks (``tables``/``options``: a player's own files
     for its tables; ``variants``: variant files applied on top)."""
-    from .loader import load as _load
+    from rulewright.compiler.loader import load as _load
     return _load(path, overrides, tables, options, variants)

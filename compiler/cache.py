@@ -44,7 +44,7 @@ def directory() -> Path | None:
 def front_end_version() -> str:
     """A hash of the grammar, the compiler's modules and Python's version."""
     h = hashlib.sha256(f"python {sys.version_info[0]}.{sys.version_info[1]}".encode())
-    for f in sorted(_HERE.glob("*.py")) + [_HERE / "grammar.lark"]:
+    for f in sorted(_HERE.rglob("*.py")) + [_HERE / "syntax" / "grammar.lark"]:
         h.update(f.name.encode())
         h.update(f.read_bytes())
     return h.hexdigest()

@@ -14,10 +14,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from . import ast as A
-from . import graph as rules_graph
-from .diagnostics import Span, source_line
-from .variants import KEPT, kept_base, word
+from rulewright.compiler.syntax import ast as A
+from rulewright.compiler import graph as rules_graph
+from rulewright.compiler.diagnostics import Span, source_line
+from rulewright.compiler.variants import KEPT, kept_base, word
 
 
 @dataclass

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from . import ast as A
-from . import ir as I
-from .diffing import diff
-from .semantics.operators import AGGREGATES, OPERATORS
-from .variants import kept_base
+from rulewright.compiler.syntax import ast as A
+from rulewright.compiler import ir as I
+from rulewright.compiler.diffing import diff
+from rulewright.compiler.semantics.operators import AGGREGATES, OPERATORS
+from rulewright.compiler.variants import kept_base
 
 SECTIONS = [
     ("Readings of the rulebook", (A.Switch,)),

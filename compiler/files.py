@@ -25,7 +25,7 @@ import os
 import stat
 from pathlib import Path
 
-from .diagnostics import BadInputError, Diagnostic, Span
+from rulewright.compiler.diagnostics import BadInputError, Diagnostic, Span
 
 MOST_BYTES = 8 * 1024 * 1024        # the largest input file (a spec file, a table, a state, a grid)
 

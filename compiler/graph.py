@@ -19,8 +19,8 @@ import json
 
 import networkx as nx
 
-from . import ast as A
-from .diagnostics import Diagnostic, GraphError, Span
+from rulewright.compiler.syntax import ast as A
+from rulewright.compiler.diagnostics import Diagnostic, GraphError, Span
 
 
 def check_cycles(edges, defs: dict[str, A.Definition]) -> None:

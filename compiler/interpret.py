@@ -25,13 +25,13 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from .semantics.operators import AGGREGATES, OPERATORS
+from rulewright.compiler.semantics.operators import AGGREGATES, OPERATORS
 
-from . import ir as I
-from . import runtime as rt
-from .diagnostics import Diagnostic, IllegalMoveError, RuntimeRulesError, Span, reason_of
-from .types import BoardT, BoolT, CollT, IntT, TextT
-from . import render
+from rulewright.compiler import ir as I
+from rulewright.compiler.semantics import runtime as rt
+from rulewright.compiler.diagnostics import Diagnostic, IllegalMoveError, RuntimeRulesError, Span, reason_of
+from rulewright.compiler.types import BoardT, BoolT, CollT, IntT, TextT
+from rulewright.compiler.semantics import render
 
 
 _SAFE_NAME = re.compile(r"[a-z_][a-z0-9_]*")
@@ -443,7 +443,7 @@ def evaluate_closed(e: I.Expr, env: dict[str, Any] | None = None, what: str | No
     ``what`` names it if it runs out of steps (the definition it is part of)."""
     em = _Emitter()
     src = ExprCompiler(None, em).ex(e)
-    scope = {"_rt": rt, **em.values}
+    scope = {"_rt": rt, "_show": render, **em.values}
     for k, v in (env or {}).items():
         scope[_pyname(k)] = v
     try:
@@ -665,7 +665,7 @@ class Interpreter:
         for md in program.modes.values():
             self._procedure(_mname(md.name), [s.name for s in md.seats if s.name], md.body)
         self.source = "\n".join(self.funcs)
-        self.ns: dict[str, Any] = {"_rt": rt, "ST": None, "_S": self._span_list, "_err": RuntimeRulesError,
+        self.ns: dict[str, Any] = {"_rt": rt, "_show": render, "ST": None, "_S": self._span_list, "_err": RuntimeRulesError,
                                    "_FORCE": None, "_LINESPANS": _line_spans(self.source, self._span_list),
                                    **self.em.values}
         where = f"<rules {program.name}>"

@@ -16,9 +16,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 
-from . import ast as A
-from .diagnostics import Span, one_of
-from .types import Type
+from rulewright.compiler.syntax import ast as A
+from rulewright.compiler.diagnostics import Span, one_of
+from rulewright.compiler.types import Type
 
 
 # ---------------------------------------------------------------- expressions

@@ -11,17 +11,17 @@ import re
 from pathlib import Path
 from typing import Any
 
-from . import cache, files
-from .build_ast import build
-from .diagnostics import (BadInputError, Diagnostic, ResolveError, RulesError, Span, SpecSyntaxError,
+from rulewright.compiler import cache, files
+from rulewright.compiler.syntax.build_ast import build
+from rulewright.compiler.diagnostics import (BadInputError, Diagnostic, ResolveError, RulesError, Span, SpecSyntaxError,
                           register_source)
-from .inputs import decoded
-from .parse import parse_text
-from .resolve import Resolver
-from . import ast as A
-from . import variants as V
-from .checks import run_checks
-from .diagnostics import did_you_mean
+from rulewright.compiler.play.inputs import decoded
+from rulewright.compiler.syntax.parse import parse_text
+from rulewright.compiler.resolve import Resolver
+from rulewright.compiler.syntax import ast as A
+from rulewright.compiler import variants as V
+from rulewright.compiler.play.checks import run_checks
+from rulewright.compiler.diagnostics import did_you_mean
 
 
 def spec_files(path: str | Path) -> list[Path]:

@@ -18,22 +18,22 @@ import re
 from pathlib import Path
 from typing import Any
 
-from .semantics.operators import AGGREGATES, BUILTIN_CALLS, GRID_POSITIONS, OPERATORS, OpTypeError
+from rulewright.compiler.semantics.operators import AGGREGATES, BUILTIN_CALLS, GRID_POSITIONS, OPERATORS, OpTypeError
 
-from . import ast as A
-from . import ir as I
-from . import files as files_mod
-from . import runtime as rt
-from .diagnostics import (NO_SPAN, BadInputError, Diagnostic, DiagnosticBag, ResolveError, RulesError, Span,
+from rulewright.compiler.syntax import ast as A
+from rulewright.compiler import ir as I
+from rulewright.compiler import files as files_mod
+from rulewright.compiler.semantics import runtime as rt
+from rulewright.compiler.diagnostics import (NO_SPAN, BadInputError, Diagnostic, DiagnosticBag, ResolveError, RulesError, Span,
                           did_you_mean, source_line, whole_number)
-from .types import (ANY, BOOL, INT, NONE, RELATION, SEAT, TEXT, AnyT, BoardT, BoolT, CellT, CollT,
+from rulewright.compiler.types import (ANY, BOOL, INT, NONE, RELATION, SEAT, TEXT, AnyT, BoardT, BoolT, CellT, CollT,
                     EnumT, IntT, LayerT, MapT, NoneT, RecordT, ScoreT, SeatT, TextT, TupleT, Type,
                     assignable, is_bool, is_cell, is_coll, is_int, join, same)
-from .diagnostics import register_source
-from .graph import check_cycles
-from .inputs import not_utf8
-from .interpret import evaluate_closed
-from .variants import _walk
+from rulewright.compiler.diagnostics import register_source
+from rulewright.compiler.graph import check_cycles
+from rulewright.compiler.play.inputs import not_utf8
+from rulewright.compiler.interpret import evaluate_closed
+from rulewright.compiler.variants import _walk
 
 BUILTIN_ENUMS = {
     "direction": ["left", "right"],

@@ -42,9 +42,9 @@ import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from . import ast as A
-from .ir import checkpoint_names
-from .diagnostics import Diagnostic, DiagnosticBag, ResolveError, Span, a_or_an, did_you_mean, source_line
+from rulewright.compiler.syntax import ast as A
+from rulewright.compiler.ir import checkpoint_names
+from rulewright.compiler.diagnostics import Diagnostic, DiagnosticBag, ResolveError, Span, a_or_an, did_you_mean, source_line
 
 
 def word(d) -> str:

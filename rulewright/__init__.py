@@ -22,6 +22,6 @@ def __getattr__(name: str):
     # The API is imported when first used, so that ``import rulewright.solver.cli`` (the
     # command, which imports this package first) stays as light as it was.
     if name in __all__:
-        from . import api
+        from rulewright import api
         return getattr(api, name)
     raise AttributeError(f"module 'rulewright' has no attribute {name!r}")

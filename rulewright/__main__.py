@@ -1,6 +1,6 @@
 """``python -m rulewright``: the rulewright command."""
 import sys
 
-from rulewright.solver.launch import main
+from rulewright.cli import main
 
 sys.exit(main())

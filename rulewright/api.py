@@ -22,15 +22,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .compiler import files, load as _load_program
-from .compiler import runtime as rt
-from .compiler import state_io
-from .compiler.diagnostics import BadInputError, RulesError
-from .compiler.inputs import parse_value, read_grid
-from .compiler.interpret import Interpreter
-from .compiler.render import board_lines, jsonable, score_lines
-from .compiler.render import text as render_text
-from .compiler.types import SeatT
+from rulewright.compiler import files, load as _load_program
+from rulewright.compiler.semantics import runtime as rt
+from rulewright.compiler.play import state_io
+from rulewright.compiler.diagnostics import BadInputError, RulesError
+from rulewright.compiler.play.inputs import parse_value
+from rulewright.compiler.play.inputs import read_grid
+from rulewright.compiler.interpret import Interpreter
+from rulewright.compiler.semantics.render import board_lines
+from rulewright.compiler.semantics.render import jsonable
+from rulewright.compiler.semantics.render import score_lines
+from rulewright.compiler.semantics.render import text as render_text
+from rulewright.compiler.types import SeatT
 
 __all__ = ["load", "Game", "Grid", "Score", "Played", "Position", "RulesError"]
 
@@ -252,7 +255,7 @@ class Game:
         (``rulewright query``): inputs by name (``player="p1"``, ``card="hyena"``; a
         grid as a Grid). Returns the solver's ``Answer`` (``status``, ``objective``,
         ``witness``, ``to_text()``, ``to_json()``)."""
-        from .solver.queries import run_query       # (OR-Tools loads only when a question is asked)
+        from rulewright.solver.queries import run_query       # (OR-Tools loads only when a question is asked)
         name = query.replace("-", "_")
         if name not in self.program.queries:
             raise BadInputError(f"{self.title}: no query '{query}' (queries: {', '.join(self.queries)})")

@@ -24,8 +24,8 @@ from rulewright.compiler.diagnostics import IllegalMoveError
 from rulewright.compiler.interpret import RandomAgent
 from rulewright.compiler.types import SeatT
 
-from .encode import statements
-from .queries import interpreter_for, run_query
+from rulewright.solver.encode import statements
+from rulewright.solver.queries import interpreter_for, run_query
 
 
 def triggers(block: list) -> tuple[set[str], bool]:

@@ -16,10 +16,10 @@ from rulewright.compiler import ir as I
 from rulewright.compiler.diagnostics import NotSupportedError
 from rulewright.compiler.interpret import interpreter_for
 
-from .encode import Encoder
-from .solving import read_int
-from .symbolic import IntV
-from .symmetry import break_symmetries
+from rulewright.solver.encode import Encoder
+from rulewright.solver.solving import read_int
+from rulewright.solver.symbolic import IntV
+from rulewright.solver.symmetry import break_symmetries
 
 def build(program: I.Program, name: str, inputs: dict[str, Any], symmetry: bool = True,
           options: dict | None = None, state: Any = None, explain: bool = False,

@@ -26,15 +26,15 @@ from typing import Any
 from ortools.sat.python import cp_model
 
 from rulewright.compiler import ir as I
-from rulewright.compiler import runtime as rt
+from rulewright.compiler.semantics import runtime as rt
 from rulewright.compiler.diagnostics import Diagnostic, NotSupportedError, RulesError, Span
 from rulewright.compiler.types import BoardT, CollT, EnumT, TupleT
 
 from rulewright.compiler.interpret import interpreter_for
 from rulewright.compiler.semantics.operators import OPERATORS
 
-from .encodings import AGG_ENCODINGS, ENCODINGS
-from .symbolic import (BoardV, BoolV, CaseV, Choice, CountsV, EnumV, GroupsV, IntV, LayerV, ListV,
+from rulewright.solver.encodings import AGG_ENCODINGS, ENCODINGS
+from rulewright.solver.symbolic import (BoardV, BoolV, CaseV, Choice, CountsV, EnumV, GroupsV, IntV, LayerV, ListV,
                        MapV, RecordV, ScoreV, SetV, Sym)
 
 

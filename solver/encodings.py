@@ -12,10 +12,10 @@ two tables name the same operators and that each encoding agrees with the meanin
 """
 from __future__ import annotations
 
-from rulewright.compiler import runtime as _rt
+from rulewright.compiler.semantics import runtime as _rt
 from rulewright.compiler.diagnostics import NotSupportedError
 
-from .symbolic import BoardV, BoolV, CaseV, CountsV, EnumV, GroupsV, IntV, ListV, MapV, RecordV, SetV, Sym
+from rulewright.solver.symbolic import BoardV, BoolV, CaseV, CountsV, EnumV, GroupsV, IntV, ListV, MapV, RecordV, SetV, Sym
 from fractions import Fraction
 
 ENCODINGS: dict = {}          # operator name -> encode(E, node, *operands)

@@ -15,16 +15,17 @@ from typing import Any
 from ortools.sat.python import cp_model
 
 from rulewright.compiler import ir as I
-from rulewright.compiler import render
+from rulewright.compiler.semantics import render
 from rulewright.compiler.diagnostics import reason_of
 from rulewright.compiler.diffing import source_text
 from rulewright.compiler.interpret import interpreter_for
-from rulewright.compiler.render import jsonable, text_value
+from rulewright.compiler.semantics.render import jsonable
+from rulewright.compiler.semantics.render import text_value
 
-from .build import build
-from .encode import Encoder, Leaf, _symbolic, free_locals, statements
-from .solving import _true, read_value, solve_or_stop
-from .symbolic import RecordV, Sym
+from rulewright.solver.build import build
+from rulewright.solver.encode import Encoder, Leaf, _symbolic, free_locals, statements
+from rulewright.solver.solving import _true, read_value, solve_or_stop
+from rulewright.solver.symbolic import RecordV, Sym
 
 # ---------------------------------------------------------------- reasons
 @dataclass

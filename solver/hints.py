@@ -21,14 +21,14 @@ from typing import Any
 from ortools.sat.python import cp_model
 
 from rulewright.compiler import ir as I
-from rulewright.compiler import runtime as rt
+from rulewright.compiler.semantics import runtime as rt
 
 from rulewright.compiler.interpret import Interpreter
 
-from .replay import interpret_query
-from .solving import read_value, solve_or_stop
-from .symbolic import BoardV, CaseV, SetV
-from .symmetry import canonical
+from rulewright.solver.replay import interpret_query
+from rulewright.solver.solving import read_value, solve_or_stop
+from rulewright.solver.symbolic import BoardV, CaseV, SetV
+from rulewright.solver.symmetry import canonical
 
 
 def _read(solver, value):

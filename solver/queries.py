@@ -26,14 +26,14 @@ from rulewright.compiler.diagnostics import NO_SPAN, BadInputError, Diagnostic, 
 from rulewright.compiler.interpret import interpreter_for
 from rulewright.compiler.types import CellT, CollT, SeatT
 
-from .answer import Answer, objective_text  # noqa: F401 (objective_text: what callers take from here)
-from .build import Lexicographic, build, solver_settings  # noqa: F401
-from .encode import BuildTimeout, _choice_literals, _symbolic, statements
-from .explain import Reason, explain, reason_lines, render_message  # noqa: F401
-from .hints import local_search_hint
-from .replay import ReplayError, _sense, interpret_query, replay  # noqa: F401 (what callers take from here)
-from .solving import STATUS, _true, read_int, read_value, solve_or_stop, solve_stoppably  # noqa: F401
-from .symbolic import CaseV, IntV, ListV, SetV
+from rulewright.solver.answer import Answer, objective_text  # noqa: F401 (objective_text: what callers take from here)
+from rulewright.solver.build import Lexicographic, build, solver_settings  # noqa: F401
+from rulewright.solver.encode import BuildTimeout, _choice_literals, _symbolic, statements
+from rulewright.solver.explain import Reason, explain, reason_lines, render_message  # noqa: F401
+from rulewright.solver.hints import local_search_hint
+from rulewright.solver.replay import ReplayError, _sense, interpret_query, replay  # noqa: F401 (what callers take from here)
+from rulewright.solver.solving import STATUS, _true, read_int, read_value, solve_or_stop, solve_stoppably  # noqa: F401
+from rulewright.solver.symbolic import CaseV, IntV, ListV, SetV
 
 
 

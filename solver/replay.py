@@ -12,13 +12,13 @@ from __future__ import annotations
 from typing import Any
 
 from rulewright.compiler import ir as I
-from rulewright.compiler import render
-from rulewright.compiler import runtime as rt
+from rulewright.compiler.semantics import render
+from rulewright.compiler.semantics import runtime as rt
 from rulewright.compiler.diagnostics import RulesError, reason_of
 from rulewright.compiler.interpret import interpreter_for
 from rulewright.compiler.ir import statements
 from rulewright.compiler.diagnostics import RuntimeRulesError
-from rulewright.compiler.runtime import DivisionByZero
+from rulewright.compiler.semantics.runtime import DivisionByZero
 
 def _sense(query: I.QueryDef) -> str:
     """Whether a query maximizes or minimizes (maximize when it has no objective)."""

@@ -11,9 +11,9 @@ import threading
 
 from ortools.sat.python import cp_model
 
-from rulewright.compiler import runtime as rt
+from rulewright.compiler.semantics import runtime as rt
 
-from .symbolic import BoardV, BoolV, CaseV, EnumV, IntV, ListV, ScoreV, SetV
+from rulewright.solver.symbolic import BoardV, BoolV, CaseV, EnumV, IntV, ListV, ScoreV, SetV
 
 STATUS = {cp_model.OPTIMAL: "OPTIMAL", cp_model.FEASIBLE: "FEASIBLE",
           cp_model.INFEASIBLE: "INFEASIBLE", cp_model.UNKNOWN: "UNKNOWN",

@@ -20,7 +20,7 @@ from rulewright.compiler.resolve import RelData
 from rulewright.compiler.types import BoardT, CellT, CollT, TupleT
 
 from rulewright.compiler.semantics.operators import GRID_POSITIONS
-from .symbolic import BoardV
+from rulewright.solver.symbolic import BoardV
 
 POSITIONAL = {"row", "column", "first", "take"} | GRID_POSITIONS
 

@@ -8,7 +8,7 @@ only enumerates.
 """
 from __future__ import annotations
 
-from rulewright.compiler import runtime as rt
+from rulewright.compiler.semantics import runtime as rt
 
 
 def _world(st):

@@ -313,7 +313,8 @@ def _serve(cpu: int | None):
         except Exception as exc:          # the children import it again and fail on their own
             errors.append(f"{module}: {type(exc).__name__}: {exc}")
     try:                                  # what every command needs: the parser's tables, the cache key
-        from rulewright.compiler import cache, parse
+        from rulewright.compiler import cache
+        from rulewright.compiler.syntax import parse
         cache.directory()
         cache.front_end_version()
         parse.parser()
@@ -392,7 +393,7 @@ def _child(request, encoding, out_errors, faulthandler, traceback) -> int:
     faulthandler.enable(file=sys.stderr, all_threads=True)
     faulthandler.dump_traceback_later(max(timeout - 1.5, 0.5), file=sys.stderr)
     os.chdir(request["cwd"])
-    from rulewright.solver.cli import main
+    from rulewright.cli import main
     try:
         code = main(request["argv"])
     except SystemExit as exc:            # --help

@@ -15,7 +15,7 @@ from ortools.sat.python import cp_model
 
 from conftest import savanna
 from rulewright.compiler import load
-from rulewright.compiler import runtime as rt
+from rulewright.compiler.semantics import runtime as rt
 from rulewright.compiler.interpret import Interpreter
 from rulewright.solver.encode import Encoder
 from rulewright.solver.queries import run_query

@@ -339,7 +339,7 @@ def test_darwin_play_with_solver_agent_inputs(monkeypatch):
     """--agent-input NAME=VALUE sets an input of the query the agent plays, every turn."""
     import rulewright.solver.agent as agent_module
     from rulewright.compiler import load
-    from rulewright.solver.cli.play import _agent_inputs
+    from rulewright.cli.play import _agent_inputs
     program = load(ROOT / DC)
     inputs = _agent_inputs(program, "best_move", ["objective=adaptation"])
     assert inputs == {"objective": "adaptation"}

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from rulewright.compiler import load
-from rulewright.compiler import runtime as rt
+from rulewright.compiler.semantics import runtime as rt
 from rulewright.compiler.interpret import Interpreter
 
 ROOT = Path(__file__).resolve().parent.parent

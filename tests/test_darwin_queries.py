@@ -18,7 +18,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rulewright.compiler import load, state_io
+from rulewright.compiler import load
+from rulewright.compiler.play import state_io
 from rulewright.solver.queries import interpreter_for, run_query
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))

@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from rulewright.compiler import load, state_io
+from rulewright.compiler import load
+from rulewright.compiler.play import state_io
 from rulewright.solver.queries import interpreter_for
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))

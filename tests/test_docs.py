@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from rulewright.compiler import ast as A
+from rulewright.compiler.syntax import ast as A
 from rulewright.compiler import load
 from rulewright.compiler.docgen import operators_page, rules_page
 
@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def test_rules_pages_are_current(monkeypatch, update_golden):
     monkeypatch.chdir(ROOT)
-    from rulewright.solver.cli.spec import variant_pages
+    from rulewright.cli.spec import variant_pages
     pages = {"ecosystem_savanna.md": rules_page(load("spec/ecosystem_savanna")),
              "darwins_choice.md": rules_page(load("spec/darwins_choice")),
              "operators.md": operators_page()}

@@ -153,7 +153,7 @@ def test_expression(tmp_path, source, expected):
 def test_subsets_bounded_and_too_many():
     """subsets(C, n): the sub-collections of at most n elements, in the order subsets(C)
     lists them; an enumeration too large to list is an error that says so."""
-    from rulewright.compiler import runtime as rt
+    from rulewright.compiler.semantics import runtime as rt
     from rulewright.compiler.diagnostics import RuntimeRulesError
     items = ("b", "a", "b", "c")
     assert rt.subsets_of(items, 2) == tuple(s for s in rt.subsets_of(items) if len(s) <= 2)

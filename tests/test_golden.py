@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from rulewright.compiler import graph, load
-from rulewright.compiler.ast import dump
+from rulewright.compiler.syntax.ast import dump
 from rulewright.compiler.loader import parse_files, spec_files
 
 ROOT = Path(__file__).resolve().parent.parent

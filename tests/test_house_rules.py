@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from rulewright.compiler import ast as A
+from rulewright.compiler.syntax import ast as A
 from rulewright.compiler import load
-from rulewright.compiler import runtime as rt
+from rulewright.compiler.semantics import runtime as rt
 from rulewright.compiler.interpret import Interpreter
 from conftest import grid
 from test_darwin_examples import table_state  # a table like the rulebook examples

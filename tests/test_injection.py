@@ -32,7 +32,7 @@ from pathlib import Path
 
 import pytest
 
-from rulewright.solver.cli import main
+from rulewright.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 SAVANNA = ROOT / "spec" / "ecosystem_savanna"

@@ -17,8 +17,10 @@ from pathlib import Path
 
 import pytest
 
-from rulewright.compiler import load, state_io
-from rulewright.compiler.checks import broken_invariants, invariant_watcher
+from rulewright.compiler import load
+from rulewright.compiler.play import state_io
+from rulewright.compiler.play.checks import broken_invariants
+from rulewright.compiler.play.checks import invariant_watcher
 from rulewright.compiler.diagnostics import BadInputError, RuntimeRulesError
 from rulewright.solver.queries import interpreter_for
 
@@ -409,7 +411,7 @@ assert MESSAGES != SPEC
 
 def test_an_invariant_message_that_cannot_be_computed_is_the_specs_error_at_that_part(tmp_path):
     """Found by a sweep: it blamed the position ("cannot be checked on this position")."""
-    from rulewright.compiler.checks import MessageError
+    from rulewright.compiler.play.checks import MessageError
     program = spec_in(tmp_path, MESSAGES)
     it = interpreter_for(program)
     with pytest.raises(MessageError) as info:

@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import savanna
-from rulewright.compiler import runtime as rt
+from rulewright.compiler.semantics import runtime as rt
 
 
 def all_cards(state) -> Counter:

@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 
 from conftest import grid, savanna
-from rulewright.compiler import load, state_io
-from rulewright.compiler import runtime as rt
+from rulewright.compiler import load
+from rulewright.compiler.play import state_io
+from rulewright.compiler.semantics import runtime as rt
 from rulewright.compiler.diagnostics import IllegalMoveError
 from rulewright.compiler.interpret import Interpreter, ReplayAgent
 

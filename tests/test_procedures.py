@@ -166,8 +166,8 @@ def test_a_requirement_of_a_procedure_stops_the_game_where_it_is_written(tmp_pat
 def test_a_documented_statement_is_located_at_its_first_word(tmp_path):
     """A statement with a doc comment (and a '#' comment after it) spans from its first
     word: messages about it point at it, not at its comments."""
-    from rulewright.compiler.build_ast import build
-    from rulewright.compiler.parse import parse_text
+    from rulewright.compiler.syntax.build_ast import build
+    from rulewright.compiler.syntax.parse import parse_text
     text = ('game g "G"\n'
             "procedure p {\n"
             "  /// The total.\n"

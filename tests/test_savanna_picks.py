@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rulewright.compiler import load
-from rulewright.compiler import runtime as rt
+from rulewright.compiler.semantics import runtime as rt
 from rulewright.solver.agent import SolverAgent, summary
 from rulewright.solver.queries import interpreter_for, run_query
 from conftest import rel
@@ -151,7 +151,7 @@ def test_least_of_known_arguments_without_a_position(tmp_path):
                        '}\n')
     prog = load(variant)
     it = interpreter_for(prog)
-    from rulewright.compiler.inputs import read_grid
+    from rulewright.compiler.play.inputs import read_grid
     board = read_grid(str(ROOT / "examples" / "partial.grid"), prog, "ecosystem", allow_free=True)
     answer = run_query(prog, "worst", {"state": board, "card": "lion"}, time_limit=30)
     best = max(-it.call("score", rt.placed(board, "lion", spot), (), mode=-1)

@@ -14,9 +14,12 @@ from pathlib import Path
 import pytest
 
 from rulewright.compiler import load
-from rulewright.compiler import runtime as rt
+from rulewright.compiler.semantics import runtime as rt
 from rulewright.compiler.interpret import Interpreter
-from rulewright.compiler.simulate import aggregate, mean_interval, share_interval, simulate
+from rulewright.compiler.play.simulate import aggregate
+from rulewright.compiler.play.simulate import mean_interval
+from rulewright.compiler.play.simulate import share_interval
+from rulewright.compiler.play.simulate import simulate
 
 ROOT = Path(__file__).resolve().parent.parent
 SAVANNA = ROOT / "spec" / "ecosystem_savanna"
@@ -138,7 +141,7 @@ def test_simulate_mistakes_exit_2(args, message):
 
 
 def test_intervals_match_the_textbook():
-    from rulewright.compiler.simulate import t975
+    from rulewright.compiler.play.simulate import t975
     # 1..5: mean 3, standard deviation sqrt(2.5), t(4) = 2.776: 3 -+ 1.963
     assert mean_interval([1, 2, 3, 4, 5]) == (1.04, 4.96)
     assert mean_interval([7]) is None and share_interval(0, 0) is None
@@ -164,7 +167,8 @@ def test_the_intervals_hold_the_true_mean_95_times_in_100():
 
 
 def test_differences_are_paired_by_seed():
-    from rulewright.compiler.simulate import Summary, compare
+    from rulewright.compiler.play.simulate import Summary
+    from rulewright.compiler.play.simulate import compare
     a, b = rt.Seat(0, "p1", "player", "P1"), rt.Seat(1, "p2", "player", "P2")
     mine = [{"score": {a: 11, b: 4}, "winners": frozenset({a}), "margin": 3},
             {"score": {a: 12, b: 9}, "winners": frozenset({a}), "margin": 5},
@@ -200,7 +204,9 @@ def test_the_differences_of_a_house_rule_are_those_of_its_games_seed_by_seed():
 
 
 def test_a_few_games_that_differ_alike_are_not_marked():
-    from rulewright.compiler.simulate import MIN_CLEAR, Summary, compare
+    from rulewright.compiler.play.simulate import MIN_CLEAR
+    from rulewright.compiler.play.simulate import Summary
+    from rulewright.compiler.play.simulate import compare
     a = rt.Seat(0, "p1", "player", "P1")
     for n, marked in ((MIN_CLEAR - 1, False), (MIN_CLEAR, True)):
         mine = [{"score": {a: 10}, "winners": frozenset({a})} for _ in range(n)]

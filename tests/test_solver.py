@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import savanna
-from rulewright.compiler import runtime as rt
+from rulewright.compiler.semantics import runtime as rt
 from rulewright.compiler.diagnostics import NotSupportedError
 from rulewright.solver.queries import run_query
 
@@ -94,7 +94,7 @@ def test_infeasible_and_unsupported_are_reported():
 
 def test_best_placement_keeps_the_partial_grid():
     program, interp = savanna()
-    from rulewright.compiler.inputs import read_grid
+    from rulewright.compiler.play.inputs import read_grid
     from pathlib import Path
     root = Path(__file__).resolve().parent.parent
     state = read_grid(str(root / "examples" / "partial.grid"), program, "ecosystem", allow_free=True)
@@ -199,7 +199,8 @@ def test_an_objective_named_shows_each_number_after_its_name(tmp_path):
 
 
 def test_darwin_answers_name_their_goals():
-    from rulewright.compiler import load, state_io
+    from rulewright.compiler import load
+    from rulewright.compiler.play import state_io
     from rulewright.solver.queries import interpreter_for
     root = __import__("pathlib").Path(__file__).resolve().parent.parent
     program = load(root / "spec" / "darwins_choice")
@@ -282,7 +283,7 @@ query q "Q" {
     answer = run_query(load(spec), "q", {}, time_limit=30, workers=1)
     assert "  h: 6, 7\n" in answer.to_text()
     program, _ = savanna()
-    from rulewright.compiler.inputs import read_grid
+    from rulewright.compiler.play.inputs import read_grid
     from pathlib import Path
     state = read_grid(str(Path(__file__).resolve().parent.parent / "examples" / "partial.grid"), program,
                       "ecosystem", allow_free=True)

@@ -16,7 +16,7 @@ import itertools
 import pytest
 
 from rulewright.compiler import load
-from rulewright.compiler import runtime as rt
+from rulewright.compiler.semantics import runtime as rt
 from rulewright.compiler.diagnostics import RulesError
 from rulewright.compiler.interpret import Interpreter
 from rulewright.solver.queries import interpret_query, run_query

@@ -8,7 +8,8 @@ import re
 
 import pytest
 
-from rulewright.compiler import load, state_io
+from rulewright.compiler import load
+from rulewright.compiler.play import state_io
 from rulewright.compiler.diagnostics import BadInputError
 from rulewright.compiler.interpret import Interpreter
 from conftest import ROOT, rel
@@ -289,7 +290,7 @@ def run_cli(*args):
 def test_a_seat_is_found_by_its_name_before_its_title_and_number(darwin, saved, tmp_path):
     """Seats named "2" and "1": --player 1 is the seat named 1 (the second), not the
     first seat; a title finds its seat, and so does a number no seat is named."""
-    from rulewright.solver.cli.common import _seat
+    from rulewright.cli.common import _seat
     _, _, path = saved
 
     def rename(d):
@@ -365,7 +366,7 @@ def test_a_saved_variant_that_does_not_compile_stays_a_spec_error(saved, tmp_pat
 def test_a_section_that_is_null_or_a_list_is_refused_not_emptied(darwin, saved, tmp_path, section, value):
     """Left out, a section keeps the initial values (or the spec's settings); written as
     null or [] it is a mistake, refused at its entry, never read as 'empty'."""
-    from rulewright.solver.cli import main
+    from rulewright.cli import main
     _, _, path = saved
     bad = rewritten(path, tmp_path, lambda d: d.update({section: value}))
     if section in ("switches", "params", "tables"):

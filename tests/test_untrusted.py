@@ -12,7 +12,7 @@ import pytest
 
 from rulewright.compiler import files, load
 from rulewright.compiler.interpret import Interpreter, _vetted
-from rulewright.solver.cli import main
+from rulewright.cli import main
 from conftest import ROOT, rel
 
 DARWIN = ROOT / "spec" / "darwins_choice"

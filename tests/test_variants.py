@@ -454,7 +454,7 @@ mode standard "S" players 1 { seats players checkpoint start report total = sum(
 
 
 def test_a_field_with_a_default_may_be_left_out_by_new_by_a_variant_and_by_a_state_file(tmp_path):
-    from rulewright.compiler import state_io
+    from rulewright.compiler.play import state_io
     base_dir = tmp_path / "g"
     base_dir.mkdir()
     (base_dir / "g.rules").write_text(TOKEN_GAME)
@@ -629,7 +629,7 @@ def test_a_variant_removes_a_row_of_a_table_file_an_inline_table_and_an_enum(tmp
     # a grid or a position that still holds the card: the input's error says a variant removes it
     g = write(tmp_path, "v.grid", "vulture tree tree tree tree\n" + "tree tree tree tree tree\n" * 3)
     from rulewright.compiler.diagnostics import BadInputError
-    from rulewright.compiler.inputs import read_grid
+    from rulewright.compiler.play.inputs import read_grid
     with pytest.raises(BadInputError) as err:
         read_grid(str(g), prog, "ecosystem", allow_free=False)
     assert err.value.diagnostics[0].hint == f"a variant removes it from card ({gone}:2)"
@@ -802,7 +802,7 @@ def test_an_added_row_or_value_keeps_its_rule_ids_and_reaches_what_reads_its_tab
     v = write(tmp_path, "v.rules", f'variant v "V" extends "{rel(SAVANNA, tmp_path)}"\n'
                                    "add row family [X-FAM-01]: fungus\n"
                                    'add row card [X-RHINO-01]: rhino | animal | 6 | "Rhino"\n')
-    from rulewright.compiler import ast as A
+    from rulewright.compiler.syntax import ast as A
     program = load(v)
     ids = {t for d in program.definitions.values() for t in A.tagged_ids(d)}
     assert {"X-FAM-01", "X-RHINO-01"} <= ids

@@ -22,11 +22,11 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from .. import runtime as _rt
-from ..types import (ANY, BOOL, INT, RELATION, SEAT, AnyT, BoardT, CellT, CollT, EnumT,
+from rulewright.compiler.semantics import runtime as _rt
+from rulewright.compiler.types import (ANY, BOOL, INT, RELATION, SEAT, AnyT, BoardT, CellT, CollT, EnumT,
                             LayerT, MapT, NoneT, RecordT, SeatT, TupleT, Type, TextT, is_bool,
                             is_cell, is_coll, is_int, same)
-from ..types import TEXT, join
+from rulewright.compiler.types import TEXT, join
 class OpTypeError(Exception):
     def __init__(self, message: str, arg: int | None = None):
         super().__init__(message)
@@ -481,9 +481,9 @@ def t_text_concat(ts, data):
     return TEXT
 
 
-op("text_concat", 2, t_text_concat, "(_rt.join_text(({0},), '') + _rt.join_text(({1},), ''))", "a text followed by a value as words (for messages)", constant_only=True)
+op("text_concat", 2, t_text_concat, "(_show.join_text(({0},), '') + _show.join_text(({1},), ''))", "a text followed by a value as words (for messages)", constant_only=True)
 
-op("join", 2, t_join, "_rt.join_text({0}, {1})", "the elements as words joined by a separator (a text, for messages)", constant_only=True)
+op("join", 2, t_join, "_show.join_text({0}, {1})", "the elements as words joined by a separator (a text, for messages)", constant_only=True)
 
 op("seats_from", 2, t_seats_from, "_rt.seats_from(ST.seats, {0}, {1})", "every seat in turn from one seat, to the left (clockwise) or to the right", constant_only=True)
 

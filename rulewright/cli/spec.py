@@ -9,12 +9,14 @@ import json
 import sys
 from pathlib import Path
 
-from rulewright.compiler import ast as A
+from rulewright.compiler.syntax import ast as A
 from rulewright.compiler import graph as rules_graph
 from rulewright.compiler.diagnostics import RulesError
 from rulewright.compiler.variants import lost_checkpoints
 
-from .common import UsageError, _load, _overrides
+from rulewright.cli.common import UsageError
+from rulewright.cli.common import _load
+from rulewright.cli.common import _overrides
 
 
 
@@ -125,7 +127,7 @@ def cmd_graph(args) -> int:
 
 def cmd_dump(args) -> int:
     if args.stage == "ast":
-        from rulewright.compiler.ast import dump
+        from rulewright.compiler.syntax.ast import dump
         from rulewright.compiler.loader import parse_files, spec_files
         for f in parse_files(spec_files(args.path)):
             print(dump(f))

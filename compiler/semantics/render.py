@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import runtime as rt
+from rulewright.compiler.semantics import runtime as rt
 
 LONG_PILE = 12          # piles longer than this are shown as a count and their top cards
 
@@ -143,3 +143,16 @@ def score_lines(score: rt.Score, indent: str = "  ") -> list[str]:
         lines.append(f"{indent}{k.replace('_', ' ')}: {text_value(v)}")
     lines.append(f"{indent}{'total'.ljust(width)} {int(score):>4}")
     return lines
+
+
+def join_text(items, sep: str) -> str:
+    """The elements as words (names with spaces), joined by ``sep``: for messages."""
+    out = []
+    for x in rt.as_tuple(items):
+        if isinstance(x, str):
+            out.append(x.replace("_", " "))
+        elif isinstance(x, tuple) and not hasattr(x, "rw_fields"):
+            out.append(join_text(x, ", "))
+        else:
+            out.append(text(x))
+    return sep.join(out)

@@ -22,9 +22,9 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import runtime as rt
-from .checks import invariant_watcher
-from .diagnostics import RulesError
+from rulewright.compiler.semantics import runtime as rt
+from rulewright.compiler.play.checks import invariant_watcher
+from rulewright.compiler.diagnostics import RulesError
 
 
 @dataclass

@@ -177,7 +177,7 @@ def _load_state(args, program=None):
     """The spec and a saved game state, with the switches, params and tables the game
     was played with unless the command line says otherwise. When the spec cannot be
     loaded with those, the error is the state file's, at the entry that names them."""
-    from rulewright.compiler import state_io
+    from rulewright.compiler.play import state_io
     from rulewright.compiler.interpret import Interpreter
     doc, text = state_io.read_document(args.state)
     given = _overrides(args.set)
@@ -303,7 +303,8 @@ class _FromPosition:
         if self.own_fault is not None and self.own_fault():
             return False
         from rulewright.compiler.diagnostics import Diagnostic, Span
-        from rulewright.compiler.state_io import locate, path_text
+        from rulewright.compiler.play.state_io import locate
+        from rulewright.compiler.play.state_io import path_text
         scores = [self._names(e, exc.diagnostics) for e in self.entries]
         named = [e for s, e in sorted(zip(scores, self.entries), key=lambda x: -x[0]) if s > 0]
         blank = [e for e in self.entries if e[2] is not None and not e[2].strip()]
@@ -370,7 +371,8 @@ def _within_allowed(args, text: str, entries) -> None:
     """The files a state file names (variants, tables) lie in the allowed folders: the
     folder trees of the state file and of the spec and files on the command line, the
     folders given with --root, and the games rulewright ships (see compiler.files)."""
-    from rulewright.compiler import files, state_io
+    from rulewright.compiler import files
+    from rulewright.compiler.play import state_io
     named = [args.state, args.spec, *(getattr(args, "variant", None) or [])]
     roots = files.allowed([files.tree_of(p) for p in named if p and Path(p).exists()])
     for entry, written, path in entries:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any
 
-from .diagnostics import Span
+from rulewright.compiler.diagnostics import Span
 
 
 @dataclass(frozen=True)

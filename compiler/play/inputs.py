@@ -12,11 +12,11 @@ import re
 from pathlib import Path
 from typing import Any
 
-from . import ir as I
-from . import runtime as rt
-from .diagnostics import BadInputError, Diagnostic, Span, did_you_mean, register_source, whole_number
-from .files import read_bytes
-from .types import BoardT, BoolT, CollT, EnumT, IntT, TextT, Type
+from rulewright.compiler import ir as I
+from rulewright.compiler.semantics import runtime as rt
+from rulewright.compiler.diagnostics import BadInputError, Diagnostic, Span, did_you_mean, register_source, whole_number
+from rulewright.compiler.files import read_bytes
+from rulewright.compiler.types import BoardT, BoolT, CollT, EnumT, IntT, TextT, Type
 
 EMPTY = {".", "_", "-"}
 

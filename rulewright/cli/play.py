@@ -13,20 +13,23 @@ import time
 from pathlib import Path
 from typing import Any
 
-from rulewright.compiler import runtime as rt
+from rulewright.compiler.semantics import runtime as rt
 from rulewright.compiler.diagnostics import (BadInputError, Diagnostic, RulesError, Span, did_you_mean,
                                              whole_number)
-from rulewright.compiler.render import board_lines, jsonable, score_lines, text_value
+from rulewright.compiler.semantics.render import board_lines
+from rulewright.compiler.semantics.render import jsonable
+from rulewright.compiler.semantics.render import score_lines
+from rulewright.compiler.semantics.render import text_value
 from rulewright.compiler.types import BoardT
 from rulewright.compiler.variants import lost_checkpoints
 
-from .common import (UsageError, _blame_settings, _given_settings, _load, _load_state, _pick_mode,
+from rulewright.cli.common import (UsageError, _blame_settings, _given_settings, _load, _load_state, _pick_mode,
                      _players_text, _same_file, _seat_board_var, _write)
 
 
 
 def cmd_score(args) -> int:
-    from rulewright.compiler.inputs import read_grid
+    from rulewright.compiler.play.inputs import read_grid
     from rulewright.compiler.interpret import Interpreter
     program = _load(args.spec, args)
     if program.outcome is None:
@@ -73,7 +76,8 @@ def _grid_warnings(interp, state, paths: list[str]) -> None:
     """The invariants written with "else warn" that grids scored together break (the
     others describe a game's whole position, which grids alone are not), on standard
     error: each at the first place a grid file writes the element that breaks it."""
-    from rulewright.compiler.checks import broken_invariants, invariant_note
+    from rulewright.compiler.play.checks import broken_invariants
+    from rulewright.compiler.play.checks import invariant_note
     for b in broken_invariants(interp, state, only=lambda inv: getattr(inv.node, "warn", False)):
         if b.unevaluable:
             continue
@@ -116,7 +120,7 @@ def _stop_label(program, stop_at: str) -> str:
 
 
 def _narrative(state) -> list[str]:
-    from rulewright.compiler import render
+    from rulewright.compiler.semantics import render
     lines: list[str] = []
     for ev in state.log:
         if ev.kind != "note":
@@ -131,8 +135,9 @@ def _narrative(state) -> list[str]:
 
 
 def cmd_play(args) -> int:
-    from rulewright.compiler import render, state_io
-    from rulewright.compiler.checks import invariant_watcher
+    from rulewright.compiler.semantics import render
+    from rulewright.compiler.play import state_io
+    from rulewright.compiler.play.checks import invariant_watcher
     from rulewright.compiler.interpret import Interpreter
     program = _load(args.spec, args)
     mode = _pick_mode(program, args)
@@ -240,7 +245,7 @@ def cmd_play(args) -> int:
 def cmd_simulate(args) -> int:
     """Many seeded games of one mode; with --against, the same seeds under another spec."""
     from rulewright.compiler.interpret import Interpreter
-    from rulewright.compiler.simulate import simulate
+    from rulewright.compiler.play.simulate import simulate
     program = _load(args.spec, args)
     mode = _pick_mode(program, args)
     players = args.players if args.players is not None else mode.min_players
@@ -306,7 +311,7 @@ def cmd_simulate(args) -> int:
                "reports": _summary_json(summaries[0]), "seconds": round(summaries[0].seconds, 3),
                **({"solver_agents": agents[0]} if agents[0] else {})}
         if args.against:
-            from rulewright.compiler.simulate import compare
+            from rulewright.compiler.play.simulate import compare
             out["against"] = {"spec": runs[1][1], "title": runs[1][0].title,
                               "reports": _summary_json(summaries[1]), "seconds": round(summaries[1].seconds, 3),
                               "differences": _differences_json(compare(summaries[0], summaries[1])),
@@ -365,7 +370,7 @@ def _differences_json(diffs: dict) -> dict:
 def _summary_lines(mine, theirs=None) -> list[str]:
     """Each report's aggregate as a table; with ``theirs``, its column and the
     difference (paired by seed, with its interval)."""
-    from rulewright.compiler.simulate import compare
+    from rulewright.compiler.play.simulate import compare
     diffs = compare(mine, theirs) if theirs is not None else {}
     clear_seen = False
 
@@ -487,7 +492,7 @@ def _agents(program, args):
 def _agent_inputs(program, query: str, given: list[str]) -> dict:
     """--agent-input NAME=VALUE, each an input of the query the agent plays (its seat
     is the agent's own)."""
-    from rulewright.compiler.inputs import parse_value
+    from rulewright.compiler.play.inputs import parse_value
     from rulewright.compiler.types import SeatT
     declared = {n: t for n, t, _ in program.queries[query].inputs if not isinstance(t, SeatT)}
     shown = query.replace("_", "-")
@@ -510,7 +515,7 @@ def _agent_inputs(program, query: str, given: list[str]) -> dict:
 
 def cmd_show(args) -> int:
     program, state, doc = _load_state(args)
-    from rulewright.compiler import state_io
+    from rulewright.compiler.play import state_io
     if args.json:
         print(json.dumps(state_io.dump(state, seed=doc.get("seed")), indent=1, ensure_ascii=False))
         return 0

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from lark import Token, Tree
 
-from . import ast as A
-from .diagnostics import Diagnostic, Span, SpecSyntaxError, source_line
-from .variants import word
-from .parse import parser
+from rulewright.compiler.syntax import ast as A
+from rulewright.compiler.diagnostics import Diagnostic, Span, SpecSyntaxError, source_line
+from rulewright.compiler.variants import word
+from rulewright.compiler.syntax.parse import parser
 
 AGGREGATES = {"sum", "count", "any", "all", "min", "max", "distinct"}
 

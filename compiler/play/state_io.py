@@ -20,16 +20,17 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from . import ir as I
-from .ir import checkpoint_names
-from . import render
-from . import runtime as rt
-from .diagnostics import (BadInputError, Diagnostic, Span, a_or_an, did_you_mean, register_source,
+from rulewright.compiler import ir as I
+from rulewright.compiler.ir import checkpoint_names
+from rulewright.compiler.semantics import render
+from rulewright.compiler.semantics import runtime as rt
+from rulewright.compiler.diagnostics import (BadInputError, Diagnostic, Span, a_or_an, did_you_mean, register_source,
                           whole_number)
-from .types import (AnyT, BoardT, BoolT, CellT, CollT, EnumT, IntT, MapT, NoneT, RecordT, SeatT,
+from rulewright.compiler.types import (AnyT, BoardT, BoolT, CellT, CollT, EnumT, IntT, MapT, NoneT, RecordT, SeatT,
                     TextT, TupleT, Type)
-from .checks import broken_invariants, invariant_note
-from .inputs import read_text
+from rulewright.compiler.play.checks import broken_invariants
+from rulewright.compiler.play.checks import invariant_note
+from rulewright.compiler.play.inputs import read_text
 
 FORMAT = "rulewright-state/1"
 SEAT_KINDS = ("player", "neutral", "automaton")

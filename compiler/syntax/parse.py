@@ -14,8 +14,8 @@ from pathlib import Path
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
-from . import cache
-from .diagnostics import Diagnostic, Span, SpecSyntaxError, did_you_mean, register_source
+from rulewright.compiler import cache
+from rulewright.compiler.diagnostics import Diagnostic, Span, SpecSyntaxError, did_you_mean, register_source
 
 GRAMMAR_PATH = Path(__file__).with_name("grammar.lark")
 

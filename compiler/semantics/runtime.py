@@ -17,8 +17,8 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
-from .diagnostics import RuntimeRulesError
-from .diagnostics import Diagnostic
+from rulewright.compiler.diagnostics import RuntimeRulesError
+from rulewright.compiler.diagnostics import Diagnostic
 
 
 # -------------------------------------------------------------------- boards
@@ -732,17 +732,3 @@ def as_tuple(value: Any) -> tuple:
     if isinstance(value, Board):
         return contents(value)
     return tuple(value)
-
-
-def join_text(items, sep: str) -> str:
-    """The elements as words (names with spaces), joined by ``sep``: for messages."""
-    from .render import text
-    out = []
-    for x in as_tuple(items):
-        if isinstance(x, str):
-            out.append(x.replace("_", " "))
-        elif isinstance(x, tuple) and not hasattr(x, "rw_fields"):
-            out.append(join_text(x, ", "))
-        else:
-            out.append(text(x))
-    return sep.join(out)

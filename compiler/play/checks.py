@@ -18,13 +18,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import ast as A
-from . import ir as I
-from . import render
-from . import runtime as rt
-from .diagnostics import (Diagnostic, DiagnosticBag, ResolveError, RulesError, RuntimeRulesError, Span, reason_of,
+from rulewright.compiler.syntax import ast as A
+from rulewright.compiler import ir as I
+from rulewright.compiler.semantics import render
+from rulewright.compiler.semantics import runtime as rt
+from rulewright.compiler.diagnostics import (Diagnostic, DiagnosticBag, ResolveError, RulesError, RuntimeRulesError, Span, reason_of,
                           source_line)
-from .interpret import Interpreter
+from rulewright.compiler.interpret import Interpreter
 
 
 def _where(program: I.Program, item: Any) -> Span | None:

@@ -7,9 +7,14 @@ from __future__ import annotations
 import json
 
 from rulewright.compiler.diagnostics import did_you_mean
-from rulewright.compiler.render import text_value
+from rulewright.compiler.semantics.render import text_value
 
-from .common import UsageError, _Parser, _load, _load_state, _reads_state, _seat
+from rulewright.cli.common import UsageError
+from rulewright.cli.common import _Parser
+from rulewright.cli.common import _load
+from rulewright.cli.common import _load_state
+from rulewright.cli.common import _reads_state
+from rulewright.cli.common import _seat
 
 
 
@@ -56,7 +61,7 @@ def cmd_query(args, extra: list[str]) -> int:
         raise UsageError(f"query '{args.name}' asks about a game position: give --state FILE "
                          "(a state saved by 'play --save-state', see docs/state.md)")
     inputs_ns = qp.parse_args(extra)
-    from rulewright.compiler.inputs import parse_value
+    from rulewright.compiler.play.inputs import parse_value
     inputs = {}
     for iname, itype, _ in query.inputs:
         raw = getattr(inputs_ns, iname)

@@ -1,4 +1,4 @@
 """The ``rulewright`` command (one module per group of commands; ``main`` dispatches)."""
-from .main import main
+from rulewright.cli.main import main
 
 __all__ = ["main"]
