@@ -1,0 +1,445 @@
+"""Code generation: IR expressions -> Python source, never from spec text.
+
+In:  ``ir`` expressions of a checked program.
+Out: Python source built from the operators' ``py`` templates (``semantics.operators``),
+     with every value of the spec passed in a table of constants (``K0``, ``K1``...) and
+     every name mangled to a fixed alphabet; ``vetted`` parses that source and refuses
+     anything but the generated names and the templates' own texts before it runs.
+     ``evaluate_closed`` evaluates an expression that reads no state (constant folding).
+"""
+from __future__ import annotations
+
+
+import ast
+import re
+
+from typing import Any
+
+from rulewright.compiler.semantics.operators import AGGREGATES, OPERATORS
+
+from rulewright.compiler import ir as I
+from rulewright.compiler.semantics import runtime as rt
+from rulewright.compiler.diagnostics import RuntimeRulesError
+from rulewright.compiler.types import BoardT, CollT
+from rulewright.compiler.semantics import render
+
+
+_SAFE_NAME = re.compile(r"[a-z_][a-z0-9_]*")
+_INT64 = range(-2 ** 63, 2 ** 63)
+
+
+def _ident(prefix: str, name: str) -> str:
+    """The Python identifier of a spec name: ``prefix`` + the name when it is written
+    in the language's own alphabet (``[a-z_][a-z0-9_]*``), else ``prefix`` + ``X`` +
+    its bytes in hex. Either way an identifier of a fixed alphabet, and one per name
+    (a name of the language never holds ``X``)."""
+    if _SAFE_NAME.fullmatch(name):
+        return prefix + name
+    return prefix + "X" + name.encode("utf-8", "surrogatepass").hex()
+
+
+def pyname(name: str) -> str:
+    return _ident("v_", name)
+
+
+def fname(name: str) -> str:
+    """The generated function of a definition."""
+    return _ident("f_", name)
+
+
+def sname(name: str) -> str:
+    """The generated function of a scoring."""
+    return _ident("s_", name)
+
+
+def prname(name: str) -> str:
+    """The generated function of a procedure."""
+    return _ident("p_", name)
+
+
+def mname(name: str) -> str:
+    """The generated function of a mode (its own prefix: a procedure may be called mode_x)."""
+    return _ident("m_", name)
+
+
+# What the generated code may name besides the spec's own (mangled) names, its table of
+# constants (K0, K1...), its own locals (_steps, _t3...) and the state (ST).
+_BUILTINS = frozenset({"abs", "all", "any", "bool", "dict", "enumerate", "frozenset", "getattr", "int",
+                       "isinstance", "len", "list", "max", "min", "range", "repr", "reversed", "set",
+                       "sorted", "str", "sum", "tuple", "zip"})
+_OWN_NAME = re.compile(r"(?:[vfspm]_[a-z0-9_]*|[vfspm]_X[0-9a-f]+|K[0-9]+|_[A-Za-z0-9_]*|ST)")
+# The only texts written in the generated code: those of the operators' own templates.
+_TEMPLATE_TEXTS = frozenset({""})
+
+
+def vetted(source: str, filename: str, mode: str = "exec") -> ast.AST:
+    """The generated module, parsed and checked before it is compiled: no text but the
+    templates' own, no name outside the fixed alphabet of generated names and a short
+    list of builtins, no dunder attribute, no import. The code generator already puts
+    every value of the spec in the table of constants and mangles every name; this is
+    the guard that a mistake there cannot turn a spec's text into code."""
+    tree = ast.parse(source, filename, mode)
+    for node in ast.walk(tree):
+        bad = None
+        if isinstance(node, ast.Constant):
+            if isinstance(node.value, (str, bytes)) and node.value not in _TEMPLATE_TEXTS:
+                bad = "a text written in the code"
+        elif isinstance(node, ast.Name):
+            if not (_OWN_NAME.fullmatch(node.id) or node.id in _BUILTINS) or node.id.startswith("__"):
+                bad = f"the name {node.id[:40]!r}"
+        elif isinstance(node, ast.arg):
+            if not _OWN_NAME.fullmatch(node.arg) or node.arg.startswith("__"):
+                bad = f"the parameter {node.arg[:40]!r}"
+        elif isinstance(node, ast.Attribute):
+            if node.attr.startswith("__"):
+                bad = f"the attribute {node.attr[:40]!r}"
+        elif isinstance(node, (ast.Import, ast.ImportFrom, ast.Global, ast.Nonlocal, ast.ClassDef,
+                               ast.AsyncFunctionDef, ast.Await, ast.Yield, ast.YieldFrom, ast.With,
+                               ast.Try, ast.Delete)):
+            bad = f"a {type(node).__name__} statement"
+        if bad is not None:
+            raise RuntimeError(f"generated code refused ({bad}, line {getattr(node, 'lineno', '?')}): "
+                               "a bug of rulewright's code generator")
+    return tree
+
+
+class Emitter:
+    """Collects module-level constants and function sources."""
+
+    def __init__(self):
+        self.consts: dict[int, str] = {}
+        self.values: dict[str, Any] = {}
+        self.lines: list[str] = []
+        self.counter = 0
+
+    def const(self, value: Any) -> str:
+        """Code naming a constant. Only ``None``, ``True``, ``False`` and 64-bit whole
+        numbers are written in the code; every other value (a text above all, whatever
+        it holds) is passed in the table of constants, ``K0``, ``K1``... so no text of
+        a spec is ever part of the generated source."""
+        if value is None or isinstance(value, bool):
+            return repr(value)
+        if type(value) is int and value in _INT64:
+            return repr(value)
+        key = ("=", type(value), value) if _simple(value) else id(value)
+        if key not in self.consts:
+            name = f"K{len(self.consts)}"
+            self.consts[key] = name
+            self.values[name] = value
+        return self.consts[key]
+
+    def fresh(self, prefix: str) -> str:
+        """A new local name: ``_`` + prefix + ``_`` + a number (the number after the last
+        ``_``, so two prefixes never give one name)."""
+        self.counter += 1
+        return f"_{prefix}_{self.counter}"
+
+
+def _simple(value) -> bool:
+    """A value that is its own key in the table of constants (equal values share a name)."""
+    if type(value) is tuple:
+        return all(_simple(v) for v in value)
+    return value is None or type(value) in (bool, int, str)
+
+
+class ExprCompiler:
+    def __init__(self, program: I.Program | None, em: Emitter):
+        self.program = program
+        self.em = em
+        self.rename: dict[str, str] = {}     # binder -> Python name inside flattened loops
+
+    def ex(self, e: I.Expr) -> str:
+        return getattr(self, "ex_" + type(e).__name__)(e)
+
+    def ex_Const(self, e: I.Const) -> str:
+        return self.em.const(e.value)
+
+    def ex_Local(self, e: I.Local) -> str:
+        return self.rename.get(e.name) or pyname(e.name)
+
+    def ex_Global(self, e: I.Global) -> str:
+        if e.name in ("seats", "players"):
+            return f"ST.{e.name}"
+        if self.program is not None and e.name in self.program.state:
+            return f"ST.shared[{self.em.const(e.name)}]"
+        return f"{fname(e.name)}()"
+
+    def ex_SeatVar(self, e: I.SeatVar) -> str:
+        return f"ST.per[{self.em.const(e.name)}][{self.ex(e.seat)}]"
+
+    def ex_Call(self, e: I.Call) -> str:
+        if self.program is not None and e.name in self.program.funcs:
+            fd = self.program.funcs[e.name]
+            # a definition whose value is one of its parameters (a switch made it so)
+            if isinstance(fd.body, I.Local) and fd.body.name in [p for p, _ in fd.params]:
+                return self.ex(e.args[[p for p, _ in fd.params].index(fd.body.name)])
+        args = ", ".join(self.ex(a) for a in e.args)
+        if self.program is not None and e.name in self.program.scorings:
+            return f"{sname(e.name)}({self.em.const(e.mode)}, _FORCE{', ' if args else ''}{args})"
+        return f"{fname(e.name)}({args})"
+
+    def ex_Op(self, e: I.Op) -> str:
+        operator = OPERATORS[e.op]
+        args = [self.ex(a) for a in e.args]
+        data = self.em.const(e.data) if e.data is not None else None
+        return operator.emit(args, data, self.span_of(operator.py, e))
+
+    def span_of(self, template: str, e: I.Expr) -> str | None:
+        """The node's place, for a template that can raise a run-time error there (``{S}``)."""
+        return self.em.const(e.span) if "{S}" in template else None
+
+    def as_set(self, coll: I.Expr) -> str:
+        """Code for a collection used only as a set: a relation's frozenset table."""
+        if isinstance(coll, I.Op) and coll.op == "rel_apply" and hasattr(coll.data, "sets"):
+            return f"{self.em.const(coll.data.sets)}[{self.ex(coll.args[0])}]"
+        return self.ex(coll)
+
+    def board_value_test(self, cond, var: str):
+        """``g[var] == K`` with g a grid and K known: (grid code, K code), else None."""
+        if not (isinstance(cond, I.Op) and cond.op == "eq") or self.program is None:
+            return None
+        get, value = cond.args
+        if isinstance(value, I.Op) and value.op == "board_get":
+            get, value = value, get
+        if isinstance(get, I.Op) and get.op == "board_get" and isinstance(value, I.Const) \
+                and value.value is not None and isinstance(get.args[1], I.Local) \
+                and get.args[1].name == var and isinstance(get.args[0], (I.Local, I.Global)) \
+                and isinstance(get.args[0].type, BoardT):
+            return self.ex(get.args[0]), self.em.const(value.value)
+        return None
+
+    def ex_Agg(self, e: I.Agg) -> str:
+        special = self.special_agg(e)
+        if special is not None:
+            return special
+        return self.comprehension(e)
+
+    def special_agg(self, e: I.Agg) -> str | None:
+        """"Does / how many of these cells hold K": set operations on the grid's cells by value."""
+        if len(e.binders) == 1 and isinstance(e.binders[0].coll.type, CollT) \
+                and e.binders[0].coll.type.kind == "set":
+            b = e.binders[0]
+            test = None
+            if e.func == "any" and b.cond is None:
+                test = self.board_value_test(e.elem, b.var)
+                if test:
+                    return f"(not {test[0]}.sets().get({test[1]}, _rt.NOTHING).isdisjoint({self.as_set(b.coll)}))"
+            if e.func == "count" and b.cond is not None:
+                test = self.board_value_test(b.cond, b.var)
+                if test:
+                    coll, rest = self.indexed(b)
+                    if rest is None and coll != self.ex(b.coll):
+                        return f"len({coll})"       # every cell holding K
+                    return f"len({test[0]}.sets().get({test[1]}, _rt.NOTHING).intersection({self.as_set(b.coll)}))"
+        return None
+
+    def comprehension(self, e: I.Agg) -> str:
+        saved = dict(self.rename)
+        if e.supply is not None:
+            return self._allocation(e, saved)
+        fors = []
+        try:
+            for b in e.binders:
+                coll, cond = self.indexed(b)
+                self.rename.pop(b.var, None)          # the binder's own name inside the comprehension
+                part = f"for {pyname(b.var)} in {self.counted(coll, b.coll)}"
+                if cond is not None:
+                    part += f" if {self.ex(cond)}"
+                fors.append(part)
+            if e.func == "set" and len(e.binders) == 1 and isinstance(e.elem, I.Local) \
+                    and e.elem.name == e.binders[0].var and isinstance(e.binders[0].coll.type, CollT) \
+                    and e.binders[0].coll.type.kind == "set":
+                # the members of a set, filtered: already without duplicates
+                return f"tuple([{pyname(e.elem.name)} {' '.join(fors)}])"
+            key = self.ex(e.key) if e.key is not None else ""
+            var = pyname(e.binders[0].var) if e.binders else ""
+            agg = AGGREGATES[e.func]
+            return "(" + agg.emit(self.ex(e.elem), " ".join(fors), key, "", var, self.span_of(agg.py, e)) + ")"
+        finally:
+            self.rename = saved
+
+    def _allocation(self, e: I.Agg, outer: dict) -> str:
+        """allocate(...): the supply is read outside the claimants' comprehension."""
+        try:
+            supply = self.ex(e.supply)
+            fors = []
+            for b in e.binders:
+                coll, cond = self.indexed(b)
+                self.rename.pop(b.var, None)
+                part = f"for {pyname(b.var)} in {self.counted(coll, b.coll)}"
+                if cond is not None:
+                    part += f" if {self.ex(cond)}"
+                fors.append(part)
+            body = AGGREGATES[e.func].emit(self.ex(e.elem), " ".join(fors), self.ex(e.key), supply,
+                                           pyname(e.binders[0].var))
+            return "(" + body + ")"
+        finally:
+            self.rename = outer
+
+    def counted(self, code: str, e: I.Expr) -> str:
+        """Code of a collection a loop goes over, its values counted against the step budget."""
+        return f"_rt.steps({code}, {self.em.const(e.span)})"
+
+    def indexed(self, b: I.Binder):
+        """``for c in cells(g) if g[c] == K and rest`` -> the cells of ``g`` holding K
+        (``g[c] == K or g[c] == L``: holding K or L, merged in reading order).
+
+        Boards are never changed, so each one indexes its cells by value once; the
+        filter's first test is then answered by the index (same cells, same order).
+        """
+        cond = b.cond
+        first, rest = cond, None
+        if isinstance(cond, I.Op) and cond.op == "and":
+            first, rest = cond.args[0], cond.args[1]
+        if not isinstance(b.coll, I.Const) or first is None:
+            return self.ex(b.coll), cond
+        tests = [first]
+        if isinstance(first, I.Op) and first.op == "or":
+            tests = list(first.args)
+        found = [self.board_value_test(t, b.var) for t in tests]
+        if all(found) and len({f[0] for f in found}) == 1:
+            board_expr = self._board_of(tests[0])
+            grid = self.program.grids.get(board_expr.type.grid)
+            if grid is not None and b.coll.value == grid.cells:
+                board = found[0][0]
+                if len(found) == 1:
+                    return f"{board}.index().get({found[0][1]}, ())", rest
+                parts = " + ".join(f"{board}.index().get({k}, [])" for _, k in found)
+                return f"sorted({parts})", rest
+        return self.ex(b.coll), cond
+
+    @staticmethod
+    def _board_of(test: I.Op) -> I.Expr:
+        get = test.args[0] if isinstance(test.args[0], I.Op) and test.args[0].op == "board_get" \
+            else test.args[1]
+        return get.args[0]
+
+
+# Operator arguments evaluated whatever the other arguments are (so an aggregate there
+# may be computed beforehand by a loop); the others are lazy: if's branches, and/or's
+# right side.
+_LAZY = {"if": {1, 2}, "and": {1}, "or": {1}}
+
+
+class Flattener:
+    """Aggregates in strict positions become plain loops in the enclosing function
+    (Python 3.11 runs every comprehension as a function call); aggregates in lazy
+    positions keep their expression form, so short-circuits behave the same."""
+
+    def __init__(self, exc: ExprCompiler, em: Emitter):
+        self.exc, self.em = exc, em
+
+    def value(self, e: I.Expr, lines: list[str], pad: str) -> str:
+        if isinstance(e, I.Agg):
+            return self.loop(e, lines, pad)
+        if isinstance(e, I.Op) and self._has_agg(e):
+            lazy = _LAZY.get(e.op, set())
+            args = [self.exc.ex(a) if i in lazy else self.value(a, lines, pad) for i, a in enumerate(e.args)]
+            data = self.em.const(e.data) if e.data is not None else None
+            return OPERATORS[e.op].emit(args, data, self.exc.span_of(OPERATORS[e.op].py, e))
+        return self.exc.ex(e)
+
+    @staticmethod
+    def _has_agg(e) -> bool:
+        if isinstance(e, I.Agg):
+            return True
+        if isinstance(e, I.Op):
+            return any(Flattener._has_agg(a) for a in e.args)
+        return False
+
+    def loop(self, e: I.Agg, lines: list[str], pad: str) -> str:
+        special = self.exc.special_agg(e)
+        if special is not None:
+            return special
+        if (e.func in ("any", "all") and len(e.binders) > 1) or e.key is not None:
+            return self.exc.comprehension(e)
+        t = self.em.fresh("t")
+        init = {"sum": "0", "count": "0", "any": "False", "all": "True", "distinct": "set()",
+                "list": "[]", "set": "{}", "min": "[]", "max": "[]"}[e.func]
+        lines.append(f"{pad}{t} = {init}")
+        saved = dict(self.exc.rename)
+        inner = pad
+        for b in e.binders:
+            coll, cond = self.exc.indexed(b)
+            if coll == self.exc.ex(b.coll):
+                coll = self.value(b.coll, lines, inner)
+            var = self.em.fresh(pyname(b.var))
+            lines.append(f"{inner}for {var} in {self.exc.counted(coll, b.coll)}:")
+            inner += "    "
+            self.exc.rename[b.var] = var
+            if cond is not None:
+                test = self.value(cond, lines, inner)
+                lines.append(f"{inner}if {test}:")
+                inner += "    "
+        elem = self.value(e.elem, lines, inner) if e.func != "count" else None
+        if e.func == "sum":
+            lines.append(f"{inner}{t} += {elem}")
+        elif e.func == "count":
+            lines.append(f"{inner}{t} += 1")
+        elif e.func == "any":
+            lines += [f"{inner}if {elem}:", f"{inner}    {t} = True", f"{inner}    break"]
+        elif e.func == "all":
+            lines += [f"{inner}if not ({elem}):", f"{inner}    {t} = False", f"{inner}    break"]
+        elif e.func == "distinct":
+            lines.append(f"{inner}{t}.add({elem})")
+        elif e.func in ("list", "min", "max"):
+            lines.append(f"{inner}{t}.append({elem})")
+        elif e.func == "set":
+            lines.append(f"{inner}{t}[{elem}] = None")
+        self.exc.rename = saved
+        where = self.exc.em.const(e.span)
+        return {"distinct": f"len({t})", "list": f"tuple({t})", "set": f"tuple({t})",
+                "min": f"_rt.agg_min({t}, {where})", "max": f"_rt.agg_max({t}, {where})"}.get(e.func, t)
+
+
+_AT = re.compile(r"^\s*# at _S\[(\d+)\]$")
+
+
+def line_spans(source: str, spans: list) -> list:
+    """For each line of the generated code, the span of the statement or definition
+    it comes from (the nearest ``# at`` marker above it)."""
+    out, current = [], None
+    for line in source.split("\n"):
+        m = _AT.match(line)
+        if m:
+            current = spans[int(m.group(1))]
+        elif line.startswith("def "):
+            current = None
+        out.append(current)
+    return out
+
+
+def locate(exc: RuntimeRulesError) -> RuntimeRulesError:
+    """A run-time error raised without a place (by a runtime helper such as max() of
+    an empty collection), located at the deepest rule of the spec it came from."""
+    if any(d.span.line > 0 for d in exc.diagnostics):
+        return exc
+    best = None
+    tb = exc.__traceback__
+    while tb is not None:
+        frame = tb.tb_frame
+        if frame.f_code.co_filename.startswith("<rules "):
+            spans = frame.f_globals.get("_LINESPANS") or []
+            if 0 < tb.tb_lineno <= len(spans) and spans[tb.tb_lineno - 1] is not None:
+                best = spans[tb.tb_lineno - 1]
+        tb = tb.tb_next
+    if best is None:
+        return exc
+    return RuntimeRulesError(exc.diagnostics[0].message, best)
+
+
+def evaluate_closed(e: I.Expr, env: dict[str, Any] | None = None, what: str | None = None) -> Any:
+    """Evaluate an expression that reads no state and no definitions (constant folding);
+    ``what`` names it if it runs out of steps (the definition it is part of)."""
+    em = Emitter()
+    src = ExprCompiler(None, em).ex(e)
+    scope = {"_rt": rt, "_show": render, **em.values}
+    for k, v in (env or {}).items():
+        scope[pyname(k)] = v
+    try:
+        with rt.bounded(what or "the value"):
+            return eval(compile(vetted(src, "<rules>", "eval"), "<rules>", "eval"), scope)  # noqa: S307
+    except rt.OutOfSteps:
+        raise
+    except RuntimeRulesError as exc:
+        raise RuntimeRulesError(exc.diagnostics[0].message, e.span) from None

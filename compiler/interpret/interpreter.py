@@ -1,0 +1,434 @@
+"""The interpreter: every definition of a checked program compiled to a Python function and
+run on a game state.
+
+In:  an ``ir.Program``.
+Out: ``Interpreter`` (``call`` a definition, ``score`` a scoring with its breakdown, ``play``
+     a whole mode with agents) and ``interpreter_for`` (one per program).
+"""
+from __future__ import annotations
+
+
+
+from typing import Any, Callable
+
+
+from rulewright.compiler import ir as I
+from rulewright.compiler.semantics import runtime as rt
+from rulewright.compiler.diagnostics import RuntimeRulesError, Span
+from rulewright.compiler.types import BoardT, BoolT, CollT, IntT, TextT
+from rulewright.compiler.semantics import render
+from rulewright.compiler.interpret.codegen import ExprCompiler, Flattener, Emitter, fname, line_spans, mname, prname, pyname, sname, vetted
+from rulewright.compiler.interpret.state import GameState, RandomAgent, StopGame
+
+
+# ---------------------------------------------------------------- compiler
+# The steps a whole game's rules may take (all loops of all its turns together).
+GAME_STEPS = 5 * rt.MOST_STEPS
+
+
+class Interpreter:
+    def __init__(self, program: I.Program):
+        self.program = program
+        self.em = Emitter()
+        self.exc = ExprCompiler(program, self.em)
+        self.flat = Flattener(self.exc, self.em)
+        self._span_list: list[Span] = []
+        self._eval_cache: dict = {}
+        self.funcs: list[str] = []
+        for fd in program.funcs.values():
+            self._func(fd)
+        for sd in program.scorings.values():
+            self._scoring(sd)
+        for pd in program.procedures.values():
+            self._procedure(prname(pd.name), [p for p, _ in pd.params], pd.body)
+        for md in program.modes.values():
+            self._procedure(mname(md.name), [s.name for s in md.seats if s.name], md.body)
+        self.source = "\n".join(self.funcs)
+        self.ns: dict[str, Any] = {"_rt": rt, "_show": render, "ST": None, "_S": self._span_list, "_err": RuntimeRulesError,
+                                   "_FORCE": None, "_LINESPANS": line_spans(self.source, self._span_list),
+                                   **self.em.values}
+        where = f"<rules {program.name}>"
+        code = compile(vetted(self.source, where), where, "exec")
+        exec(code, self.ns)  # noqa: S102 - generated from the checked program
+
+    def span_ref(self, span: Span) -> str:
+        """Code naming a span, so a run-time error can point at the rule."""
+        self._span_list.append(span)
+        return f"_S[{len(self._span_list) - 1}]"
+
+    def python_source(self) -> str:
+        return self.source
+
+    # ------------------------------------------------------------ definitions
+    @staticmethod
+    def _hoist(params, lines: list[str]) -> list[str]:
+        """Read each board parameter's cards through one local lookup function."""
+        out = list(lines)
+        for name, t in params:
+            if isinstance(t, BoardT):
+                v = pyname(name)
+                for needle, local, init in ((f"{v}.cards.get(", f"_get_{v}(", f"{v}.cards.get"),
+                                            (f"{v}.index().get(", f"_idx_{v}(", f"{v}.index().get"),
+                                            (f"{v}.sets().get(", f"_set_{v}(", f"{v}.sets().get")):
+                    if any(needle in ln for ln in out[1:]):
+                        out = [out[0], f"    {local[:-1]} = {init}"] + \
+                              [ln.replace(needle, local) for ln in out[1:]]
+        return out
+
+    def stored(self, code: str, e: I.Expr) -> str:
+        """Code of a value a statement stores: a number kept within 64 bits, a text within
+        ``runtime.MOST_TEXT`` characters (so a loop that keeps doubling one stops)."""
+        if isinstance(e, I.Const):
+            return code
+        if isinstance(e.type, IntT):
+            return f"_rt.int64({code}, {self.em.const(e.span)})"
+        if isinstance(e.type, TextT):
+            return f"_rt.short_text({code}, {self.em.const(e.span)})"
+        return code
+
+    def _func(self, fd: I.FuncDef):
+        params = ", ".join(pyname(p) for p, _ in fd.params)
+        lines = [f"def {fname(fd.name)}({params}):", f"    # at {self.span_ref(fd.body.span)}"]
+        body = self.flat.value(fd.body, lines, "    ")
+        lines.append(f"    return {body}")
+        self.funcs.append("\n".join(self._hoist(fd.params, lines)) + "\n")
+
+    def _scoring(self, sd: I.ScoringDef):
+        params = ", ".join(pyname(p) for p, _ in sd.params)
+        steps = [s.name for s in sd.steps]
+        lines = [f"def {sname(sd.name)}(_mode, _forced{', ' if params else ''}{params}):",
+                 f"    _steps = dict.fromkeys({self.em.const(tuple(steps))}, 0)",
+                 "    _choices = {}"]
+        for layer in sd.layers:
+            lines.append(f"    {pyname(layer)} = frozenset()")
+        self._layers = list(sd.layers)
+        flat: list[tuple[str, I.Stmt]] = []
+        for step in sd.steps:
+            for st in step.body:
+                flat.append((step.name, st))
+        self._scoring_body(flat, sd.layers, lines, 1)
+        self.funcs.append("\n".join(self._hoist(sd.params, lines)) + "\n")
+
+    def _scoring_body(self, flat, layers, lines, depth, inner=False):
+        pad = "    " * depth
+        for i, (step, st) in enumerate(flat):
+            if isinstance(st, I.Choose):
+                self._scoring_choice(st, flat[i + 1:], step, layers, lines, depth, inner)
+                return
+            self._scoring_stmt(st, step, lines, depth)
+        layers = ", ".join(f"{self.em.const(l)}: {pyname(l)}" for l in self._layers)
+        if inner:
+            # while options are compared only the total matters
+            lines.append(f"{pad}if not _full:")
+            lines.append(f"{pad}    return sum(_steps.values())")
+        lines.append(f"{pad}return _rt.Score(_steps, _choices, {{{layers}}})")
+
+    def _scoring_stmt(self, st: I.Stmt, step: str, lines: list[str], depth: int):
+        pad = "    " * depth
+        lines.append(f"{pad}# at {self.span_ref(st.span)}")     # where a run-time error of these lines is
+        if isinstance(st, I.Points):
+            lines.append(f"{pad}_steps[{self.em.const(step)}] += {self.flat.value(st.value, lines, pad)}")
+        elif isinstance(st, I.Let):
+            value = self.stored(self.flat.value(st.value, lines, pad), st.value)
+            lines.append(f"{pad}{pyname(st.name)} = {value}")
+        elif isinstance(st, I.Mark):
+            layer = pyname(st.layer)
+            lines.append(f"{pad}{layer} = {layer} | frozenset({self.flat.value(st.cells, lines, pad)})")
+        elif isinstance(st, I.If):
+            lines.append(f"{pad}if {self.exc.ex(st.cond)}:")
+            for s in st.then or []:
+                self._scoring_stmt(s, step, lines, depth + 1)
+            if not st.then:
+                lines.append(f"{pad}    pass")
+            if st.other:
+                lines.append(f"{pad}else:")
+                for s in st.other:
+                    self._scoring_stmt(s, step, lines, depth + 1)
+        elif isinstance(st, I.For):
+            lines.append(f"{pad}for {pyname(st.var)} in {self.exc.counted(self.exc.ex(st.coll), st.coll)}:")
+            for s in st.body or []:
+                self._scoring_stmt(s, step, lines, depth + 1)
+            if not st.body:
+                lines.append(f"{pad}    pass")
+        else:
+            raise RuntimeRulesError(f"'{type(st).__name__.lower()}' cannot be used in a scoring", st.span)
+
+    def _scoring_choice(self, st: I.Choose, rest, step, layers, lines, depth, inner):
+        """The rest of the scoring becomes a function of the choice; every option is
+        tried for its total, then the best one is run again for the full score."""
+        pad = "    " * depth
+        var = pyname(st.name)
+        k = self.em.fresh("k")
+        layer_params = "".join(f", {pyname(l)}" for l in layers)
+        lines.append(f"{pad}def {k}({var}, _steps, _choices{layer_params}, _full):")
+        lines.append(f"{pad}    _steps = dict(_steps)")
+        lines.append(f"{pad}    _choices = dict(_choices)")
+        lines.append(f"{pad}    _choices[{self.em.const(st.name)}] = {var}")
+        self._scoring_body(rest, layers, lines, depth + 1, inner=True)
+        options = self._options(st)
+        span = self.span_ref(st.span)
+        full = "_full" if inner else "True"
+        lines.append(f"{pad}_opts = {options}")
+        name = self.em.const(st.name)
+        lines.append(f"{pad}if _forced is not None and {name} in _forced:")
+        lines.append(f"{pad}    _pick = _forced[{name}]")
+        lines.append(f"{pad}    if _pick not in _opts:")
+        lines.append(f"{pad}        raise _rt.not_a_legal_choice({name}, _pick, {span})")
+        lines.append(f"{pad}    return {k}(_pick, _steps, _choices{layer_params}, {full})")
+        lines.append(f"{pad}if len(_opts) != 1:")
+        lines.append(f"{pad}    _opts = [_rt.best_option(_mode, _opts, lambda _o: {k}(_o, _steps, _choices"
+                     f"{layer_params}, False), {span})]")
+        lines.append(f"{pad}return {k}(_opts[0], _steps, _choices{layer_params}, {full})")
+
+    def _options(self, st: I.Choose) -> str:
+        var = pyname(st.name)
+        cond = f" if {self.exc.ex(st.where)}" if st.where is not None else ""
+        coll = self.exc.ex(st.coll)
+        if st.domain == "element":
+            return f"[{var} for {var} in {self.exc.counted(coll, st.coll)}{cond}]"
+        if st.domain == "subset" and st.size is None:
+            return f"[{var} for {var} in {self.exc.counted(f'_rt.sublists_of({coll})', st.coll)}{cond}]"
+        if st.domain == "subset":
+            return (f"[{var} for {var} in _rt.subsets(tuple({coll}), "
+                    f"{self.exc.ex(st.size)}, {self.em.const(st.span)}){cond}]")
+        raise RuntimeRulesError("a whole grid can only be chosen in a query", st.span)
+
+    # ------------------------------------------------------------ procedures
+    def _procedure(self, name: str, params: list[str], body: list[I.Stmt]):
+        lines = [f"def {name}({', '.join(pyname(p) for p in params)}):"]
+        self._block(body, lines, 1)
+        self.funcs.append("\n".join(lines) + "\n")
+
+    def _block(self, body: list[I.Stmt], lines: list[str], depth: int):
+        if not body:
+            lines.append("    " * depth + "pass")
+        for st in body:
+            self._stmt(st, lines, depth)
+
+    def _zone_target(self, e: I.Expr) -> tuple[str, str]:
+        """(variable name, seat code or 'None') of a state reference."""
+        if isinstance(e, I.SeatVar):
+            return e.name, self.exc.ex(e.seat)
+        return e.name, "None"
+
+    def _stmt(self, st: I.Stmt, lines: list[str], depth: int):
+        pad = "    " * depth
+        ex = self.exc.ex
+        span = self.span_ref(st.span)
+        lines.append(f"{pad}# at {span}")          # where a run-time error of these lines is
+        if isinstance(st, I.Let):
+            lines.append(f"{pad}{pyname(st.name)} = {self.stored(ex(st.value), st.value)}")
+        elif isinstance(st, I.Choose):
+            chooser = self.em.const("random") if st.chooser == "random" else (ex(st.chooser) if st.chooser else "None")
+            lines.append(f"{pad}{pyname(st.name)} = ST.choose({self.em.const(st.name)}, {chooser}, "
+                         f"{self._options(st)}, {span})")
+        elif isinstance(st, I.Shuffle):
+            lines.append(f"{pad}ST.shuffle({ex(st.zone)}, {span})")
+        elif isinstance(st, I.Deal):
+            lines.append(f"{pad}ST.deal({ex(st.count)}, {ex(st.source)}, {ex(st.target)}, {span})")
+        elif isinstance(st, I.Checkpoint):
+            lines.append(f"{pad}ST.checkpoint({self.em.const(st.name)})")
+        elif isinstance(st, I.Note):
+            lines.append(f"{pad}ST.note({self.em.const(st.name)}, {ex(st.value)}, {self.em.const(bool(st.heading))})")
+        elif isinstance(st, I.Take):
+            lines.append(f"{pad}ST.take({ex(st.what)}, {ex(st.source)}, {span})")
+        elif isinstance(st, I.Move):
+            if st.source == "values":
+                lines.append(f"{pad}ST.put({ex(st.what)}, {ex(st.target)}, {span})")
+            elif st.source is None:
+                lines.append(f"{pad}ST.move_all({ex(st.what)}, {ex(st.target)}, {span})")
+            else:
+                lines.append(f"{pad}ST.move({ex(st.what)}, {ex(st.source)}, {ex(st.target)}, {span})")
+        elif isinstance(st, I.Place):
+            var, seat = self._zone_target(st.board)
+            lines.append(f"{pad}ST.place({ex(st.card)}, {ex(st.source)}, {self.em.const(var)}, {seat}, {ex(st.at)}, "
+                         f"{span})")
+        elif isinstance(st, I.Pass):
+            lines.append(f"{pad}ST.pass_zone({self.em.const(st.zone)}, {ex(st.direction)}, {span})")
+        elif isinstance(st, I.Block):
+            self._block(st.body, lines, depth)
+        elif isinstance(st, I.Repeat):
+            lines.append(f"{pad}for _ in _rt.times({ex(st.count)}, {span}):")
+            self._block(st.body, lines, depth + 1)
+        elif isinstance(st, I.For):
+            lines.append(f"{pad}for {pyname(st.var)} in {self.exc.counted(f'tuple({ex(st.coll)})', st.coll)}:")
+            self._block(st.body, lines, depth + 1)
+        elif isinstance(st, I.If):
+            lines.append(f"{pad}if {ex(st.cond)}:")
+            self._block(st.then, lines, depth + 1)
+            if st.other:
+                lines.append(f"{pad}else:")
+                self._block(st.other, lines, depth + 1)
+        elif isinstance(st, I.Do):
+            lines.append(f"{pad}{prname(st.proc)}({', '.join(ex(a) for a in st.args)})")
+        elif isinstance(st, I.SetVar):
+            value = self.stored(ex(st.value), st.value)
+            if st.scope == "local":
+                lines.append(f"{pad}{pyname(st.name)} = {value}")
+            elif st.scope == "shared":
+                lines.append(f"{pad}ST.shared[{self.em.const(st.name)}] = {value}")
+            else:
+                lines.append(f"{pad}ST.per[{self.em.const(st.name)}][{ex(st.key)}] = {value}")
+        elif isinstance(st, I.While):
+            guard = self.em.fresh("w")
+            lines.append(f"{pad}{guard} = 0")
+            lines.append(f"{pad}while _rt.tick({span}) and ({ex(st.cond)}):")
+            lines.append(f"{pad}    {guard} += 1")
+            lines.append(f"{pad}    if {guard} > 1000000:")
+            lines.append(f"{pad}        raise _rt.endless_while({span})")
+            self._block(st.body, lines, depth + 1)
+        elif isinstance(st, I.Require):
+            parts = ", ".join(self.em.const(x) if isinstance(x, str) else f"_rt.Shown({ex(x)})"
+                              for x in st.message or ())
+            lines.append(f"{pad}if not ({ex(st.cond)}):")
+            lines.append(f"{pad}    ST.refuse({self.em.const(st.name)}, lambda: ({parts},), "
+                         f"{self.em.const(tuple(st.tags))}, {span})")
+        elif isinstance(st, I.Report):
+            if st.var is None:
+                lines.append(f"{pad}ST.report({self.em.const(st.name)}, {ex(st.value)})")
+            else:
+                v = pyname(st.var)
+                lines.append(f"{pad}for {v} in {self.exc.counted(f'tuple({ex(st.coll)})', st.coll)}:")
+                lines.append(f"{pad}    ST.report({self.em.const(st.name)}, {ex(st.value)}, {v})")
+        else:
+            raise RuntimeRulesError(f"'{type(st).__name__.lower()}' cannot be used here", st.span)
+
+    # ------------------------------------------------------------ running
+    def compiled(self, e: I.Expr, names: tuple[str, ...]):
+        """The compiled function of an expression over the given local names (in that
+        order); it reads the state and forced choices set in ``ns``."""
+        key = (id(e), names)
+        fn = self._eval_cache.get(key)
+        if fn is None:
+            body = self.exc.ex(e)
+            self.ns.update(self.em.values)
+            src = f"lambda {', '.join(pyname(n) for n in names)}: {body}"
+            fn = eval(compile(vetted(src, "<rules>", "eval"), "<rules>", "eval"), self.ns)  # noqa: S307 - vetted
+            self._eval_cache[key] = fn
+        return fn
+
+    def evaluate(self, e: I.Expr, env: dict[str, Any], forced: dict | None = None,
+                 state: GameState | None = None):
+        """Evaluate one expression with local values ``env``. ``forced`` fixes the
+        choices made inside scorings (to replay a witness)."""
+        names = tuple(sorted(env))
+        fn = self.compiled(e, names)
+        if state is not None:
+            self.ns["ST"] = state
+        self.ns["_FORCE"] = forced
+        try:
+            with rt.bounded("the expression"):
+                return fn(*(env[n] for n in names))
+        finally:
+            self.ns["_FORCE"] = None
+
+    def call(self, name: str, *args, state: GameState | None = None, forced: dict | None = None,
+             mode: int = 1):
+        """Evaluate a definition or a scoring on concrete arguments."""
+        if state is not None:
+            self.ns["ST"] = state
+        with rt.bounded(f"'{name}'"):
+            if name in self.program.scorings:
+                return self.ns[sname(name)](mode, forced, *args)
+            if name in self.program.constants and not args:
+                return self.program.constants[name]     # a param or a switch
+            return self.ns[fname(name)](*args)
+
+    def run(self, procedure: str, *args, state: GameState | None = None):
+        """Run one procedure of the spec on the current (or given) state."""
+        if state is not None:
+            self.ns["ST"] = state
+        with rt.bounded(f"the procedure '{procedure}'"):
+            return self.ns[prname(procedure)](*args)
+
+    def record(self, name: str, **fields):
+        """A record value of the spec: ``record('token', owner=seat, power=3)``."""
+        info = self.program.records[name]
+        return info.cls(*[fields[f] for f, _ in info.fields])
+
+    def new_state(self, seats: list[rt.Seat], seed: int | None = None, agents=None) -> GameState:
+        st = GameState(self, seats, seed, agents)
+        self.ns["ST"] = st
+        for var in self.program.state.values():
+            if var.per_seat:
+                st.per[var.name] = {s: self.initial(var, s) for s in seats}
+            elif var.keyed:
+                st.per[var.name] = {k: self.initial(var, k) for k in self.program.enums[var.per].values}
+            else:
+                st.shared[var.name] = self.initial(var, None)
+        return st
+
+    def initial(self, var: I.StateVarDef, seat):
+        t = var.type
+        label = var.name if seat is None else f"{var.name}({getattr(seat, 'name', seat)})"
+        if var.init is not None:
+            value = self.compiled(var.init, ())()   # (with the constants it introduces: a record's class)
+        else:
+            value = None
+        if isinstance(t, CollT) and t.kind == "pile":
+            return rt.Zone(label, list(value or ()))
+        if isinstance(t, CollT):
+            return tuple(value or ())
+        if isinstance(t, BoardT):
+            g = self.program.grids[t.grid]
+            return value if value is not None else rt.Board(g.name, g.rows, g.cols, g.floating)
+        if isinstance(t, IntT):
+            return value or 0
+        if isinstance(t, BoolT):
+            return bool(value)
+        return value
+
+    def seats_for(self, mode: I.ModeDef, players: int) -> list[rt.Seat]:
+        seats = []
+        for spec in mode.seats:
+            if spec.name is None:
+                for i in range(players):
+                    seats.append(rt.Seat(len(seats), f"p{i + 1}", "player", f"Player {i + 1}"))
+            else:
+                seats.append(rt.Seat(len(seats), spec.name, spec.kind, spec.title or spec.name))
+        return seats
+
+    def play(self, mode_name: str, players: int, seed: int, agent_factory: Callable | None = None,
+             stop_at: str | None = None, watchers: list | None = None) -> GameState:
+        """Play a whole game (or up to the checkpoint ``stop_at``, 'name' or 'name:count')."""
+        mode = self.program.modes[mode_name]
+        seats = self.seats_for(mode, players)
+        factory = agent_factory or (lambda seat, s: RandomAgent(s * 1_000_003 + seat.index))
+        agents = {s.index: factory(s, seed) for s in seats if s.kind == "player"}
+        st = self.new_state(seats, seed, agents)
+        st.mode = mode.name
+        if stop_at is not None:
+            st.stop_at = stop_at if ":" in stop_at else stop_at + ":1"
+        st.watchers = list(watchers or [])
+        named = {s.name: s for s in seats}
+        args = [named[s.name] for s in mode.seats if s.name]
+        try:
+            with rt.bounded("the game", GAME_STEPS):
+                self.ns[mname(mode.name)](*args)
+        except StopGame as stop:
+            st.stopped = str(stop)
+        except Exception as exc:
+            exc.game = st           # the game as far as it went (its log, for 'play --log')
+            raise
+        return st
+
+    def board(self, rows: list[list[str]], grid: str | None = None) -> rt.Board:
+        g = self.program.grid(grid)
+        cards = {}
+        for r, line in enumerate(rows):
+            for c, k in enumerate(line):
+                if k is not None:
+                    cards[(r, c)] = k
+        return rt.Board(g.name, g.rows, g.cols, g.floating, cards)
+
+
+_INTERPRETERS: dict = {}
+
+
+def interpreter_for(program: I.Program):
+    """One compiled interpreter per program (the encoder's constant folding, the replay)."""
+    hit = _INTERPRETERS.get(id(program))
+    if hit is None or hit[0] is not program:
+        hit = (program, Interpreter(program))
+        _INTERPRETERS[id(program)] = hit
+    return hit[1]

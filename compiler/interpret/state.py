@@ -1,0 +1,210 @@
+"""A game in progress: seats, shared and per-seat state, the random generator, the agents
+that make the choices, the log of events.
+
+In:  the interpreter running a mode, its seats, a seed, agents.
+Out: ``GameState``, which the generated procedures read and change through its methods
+     (deal, move, take, place, pass, choose, checkpoint, report); ``RandomAgent`` and
+     ``ReplayAgent``.
+"""
+from __future__ import annotations
+
+
+
+import random
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Callable
+
+
+from rulewright.compiler.semantics import runtime as rt
+from rulewright.compiler.diagnostics import Diagnostic, IllegalMoveError, RuntimeRulesError, Span, reason_of
+from rulewright.compiler.semantics import render
+
+if TYPE_CHECKING:         # (for the annotation only: the interpreter imports this module)
+    from rulewright.compiler.interpret.interpreter import Interpreter
+
+
+# ---------------------------------------------------------------- game state
+@dataclass
+class Event:
+    kind: str
+    seat: str | None
+    detail: dict
+
+
+class GameState:
+    """Seats, shared and per-seat state, the random generator, agents and the log."""
+
+    def __init__(self, interp: "Interpreter", seats: list[rt.Seat], seed: int | None,
+                 agents: dict[int, Any] | None = None):
+        self.interp = interp
+        self.seats = tuple(seats)
+        self.players = tuple(s for s in seats if s.kind == "player")
+        self.rng = random.Random(seed)
+        self.agents = agents or {}
+        self.shared: dict[str, Any] = {}
+        self.per: dict[str, dict[Any, Any]] = {}     # state kept per seat or per key
+        self.reports: dict[str, Any] = {}
+        self.log: list[Event] = []
+        self.checkpoints: dict[str, int] = {}
+        self.watchers: list = []           # called at every checkpoint with (state, "name:count")
+        self.stop_at: str | None = None    # "name:count": stop the game there
+        self.stopped: str | None = None
+        self.mode: str | None = None
+        # what reading the position from a file warned of (invariants with "else warn")
+        self.warnings: list = []
+
+    # --------------------------------------------------------------- zones
+    def _take(self, zone: rt.Zone, card, span: Span):
+        try:
+            zone.cards.remove(card)
+        except ValueError:
+            raise RuntimeRulesError(f"'{card}' is not in {zone.name}", span) from None
+
+    def deal(self, n: int, source: rt.Zone, target: rt.Zone, span: Span):
+        if n < 0:
+            raise RuntimeRulesError(f"cannot deal {n} cards: a count is 0 or more", span)
+        if n > len(source.cards):
+            raise RuntimeRulesError(f"cannot deal {n} cards from {source.name}: only "
+                                    f"{len(source.cards)} left", span)
+        for _ in range(n):
+            target.cards.append(source.cards.pop())
+        self.log.append(Event("deal", None, {"n": n, "from": source.name, "to": target.name}))
+
+    def move(self, what, source: rt.Zone, target: rt.Zone, span: Span):
+        items = list(what) if isinstance(what, (tuple, list, rt.Zone)) else [what]
+        for card in items:
+            self._take(source, card, span)
+            target.cards.append(card)
+        self.log.append(Event("move", None, {"cards": items, "from": source.name, "to": target.name}))
+
+    def take(self, what, source: rt.Zone, span: Span):
+        items = list(what) if isinstance(what, (tuple, list, rt.Zone)) else [what]
+        for card in items:
+            self._take(source, card, span)
+        self.log.append(Event("take", None, {"cards": items, "from": source.name}))
+
+    def put(self, what, target: rt.Zone, span: Span):
+        items = list(what) if isinstance(what, (tuple, list, rt.Zone)) else [what]
+        target.cards.extend(items)
+        self.log.append(Event("put", None, {"cards": items, "to": target.name}))
+
+    def move_all(self, source: rt.Zone, target: rt.Zone, span: Span):
+        items = list(source.cards)
+        source.cards.clear()
+        target.cards.extend(items)
+        self.log.append(Event("move", None, {"cards": items, "from": source.name, "to": target.name}))
+
+    def shuffle(self, zone: rt.Zone, span: Span):
+        self.rng.shuffle(zone.cards)
+
+    def place(self, card, source: rt.Zone, var: str, seat: rt.Seat | None, at, span: Span):
+        board = self.per[var][seat] if seat is not None else self.shared[var]
+        if at not in rt.placements(board):
+            raise IllegalMoveError(f"cannot place '{card}' at {rt.pos_text(at)}", span)
+        self._take(source, card, span)
+        new = rt.placed(board, card, at)
+        if seat is not None:
+            self.per[var][seat] = new
+        else:
+            self.shared[var] = new
+        self.log.append(Event("place", seat.name if seat else None, {"card": card, "at": list(at)}))
+
+    def pass_zone(self, var: str, direction: str, span: Span):
+        zones = [self.per[var][s] for s in self.seats]
+        n = len(zones)
+        contents = [z.cards for z in zones]
+        # Seats sit clockwise in order; the seat on one's left is the next one.
+        for i, z in enumerate(zones):
+            giver = (i - 1) % n if direction == "left" else (i + 1) % n
+            z.cards = contents[giver]
+        self.log.append(Event("pass", None, {"zone": var, "to": direction}))
+
+    # --------------------------------------------------------------- choices
+    def choose(self, name: str, chooser, options: list, span: Span):
+        if not options:
+            raise IllegalMoveError(f"no legal option for choice '{name}'", span)
+        if chooser == "random" or chooser is None:
+            pick = options[self.rng.randrange(len(options))]
+            who = None
+        else:
+            agent = self.agents.get(chooser.index)
+            if agent is None:
+                pick = options[self.rng.randrange(len(options))]
+            else:
+                pick = agent.choose(name, options, self, chooser)
+                if pick not in options:
+                    raise IllegalMoveError(f"{chooser} chose an illegal option for '{name}': {pick!r}", span)
+            who = chooser.name
+        self.log.append(Event("choose", who, {"choice": name, "value": render.jsonable(pick),
+                                              "options": len(options)}))
+        return pick
+
+    def checkpoint(self, name: str):
+        """A named moment of play: counted, logged, shown to watchers, maybe the stop."""
+        self.checkpoints[name] = self.checkpoints.get(name, 0) + 1
+        label = f"{name}:{self.checkpoints[name]}"
+        self.log.append(Event("checkpoint", None, {"name": name, "count": self.checkpoints[name]}))
+        for watch in self.watchers:
+            watch(self, label)
+        if self.stop_at is not None and label == self.stop_at:
+            raise StopGame(label)
+
+    def refuse(self, name: str, parts: Callable, tags: tuple, span: Span):
+        """A ``require`` of the rules does not hold: the game cannot go on. Its message
+        (``parts`` computes it; values shown as everywhere else), at the require."""
+        rules = f" ({' '.join(tags)})" if tags else ""
+        try:
+            text = "".join(p if isinstance(p, str) else ("none" if p.value is None else render.text(p.value))
+                           for p in parts())
+        except Exception as exc:                  # noqa: BLE001 (any failure of the rules)
+            reason = reason_of(exc)
+            raise RuntimeRulesError(Diagnostic(
+                span, f"requirement '{name}'{rules} does not hold, and its message cannot be computed: {reason}",
+                "an error of the spec: the message reads a value the game does not have here")) from None
+        exc = RuntimeRulesError(Diagnostic(span, text, f"the game cannot go on: requirement '{name}'{rules} "
+                                                       "does not hold with these params, switches and cards"))
+        if not any(e.kind == "choose" for e in self.log):
+            exc.requirement = name      # before the first choice: the settings may be what it refuses
+        raise exc
+
+    def note(self, name: str, value, heading: bool = False):
+        """A line of the narrative (or the heading of a part of it), in the log."""
+        self.log.append(Event("note", None, {"name": name, "value": value, "heading": heading}))
+
+    def report(self, name: str, value, item=None):
+        if item is None:
+            self.reports[name] = value
+        else:
+            self.reports.setdefault(name, {})[item] = value
+
+
+class StopGame(Exception):
+    """Raised at the checkpoint a game was asked to stop at."""
+
+
+class ReplayAgent:
+    """Replays recorded choices (a playthrough's log) and checks each one is still legal."""
+
+    def __init__(self, choices: list):
+        self.choices = list(choices)
+
+    def choose(self, name, options, state, seat):
+        if not self.choices:
+            raise IllegalMoveError(f"the trace has no more choices for {seat.name}")
+        want_name, value = self.choices.pop(0)
+        if want_name != name:
+            raise IllegalMoveError(f"the trace has choice '{want_name}' where the game asks '{name}'")
+        for option in options:
+            if render.jsonable(option) == value:
+                return option
+        raise IllegalMoveError(f"the traced {name} {value!r} is not legal here")
+
+
+class RandomAgent:
+    """Chooses uniformly among the legal options, from its own seeded generator."""
+
+    def __init__(self, seed: int):
+        self.rng = random.Random(seed)
+
+    def choose(self, name, options, state, seat):
+        return options[self.rng.randrange(len(options))]

@@ -1,0 +1,186 @@
+"""Phase 5 of the resolver: the definitions made of statements: scorings, procedures, modes
+and queries.
+
+In:  their AST nodes.
+Out: ``scorings``, ``procedures``, ``modes``, ``queries`` of the resolver.
+"""
+from __future__ import annotations
+
+
+
+
+from rulewright.compiler.syntax import ast as A
+from rulewright.compiler import ir as I
+from rulewright.compiler.diagnostics import (Span, did_you_mean)
+from rulewright.compiler.types import (SEAT, AnyT, BoardT, LayerT)
+from rulewright.compiler.variants import _walk
+from rulewright.compiler.resolve.scope import BUILTIN_ENUMS, MOST_PLAYERS, Scope, arity
+
+
+class DefinitionsPhase:
+    """Scorings, procedures, modes and queries (see the module's docstring)."""
+
+    # ================================================================ scoring
+    def resolve_scoring(self, node: A.Scoring):
+        scope = Scope(kind="scoring")
+        params = []
+        for p in node.params:
+            t = self.type(p.type)
+            scope.names[p.name] = t
+            params.append((p.name, t))
+        grid = next((t.grid for _, t in params if isinstance(t, BoardT)), None)
+        layers = []
+        for layer in node.layers:
+            scope.names[layer.name] = LayerT(grid)
+            layers.append(layer.name)
+        steps = []
+        seen: dict[str, Span] = {}
+        prev = None
+        for step in node.steps:
+            if step.name in seen:
+                self.diag.error(step.name_span, f"step '{step.name}' appears twice in '{node.name}'",
+                                notes=((seen[step.name], "first here"),))
+            seen[step.name] = step.name_span
+            key = f"{node.name}.{step.name}"
+            saved, self.current = self.current, key
+            self.reads.append((node.name, key, "contains", step.name_span))
+            if prev is not None:
+                self.reads.append((prev, key, "precedes", step.name_span))
+            body = self.block(step.body, scope, "scoring")
+            self.current = saved
+            steps.append(I.StepDef(step.name, body, step))
+            prev = key
+        # a later step that reads a layer an earlier one marks depends on it ("feeds")
+        marked = []
+        for step in node.steps:
+            reads = {n.id for n in _walk(step.body) if isinstance(n, A.Name) and n.id in layers}
+            for key, marks in marked:
+                if marks & reads:
+                    self.reads.append((key, f"{node.name}.{step.name}", "feeds", step.name_span))
+            marked.append((f"{node.name}.{step.name}",
+                           {st.layer for st in _walk(step.body) if isinstance(st, A.Mark)}))
+        self.scorings[node.name] = I.ScoringDef(node.name, params, layers, steps, node)
+
+
+    # ================================================================ procedures, modes, queries
+    def resolve_procedure(self, node: A.Procedure):
+        self.requires_seen = {}
+        self.steps_seen, self.step_owner, self.last_step = {}, node.name, {}
+        scope = Scope(kind="procedure")
+        params = []
+        for p in node.params:
+            t = self.type(p.type)
+            scope.names[p.name] = t
+            params.append((p.name, t))
+        saved, self.current = self.current, node.name
+        body = self.block(node.body, scope, "procedure")
+        self.current = saved
+        self.procedures[node.name] = I.ProcDef(node.name, params, body, node)
+
+    def resolve_mode(self, node: A.Mode):
+        self.requires_seen = {}
+        self.steps_seen, self.step_owner, self.last_step = {}, node.name, {}
+        saved, self.current = self.current, node.name
+        players = self.expr(node.players, Scope(kind="def"))
+        lo = hi = 1
+        if isinstance(players, I.Const) and isinstance(players.value, int):
+            lo = hi = players.value
+        elif isinstance(players, I.Const) and isinstance(players.value, tuple) and players.value:
+            lo, hi = min(players.value), max(players.value)
+        elif isinstance(players, I.Const) and players.value == ():
+            self.diag.error(node.players.span, f"the mode '{node.name}' is for no number of players: "
+                                               "this range is empty",
+                            "a range a..b needs a <= b: see the params it names (a --set value or a "
+                            "variant may have lowered one)")
+        else:
+            self.diag.error(node.players.span, "players takes a number or a range such as 3..6")
+        if lo < 1 <= hi or hi < 1:
+            self.diag.error(node.players.span, f"the mode '{node.name}' is for {lo}..{hi} players: "
+                                               "a game has 1 player or more")
+        elif hi > MOST_PLAYERS:
+            self.diag.error(node.players.span, f"the mode '{node.name}' is for up to {hi:,} players, more than "
+                                               f"the {MOST_PLAYERS} a game may seat")
+        scope = Scope(kind="procedure")
+        seats = []
+        has_players = False
+        for entry in node.seats:
+            if entry.name is None:
+                if has_players:
+                    self.diag.error(entry.span, "'players' appears twice in seats")
+                has_players = True
+                seats.append(I.SeatSpec(None, "player", None))
+                continue
+            if entry.kind not in BUILTIN_ENUMS["seat_kind"]:
+                self.diag.error(entry.span, f"unknown seat kind '{entry.kind}'",
+                                did_you_mean(entry.kind, BUILTIN_ENUMS["seat_kind"]) or
+                                "kinds: player, neutral, automaton")
+            self.bind(scope, entry.name, SEAT, entry.span)
+            seats.append(I.SeatSpec(entry.name, entry.kind, entry.title))
+        named_players = sum(1 for s in seats if s.name and s.kind == "player")
+        if has_players and named_players:
+            self.diag.error(node.span, "use either 'players' or named player seats, not both")
+        if not has_players and named_players != hi:
+            self.diag.error(node.players.span, f"{named_players} player seat(s) are named but the mode is for "
+                                               f"{lo}..{hi} players")
+        body = self.block(node.body, scope, "procedure")
+        self.current = saved
+        self.modes[node.name] = I.ModeDef(node.name, node.title, lo, hi, seats, body, node)
+
+    def resolve_query(self, node: A.Query):
+        saved, self.current = self.current, node.name
+        scope = Scope(kind="query")
+        body = self.block(node.body, scope, "query")
+        self.current = saved
+        inputs = []
+        for st, ast_st in zip([s for s in body if isinstance(s, I.Input)],
+                              [s for s in node.body if isinstance(s, A.Input)]):
+            inputs.append((st.name, st.type, ast_st.doc))
+        # At most one maximize/minimize on every path through the query's branches; a
+        # query without one asks whether its conditions can be met at all.
+        def objectives(stmts) -> int:
+            most = 0
+            count = 0
+            for st in stmts:
+                if isinstance(st, I.Objective):
+                    count += 1
+                elif isinstance(st, I.If):
+                    most = max(most, objectives(st.then), objectives(st.other))
+            return count + most
+        if objectives(body) > 1:
+            self.diag.error(node.name_span, f"query '{node.name}' has more than one maximize or minimize "
+                                            "on one path")
+        # every path optimises the same way: one sense, and numbers or tuples of one length
+        found = [st for st in I.statements(body) if isinstance(st, I.Objective)] \
+            if objectives(body) <= 1 else []
+        for st in found[1:]:
+            if isinstance(st.value.type, AnyT) or isinstance(found[0].value.type, AnyT):
+                break           # an error reported already
+            if st.sense != found[0].sense or arity(st.value.type) != arity(found[0].value.type):
+                def shape(o) -> str:
+                    n = arity(o.value.type)
+                    return f"{o.sense}s " + ("a number" if n == 1 else f"a tuple of {n} numbers")
+                self.diag.error(st.span, f"this path {shape(st)}, the one at line {found[0].span.line} "
+                                         f"{shape(found[0])}",
+                                hint="every path of a query maximizes (or minimizes) the same kind of "
+                                     "value: a number, or tuples of one length")
+                break
+        self.check_objective_names(body, set())
+        self.queries[node.name] = I.QueryDef(node.name, node.title, body, inputs, node)
+
+    def check_objective_names(self, body: list, chosen: set) -> None:
+        """An objective's names are known before any choice: they read no name a
+        ``choose`` binds, nor a ``let`` computed from one (in statement order)."""
+        for st in body:
+            if isinstance(st, I.Choose):
+                chosen.add(st.name)
+            elif isinstance(st, I.Let) and I.free_locals(st.value) & chosen:
+                chosen.add(st.name)
+            elif isinstance(st, I.If):
+                self.check_objective_names(st.then, set(chosen))
+                self.check_objective_names(st.other, set(chosen))
+            elif isinstance(st, I.Objective) and st.names is not None:
+                read = sorted(I.free_locals(st.names) & chosen)
+                if read:
+                    self.diag.error(st.names.span, f"an objective's names are known before any choice; "
+                                                   f"they read '{read[0]}', which a choice decides",
+                                    "name the numbers from the inputs (named goal_names(objective))")
