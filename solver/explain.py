@@ -17,7 +17,7 @@ from ortools.sat.python import cp_model
 from rulewright.compiler import ir as I
 from rulewright.compiler.semantics import render
 from rulewright.compiler.diagnostics import reason_of
-from rulewright.compiler.diffing import source_text
+from rulewright.compiler.variants.diffing import source_text
 from rulewright.compiler.interpret import interpreter_for
 from rulewright.compiler.semantics.render import jsonable
 from rulewright.compiler.semantics.render import text_value

@@ -13,7 +13,7 @@ import pytest
 
 from rulewright.compiler import load
 from rulewright.compiler.diagnostics import ResolveError
-from rulewright.compiler.diffing import diff, to_json
+from rulewright.compiler.variants.diffing import diff, to_json
 from rulewright.compiler.interpret import Interpreter
 from conftest import grid, rel
 
@@ -187,7 +187,7 @@ def test_diff_and_the_docs_show_the_doc_comments_a_variant_writes(tmp_path):
     """A variant's own doc comment of what it adds or changes (a row too) is shown; an
     override that writes none keeps the base's, which is not shown as the variant's."""
     from rulewright.compiler.docgen import variants_page
-    from rulewright.compiler.diffing import to_text
+    from rulewright.compiler.variants.diffing import to_text
     v = write(tmp_path, "v.rules", f'variant v "V" extends "{rel(SAVANNA, tmp_path)}"\n'
                                    "/// Eight lions only.\n"
                                    "override row card.lion: count = 8\n"

@@ -13,7 +13,7 @@ from rulewright.compiler.syntax import ast as A
 from rulewright.compiler import ir as I
 from rulewright.compiler.diagnostics import (Span, did_you_mean)
 from rulewright.compiler.types import (SEAT, AnyT, BoardT, LayerT)
-from rulewright.compiler.variants import _walk
+from rulewright.compiler.syntax.ast import nodes_in
 from rulewright.compiler.resolve.scope import BUILTIN_ENUMS, MOST_PLAYERS, Scope, arity
 
 
@@ -53,12 +53,12 @@ class DefinitionsPhase:
         # a later step that reads a layer an earlier one marks depends on it ("feeds")
         marked = []
         for step in node.steps:
-            reads = {n.id for n in _walk(step.body) if isinstance(n, A.Name) and n.id in layers}
+            reads = {n.id for n in nodes_in(step.body) if isinstance(n, A.Name) and n.id in layers}
             for key, marks in marked:
                 if marks & reads:
                     self.reads.append((key, f"{node.name}.{step.name}", "feeds", step.name_span))
             marked.append((f"{node.name}.{step.name}",
-                           {st.layer for st in _walk(step.body) if isinstance(st, A.Mark)}))
+                           {st.layer for st in nodes_in(step.body) if isinstance(st, A.Mark)}))
         self.scorings[node.name] = I.ScoringDef(node.name, params, layers, steps, node)
 
 

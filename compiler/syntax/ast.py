@@ -696,18 +696,23 @@ def tagged_ids(node) -> set[str]:
     """Every rule ID written in a definition: its own and those of its steps, fields,
     state variables, choices, requirements and inputs."""
     ids: set[str] = set()
-    todo = [node]
-    while todo:
-        n = todo.pop()
-        if isinstance(n, tuple):
-            todo.extend(n)
-            continue
-        if not isinstance(n, Node):
-            continue
-        for f in n.__dataclass_fields__:
-            value = getattr(n, f)
-            if f == "tags" and isinstance(value, tuple):
-                ids.update(t for t, _ in value)
-            elif isinstance(value, (Node, tuple)):
-                todo.append(value)
+    for n in nodes_in(node):
+        tags = getattr(n, "tags", None) if isinstance(n, Node) else None
+        if isinstance(tags, tuple):
+            ids.update(t for t, _ in tags)
     return ids
+
+
+def nodes_in(node):
+    """Every AST node under ``node`` (itself included)."""
+    yield node
+    if isinstance(node, tuple):
+        for x in node:
+            yield from nodes_in(x)
+        return
+    if not isinstance(node, Node):
+        return
+    for f in node.__dataclass_fields__:
+        value = getattr(node, f)
+        if isinstance(value, (Node, tuple)):
+            yield from nodes_in(value)

@@ -103,7 +103,7 @@ def cmd_check(args) -> int:
 
 
 def cmd_diff(args) -> int:
-    from rulewright.compiler import diffing
+    from rulewright.compiler.variants import diffing
     base = _load(args.base, args)
     variant = _load(args.variant_spec, args)
     if base.name != variant.name:

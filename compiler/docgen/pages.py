@@ -13,7 +13,7 @@ from pathlib import Path
 
 from rulewright.compiler.syntax import ast as A
 from rulewright.compiler import ir as I
-from rulewright.compiler.diffing import diff
+from rulewright.compiler.variants.diffing import diff
 from rulewright.compiler.semantics.operators import AGGREGATES, OPERATORS
 from rulewright.compiler.variants import kept_base
 

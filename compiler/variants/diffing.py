@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from rulewright.compiler.syntax import ast as A
 from rulewright.compiler import graph as rules_graph
 from rulewright.compiler.diagnostics import Span, source_line
-from rulewright.compiler.variants import KEPT, kept_base, word
+from rulewright.compiler.variants.names import KEPT, kept_base, word
 
 
 @dataclass

@@ -1,0 +1,5 @@
+"""Documentation from the checked program: ``pages`` writes the Markdown rules pages of a
+spec, of its variants and of the language's operators."""
+from rulewright.compiler.docgen.pages import operators_page, rules_page, variants_page
+
+__all__ = ["rules_page", "operators_page", "variants_page"]
