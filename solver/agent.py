@@ -24,7 +24,7 @@ from rulewright.compiler.diagnostics import IllegalMoveError
 from rulewright.compiler.interpret import RandomAgent
 from rulewright.compiler.types import SeatT
 
-from rulewright.solver.encode import statements
+from rulewright.compiler.ir import statements
 from rulewright.solver.queries import interpreter_for, run_query
 
 

@@ -23,7 +23,8 @@ from rulewright.compiler.semantics.render import jsonable
 from rulewright.compiler.semantics.render import text_value
 
 from rulewright.solver.build import build
-from rulewright.solver.encode import Encoder, Leaf, _symbolic, free_locals, statements
+from rulewright.compiler.ir import statements
+from rulewright.solver.encode import Encoder, Leaf, free_locals, is_symbolic
 from rulewright.solver.solving import _true, read_value, solve_or_stop
 from rulewright.solver.symbolic import RecordV, Sym
 
@@ -278,7 +279,7 @@ def _reason(program, interp, leaf, state, together: int, enc=None, example=None)
                       dict(leaf.path), together)
     rule = leaf.rule
     env = leaf.env
-    if example is not None and any(_symbolic(v) for v in env.values()) and _true(example, leaf.guard):
+    if example is not None and any(is_symbolic(v) for v in env.values()) and _true(example, leaf.guard):
         concrete = {k: _concrete(example, v, program) for k, v in env.items()}
         fails = False
         try:
@@ -305,14 +306,14 @@ def _reason(program, interp, leaf, state, together: int, enc=None, example=None)
             params = {}
             for (p, _), a in zip(rule.params, call.args):
                 free = free_locals(a, program)
-                if free is not None and all(n in leaf.env and not _symbolic(leaf.env[n]) for n in free):
+                if free is not None and all(n in leaf.env and not is_symbolic(leaf.env[n]) for n in free):
                     params[p] = interp.evaluate(a, {n: leaf.env[n] for n in free}, state=state)
                 else:
                     params[p] = _UNKNOWN    # depends on a choice: no value to show, unless
                     chosen[p] = ("expr", a, leaf.env)   # every option gives it the same one
         else:
-            chosen = {k: ("value", v) for k, v in (params or {}).items() if _symbolic(v)}
-            params = {k: (_UNKNOWN if _symbolic(v) else v) for k, v in (params or {}).items()}
+            chosen = {k: ("value", v) for k, v in (params or {}).items() if is_symbolic(v)}
+            params = {k: (_UNKNOWN if is_symbolic(v) else v) for k, v in (params or {}).items()}
         sentence = render_message(interp, rule, params, state, program,
                                   same_for_all=_same_for_all(program, state, enc, params, chosen))
         if sentence is not None and not sentence.replace("…", "").strip():
@@ -359,7 +360,7 @@ def _same_for_all(program, state, enc, params: dict, chosen: dict):
             v = scratch.encode(part, env)
         except Exception:       # what the solver cannot work out is shown as "…"
             return _UNKNOWN
-        return _UNKNOWN if _symbolic(v) else v
+        return _UNKNOWN if is_symbolic(v) else v
     return value
 
 

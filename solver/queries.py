@@ -28,7 +28,8 @@ from rulewright.compiler.types import CellT, CollT, SeatT
 
 from rulewright.solver.answer import Answer, objective_text  # noqa: F401 (objective_text: what callers take from here)
 from rulewright.solver.build import Lexicographic, build, solver_settings  # noqa: F401
-from rulewright.solver.encode import BuildTimeout, _choice_literals, _symbolic, statements
+from rulewright.compiler.ir import statements
+from rulewright.solver.encode import BuildTimeout, choice_literals, is_symbolic
 from rulewright.solver.explain import Reason, explain, reason_lines, render_message  # noqa: F401
 from rulewright.solver.hints import local_search_hint
 from rulewright.solver.replay import ReplayError, _sense, interpret_query, replay  # noqa: F401 (what callers take from here)
@@ -227,8 +228,8 @@ def _settled(value) -> bool:
     """Whether a choice had one possible value (a sub-collection of nothing, an element
     of a single one): no literal of the model decides it."""
     if isinstance(value, (CaseV, SetV, ListV)):
-        return not _choice_literals(value)
-    return not _symbolic(value)
+        return not choice_literals(value)
+    return not is_symbolic(value)
 
 
 def with_defaults(program: I.Program, name: str, inputs: dict[str, Any], state: Any) -> dict[str, Any]:

@@ -20,7 +20,7 @@ from rulewright.compiler.semantics.operators import AGGREGATES, OPERATORS
 from rulewright.compiler.types import BOOL, INT
 from conftest import ROOT
 from rulewright.solver.encode import Encoder
-from rulewright.solver.encodings import AGG_ENCODINGS, ENCODINGS
+from rulewright.solver.encode.operators import AGG_ENCODINGS, ENCODINGS
 from rulewright.solver.queries import read_int
 from rulewright.solver.symbolic import BoolV, IntV
 
