@@ -19,6 +19,8 @@ from rulewright.compiler.interpret import interpreter_for
 from rulewright.compiler.ir import statements
 from rulewright.compiler.diagnostics import RuntimeRulesError
 from rulewright.compiler.semantics.runtime import DivisionByZero
+from rulewright.solver.walk import StatementWalk
+
 
 def _sense(query: I.QueryDef) -> str:
     """Whether a query maximizes or minimizes (maximize when it has no objective)."""
@@ -40,8 +42,9 @@ def interpret_query(interp, query: I.QueryDef, inputs: dict[str, Any], values: d
     return walk.block(query.body, {})
 
 
-class _Walk:
-    """The interpreter's walk through a query for given choices (see interpret_query)."""
+class _Walk(StatementWalk):
+    """The interpreter's walk through a query for given choices (see interpret_query): the
+    concrete evaluator of the statement walk whose symbolic one is the encoder's."""
 
     def __init__(self, interp, inputs, values, forced, state):
         self.interp, self.inputs, self.values, self.forced, self.state = interp, inputs, values, forced, state
@@ -69,45 +72,57 @@ class _Walk:
         return ", ".join(parts[:4]) + (", ..." if len(parts) > 4 else "")
 
     def block(self, stmts, env):
-        objective = None
-        for st in stmts:
-            if isinstance(st, I.Input):
-                env[st.name] = self.inputs[st.name]
-            elif isinstance(st, I.Let):
-                env[st.name] = self.ev(st.value, env)
-            elif isinstance(st, I.Choose):
-                value = self.values.get(st.name)
-                if st.domain == "element" and value not in rt.as_tuple(self.ev(st.coll, env)):
-                    return None, f"{st.name} {value!r} is not an option", st.span
-                if st.domain == "subset" and \
-                        not rt.within(rt.as_tuple(value), rt.as_tuple(self.ev(st.coll, env))):
-                    return None, f"{st.name} {value!r} is not part of its collection", st.span
-                if st.domain == "subset" and st.size is not None and \
-                        len(rt.as_tuple(value)) != self.ev(st.size, env):
-                    return None, f"{st.name} {value!r} does not have the size it is chosen with", st.span
-                env[st.name] = value
-                if st.where is not None and not self.ev(st.where, env):
-                    return None, f"{st.name} breaks its 'where' condition", st.span
-            elif isinstance(st, I.Require):
-                if not self.ev(st.cond, env):
-                    return None, "the answer breaks a 'require'", st.span
-            elif isinstance(st, I.If):
-                result = self.block(st.then if self.ev(st.cond, env) else st.other, dict(env))
-                if result[1] is not None:
-                    return result
-                if result[0] is not None:
-                    objective = result
-            elif isinstance(st, I.Report):
-                self.reports.append((st, dict(env)))
-            elif isinstance(st, I.Play):
-                self.plays.append((st.name, st.value, dict(env)))
-            elif isinstance(st, I.Objective):
-                value = self.ev(st.value, env, forced=self.forced)
-                value = tuple(int(x) for x in value) if isinstance(value, tuple) else int(value)
-                objective = (value, None, st.span)
-                if st.names is not None:
-                    self.names = self.ev(st.names, env)
-        return objective or (None, None, None)
+        """(objective, problem, span) of a block: see ``interpret_query``."""
+        frame = {"objective": None}
+        return self.walk(stmts, env, frame)
+
+    def end_of_block(self, frame):
+        return frame["objective"] or (None, None, None)
+
+    # the hooks of the statement walk (solver.walk), the interpreter's side
+    def on_input(self, st, env, frame, rest):
+        env[st.name] = self.inputs[st.name]
+
+    def on_let(self, st, env, frame, rest):
+        env[st.name] = self.ev(st.value, env)
+
+    def on_choose(self, st, env, frame, rest):
+        value = self.values.get(st.name)
+        if st.domain == "element" and value not in rt.as_tuple(self.ev(st.coll, env)):
+            return None, f"{st.name} {value!r} is not an option", st.span
+        if st.domain == "subset" and \
+                not rt.within(rt.as_tuple(value), rt.as_tuple(self.ev(st.coll, env))):
+            return None, f"{st.name} {value!r} is not part of its collection", st.span
+        if st.domain == "subset" and st.size is not None and \
+                len(rt.as_tuple(value)) != self.ev(st.size, env):
+            return None, f"{st.name} {value!r} does not have the size it is chosen with", st.span
+        env[st.name] = value
+        if st.where is not None and not self.ev(st.where, env):
+            return None, f"{st.name} breaks its 'where' condition", st.span
+
+    def on_require(self, st, env, frame, rest):
+        if not self.ev(st.cond, env):
+            return None, "the answer breaks a 'require'", st.span
+
+    def on_if(self, st, env, frame, rest):
+        result = self.block(st.then if self.ev(st.cond, env) else st.other, dict(env))
+        if result[1] is not None:
+            return result
+        if result[0] is not None:
+            frame["objective"] = result
+
+    def on_report(self, st, env, frame, rest):
+        self.reports.append((st, dict(env)))
+
+    def on_play(self, st, env, frame, rest):
+        self.plays.append((st.name, st.value, dict(env)))
+
+    def on_objective(self, st, env, frame, rest):
+        value = self.ev(st.value, env, forced=self.forced)
+        value = tuple(int(x) for x in value) if isinstance(value, tuple) else int(value)
+        frame["objective"] = (value, None, st.span)
+        if st.names is not None:
+            self.names = self.ev(st.names, env)
 
 
 def replay(program: I.Program, name: str, inputs: dict[str, Any], witness: dict[str, Any],

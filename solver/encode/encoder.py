@@ -83,7 +83,7 @@ class Encoder(Blocks, Arithmetic, Expressions, Scorings, Statements):
         self._records: dict = {}
         self.agg_env: dict = {}
         self.explain = False          # one assumption literal per checked rule (for reasons)
-        self.leaves: list = []        # the rules a query checks (see require_leaf)
+        self.leaves: list = []        # the rules a query checks (see require)
         self.path_now: dict = {}      # the choices of the path being encoded (for reasons)
         self.objective_names: list = []   # the 'named' value of each objective reached
         self.dead_end = False         # a choice's condition known false (see run_block)

@@ -20,35 +20,12 @@ from rulewright.compiler.types import TupleT
 
 from rulewright.solver.symbolic import (BoardV, CaseV, Choice, ListV, Sym)
 from rulewright.solver.encode.base import cell_name
+from rulewright.solver.walk import StatementWalk
 from rulewright.solver.encode.base import Leaf, choice_literals, leaf_name
 
 
-class Statements:
+class Statements(StatementWalk):
     """A query's statements (see the module's docstring)."""
-
-    def require(self, e: I.Expr, env):
-        """Add ``e`` as a constraint where the expression being encoded is reached
-        (everywhere at the top of a query), splitting conjunctions."""
-        if isinstance(e, I.Op) and e.op == "and":
-            self.require(e.args[0], env)
-            self.require(e.args[1], env)
-            return
-        self._record_caps(e, env)
-        reach = self.reached()
-        v = self.encode(e, env)
-        lit = self.lit(v, e.span)
-        if lit is True:
-            return
-        if lit is False and len(self.context) == self.dead_depth:
-            self.dead_end = True        # on the query's path itself: nothing after it has an option
-        if reach is not True:
-            self.implies(reach, lit)
-            return
-        if lit is False:
-            self.infeasible.append(e.span)
-            self.model.add_bool_or([])
-            return
-        self.model.add_bool_or([lit])
 
     def _record_caps(self, e: I.Expr, env):
         """A required ``contents(g) == known`` or ``within(contents(g), known)`` caps how
@@ -117,46 +94,58 @@ class Statements:
 
     def _run_block(self, stmts: list[I.Stmt], env: dict, guard, path: dict):
         self.path_now = path
-        for index, st in enumerate(stmts):
-            if isinstance(st, I.Input):
-                env[st.name] = self.input_value(st, env)
-            elif isinstance(st, I.Let):
-                env[st.name] = self.encode(st.value, env)
-            elif isinstance(st, I.Choose):
-                coll = self.encode(st.coll, env) if st.domain == "element" else None
-                if st.domain == "element" and not isinstance(coll, Sym) and \
-                        len(rt.as_tuple(coll)) <= self.SPLIT_MAX:
-                    self.split(st, rt.as_tuple(coll), stmts[index + 1:], env, guard, path)
-                    return
-                self.dead_end, self.dead_depth = False, len(self.context)
-                value = self.choose(st, env, st.name)
-                if self.dead_end and not self.explain:
-                    return False        # its condition cannot hold here: as for a require
-                if guard is not True:
-                    for lit in choice_literals(value):
-                        self.implies(lit, guard)
-                env[st.name] = value
-                self.choices.append(Choice(st.name, value, st.domain, extra={"guard": guard}))
-            elif isinstance(st, I.Require):
-                if not self.require_leaf(st.cond, env, guard, path, st):
-                    if not self.explain:
-                        return False        # no option on this path: nothing after it is encoded
-                    self.path_failed = True
-            elif isinstance(st, I.If):
-                c = self.encode(st.cond, env)
-                if isinstance(c, Sym):
-                    raise NotSupportedError("a query branches on a known condition only (a choice made "
-                                            "before it from a known collection is known here)", st.cond.span)
-                if self.run_block(st.then if c else st.other, dict(env), guard, path) is False:
-                    return False
-            elif isinstance(st, I.Objective):
-                self.objectives.append((guard, self.encode(st.value, env)))
-                if st.names is not None:        # known: the resolver refuses names a choice decides
-                    self.objective_names.append(self.encode(st.names, env))
-            elif isinstance(st, (I.Report, I.Play)):
-                pass            # shown and played from the replayed witness (queries._Walk)
-            else:
-                raise NotSupportedError(f"'{type(st).__name__.lower()}' in a query", st.span)
+        return self.walk(stmts, env, (guard, path))
+
+    # the hooks of the statement walk (solver.walk); a frame is (the path's guard, its choices)
+    def on_input(self, st: I.Input, env: dict, frame, rest):
+        env[st.name] = self.input_value(st, env)
+
+    def on_let(self, st: I.Let, env: dict, frame, rest):
+        env[st.name] = self.encode(st.value, env)
+
+    def on_choose(self, st: I.Choose, env: dict, frame, rest):
+        guard, path = frame
+        coll = self.encode(st.coll, env) if st.domain == "element" else None
+        if st.domain == "element" and not isinstance(coll, Sym) and \
+                len(rt.as_tuple(coll)) <= self.SPLIT_MAX:
+            self.split(st, rt.as_tuple(coll), rest, env, guard, path)
+            return True             # the rest of the block was walked once per option
+        self.dead_end, self.dead_depth = False, len(self.context)
+        value = self.choose(st, env, st.name)
+        if self.dead_end and not self.explain:
+            return False        # its condition cannot hold here: as for a require
+        if guard is not True:
+            for lit in choice_literals(value):
+                self.implies(lit, guard)
+        env[st.name] = value
+        self.choices.append(Choice(st.name, value, st.domain, extra={"guard": guard}))
+
+    def on_require(self, st: I.Require, env: dict, frame, rest):
+        guard, path = frame
+        if not self.require(st.cond, env, guard, path, st):
+            if not self.explain:
+                return False        # no option on this path: nothing after it is encoded
+            self.path_failed = True
+
+    def on_if(self, st: I.If, env: dict, frame, rest):
+        guard, path = frame
+        c = self.encode(st.cond, env)
+        if isinstance(c, Sym):
+            raise NotSupportedError("a query branches on a known condition only (a choice made "
+                                    "before it from a known collection is known here)", st.cond.span)
+        if self.run_block(st.then if c else st.other, dict(env), guard, path) is False:
+            return False
+
+    def on_objective(self, st: I.Objective, env: dict, frame, rest):
+        guard, _ = frame
+        self.objectives.append((guard, self.encode(st.value, env)))
+        if st.names is not None:        # known: the resolver refuses names a choice decides
+            self.objective_names.append(self.encode(st.names, env))
+
+    def on_report(self, st, env: dict, frame, rest):
+        pass            # shown and played from the replayed witness (replay)
+
+    on_play = on_report
 
     def input_value(self, st: I.Input, env: dict):
         if st.name in self.inputs:
@@ -201,23 +190,28 @@ class Statements:
         else:
             self.model.add(sum(s for s, _ in sels) == guard)
 
-    def require_leaf(self, e: I.Expr, env: dict, guard, path: dict, st: I.Stmt, rule=None) -> bool:
-        """Require ``e`` on this path. Conjunctions are split, and so are calls of rules
-        without their own sentence (``else "..."``): each remaining part is one checked
-        rule, with an assumption literal when reasons are wanted. False when a part is
-        known to fail: the path has no option, and what follows it is not encoded (but
-        with reasons, whose every failing rule is wanted)."""
+    def require(self, e: I.Expr, env: dict, guard=None, path: dict | None = None, st: I.Stmt | None = None,
+                rule=None) -> bool:
+        """Require ``e``: on a query's path (``st``, the ``require`` statement, given: under
+        the path's ``guard``), or, for a ``where`` of a choice inside a scoring, wherever
+        the expression being encoded is reached. Conjunctions are split; on a query's path
+        so are calls of rules without their own sentence (``else "..."``): each remaining
+        part is one checked rule, with an assumption literal when reasons are wanted.
+        False when a part is known to fail: the path has no option, and what follows it
+        is not encoded (but with reasons, whose every failing rule is wanted)."""
         if isinstance(e, I.Op) and e.op == "and":
-            first = self.require_leaf(e.args[0], env, guard, path, st, rule)
-            if not first and not self.explain:
-                return False
-            return self.require_leaf(e.args[1], env, guard, path, st, rule) and first
+            first = self.require(e.args[0], env, guard, path, st, rule)
+            if not first and not self.explain and st is not None:
+                return False        # (a 'where' encodes both parts, as the model expects)
+            return self.require(e.args[1], env, guard, path, st, rule) and first
+        if st is None:
+            return self._require_where_reached(e, env)
         if isinstance(e, I.Call) and e.name in self.program.funcs:
             fd = self.program.funcs[e.name]
             if fd.kind == "rule" and fd.message is None:
                 args = [self.encode(a, env) for a in e.args]
                 inner = {p: a for (p, _), a in zip(fd.params, args)}
-                return self.require_leaf(fd.body, inner, guard, path, st, fd)
+                return self.require(fd.body, inner, guard, path, st, fd)
         if not self.explain:
             self._record_caps(e, env)     # (a require that is an assumption caps nothing)
         lit = self.lit(self.encode(e, env), e.span)
@@ -234,6 +228,26 @@ class Statements:
             self.implies(guard, lit)
         self.leaves.append(leaf)
         return lit is not False
+
+    def _require_where_reached(self, e: I.Expr, env: dict) -> bool:
+        """``require`` of one part of a scoring choice's ``where``, under the literals the
+        expression being encoded is reached under (everywhere at the top of a query)."""
+        self._record_caps(e, env)
+        reach = self.reached()
+        lit = self.lit(self.encode(e, env), e.span)
+        if lit is True:
+            return True
+        if lit is False and len(self.context) == self.dead_depth:
+            self.dead_end = True        # on the query's path itself: nothing after it has an option
+        if reach is not True:
+            self.implies(reach, lit)
+            return lit is not False
+        if lit is False:
+            self.infeasible.append(e.span)
+            self.model.add_bool_or([])
+            return False
+        self.model.add_bool_or([lit])
+        return True
 
 
 
