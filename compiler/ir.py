@@ -484,48 +484,42 @@ def parts(x) -> list:
     return children(x)
 
 
+def scoped_children(x, bound: frozenset = frozenset()) -> list[tuple[Any, frozenset]]:
+    """``children(x)``, each with the local names bound where it is read (``bound`` are
+    those bound around ``x``): an aggregate's binder binds its variable for the binders
+    after it, their conditions, the element and the key, not for the supply."""
+    if not isinstance(x, Agg):
+        return [(c, bound) for c in children(x)]
+    out: list = []
+    inner = set(bound)
+    for b in x.binders:
+        out.append((b.coll, frozenset(inner)))
+        inner.add(b.var)
+        if b.cond is not None:
+            out.append((b.cond, frozenset(inner)))
+    for y in (x.elem, x.key):
+        if y is not None:
+            out.append((y, frozenset(inner)))
+    if x.supply is not None:
+        out.append((x.supply, bound))
+    return out
+
+
 def free_locals(e, opaque=None) -> frozenset | None:
     """The local names an expression reads: those its own aggregates bind are left
     out, within their scope. None when ``opaque(node)`` holds for a node inside it (a
-    call the caller cannot see through) or the expression has a kind of node this
-    walk does not know."""
+    call the caller cannot see through)."""
     if isinstance(e, Local):
         return frozenset([e.name])
-    if isinstance(e, (Const, Global)):
-        return frozenset()
     if opaque is not None and opaque(e):
         return None
-    if isinstance(e, SeatVar):
-        return free_locals(e.seat, opaque)
-    if isinstance(e, (Call, Op)):
-        out = frozenset()
-        for a in e.args:
-            f = free_locals(a, opaque)
-            if f is None:
-                return None
-            out |= f
-        return out
-    if isinstance(e, Agg):
-        bound: set = set()
-        out = frozenset()
-        scoped = []
-        for b in e.binders:
-            scoped.append((b.coll, frozenset(bound)))
-            bound.add(b.var)
-            if b.cond is not None:
-                scoped.append((b.cond, frozenset(bound)))
-        for x in (e.elem, e.key):
-            if x is not None:
-                scoped.append((x, frozenset(bound)))
-        if e.supply is not None:
-            scoped.append((e.supply, frozenset()))
-        for x, inner in scoped:
-            f = free_locals(x, opaque)
-            if f is None:
-                return None
-            out |= f - inner
-        return out
-    return None
+    out = frozenset()
+    for child, inner in scoped_children(e):
+        f = free_locals(child, opaque)
+        if f is None:
+            return None
+        out |= f - inner
+    return out
 
 
 def statements(stmts):

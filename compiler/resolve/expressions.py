@@ -391,22 +391,17 @@ class ExpressionsPhase:
             # a value left out by an error reported already (a table cell of the wrong type)
         return e
 
-    def _closed(self, e: I.Expr, bound: set[str]) -> bool:
+    def _closed(self, e: I.Expr, bound) -> bool:
+        """Whether an expression reads nothing but constants and the names its own
+        aggregates bind (so it can be folded to its value)."""
         if isinstance(e, I.Const):
             return not isinstance(e.type, AnyT)
         if isinstance(e, I.Local):
             return e.name in bound
-        if isinstance(e, I.Op):
-            return e.op not in GRID_POSITIONS and all(self._closed(a, bound) for a in e.args)
-        if isinstance(e, I.Agg):
-            inner = set(bound)
-            for b in e.binders:
-                if not self._closed(b.coll, inner):
-                    return False
-                inner.add(b.var)
-                if b.cond is not None and not self._closed(b.cond, inner):
-                    return False
-            return self._closed(e.elem, inner)
+        if isinstance(e, I.Op) and e.op in GRID_POSITIONS:
+            return False
+        if isinstance(e, (I.Op, I.Agg)):
+            return all(self._closed(c, inner) for c, inner in I.scoped_children(e, frozenset(bound)))
         return False
 
     def ex_Aggregate(self, node: A.Aggregate, scope: Scope) -> I.Expr:

@@ -130,23 +130,8 @@ def fields_read(fd: I.FuncDef, program) -> list:
                 else:
                     walk(a, bound)
             return
-        if isinstance(x, (I.Op, I.Call)):
-            for a in x.args:
-                walk(a, bound)
-        elif isinstance(x, I.SeatVar):
-            walk(x.seat, bound)
-        elif isinstance(x, I.Agg):
-            inner = set(bound)
-            for b in x.binders:
-                walk(b.coll, frozenset(inner))
-                inner.add(b.var)
-                if b.cond is not None:
-                    walk(b.cond, frozenset(inner))
-            for y in (x.elem, x.key):
-                if y is not None:
-                    walk(y, frozenset(inner))
-            if x.supply is not None:
-                walk(x.supply, bound)
+        for child, inner in I.scoped_children(x, bound):
+            walk(child, inner)
 
     if fd.body is not None:
         walk(fd.body, frozenset())
