@@ -6,20 +6,17 @@ Out: an ``ir.Program``; any problem raises a ``RulesError`` with spans.
 """
 from __future__ import annotations
 
-import os
 import re
 from pathlib import Path
 from typing import Any
 
-from rulewright.compiler import cache, files
+from rulewright.compiler import cache, files, variants as V
 from rulewright.compiler.syntax.build_ast import build
-from rulewright.compiler.diagnostics import (BadInputError, Diagnostic, ResolveError, RulesError, Span, SpecSyntaxError,
-                          register_source)
+from rulewright.compiler.diagnostics import (BadInputError, Diagnostic, ResolveError, Span, SpecSyntaxError, register_source)
 from rulewright.compiler.play.inputs import decoded
 from rulewright.compiler.syntax.parse import parse_text
 from rulewright.compiler.resolve import Resolver
 from rulewright.compiler.syntax import ast as A
-from rulewright.compiler import variants as V
 from rulewright.compiler.play.checks import run_checks
 from rulewright.compiler.diagnostics import did_you_mean
 

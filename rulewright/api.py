@@ -26,13 +26,9 @@ from rulewright.compiler import files, load as _load_program
 from rulewright.compiler.semantics import runtime as rt
 from rulewright.compiler.play import state_io
 from rulewright.compiler.diagnostics import BadInputError, RulesError
-from rulewright.compiler.play.inputs import parse_value
-from rulewright.compiler.play.inputs import read_grid
+from rulewright.compiler.play.inputs import parse_value, read_grid
 from rulewright.compiler.interpret import Interpreter
-from rulewright.compiler.semantics.render import board_lines
-from rulewright.compiler.semantics.render import jsonable
-from rulewright.compiler.semantics.render import score_lines
-from rulewright.compiler.semantics.render import text as render_text
+from rulewright.compiler.semantics.render import board_lines, jsonable, score_lines, text as render_text
 from rulewright.compiler.types import SeatT
 
 __all__ = ["load", "Game", "Grid", "Score", "Played", "Position", "RulesError"]

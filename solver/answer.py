@@ -11,12 +11,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 
-from rulewright.compiler.semantics import render
-from rulewright.compiler.semantics import runtime as rt
+from rulewright.compiler.semantics import render, runtime as rt
 from rulewright.compiler.diagnostics import shown_names
-from rulewright.compiler.semantics.render import board_lines
-from rulewright.compiler.semantics.render import jsonable
-from rulewright.compiler.semantics.render import text_value
+from rulewright.compiler.semantics.render import board_lines, jsonable, text_value
 
 from rulewright.solver.explain import _ids_text, reason_lines
 

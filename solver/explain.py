@@ -19,8 +19,7 @@ from rulewright.compiler.semantics import render
 from rulewright.compiler.diagnostics import reason_of
 from rulewright.compiler.variants.diffing import source_text
 from rulewright.compiler.interpret import interpreter_for
-from rulewright.compiler.semantics.render import jsonable
-from rulewright.compiler.semantics.render import text_value
+from rulewright.compiler.semantics.render import jsonable, text_value
 
 from rulewright.solver.build import build
 from rulewright.compiler.ir import statements

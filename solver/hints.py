@@ -27,7 +27,7 @@ from rulewright.compiler.interpret import Interpreter
 
 from rulewright.solver.replay import interpret_query
 from rulewright.solver.solving import read_value, solve_or_stop
-from rulewright.solver.symbolic import BoardV, CaseV, SetV
+from rulewright.solver.symbolic import BoardV
 from rulewright.solver.symmetry import canonical
 
 

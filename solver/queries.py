@@ -37,26 +37,6 @@ from rulewright.solver.solving import STATUS, _true, read_int, read_value, solve
 from rulewright.solver.symbolic import CaseV, IntV, ListV, SetV
 
 
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
 def run_query(program: I.Program, name: str, inputs: dict[str, Any], time_limit: float = 60.0,
               workers: int = 2, symmetry: bool = True, hint_seconds: float | None = None,
               log: bool = False, params: dict | None = None, state: Any = None,
@@ -256,54 +236,5 @@ def with_defaults(program: I.Program, name: str, inputs: dict[str, Any], state: 
                                                             f"in this position", hint))
             env[st.name] = out[st.name]
     return out
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
 
 

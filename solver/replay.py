@@ -12,12 +12,10 @@ from __future__ import annotations
 from typing import Any
 
 from rulewright.compiler import ir as I
-from rulewright.compiler.semantics import render
-from rulewright.compiler.semantics import runtime as rt
-from rulewright.compiler.diagnostics import RulesError, reason_of
+from rulewright.compiler.semantics import render, runtime as rt
+from rulewright.compiler.diagnostics import RulesError, reason_of, RuntimeRulesError
 from rulewright.compiler.interpret import interpreter_for
 from rulewright.compiler.ir import statements
-from rulewright.compiler.diagnostics import RuntimeRulesError
 from rulewright.compiler.semantics.runtime import DivisionByZero
 from rulewright.solver.walk import StatementWalk
 

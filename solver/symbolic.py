@@ -24,7 +24,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 
-
 class Sym:
     """Base class of symbolic values."""
 

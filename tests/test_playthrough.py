@@ -13,6 +13,7 @@ import pytest
 from conftest import grid, savanna
 from rulewright.compiler import load
 from rulewright.compiler.play import state_io
+from rulewright.compiler.semantics import render
 from rulewright.compiler.semantics import runtime as rt
 from rulewright.compiler.diagnostics import IllegalMoveError
 from rulewright.compiler.interpret import Interpreter, ReplayAgent
@@ -58,7 +59,7 @@ def interpreter(spec):
 
 
 def trace(state):
-    return [{"kind": e.kind, "seat": e.seat, **{k: state_io.plain(v) for k, v in e.detail.items()}}
+    return [{"kind": e.kind, "seat": e.seat, **{k: render.jsonable(v, state=True) for k, v in e.detail.items()}}
             for e in state.log]
 
 
@@ -94,7 +95,7 @@ def test_playthrough_replays_step_by_step(game):
     assert trace(state) == events
     assert all(not a.choices for a in agents.values())
     reference = interp.play(mode, players, seed)
-    assert state_io.plain(state.reports) == state_io.plain(reference.reports)
+    assert render.jsonable(state.reports, state=True) == render.jsonable(reference.reports, state=True)
 
 
 def test_replay_rejects_an_illegal_traced_choice():

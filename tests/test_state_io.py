@@ -10,6 +10,7 @@ import pytest
 
 from rulewright.compiler import load
 from rulewright.compiler.play import state_io
+from rulewright.compiler.semantics import render
 from rulewright.compiler.diagnostics import BadInputError
 from rulewright.compiler.interpret import Interpreter
 from conftest import ROOT, rel
@@ -44,15 +45,15 @@ def test_round_trip_is_exact(darwin, saved):
     assert state_io.dump(again, seed=7) == doc
     for var in darwin.program.state.values():
         if not var.keyed:
-            assert state_io.plain(again.shared[var.name]) == state_io.plain(state.shared[var.name]), var.name
+            assert render.jsonable(again.shared[var.name], state=True) == render.jsonable(state.shared[var.name], state=True), var.name
 
 
 def test_loaded_state_answers_the_rules(darwin, saved):
     """A loaded position is a position: the spec's definitions evaluate on it as on the original."""
     state, _, path = saved
     again = state_io.load(darwin, str(path))
-    original = state_io.plain(darwin.call("species_lines", state=state))
-    assert original and state_io.plain(darwin.call("species_lines", state=again)) == original
+    original = render.jsonable(darwin.call("species_lines", state=state), state=True)
+    assert original and render.jsonable(darwin.call("species_lines", state=again), state=True) == original
 
 
 def test_show_is_readable(darwin, saved):

@@ -18,10 +18,9 @@ from typing import Any
 from rulewright.compiler.semantics.operators import AGGREGATES, OPERATORS
 
 from rulewright.compiler import ir as I
-from rulewright.compiler.semantics import runtime as rt
+from rulewright.compiler.semantics import runtime as rt, render
 from rulewright.compiler.diagnostics import RuntimeRulesError
 from rulewright.compiler.types import BoardT, CollT
-from rulewright.compiler.semantics import render
 
 
 _SAFE_NAME = re.compile(r"[a-z_][a-z0-9_]*")

@@ -8,15 +8,13 @@ Out: ``Interpreter`` (``call`` a definition, ``score`` a scoring with its breakd
 from __future__ import annotations
 
 
-
 from typing import Any, Callable
 
 
 from rulewright.compiler import ir as I
-from rulewright.compiler.semantics import runtime as rt
+from rulewright.compiler.semantics import runtime as rt, render
 from rulewright.compiler.diagnostics import RuntimeRulesError, Span
 from rulewright.compiler.types import BoardT, BoolT, CollT, IntT, TextT
-from rulewright.compiler.semantics import render
 from rulewright.compiler.interpret.codegen import ExprCompiler, Flattener, Emitter, fname, line_spans, mname, prname, pyname, sname, vetted
 from rulewright.compiler.interpret.state import GameState, RandomAgent, StopGame
 

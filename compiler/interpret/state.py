@@ -9,15 +9,13 @@ Out: ``GameState``, which the generated procedures read and change through its m
 from __future__ import annotations
 
 
-
 import random
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable
 
 
-from rulewright.compiler.semantics import runtime as rt
+from rulewright.compiler.semantics import runtime as rt, render
 from rulewright.compiler.diagnostics import Diagnostic, IllegalMoveError, RuntimeRulesError, Span, reason_of
-from rulewright.compiler.semantics import render
 
 if TYPE_CHECKING:         # (for the annotation only: the interpreter imports this module)
     from rulewright.compiler.interpret.interpreter import Interpreter

@@ -20,8 +20,7 @@ from typing import Any
 
 from rulewright.compiler.syntax import ast as A
 from rulewright.compiler import ir as I
-from rulewright.compiler.semantics import render
-from rulewright.compiler.semantics import runtime as rt
+from rulewright.compiler.semantics import render, runtime as rt
 from rulewright.compiler.diagnostics import (Diagnostic, DiagnosticBag, ResolveError, RulesError, RuntimeRulesError, Span, reason_of,
                           source_line)
 from rulewright.compiler.interpret import Interpreter

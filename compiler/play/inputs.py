@@ -14,7 +14,7 @@ from typing import Any
 
 from rulewright.compiler import ir as I
 from rulewright.compiler.semantics import runtime as rt
-from rulewright.compiler.diagnostics import BadInputError, Diagnostic, Span, did_you_mean, register_source, whole_number
+from rulewright.compiler.diagnostics import BadInputError, Diagnostic, Span, register_source, whole_number
 from rulewright.compiler.files import read_bytes
 from rulewright.compiler.types import BoardT, BoolT, CollT, EnumT, IntT, TextT, Type
 

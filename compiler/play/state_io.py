@@ -22,14 +22,11 @@ from typing import Any
 
 from rulewright.compiler import ir as I
 from rulewright.compiler.ir import checkpoint_names
-from rulewright.compiler.semantics import render
-from rulewright.compiler.semantics import runtime as rt
-from rulewright.compiler.diagnostics import (BadInputError, Diagnostic, Span, a_or_an, did_you_mean, register_source,
-                          whole_number)
+from rulewright.compiler.semantics import render, runtime as rt
+from rulewright.compiler.diagnostics import BadInputError, Diagnostic, Span, a_or_an, did_you_mean, whole_number
 from rulewright.compiler.types import (AnyT, BoardT, BoolT, CellT, CollT, EnumT, IntT, MapT, NoneT, RecordT, SeatT,
                     TextT, TupleT, Type)
-from rulewright.compiler.play.checks import broken_invariants
-from rulewright.compiler.play.checks import invariant_note
+from rulewright.compiler.play.checks import broken_invariants, invariant_note
 from rulewright.compiler.play.inputs import read_text
 
 FORMAT = "rulewright-state/1"
@@ -41,57 +38,6 @@ MOST_NUMBER = 10 ** 12             # a whole number of a position, either sign (
 
 
 # ------------------------------------------------------------------ writing
-def encode(program: I.Program, t: Type, v: Any) -> Any:
-    if v is None:
-        return None
-    if isinstance(t, (IntT, BoolT, TextT, EnumT)):
-        return v
-    if isinstance(t, SeatT):
-        return v.name
-    if isinstance(t, CollT):
-        items = v.cards if isinstance(v, rt.Zone) else v
-        return [encode(program, t.elem, x) for x in items]
-    if isinstance(t, RecordT):
-        info = program.records[t.name]
-        return {f: encode(program, ft, x) for (f, ft), x in zip(info.fields, v[1:])}
-    if isinstance(t, TupleT):
-        return [encode(program, it, x) for it, x in zip(t.items, v)]
-    if isinstance(t, MapT):
-        return {_key_text(encode(program, t.key, k)): encode(program, t.value, x) for k, x in v.items()}
-    if isinstance(t, BoardT):
-        return [[v.cards.get((r, c)) for c in range(v.cols)] for r in range(v.rows)]
-    if isinstance(t, CellT):
-        return list(v)
-    return _plain(v)
-
-
-def _key_text(k: Any) -> str:
-    """A map key as a JSON object key: true/false for booleans, as JSON writes them."""
-    return json.dumps(k) if isinstance(k, bool) else str(k)
-
-
-def _plain(v: Any) -> Any:
-    """A value whose type is not known precisely (reports, log details)."""
-    if isinstance(v, rt.Seat):
-        return v.name
-    if isinstance(v, rt.Zone):
-        return list(v.cards)
-    if isinstance(v, rt.Score):
-        return int(v)
-    if render.is_record(v):
-        return {f: _plain(x) for f, x in zip(v.rw_fields, v[1:])}
-    if isinstance(v, rt.Board):
-        return [[v.cards.get((r, c)) for c in range(v.cols)] for r in range(v.rows)]
-    if isinstance(v, dict):
-        return {(k.name if isinstance(k, rt.Seat) else str(k)): _plain(x) for k, x in v.items()}
-    if isinstance(v, (tuple, list, set, frozenset)):
-        return [_plain(x) for x in v]
-    return v
-
-
-plain = _plain
-
-
 def changed_params(program: I.Program) -> dict[str, Any]:
     """The params given another value than the spec's (``--set``), to save with a state."""
     return {k: program.constants[k] for k in program.overrides
@@ -121,17 +67,17 @@ def dump(state, *, seed: int | None = None, beside: str | None = None) -> dict:
         "seats": [{"name": s.name, "kind": s.kind, "title": s.title} for s in state.seats],
         "state": {}, "per_seat": {}, "per_key": {},
         "checkpoints": dict(state.checkpoints),
-        "reports": {k: _plain(v) for k, v in state.reports.items()},
+        "reports": {k: render.jsonable(v, state=True) for k, v in state.reports.items()},
     }
     for var in program.state.values():
         if var.per_seat:
-            doc["per_seat"][var.name] = {s.name: encode(program, var.type, state.per[var.name][s])
+            doc["per_seat"][var.name] = {s.name: render.typed_json(program, var.type, state.per[var.name][s])
                                          for s in state.seats}
         elif var.keyed:
-            doc["per_key"][var.name] = {str(k): encode(program, var.type, v)
+            doc["per_key"][var.name] = {str(k): render.typed_json(program, var.type, v)
                                         for k, v in state.per[var.name].items()}
         else:
-            doc["state"][var.name] = encode(program, var.type, state.shared[var.name])
+            doc["state"][var.name] = render.typed_json(program, var.type, state.shared[var.name])
     return doc
 
 
@@ -266,7 +212,7 @@ class Reader:
             if span is None and b.item is not None:
                 # an element of a collection that is not state (a card of a table): the
                 # first place the file writes it
-                path = self.loc.find(json.dumps(_plain(b.item), ensure_ascii=False), b.within)
+                path = self.loc.find(json.dumps(render.jsonable(b.item, state=True), ensure_ascii=False), b.within)
                 if path is not None:
                     span, at = self.loc.span(self.file, path), path_text(path)
             if span is None:
@@ -719,5 +665,5 @@ def show(state, title: str | None = None) -> list[str]:
     if state.reports:
         lines += ["", "reports"]
         for name, value in state.reports.items():
-            lines += render.block(name, _plain(value), "  ")
+            lines += render.block(name, render.jsonable(value, state=True), "  ")
     return lines

@@ -13,7 +13,7 @@ from typing import Any
 from rulewright.compiler.syntax import ast as A
 from rulewright.compiler import ir as I
 from rulewright.compiler.semantics import runtime as rt
-from rulewright.compiler.diagnostics import (BadInputError, Span, did_you_mean, whole_number)
+from rulewright.compiler.diagnostics import BadInputError, Span, did_you_mean, whole_number
 from rulewright.compiler.types import (ANY, BOOL, INT, RELATION, SEAT, TEXT, AnyT, BoardT, BoolT, CellT, CollT, EnumT,
                     IntT, RecordT, Type, assignable, is_bool, is_int)
 from rulewright.compiler.resolve.scope import MOST_GRID_CELLS, Scope, named_options

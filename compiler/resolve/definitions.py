@@ -7,12 +7,10 @@ Out: ``scorings``, ``procedures``, ``modes``, ``queries`` of the resolver.
 from __future__ import annotations
 
 
-
-
 from rulewright.compiler.syntax import ast as A
 from rulewright.compiler import ir as I
-from rulewright.compiler.diagnostics import (Span, did_you_mean)
-from rulewright.compiler.types import (SEAT, AnyT, BoardT, LayerT)
+from rulewright.compiler.diagnostics import Span, did_you_mean
+from rulewright.compiler.types import SEAT, AnyT, BoardT, LayerT
 from rulewright.compiler.syntax.ast import nodes_in
 from rulewright.compiler.resolve.scope import BUILTIN_ENUMS, MOST_PLAYERS, Scope, arity
 

@@ -8,13 +8,12 @@ Out: a typed ``ir.Expr``, or diagnostics.
 from __future__ import annotations
 
 
-
 from rulewright.compiler.semantics.operators import AGGREGATES, BUILTIN_CALLS, GRID_POSITIONS, OPERATORS, OpTypeError
 
 from rulewright.compiler.syntax import ast as A
 from rulewright.compiler import ir as I
 from rulewright.compiler.semantics import runtime as rt
-from rulewright.compiler.diagnostics import (Diagnostic, RulesError, Span, did_you_mean)
+from rulewright.compiler.diagnostics import Diagnostic, RulesError, Span, did_you_mean
 from rulewright.compiler.types import (ANY, BOOL, INT, NONE, RELATION, SEAT, TEXT, AnyT, BoardT, CellT, CollT, EnumT,
                     LayerT, MapT, RecordT, ScoreT, SeatT, TextT, TupleT, Type, assignable, is_bool, is_cell,
                     is_coll, is_int, join)

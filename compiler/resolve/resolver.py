@@ -11,9 +11,8 @@ from typing import Any
 
 
 from rulewright.compiler.syntax import ast as A
-from rulewright.compiler import ir as I
-from rulewright.compiler import files as files_mod
-from rulewright.compiler.diagnostics import (NO_SPAN, Diagnostic, DiagnosticBag, ResolveError, Span, did_you_mean)
+from rulewright.compiler import ir as I, files as files_mod
+from rulewright.compiler.diagnostics import NO_SPAN, Diagnostic, DiagnosticBag, ResolveError, Span, did_you_mean
 from rulewright.compiler.types import Type
 from rulewright.compiler.graph import check_cycles
 from rulewright.compiler.resolve.tables import TablesPhase

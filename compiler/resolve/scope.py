@@ -12,8 +12,8 @@ from rulewright.compiler.semantics.operators import AGGREGATES, BUILTIN_CALLS
 from rulewright.compiler.syntax import ast as A
 from rulewright.compiler import ir as I
 from rulewright.compiler.semantics import runtime as rt
-from rulewright.compiler.diagnostics import (Span, source_line)
-from rulewright.compiler.types import (TupleT, Type)
+from rulewright.compiler.diagnostics import Span, source_line
+from rulewright.compiler.types import TupleT, Type
 
 
 BUILTIN_ENUMS = {
@@ -25,8 +25,6 @@ BUILTIN_FUNCS = {name for name, _ in BUILTIN_CALLS} | {"cells", "rows", "columns
                                                        "least", "most"} | set(AGGREGATES)
 KEYED_AGGREGATES = {"ranked", "sorted", "allocate", "allocate_skipping", "allocate_even"}
 TYPE_NAMES = {"int", "bool", "text", "cell", "seat", "relation"}
-
-
 
 
 def span_within(span: Span, m: "re.Match") -> Span:

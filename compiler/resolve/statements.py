@@ -7,11 +7,9 @@ Out: typed ``ir.Stmt`` nodes, or diagnostics.
 from __future__ import annotations
 
 
-
-
 from rulewright.compiler.syntax import ast as A
 from rulewright.compiler import ir as I
-from rulewright.compiler.diagnostics import (Span, did_you_mean)
+from rulewright.compiler.diagnostics import Span, did_you_mean
 from rulewright.compiler.types import (ANY, AnyT, BoardT, CellT, CollT, EnumT, LayerT, SeatT, TupleT, Type, assignable, is_bool,
                     is_cell, is_coll, is_int, same)
 from rulewright.compiler.resolve.scope import Scope

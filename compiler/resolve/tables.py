@@ -14,12 +14,10 @@ from pathlib import Path
 
 
 from rulewright.compiler.syntax import ast as A
-from rulewright.compiler import ir as I
-from rulewright.compiler import files as files_mod
+from rulewright.compiler import ir as I, files as files_mod
 from rulewright.compiler.semantics import runtime as rt
-from rulewright.compiler.diagnostics import (BadInputError, Span, did_you_mean, whole_number)
-from rulewright.compiler.types import (ANY, AnyT, BoolT, CollT, EnumT, IntT, TextT, Type, assignable, is_bool)
-from rulewright.compiler.diagnostics import register_source
+from rulewright.compiler.diagnostics import BadInputError, Span, did_you_mean, whole_number, register_source
+from rulewright.compiler.types import ANY, AnyT, BoolT, CollT, EnumT, IntT, TextT, Type, assignable, is_bool
 from rulewright.compiler.play.inputs import not_utf8
 from rulewright.compiler.resolve.scope import MOST_ROWS, Scope, NAME_RE, named_options, rt_oset, span_within, written_at
 

@@ -8,9 +8,11 @@ Out: strings and lists of lines (``text``, ``text_value``, ``block``...), JSON-r
 """
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from rulewright.compiler.semantics import runtime as rt
+from rulewright.compiler.types import BoardT, BoolT, CellT, CollT, EnumT, IntT, MapT, RecordT, SeatT, TextT, TupleT, Type
 
 LONG_PILE = 12          # piles longer than this are shown as a count and their top cards
 
@@ -98,8 +100,14 @@ def block(name: str, value: Any, indent: str = "") -> list[str]:
     return [f"{indent}{words(name)}: {text(value, LONG_PILE)}"]
 
 
-def jsonable(value: Any) -> Any:
+def jsonable(value: Any, state: bool = False) -> Any:
+    """A value as JSON: the one printer of values for ``--json`` output, game logs and state
+    files. With ``state``, as a state file writes a value whose type is not known precisely
+    (a report, a note): a score is its total and a record its fields by name; otherwise a
+    score has its steps and choices and a record is the list of its values."""
     if isinstance(value, rt.Score):
+        if state:
+            return int(value)
         return {"total": int(value), "scores": dict(value.steps),
                 **{k: jsonable(v) for k, v in value.choices.items()}}
     if isinstance(value, rt.Board):
@@ -108,11 +116,44 @@ def jsonable(value: Any) -> Any:
         return value.name
     if isinstance(value, rt.Zone):
         return list(value.cards)
+    if state and is_record(value):
+        return {f: jsonable(x, state) for f, x in zip(value.rw_fields, value[1:])}
     if isinstance(value, dict):
-        return {(k.name if isinstance(k, rt.Seat) else str(k)): jsonable(v) for k, v in value.items()}
+        return {(k.name if isinstance(k, rt.Seat) else str(k)): jsonable(v, state) for k, v in value.items()}
     if isinstance(value, (tuple, list, frozenset, set)):
-        return [jsonable(v) for v in value]
+        return [jsonable(v, state) for v in value]
     return value
+
+
+def typed_json(program, t: Type, v: Any) -> Any:
+    """A value of a known type as a state file writes it (``docs/state.md``): a seat by its
+    name, a record's fields by name, a map's keys as JSON object keys, a grid as rows."""
+    if v is None:
+        return None
+    if isinstance(t, (IntT, BoolT, TextT, EnumT)):
+        return v
+    if isinstance(t, SeatT):
+        return v.name
+    if isinstance(t, CollT):
+        items = v.cards if isinstance(v, rt.Zone) else v
+        return [typed_json(program, t.elem, x) for x in items]
+    if isinstance(t, RecordT):
+        info = program.records[t.name]
+        return {f: typed_json(program, ft, x) for (f, ft), x in zip(info.fields, v[1:])}
+    if isinstance(t, TupleT):
+        return [typed_json(program, it, x) for it, x in zip(t.items, v)]
+    if isinstance(t, MapT):
+        return {_key_text(typed_json(program, t.key, k)): typed_json(program, t.value, x) for k, x in v.items()}
+    if isinstance(t, BoardT):
+        return [[v.cards.get((r, c)) for c in range(v.cols)] for r in range(v.rows)]
+    if isinstance(t, CellT):
+        return list(v)
+    return jsonable(v, state=True)
+
+
+def _key_text(k: Any) -> str:
+    """A map key as a JSON object key: true/false for booleans, as JSON writes them."""
+    return json.dumps(k) if isinstance(k, bool) else str(k)
 
 
 def text_value(value: Any, cells: bool = True) -> str:

@@ -17,8 +17,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
-from rulewright.compiler.diagnostics import RuntimeRulesError
-from rulewright.compiler.diagnostics import Diagnostic
+from rulewright.compiler.diagnostics import RuntimeRulesError, Diagnostic
 
 
 # -------------------------------------------------------------------- boards

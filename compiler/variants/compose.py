@@ -13,8 +13,7 @@ from pathlib import Path
 from rulewright.compiler.syntax import ast as A
 from rulewright.compiler.diagnostics import Diagnostic, DiagnosticBag, ResolveError, Span, a_or_an, did_you_mean, source_line
 from rulewright.compiler.variants.names import Applied, BASE, ChangeRecord, KEPT, EditTable, map_names, span_of, targets_of, uses_base, variant_name, word
-from rulewright.compiler.variants.parts import PART_ADDS, ROW_CHANGES, near_step, overlaps, step_form_ok, step_hint
-from rulewright.compiler.variants.parts import overridden
+from rulewright.compiler.variants.parts import PART_ADDS, ROW_CHANGES, near_step, overlaps, step_form_ok, step_hint, overridden
 
 
 def compose(base: list[A.SpecFile], variants: list[A.SpecFile],

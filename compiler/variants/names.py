@@ -147,8 +147,6 @@ def kept_base(name: str) -> bool:
     return KEPT in name
 
 
-
-
 def uses_base(d) -> bool:
     return any((isinstance(n, A.Call) and n.func == BASE) or (isinstance(n, A.Name) and n.id == BASE)
                or (isinstance(n, A.Do) and n.proc == BASE) for n in A.nodes_in(d))
@@ -213,8 +211,6 @@ def targets_of(ch: A.Change):
     if isinstance(node, A.State):
         return [(v.name, v, v.span) for v in node.vars]
     return [(ch.target, node, ch.target_span)]
-
-
 
 
 def with_steps(d, change):

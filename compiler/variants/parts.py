@@ -12,8 +12,7 @@ from dataclasses import replace
 from rulewright.compiler.syntax import ast as A
 from rulewright.compiler.ir import checkpoint_names
 from rulewright.compiler.diagnostics import DiagnosticBag, Span, a_or_an, did_you_mean
-from rulewright.compiler.variants.names import BASE, ChangeRecord, KEPT, EditTable, map_names, span_of, uses_base
-from rulewright.compiler.variants.names import binders_of, merge_tags
+from rulewright.compiler.variants.names import BASE, ChangeRecord, KEPT, EditTable, map_names, span_of, uses_base, binders_of, merge_tags
 
 
 # ------------------------------------------------------------------ steps
@@ -28,10 +27,6 @@ def overlaps(a: str, b: str) -> bool:
     """Whether two changed names overlap: the same, or one a part (a step, a field, a
     row) of the other."""
     return a != b and (a.startswith(b + ".") or b.startswith(a + "."))
-
-
-
-
 
 
 def step_hint(target: str, named: dict, full: bool = True) -> str:

@@ -17,7 +17,6 @@ from rulewright.compiler.diagnostics import BadInputError, Diagnostic, RulesErro
 from rulewright.compiler.types import BoardT
 
 
-
 class UsageError(BadInputError):
     pass
 

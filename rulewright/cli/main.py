@@ -18,23 +18,10 @@ from pathlib import Path
 from rulewright import __version__
 from rulewright.compiler.diagnostics import RulesError
 
-from rulewright.cli.common import MOST_WORKERS
-from rulewright.cli.common import UsageError
-from rulewright.cli.common import _Parser
-from rulewright.cli.common import _blame_settings
-from rulewright.cli.common import _positive
-from rulewright.cli.common import _whole
-from rulewright.cli.play import cmd_play
-from rulewright.cli.play import cmd_score
-from rulewright.cli.play import cmd_show
-from rulewright.cli.play import cmd_simulate
+from rulewright.cli.common import MOST_WORKERS, UsageError, _Parser, _blame_settings, _positive, _whole
+from rulewright.cli.play import cmd_play, cmd_score, cmd_show, cmd_simulate
 from rulewright.cli.query import cmd_query
-from rulewright.cli.spec import cmd_check
-from rulewright.cli.spec import cmd_diff
-from rulewright.cli.spec import cmd_docs
-from rulewright.cli.spec import cmd_dump
-from rulewright.cli.spec import cmd_graph
-
+from rulewright.cli.spec import cmd_check, cmd_diff, cmd_docs, cmd_dump, cmd_graph
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -16,16 +16,12 @@ from typing import Any
 from rulewright.compiler.semantics import runtime as rt
 from rulewright.compiler.diagnostics import (BadInputError, Diagnostic, RulesError, Span, did_you_mean,
                                              whole_number)
-from rulewright.compiler.semantics.render import board_lines
-from rulewright.compiler.semantics.render import jsonable
-from rulewright.compiler.semantics.render import score_lines
-from rulewright.compiler.semantics.render import text_value
+from rulewright.compiler.semantics.render import board_lines, jsonable, score_lines, text_value
 from rulewright.compiler.types import BoardT
 from rulewright.compiler.variants import lost_checkpoints
 
 from rulewright.cli.common import (UsageError, _blame_settings, _given_settings, _load, _load_state, _pick_mode,
                      _players_text, _same_file, _seat_board_var, _write)
-
 
 
 def cmd_score(args) -> int:
@@ -164,7 +160,7 @@ def cmd_play(args) -> int:
     def write_log(state):
         if args.log:
             _write(args.log, "".join(json.dumps({"kind": e.kind, "seat": e.seat,
-                                                 **{k: state_io.plain(v) for k, v in e.detail.items()}},
+                                                 **{k: render.jsonable(v, state=True) for k, v in e.detail.items()}},
                                                 ensure_ascii=False) + "\n" for e in state.log))
     state = None
     try:
@@ -191,12 +187,12 @@ def cmd_play(args) -> int:
         out = {"spec": program.name, "mode": mode.name, "players": players, "seed": args.seed,
                "stopped_at": state.stopped,
                "seats": [{"name": s.name, "kind": s.kind, "title": s.title,
-                          **{v.name: state_io.encode(program, v.type, state.per[v.name][s]) for v in per_seat}}
+                          **{v.name: render.typed_json(program, v.type, state.per[v.name][s]) for v in per_seat}}
                          for s in state.seats],
-               "notes": [{"name": e.detail["name"], "value": state_io.plain(e.detail["value"]),
+               "notes": [{"name": e.detail["name"], "value": render.jsonable(e.detail["value"], state=True),
                           **({"section": True} if e.detail.get("heading") else {})}
                          for e in state.log if e.kind == "note"],
-               "reports": {k: state_io.plain(v) for k, v in state.reports.items()},
+               "reports": {k: render.jsonable(v, state=True) for k, v in state.reports.items()},
                "state": doc,
                "choices": sum(1 for e in state.log if e.kind == "choose"),
                **({"solver_agents": agents} if (agents := _solver_agents(state)) else {}),

@@ -9,13 +9,7 @@ import json
 from rulewright.compiler.diagnostics import did_you_mean
 from rulewright.compiler.semantics.render import text_value
 
-from rulewright.cli.common import UsageError
-from rulewright.cli.common import _Parser
-from rulewright.cli.common import _load
-from rulewright.cli.common import _load_state
-from rulewright.cli.common import _reads_state
-from rulewright.cli.common import _seat
-
+from rulewright.cli.common import UsageError, _Parser, _load, _load_state, _reads_state, _seat
 
 
 def cmd_query(args, extra: list[str]) -> int:

@@ -14,10 +14,7 @@ from rulewright.compiler import graph as rules_graph
 from rulewright.compiler.diagnostics import RulesError
 from rulewright.compiler.variants import lost_checkpoints
 
-from rulewright.cli.common import UsageError
-from rulewright.cli.common import _load
-from rulewright.cli.common import _overrides
-
+from rulewright.cli.common import UsageError, _load, _overrides
 
 
 # ------------------------------------------------------------------ commands

@@ -8,14 +8,11 @@ Out: symbolic values whose constraints are in the encoder's model.
 from __future__ import annotations
 
 
-
-
 from rulewright.compiler.diagnostics import NotSupportedError, Span
 
 
-from rulewright.solver.symbolic import (BoolV, CaseV, IntV, ListV, MapV, RecordV, ScoreV, Sym)
-from rulewright.solver.encode.base import FLIPPED, NO_VALUE, hashable, linear_key, radix, is_symbolic
-from rulewright.solver.encode.base import Lazy
+from rulewright.solver.symbolic import BoolV, CaseV, IntV, ListV, MapV, RecordV, ScoreV, Sym
+from rulewright.solver.encode.base import FLIPPED, NO_VALUE, hashable, linear_key, radix, is_symbolic, Lazy
 
 
 class Arithmetic:

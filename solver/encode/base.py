@@ -5,13 +5,11 @@ readable names of cells, and the limits of a model.
 from __future__ import annotations
 
 
-
-
 from rulewright.compiler import ir as I
 from rulewright.compiler.diagnostics import NotSupportedError
 
 
-from rulewright.solver.symbolic import (CaseV, ListV, RecordV, SetV, Sym)
+from rulewright.solver.symbolic import CaseV, ListV, RecordV, SetV, Sym
 
 
 def is_symbolic(v) -> bool:
@@ -156,8 +154,6 @@ def radix(reaches: list) -> list:
         weights.append(weight)
         weight *= 2 * reach + 1
     return weights[::-1]
-
-
 
 
 def chain_parts(e: I.Op) -> list:

@@ -16,9 +16,8 @@ from rulewright.compiler import ir as I
 from rulewright.compiler.diagnostics import NotSupportedError, Span
 
 
-from rulewright.solver.symbolic import (BoolV, CaseV, IntV, ScoreV)
-from rulewright.solver.encode.base import BuildTimeout, MOST_MAGNITUDE, TICKS, too_large
-from rulewright.solver.encode.base import Leaf
+from rulewright.solver.symbolic import BoolV, CaseV, IntV, ScoreV
+from rulewright.solver.encode.base import BuildTimeout, MOST_MAGNITUDE, TICKS, too_large, Leaf
 
 
 class Blocks:

@@ -24,7 +24,7 @@ from rulewright.solver.encode.arithmetic import Arithmetic
 from rulewright.solver.encode.expressions import Expressions
 from rulewright.solver.encode.scorings import Scorings
 from rulewright.solver.encode.statements import Statements
-from rulewright.solver.symbolic import (BoardV, Choice, ScoreV)
+from rulewright.solver.symbolic import BoardV, Choice, ScoreV
 from rulewright.solver.encode.base import TICKS
 
 

@@ -20,9 +20,8 @@ from rulewright.compiler.interpret import interpreter_for
 from rulewright.compiler.semantics.operators import OPERATORS
 
 from rulewright.solver.encode.operators import AGG_ENCODINGS, ENCODINGS
-from rulewright.solver.symbolic import (BoolV, CaseV, CountsV, GroupsV, ListV, RecordV, SetV, Sym)
-from rulewright.solver.encode.base import DEFS, NODES, NO_VALUE, chain_parts, memo_key, is_symbolic, fields_read
-from rulewright.solver.encode.base import free_locals
+from rulewright.solver.symbolic import BoolV, CaseV, CountsV, GroupsV, ListV, RecordV, SetV, Sym
+from rulewright.solver.encode.base import DEFS, NODES, NO_VALUE, chain_parts, memo_key, is_symbolic, fields_read, free_locals
 
 
 class Expressions:

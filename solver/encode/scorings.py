@@ -17,7 +17,7 @@ from rulewright.compiler.diagnostics import Diagnostic, NotSupportedError, Span
 from rulewright.compiler.types import BoardT
 
 
-from rulewright.solver.symbolic import (BoardV, CaseV, Choice, EnumV, IntV, LayerV, ListV, ScoreV, SetV, Sym)
+from rulewright.solver.symbolic import BoardV, CaseV, Choice, EnumV, IntV, LayerV, ListV, ScoreV, SetV, Sym
 from rulewright.solver.encode.base import hashable, cell_name, free_locals
 
 

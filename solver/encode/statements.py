@@ -18,10 +18,9 @@ from rulewright.compiler.diagnostics import NotSupportedError, RulesError
 from rulewright.compiler.types import TupleT
 
 
-from rulewright.solver.symbolic import (BoardV, CaseV, Choice, ListV, Sym)
-from rulewright.solver.encode.base import cell_name
+from rulewright.solver.symbolic import BoardV, CaseV, Choice, ListV, Sym
+from rulewright.solver.encode.base import cell_name, Leaf, choice_literals, leaf_name
 from rulewright.solver.walk import StatementWalk
-from rulewright.solver.encode.base import Leaf, choice_literals, leaf_name
 
 
 class Statements(StatementWalk):
@@ -248,13 +247,5 @@ class Statements(StatementWalk):
             return False
         self.model.add_bool_or([lit])
         return True
-
-
-
-
-
-
-
-
 
 
