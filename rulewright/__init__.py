@@ -19,9 +19,9 @@ __all__ = ["load", "Game", "Grid", "Score", "Played", "Position", "RulesError", 
 
 
 def __getattr__(name: str):
-    # The API is imported when first used, so that ``import rulewright.solver.cli`` (the
-    # command, which imports this package first) stays as light as it was.
     if name in __all__:
+        # the API is imported when first used, so that ``rulewright`` (the command, which
+        # imports this package first) starts without loading the whole API
         from rulewright import api
         return getattr(api, name)
     raise AttributeError(f"module 'rulewright' has no attribute {name!r}")

@@ -23,6 +23,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ortools.sat.python.cp_model import LinearExpr
+
 
 class Sym:
     """Base class of symbolic values."""
@@ -55,16 +57,9 @@ class IntV(Sym):
                    for v, _ in self.terms.values())
 
 
-_WEIGHTED_SUM: list = []
-
-
 def _weighted_sum():
-    """OR-Tools' weighted sum, imported when first needed: the operator table (and so
-    every command) reads this module, only the solver builds expressions."""
-    if not _WEIGHTED_SUM:
-        from ortools.sat.python.cp_model import LinearExpr
-        _WEIGHTED_SUM.append(LinearExpr.weighted_sum)
-    return _WEIGHTED_SUM[0]
+    """OR-Tools' weighted sum."""
+    return LinearExpr.weighted_sum
 
 
 def _is_bool_var(v) -> bool:

@@ -1825,7 +1825,7 @@ def crash_class(outcome: Outcome, reason: str) -> tuple[str, list[str]]:
                 blocks.append(cur)
             elif cur is not None and _FH_FRAME.match(ln):
                 cur.append(_FH_FRAME.match(ln).groups())
-        main = [b for b in blocks if any("solver/cli/" in f for f, _, _ in b)] or blocks
+        main = [b for b in blocks if any("rulewright/cli/" in f for f, _, _ in b)] or blocks
         where = "unknown"
         if main and main[-1]:
             frames = main[-1]

@@ -1,6 +1,6 @@
 """The operator table: every operator defined once in ``compiler.semantics.operators``
 (typing, concrete meaning), every one either encoded for CP-SAT in
-``solver.encodings`` under the same name or marked ``constant_only``; and, for the
+``solver.encode.operators`` under the same name or marked ``constant_only``; and, for the
 operators over numbers and truth values, the encoding agrees with the meaning on
 every combination of sample operands (each operand a CP-SAT variable fixed to the
 value, so the encoding is what computes the result)."""

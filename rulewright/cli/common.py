@@ -12,9 +12,13 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-from rulewright.compiler import graph as rules_graph
-from rulewright.compiler.diagnostics import BadInputError, Diagnostic, RulesError, did_you_mean, whole_number
+from rulewright.compiler import graph as rules_graph, load, files
+from rulewright.compiler.diagnostics import BadInputError, Diagnostic, RulesError, did_you_mean, whole_number, Span
 from rulewright.compiler.types import BoardT
+from rulewright.compiler.play import state_io
+from rulewright.compiler.interpret import Interpreter
+import networkx as nx
+from rulewright.compiler.play.state_io import locate, path_text
 
 
 class UsageError(BadInputError):
@@ -85,7 +89,6 @@ def _load(path: str, args, sets: dict[str, str] | None = None):
     """A spec with the --set values and the player's own table files of the command.
     When the spec loads without the player's own tables but not with them, the error
     is the tables' (a bad input file, exit 2)."""
-    from rulewright.compiler import load
     if getattr(args, "cards", None) is not None and not args.cards.strip():
         raise UsageError("--cards (--card-table) takes a FILE, not an empty name")
     options = {"cards": args.cards} if getattr(args, "cards", None) else {}
@@ -150,7 +153,6 @@ def _players_text(mode) -> str:
 def _variant_for(spec: str, players: int) -> str:
     """A hint naming the variants in the spec's own variants/ folder with a mode for
     that many players (the Two-player Version of a game for three or more)."""
-    from rulewright.compiler import load
     folder = Path(spec) / "variants"
     if not folder.is_dir():
         return ""
@@ -176,8 +178,6 @@ def _load_state(args, program=None):
     """The spec and a saved game state, with the switches, params and tables the game
     was played with unless the command line says otherwise. When the spec cannot be
     loaded with those, the error is the state file's, at the entry that names them."""
-    from rulewright.compiler.play import state_io
-    from rulewright.compiler.interpret import Interpreter
     doc, text = state_io.read_document(args.state)
     given = _overrides(args.set)
     program = program or _load(args.spec, args, given)
@@ -206,7 +206,6 @@ def _load_state(args, program=None):
             file: a spec error (exit 1), not the position's."""
             for v in saved_variants:
                 try:
-                    from rulewright.compiler import load
                     load(args.spec, given, variants=[v])
                 except RulesError as exc:
                     if any(d.span.line > 0 and _same_file(d.span.file, v) for d in exc.diagnostics):
@@ -301,9 +300,6 @@ class _FromPosition:
             return False
         if self.own_fault is not None and self.own_fault():
             return False
-        from rulewright.compiler.diagnostics import Diagnostic, Span
-        from rulewright.compiler.play.state_io import locate
-        from rulewright.compiler.play.state_io import path_text
         scores = [self._names(e, exc.diagnostics) for e in self.entries]
         named = [e for s, e in sorted(zip(scores, self.entries), key=lambda x: -x[0]) if s > 0]
         blank = [e for e in self.entries if e[2] is not None and not e[2].strip()]
@@ -336,8 +332,6 @@ def _blame_settings(args, requirement: str) -> bool:
 def _settings_refused(args, requirement: str) -> bool:
     """Whether the game refused by ``requirement`` before its first choice would
     start without the command's --set, --cards and --table: then those are at fault."""
-    from rulewright.compiler import load
-    from rulewright.compiler.interpret import Interpreter
 
     class Stop:
         def choose(self, *_):
@@ -370,8 +364,6 @@ def _within_allowed(args, text: str, entries) -> None:
     """The files a state file names (variants, tables) lie in the allowed folders: the
     folder trees of the state file and of the spec and files on the command line, the
     folders given with --root, and the games rulewright ships (see compiler.files)."""
-    from rulewright.compiler import files
-    from rulewright.compiler.play import state_io
     named = [args.state, args.spec, *(getattr(args, "variant", None) or [])]
     roots = files.allowed([files.tree_of(p) for p in named if p and Path(p).exists()])
     for entry, written, path in entries:
@@ -435,7 +427,6 @@ def _seat(raw: str, state, name: str):
 def _reads_state(program, query):
     """Whether a query reads the game state (a state variable is downstream of it in
     the rules graph)."""
-    import networkx as nx
     g = rules_graph.build(program)
     seen = nx.descendants(g, query.name) if query.name in g else set()
     return [n in program.state for n in seen]

@@ -16,12 +16,14 @@ import traceback
 from pathlib import Path
 
 from rulewright import __version__
-from rulewright.compiler.diagnostics import RulesError
+from rulewright.compiler.diagnostics import RulesError, RuntimeRulesError
 
 from rulewright.cli.common import MOST_WORKERS, UsageError, _Parser, _blame_settings, _positive, _whole
 from rulewright.cli.play import cmd_play, cmd_score, cmd_show, cmd_simulate
 from rulewright.cli.query import cmd_query
 from rulewright.cli.spec import cmd_check, cmd_diff, cmd_docs, cmd_dump, cmd_graph
+from rulewright.compiler import files
+from rulewright.compiler.interpret import locate
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -142,7 +144,6 @@ def main(argv: list[str] | None = None) -> int:
     try:
         args, extra = parser.parse_known_args(argv)
         args.query_help = query_help
-        from rulewright.compiler import files
         files.clear_roots()
         for folder in getattr(args, "root", None) or []:
             files.add_root(folder)
@@ -162,8 +163,6 @@ def main(argv: list[str] | None = None) -> int:
                     "play": cmd_play, "docs": cmd_docs, "show": cmd_show, "diff": cmd_diff,
                     "simulate": cmd_simulate}[args.command](args)
     except RulesError as exc:
-        from rulewright.compiler.diagnostics import RuntimeRulesError
-        from rulewright.compiler.interpret import locate
         refused = getattr(exc, "requirement", None)
         if isinstance(exc, RuntimeRulesError):
             exc = locate(exc)

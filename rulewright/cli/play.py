@@ -13,20 +13,25 @@ import time
 from pathlib import Path
 from typing import Any
 
-from rulewright.compiler.semantics import runtime as rt
+from rulewright.compiler.semantics import runtime as rt, render
 from rulewright.compiler.diagnostics import (BadInputError, Diagnostic, RulesError, Span, did_you_mean,
                                              whole_number)
 from rulewright.compiler.semantics.render import board_lines, jsonable, score_lines, text_value
-from rulewright.compiler.types import BoardT
+from rulewright.compiler.types import BoardT, SeatT
 from rulewright.compiler.variants import lost_checkpoints
 
 from rulewright.cli.common import (UsageError, _blame_settings, _given_settings, _load, _load_state, _pick_mode,
                      _players_text, _same_file, _seat_board_var, _write)
+from rulewright.compiler.play.inputs import read_grid, parse_value
+from rulewright.compiler.interpret import Interpreter, locate, RandomAgent
+from rulewright.compiler.play.checks import broken_invariants, invariant_note, invariant_watcher
+from rulewright.compiler.ir import checkpoint_names
+from rulewright.compiler.play import state_io
+from rulewright.compiler.play.simulate import simulate, compare
+from rulewright.compiler.diagnostics import RuntimeRulesError
 
 
 def cmd_score(args) -> int:
-    from rulewright.compiler.play.inputs import read_grid
-    from rulewright.compiler.interpret import Interpreter
     program = _load(args.spec, args)
     if program.outcome is None:
         raise BadInputError(f"{args.spec}: the spec has no 'outcome' to score with")
@@ -72,8 +77,6 @@ def _grid_warnings(interp, state, paths: list[str]) -> None:
     """The invariants written with "else warn" that grids scored together break (the
     others describe a game's whole position, which grids alone are not), on standard
     error: each at the first place a grid file writes the element that breaks it."""
-    from rulewright.compiler.play.checks import broken_invariants
-    from rulewright.compiler.play.checks import invariant_note
     for b in broken_invariants(interp, state, only=lambda inv: getattr(inv.node, "warn", False)):
         if b.unevaluable:
             continue
@@ -99,7 +102,6 @@ def _written_in(paths: list[str], word: str) -> Span | None:
 
 def _stop_label(program, stop_at: str) -> str:
     name, _, count = stop_at.partition(":")
-    from rulewright.compiler.ir import checkpoint_names
     known = checkpoint_names(program)
     if name not in known:
         gone = [(v, ch) for n, v, ch in lost_checkpoints(program) if n == name]
@@ -116,7 +118,6 @@ def _stop_label(program, stop_at: str) -> str:
 
 
 def _narrative(state) -> list[str]:
-    from rulewright.compiler.semantics import render
     lines: list[str] = []
     for ev in state.log:
         if ev.kind != "note":
@@ -131,10 +132,6 @@ def _narrative(state) -> list[str]:
 
 
 def cmd_play(args) -> int:
-    from rulewright.compiler.semantics import render
-    from rulewright.compiler.play import state_io
-    from rulewright.compiler.play.checks import invariant_watcher
-    from rulewright.compiler.interpret import Interpreter
     program = _load(args.spec, args)
     mode = _pick_mode(program, args)
     players = args.players if args.players is not None else mode.min_players
@@ -240,8 +237,6 @@ def cmd_play(args) -> int:
 
 def cmd_simulate(args) -> int:
     """Many seeded games of one mode; with --against, the same seeds under another spec."""
-    from rulewright.compiler.interpret import Interpreter
-    from rulewright.compiler.play.simulate import simulate
     program = _load(args.spec, args)
     mode = _pick_mode(program, args)
     players = args.players if args.players is not None else mode.min_players
@@ -280,8 +275,6 @@ def cmd_simulate(args) -> int:
         except RulesError as exc:
             seed = getattr(exc, "seed", None)
             if seed is not None:
-                from rulewright.compiler.diagnostics import RuntimeRulesError
-                from rulewright.compiler.interpret import locate
                 refused = getattr(exc, "requirement", None)
                 if isinstance(exc, RuntimeRulesError):
                     exc = locate(exc)       # at the rule that failed, as play says it
@@ -307,7 +300,6 @@ def cmd_simulate(args) -> int:
                "reports": _summary_json(summaries[0]), "seconds": round(summaries[0].seconds, 3),
                **({"solver_agents": agents[0]} if agents[0] else {})}
         if args.against:
-            from rulewright.compiler.play.simulate import compare
             out["against"] = {"spec": runs[1][1], "title": runs[1][0].title,
                               "reports": _summary_json(summaries[1]), "seconds": round(summaries[1].seconds, 3),
                               "differences": _differences_json(compare(summaries[0], summaries[1])),
@@ -366,7 +358,6 @@ def _differences_json(diffs: dict) -> dict:
 def _summary_lines(mine, theirs=None) -> list[str]:
     """Each report's aggregate as a table; with ``theirs``, its column and the
     difference (paired by seed, with its interval)."""
-    from rulewright.compiler.play.simulate import compare
     diffs = compare(mine, theirs) if theirs is not None else {}
     clear_seen = False
 
@@ -450,7 +441,7 @@ def _summary_lines(mine, theirs=None) -> list[str]:
 
 def _solver_agents(state) -> dict:
     """Seat name -> what its solver agent did (none for random agents)."""
-    from rulewright.solver.agent import SolverAgent, summary
+    from rulewright.solver.agent import SolverAgent, summary       # (OR-Tools loads only when a seat needs the solver)
     return {seat.name: summary(agent) for seat in state.seats
             if isinstance(agent := state.agents.get(seat.index), SolverAgent)}
 
@@ -464,8 +455,7 @@ def _agents(program, args):
         if args.agent_query or args.agent_seats or args.agent_input:
             raise UsageError("--agent-query, --agent-seats and --agent-input go with --agent solver")
         return None
-    from rulewright.compiler.interpret import RandomAgent
-    from rulewright.solver.agent import SolverAgent, playing_queries
+    from rulewright.solver.agent import SolverAgent, playing_queries       # (OR-Tools loads only when a seat needs the solver)
     names = playing_queries(program)
     query = (args.agent_query or "").replace("-", "_") or (names[0] if len(names) == 1 else None)
     if query is None or query not in names:
@@ -488,8 +478,6 @@ def _agents(program, args):
 def _agent_inputs(program, query: str, given: list[str]) -> dict:
     """--agent-input NAME=VALUE, each an input of the query the agent plays (its seat
     is the agent's own)."""
-    from rulewright.compiler.play.inputs import parse_value
-    from rulewright.compiler.types import SeatT
     declared = {n: t for n, t, _ in program.queries[query].inputs if not isinstance(t, SeatT)}
     shown = query.replace("_", "-")
     out: dict = {}
@@ -511,7 +499,6 @@ def _agent_inputs(program, query: str, given: list[str]) -> dict:
 
 def cmd_show(args) -> int:
     program, state, doc = _load_state(args)
-    from rulewright.compiler.play import state_io
     if args.json:
         print(json.dumps(state_io.dump(state, seed=doc.get("seed")), indent=1, ensure_ascii=False))
         return 0

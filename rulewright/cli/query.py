@@ -10,12 +10,13 @@ from rulewright.compiler.diagnostics import did_you_mean
 from rulewright.compiler.semantics.render import text_value
 
 from rulewright.cli.common import UsageError, _Parser, _load, _load_state, _reads_state, _seat
+from rulewright.compiler.types import BoolT, SeatT
+from rulewright.compiler import ir as I
+from rulewright.compiler.play.inputs import parse_value
 
 
 def cmd_query(args, extra: list[str]) -> int:
-    from rulewright.solver.queries import run_query
-    from rulewright.compiler.types import BoolT, SeatT
-    from rulewright.compiler import ir as I
+    from rulewright.solver.queries import run_query       # (OR-Tools loads only when a question is asked)
     state = None
     program = _load(args.spec, args)
     name = args.name.replace("-", "_")
@@ -55,7 +56,6 @@ def cmd_query(args, extra: list[str]) -> int:
         raise UsageError(f"query '{args.name}' asks about a game position: give --state FILE "
                          "(a state saved by 'play --save-state', see docs/state.md)")
     inputs_ns = qp.parse_args(extra)
-    from rulewright.compiler.play.inputs import parse_value
     inputs = {}
     for iname, itype, _ in query.inputs:
         raw = getattr(inputs_ns, iname)

@@ -10,11 +10,15 @@ import sys
 from pathlib import Path
 
 from rulewright.compiler.syntax import ast as A
-from rulewright.compiler import graph as rules_graph
+from rulewright.compiler import graph as rules_graph, load
 from rulewright.compiler.diagnostics import RulesError
-from rulewright.compiler.variants import lost_checkpoints
+from rulewright.compiler.variants import lost_checkpoints, diffing
 
 from rulewright.cli.common import UsageError, _load, _overrides
+from rulewright.compiler.loader import _Specs, unread_settings, parse_files, spec_files
+from rulewright.compiler.interpret import Interpreter
+from rulewright.compiler.syntax.ast import dump
+from rulewright.compiler.docgen import variants_page, operators_page, rules_page
 
 
 # ------------------------------------------------------------------ commands
@@ -22,7 +26,6 @@ def _check_targets(path: str) -> list[str]:
     """What ``check PATH`` compiles: a file as it is; a directory's own spec (its
     .rules files that are not variants), every variant file below it, and the specs
     of its subdirectories when it has no spec of its own."""
-    from rulewright.compiler.loader import _Specs
     p = Path(path)
     if not p.is_dir():
         return [path]
@@ -50,7 +53,6 @@ def _check_targets(path: str) -> list[str]:
 
 
 def cmd_check(args) -> int:
-    from rulewright.compiler.loader import unread_settings
     code = 0
     base_unread: dict[str, set] = {}     # base spec -> its switches and params no rule reads
     warned: set = set()                  # (span, checkpoint) of the lost checkpoints already said
@@ -100,7 +102,6 @@ def cmd_check(args) -> int:
 
 
 def cmd_diff(args) -> int:
-    from rulewright.compiler.variants import diffing
     base = _load(args.base, args)
     variant = _load(args.variant_spec, args)
     if base.name != variant.name:
@@ -124,13 +125,10 @@ def cmd_graph(args) -> int:
 
 def cmd_dump(args) -> int:
     if args.stage == "ast":
-        from rulewright.compiler.syntax.ast import dump
-        from rulewright.compiler.loader import parse_files, spec_files
         for f in parse_files(spec_files(args.path)):
             print(dump(f))
         return 0
     program = _load(args.path, args)
-    from rulewright.compiler.interpret import Interpreter
     print(Interpreter(program).python_source())
     return 0
 
@@ -139,8 +137,6 @@ def variant_pages(path: str, args=None, loaded: dict | None = None) -> list[tupl
     """(file name, Markdown) of the variants page of a spec directory (its variants
     below it) or of a directory of variants (one page for all). ``loaded``: programs
     already loaded, by path (each spec is loaded once)."""
-    from rulewright.compiler import load
-    from rulewright.compiler.docgen import variants_page
     sets = _overrides(args.set) if args is not None else {}
     loaded = {} if loaded is None else loaded
 
@@ -170,7 +166,6 @@ def variant_pages(path: str, args=None, loaded: dict | None = None) -> list[tupl
 
 
 def cmd_docs(args) -> int:
-    from rulewright.compiler.docgen import operators_page, rules_page
     out = Path(args.out)
     if out.exists() and not out.is_dir():
         raise UsageError(f"--out {args.out}: a file, not a folder (the pages are written in a folder)")
@@ -184,7 +179,6 @@ def cmd_docs(args) -> int:
             if program.variants:
                 # a variant named alone: a page of what it changes in the spec it extends
                 # (named with its directory, it is on that directory's variants page)
-                from rulewright.compiler.docgen import variants_page
                 base = program.variants[-1].extends
                 if base not in loaded:
                     loaded[base] = _load(base, args)

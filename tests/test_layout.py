@@ -1,0 +1,141 @@
+"""The house: imports run one way (compiler <- solver <- command line), no cycle between
+modules, no import inside a function unless it is a commented lazy import, every package
+folder installed, and no module over the size a reader can hold."""
+from __future__ import annotations
+
+import ast
+import re
+import tomllib
+from pathlib import Path
+
+import networkx as nx
+
+ROOT = Path(__file__).resolve().parents[1]
+while not (ROOT / "pyproject.toml").is_file():      # (wherever this file is filed)
+    ROOT = ROOT.parent
+FOLDERS = {"rulewright.compiler": ROOT / "compiler", "rulewright.solver": ROOT / "solver",
+           "rulewright": ROOT / "rulewright"}
+MOST_LINES = 850
+
+
+def _modules() -> dict[str, Path]:
+    found = {}
+    for prefix, folder in FOLDERS.items():
+        for path in folder.rglob("*.py"):
+            rel = path.relative_to(folder).with_suffix("")
+            parts = [p for p in rel.parts if p != "__init__"]
+            name = ".".join([prefix, *parts])
+            if prefix == "rulewright" and parts and parts[0] in ("compiler", "solver"):
+                continue
+            found[name] = path
+    return found
+
+
+MODULES = _modules()
+
+
+def _absolute(module: str, node: ast.ImportFrom, is_package: bool) -> str:
+    if not node.level:
+        return node.module or ""
+    base = module.split(".") if is_package else module.split(".")[:-1]
+    base = base[:len(base) - (node.level - 1)]
+    return ".".join(base + ([node.module] if node.module else []))
+
+
+def _imports(name: str, path: Path, top_level_only: bool):
+    """(imported module, line, inside a function) for each import of a module."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    functions = [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    inner = {id(x) for f in functions for x in ast.walk(f) if isinstance(x, (ast.Import, ast.ImportFrom))}
+    guarded = {id(x) for n in ast.walk(tree) if isinstance(n, ast.If) and "TYPE_CHECKING" in ast.unparse(n.test)
+               for x in ast.walk(n) if isinstance(x, (ast.Import, ast.ImportFrom))}
+    for node in ast.walk(tree):
+        if not isinstance(node, (ast.Import, ast.ImportFrom)) or id(node) in guarded:
+            continue
+        if top_level_only and id(node) in inner:
+            continue
+        if isinstance(node, ast.Import):
+            targets = [a.name for a in node.names]
+        else:
+            base = _absolute(name, node, path.name == "__init__.py")
+            targets = [f"{base}.{a.name}" if f"{base}.{a.name}" in MODULES else base for a in node.names]
+        for t in targets:
+            yield t, node.lineno, id(node) in inner
+
+
+def _graph() -> nx.DiGraph:
+    g = nx.DiGraph()
+    for name, path in MODULES.items():
+        g.add_node(name)
+        for target, _, _ in _imports(name, path, top_level_only=True):
+            while target and target not in MODULES:
+                target = target.rpartition(".")[0]
+            if target and target != name:
+                g.add_edge(name, target)
+    return g
+
+
+def test_the_layout_holds_the_stages():
+    for folder in ("compiler/syntax", "compiler/semantics", "compiler/resolve", "compiler/interpret",
+                   "compiler/variants", "compiler/play", "compiler/docgen", "solver/encode", "rulewright/cli"):
+        assert (ROOT / folder / "__init__.py").is_file(), folder
+    assert (ROOT / "compiler" / "syntax" / "grammar.lark").is_file()
+
+
+def test_imports_run_one_way():
+    """compiler/ never imports solver/ or the command line; solver/ never imports the
+    command line; nothing below the command line imports it."""
+    for name, path in MODULES.items():
+        for target, line, _ in _imports(name, path, top_level_only=False):
+            where = f"{path.relative_to(ROOT)}:{line} imports {target}"
+            if name.startswith("rulewright.compiler"):
+                assert not target.startswith(("rulewright.solver", "rulewright.cli", "ortools")), where
+            if name.startswith("rulewright.solver"):
+                assert not target.startswith("rulewright.cli"), where
+
+
+def test_no_cycle_between_modules():
+    g = _graph()
+    # a package's __init__ re-exporting its own modules is not a cycle of the pipeline
+    for a, b in list(g.edges):
+        if b.startswith(a + ".") and MODULES[a].name == "__init__.py":
+            g.remove_edge(a, b)
+    cycles = list(nx.simple_cycles(g))
+    assert not cycles, " ; ".join(" -> ".join(c + [c[0]]) for c in cycles[:5])
+
+
+def test_an_import_inside_a_function_is_a_commented_lazy_one():
+    """No import inside a function dodges a cycle: the few that load a heavy part late
+    (OR-Tools, the whole front end) say why on their line or the line above."""
+    for name, path in MODULES.items():
+        lines = path.read_text(encoding="utf-8").splitlines()
+        for target, line, inside in _imports(name, path, top_level_only=False):
+            if inside:
+                said = "#" in lines[line - 1] or lines[line - 2].strip().startswith("#")
+                assert said, f"{path.relative_to(ROOT)}:{line}: an import inside a function ({target}) with no reason given"
+
+
+def test_every_package_folder_is_installed():
+    listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
+    for name, path in MODULES.items():
+        if path.name == "__init__.py":
+            assert name in listed, f"{name} is missing from pyproject.toml's packages"
+
+
+def test_no_module_is_too_long_to_read():
+    for name, path in MODULES.items():
+        n = len(path.read_text(encoding="utf-8").splitlines())
+        assert n <= MOST_LINES, f"{path.relative_to(ROOT)} has {n} lines (split it by pass, at most {MOST_LINES})"
+
+
+def test_every_module_says_what_goes_in_and_out():
+    for name, path in MODULES.items():
+        doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8")))
+        assert doc and len(doc) > 20, f"{path.relative_to(ROOT)} has no docstring"
+
+
+def test_the_stage_diagram_names_modules_that_exist():
+    doc = ast.get_docstring(ast.parse((ROOT / "compiler" / "__init__.py").read_text()))
+    for written in set(re.findall(r"([a-z_]+(?:/[a-z_]+)*\.py)", doc)):
+        candidates = [ROOT / "compiler" / written, ROOT / written]
+        assert any(c.is_file() for c in candidates), f"compiler/__init__.py names {written}, which is not there"
