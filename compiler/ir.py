@@ -235,6 +235,12 @@ class Input(Stmt):
 
 
 @dataclass(eq=False)
+class Holds(Stmt):
+    """In a property: what must hold for every choice made before it."""
+    cond: Expr
+
+
+@dataclass(eq=False)
 class Require(Stmt):
     cond: Expr
     tags: tuple[str, ...] = ()
@@ -398,6 +404,28 @@ class QueryDef:
 
 
 @dataclass
+class PropertyDef:
+    """A guarantee of the rules: for every choice of ``body`` (the choose forms of a
+    query, with its ``let``, ``require`` and ``if``), every ``holds`` reached holds."""
+    name: str
+    title: str | None
+    body: list[Stmt]
+    node: A.Property
+
+
+@dataclass
+class DomainDef:
+    """Values of ``type`` that verification ranges over: those ``body`` can choose, the
+    value being the name ``var`` its last choose or let binds."""
+    name: str
+    title: str | None
+    type: Type
+    body: list[Stmt]
+    var: str
+    node: A.Domain
+
+
+@dataclass
 class Program:
     name: str
     title: str
@@ -424,6 +452,8 @@ class Program:
     table_files: dict[str, str] = field(default_factory=dict)   # table -> file it was read from
     own_tables: dict[str, str] = field(default_factory=dict)    # tables read from a player's files
     variants: list = field(default_factory=list)                # variants.Applied, base first
+    properties: dict[str, PropertyDef] = field(default_factory=dict)
+    domains: dict[str, DomainDef] = field(default_factory=dict)
 
     def switch_options(self, name: str) -> list:
         """Every value a switch can take (for 'int' switches: the default only is known)."""

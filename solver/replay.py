@@ -36,11 +36,11 @@ def interpret_query(interp, query: I.QueryDef, inputs: dict[str, Any], values: d
 
     Returns (objective, problem, span): the objective's value when every choice is an
     option and every ``where`` and ``require`` holds, else None and what failed."""
-    walk = _Walk(interp, inputs, values, forced, state)
+    walk = ConcreteWalk(interp, inputs, values, forced, state)
     return walk.block(query.body, {})
 
 
-class _Walk(StatementWalk):
+class ConcreteWalk(StatementWalk):
     """The interpreter's walk through a query for given choices (see interpret_query): the
     concrete evaluator of the statement walk whose symbolic one is the encoder's."""
 
@@ -137,7 +137,7 @@ def replay(program: I.Program, name: str, inputs: dict[str, Any], witness: dict[
     query = program.queries[name]
     chosen = {c.name for c in statements(query.body) if isinstance(c, I.Choose)}
     forced = {k: v for k, v in witness.items() if k not in chosen and k not in unforced}
-    walk = _Walk(interp, inputs, witness, forced, state)
+    walk = ConcreteWalk(interp, inputs, witness, forced, state)
     with_witness, problem, span = walk.block(query.body, {})
     if problem is not None:
         raise ReplayError(f"replay: the solver's {problem}", span)
@@ -159,7 +159,7 @@ def replay(program: I.Program, name: str, inputs: dict[str, Any], witness: dict[
                           f"the solver claims {claimed}", span)
     if not forced:
         return shown            # no choices inside scorings: nothing better to look for
-    best_inner, _, _ = _Walk(interp, inputs, witness, None, state).block(query.body, {})
+    best_inner, _, _ = ConcreteWalk(interp, inputs, witness, None, state).block(query.body, {})
     sense = _sense(query)
     if (sense == "maximize" and best_inner > claimed) or (sense == "minimize" and best_inner < claimed):
         raise ReplayError(f"replay: with better choices inside the score the witness scores "

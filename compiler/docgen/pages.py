@@ -29,6 +29,8 @@ SECTIONS = [
     ("Procedures", (A.Procedure,)),
     ("Modes", (A.Mode,)),
     ("Queries", (A.Query,)),
+    ("Guarantees", (A.Property,)),
+    ("What verification ranges over", (A.Domain,)),
 ]
 
 

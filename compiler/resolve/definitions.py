@@ -10,7 +10,7 @@ from __future__ import annotations
 from rulewright.compiler.syntax import ast as A
 from rulewright.compiler import ir as I
 from rulewright.compiler.diagnostics import Span, did_you_mean
-from rulewright.compiler.types import SEAT, AnyT, BoardT, LayerT
+from rulewright.compiler.types import SEAT, AnyT, BoardT, CollT, LayerT, assignable
 from rulewright.compiler.syntax.ast import nodes_in
 from rulewright.compiler.resolve.scope import BUILTIN_ENUMS, MOST_PLAYERS, Scope, arity
 
@@ -164,6 +164,58 @@ class DefinitionsPhase:
                 break
         self.check_objective_names(body, set())
         self.queries[node.name] = I.QueryDef(node.name, node.title, body, inputs, node)
+
+    def choices_body(self, node, what: str, holds: bool) -> list[I.Stmt]:
+        """The body of a property or a domain: a query's statements (choices, lets,
+        requires, ifs), without inputs, objectives, plays or reports."""
+        saved, self.current, self.in_property = self.current, node.name, holds
+        try:
+            body = self.block(node.body, Scope(kind="query"), "query")
+        finally:
+            self.current, self.in_property = saved, False
+        for st in I.statements(body):
+            if isinstance(st, (I.Input, I.Objective, I.Play, I.Report)):
+                kind = {I.Input: "input", I.Play: "play", I.Report: "report"}.get(type(st)) or st.sense
+                self.diag.error(st.span, f"'{kind}' cannot be used in a {what}",
+                                f"a {what} chooses its values (choose ...)"
+                                + (" and says what holds (holds ...)" if holds else ""))
+        return body
+
+    def resolve_property(self, node: A.Property):
+        """A property: choices, then ``holds`` as its last statement."""
+        body = self.choices_body(node, "property", holds=True)
+        if not body or not isinstance(body[-1], I.Holds):
+            self.diag.error(node.name_span, f"property '{node.name}' does not end with what holds",
+                            "end it with: holds CONDITION (one condition: join several with 'and')")
+        elif any(isinstance(st, I.Holds) for st in I.statements(body[:-1])):
+            self.diag.error(next(st for st in I.statements(body[:-1]) if isinstance(st, I.Holds)).span,
+                            "a property says what holds once, at its end",
+                            "join the conditions with 'and' in the last holds")
+        self.properties[node.name] = I.PropertyDef(node.name, node.title, body, node)
+
+    def resolve_domain(self, node: A.Domain):
+        """A domain: choices whose last choose or let binds the value, of the declared type."""
+        typ = self.type(node.type)
+        body = self.choices_body(node, "domain", holds=False)
+        last = body[-1] if body else None
+        if not isinstance(last, (I.Choose, I.Let)):
+            self.diag.error(node.name_span, f"domain '{node.name}' does not end with the value it ranges over",
+                            f"end it with: choose x ... or let x = ... (a value of type {typ})")
+            return
+        if isinstance(last, I.Let):
+            got = last.value.type
+        elif last.domain == "value":
+            got = last.type
+        elif isinstance(last.coll.type, CollT):
+            elem = last.coll.type.elem
+            kind = "pile" if last.coll.type.kind == "pile" and last.size is None else "set"
+            got = elem if last.domain == "element" else CollT(kind, elem)
+        else:
+            got = None
+        if got is not None and not assignable(got, typ) and not isinstance(got, AnyT):
+            self.diag.error(last.span, f"domain '{node.name}' is of type {typ}; its last value '{last.name}' "
+                                       f"is a {got}")
+        self.domains[node.name] = I.DomainDef(node.name, node.title, typ, body, last.name, node)
 
     def check_objective_names(self, body: list, chosen: set) -> None:
         """An objective's names are known before any choice: they read no name a

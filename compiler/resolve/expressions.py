@@ -151,7 +151,7 @@ class ExpressionsPhase:
             self.diag.error(node.span, f"'{name}' is a grid type, not a value",
                             f"declare a value of it: choose g: {name}, or a state variable")
             return I.Const(ANY, node.span, None)
-        if isinstance(d, (A.Scoring, A.Procedure, A.Mode, A.Query)):
+        if isinstance(d, (A.Scoring, A.Procedure, A.Mode, A.Query, A.Property, A.Domain)):
             self.diag.error(node.span, f"'{name}' is a {d.kind}, not a value")
             return I.Const(ANY, node.span, None)
         owner = next((info for info in self.enums.values() if name in info.removed), None)

@@ -62,6 +62,9 @@ class Resolver(TablesPhase, DeclarationsPhase, ExpressionsPhase, StatementsPhase
         self.procedures: dict[str, I.ProcDef] = {}
         self.modes: dict[str, I.ModeDef] = {}
         self.queries: dict[str, I.QueryDef] = {}
+        self.properties: dict[str, I.PropertyDef] = {}
+        self.domains: dict[str, I.DomainDef] = {}
+        self.in_property = False      # resolving a property's body: 'holds' is allowed
         self.records: dict[str, I.RecordInfo] = {}
         self.outcome: str | None = None
 
@@ -99,6 +102,10 @@ class Resolver(TablesPhase, DeclarationsPhase, ExpressionsPhase, StatementsPhase
                 self.resolve_mode(node)
             elif isinstance(node, A.Query):
                 self.resolve_query(node)
+            elif isinstance(node, A.Property):
+                self.resolve_property(node)
+            elif isinstance(node, A.Domain):
+                self.resolve_domain(node)
         if self.game is None and self.files:
             first = self.files[0]
             self.diag.error(Span(first.path, 1, 1, 1, 2),
@@ -117,7 +124,7 @@ class Resolver(TablesPhase, DeclarationsPhase, ExpressionsPhase, StatementsPhase
             constants={k: v for k, (v, _) in self.constants.items()},
             enums=self.enums, enum_of_value=self.enum_of_value, grids=self.grids,
             funcs=self.funcs, scorings=self.scorings, state=self.state,
-            procedures=self.procedures, modes=self.modes, queries=self.queries,
+            procedures=self.procedures, modes=self.modes, queries=self.queries, properties=self.properties, domains=self.domains,
             records=self.records, outcome=self.outcome, reads=self.reads, overrides=self.overrides,
             checks=self.checks, invariants=self.invariants, table_files=self.table_files, own_tables=self.tables)
 

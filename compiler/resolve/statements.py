@@ -111,6 +111,16 @@ class StatementsPhase:
         return I.Choose(node.span, node.name, node.domain, coll, size, typ, where, chooser,
                         tuple(t for t, _ in node.tags))
 
+    def st_Holds(self, node: A.Holds, scope, context):
+        if context != "query" or not self.in_property:
+            self.diag.error(node.span, "'holds' cannot be used here",
+                            "'holds' belongs in a property: property NAME \"sentence\" { choose ... holds ... }")
+            return None
+        cond = self.expr(node.cond, scope)
+        if not is_bool(cond.type):
+            self.diag.error(node.cond.span, f"'holds' takes a condition, found {cond.type}")
+        return I.Holds(node.span, cond)
+
     def st_Points(self, node: A.Points, scope, context):
         if not self.only_in(node, context, ("scoring",), "points"):
             return None

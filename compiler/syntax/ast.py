@@ -322,6 +322,12 @@ class Input(Stmt):
 
 
 @dataclass(frozen=True)
+class Holds(Stmt):
+    """In a property ``holds cond``: what must hold for every choice made before it."""
+    cond: Expr
+
+
+@dataclass(frozen=True)
 class Require(Stmt):
     """In a query ``require cond``: a condition every answer meets. In a procedure or
     mode ``require NAME [IDs]: cond else "message"``: a condition the game needs to go
@@ -580,6 +586,21 @@ class Invariant(Check):
 
 @dataclass(frozen=True)
 class Query(Definition):
+    title: str | None
+    body: tuple[Stmt, ...]
+
+
+@dataclass(frozen=True)
+class Property(Definition):
+    """``property NAME [IDs] "sentence" { choose ... holds EXPR }``: a guarantee."""
+    title: str | None
+    body: tuple[Stmt, ...]
+
+
+@dataclass(frozen=True)
+class Domain(Definition):
+    """``domain NAME [IDs]: TYPE "sentence" { choose ... }``: values verification ranges over."""
+    type: "TypeExpr"
     title: str | None
     body: tuple[Stmt, ...]
 

@@ -432,6 +432,18 @@ class _Builder:
             title = self.string(rest.pop(0))
         return A.Query(self.span(node), name, nspan, tags, doc, title, self.block(rest[0]))
 
+    def def_domain_def(self, node, doc):
+        name, nspan, tags, rest = self.head(node)
+        typ = self.type(rest.pop(0))
+        title = None
+        if isinstance(rest[0], Token) and rest[0].type == "STRING":
+            title = self.string(rest.pop(0))
+        return A.Domain(self.span(node), name, nspan, tags, doc, typ, title, self.block(rest[0]))
+
+    def def_property_def(self, node, doc):
+        q = self.def_query_def(node, doc)
+        return A.Property(q.span, q.name, q.name_span, q.tags, q.doc, q.title, q.body)
+
     # ------------------------------------------------------------ pieces
     def params(self, node) -> tuple[A.Param, ...]:
         out = []
@@ -651,6 +663,9 @@ class _Builder:
         default = self.expr(rest[2]) if len(rest) > 2 and rest[2] is not None else None
         return A.Input(self.spans(node, docs), str(rest[0]), self.span(rest[0]), self.type(rest[1]), tags,
                        self.doc(docs), default)
+
+    def st_holds_stmt(self, node):
+        return A.Holds(self.span(node), self.expr(node.children[0]))
 
     def st_require_stmt(self, node):
         _, tags, rest = self.split(node.children)

@@ -26,7 +26,7 @@ KEYWORDS = sorted({
     "in", "subset", "sized", "where", "at", "random", "points", "mark", "shuffle", "deal",
     "to", "move", "place", "on", "pass", "repeat", "for", "simultaneously", "if", "else",
     "then", "do", "report", "input", "require", "maximize", "minimize", "or", "and", "not",
-    "variant", "extends", "override", "remove", "add",
+    "variant", "extends", "override", "remove", "add", "property", "holds", "domain",
 })
 
 # How a terminal is named in "expected ..." messages.

@@ -446,15 +446,15 @@ def _whole(what: str):
     return parse
 
 
-def _positive(kind, what: str, most=None):
-    """An argparse type: a number of ``kind`` above 0 (a time limit, a worker count),
-    at most ``most`` when given."""
+def _positive(kind, what: str, most=None, least=None):
+    """An argparse type: a number of ``kind`` above 0 (a time limit, a worker count), or
+    at least ``least`` when given, and at most ``most`` when given."""
     def parse(text: str):
         try:
             value = kind(text)
         except ValueError:
             raise argparse.ArgumentTypeError(f"'{text}' is not {what}") from None
-        if not value > 0 or value != value or value == float("inf") or (most is not None and value > most):
+        if not (value > 0 if least is None else value >= least) or value != value or value == float("inf") or (most is not None and value > most):
             raise argparse.ArgumentTypeError(f"'{text}' is not {what}")
         return value
     return parse

@@ -5,7 +5,7 @@ Out: text or JSON on stdout; on a user error one clear message on stderr and
      exit code 1 (bad spec) or 2 (bad input or usage), never a traceback.
 
 Commands: check, diff, graph, dump, docs (``spec``); score, play, simulate, show
-(``play``); query (``query``).
+(``play``); query (``query``); verify (``verify``).
 """
 from __future__ import annotations
 
@@ -22,6 +22,7 @@ from rulewright.cli.common import MOST_WORKERS, UsageError, _Parser, _blame_sett
 from rulewright.cli.play import cmd_play, cmd_score, cmd_show, cmd_simulate
 from rulewright.cli.query import cmd_query
 from rulewright.cli.spec import cmd_check, cmd_diff, cmd_docs, cmd_dump, cmd_graph
+from rulewright.cli.verify import CHECK_HELP, cmd_verify
 from rulewright.compiler import files
 from rulewright.compiler.interpret import locate
 
@@ -129,6 +130,27 @@ def build_parser() -> argparse.ArgumentParser:
     q.add_argument("--state", metavar="FILE", default=None,
                    help="the game position the query is about (a saved state, docs/state.md)")
     common(q, cards=False)    # a query's inputs may be called --cards: use --card-table
+    v = sub.add_parser("verify", help="prove the rules consistent, or refute them with a witness",
+                       description="Checks that need nothing written (rules that never or always hold, "
+                                   "unused definitions, ranges of scores, values no one can choose, "
+                                   "invariants, playable choices, games that end, run-time gaps), the "
+                                   "spec's own properties, and with --against what a variant changes.")
+    v.add_argument("spec", metavar="SPEC")
+    v.add_argument("--against", metavar="BASE",
+                   help="the base game of the variant: find inputs on which they disagree (check 'differs')")
+    v.add_argument("--check", action="append", metavar="KIND,...", help=f"only these checks: {CHECK_HELP}")
+    v.add_argument("--time-limit", type=_positive(float, "a number of seconds above 0"), default=10.0,
+                   metavar="SECONDS", help="time limit of each question to the solver (default 10)")
+    v.add_argument("--workers", type=_positive(int, f"a whole number from 1 to {MOST_WORKERS}", most=MOST_WORKERS),
+                   default=2)
+    v.add_argument("--games", type=_positive(int, "a whole number of games from 0 to 100000", most=100_000,
+                                              least=0), default=50,
+                   help="seeded games per mode and player count for the sampled checks (default 50; 0: none)")
+    v.add_argument("--json", action="store_true")
+    v.add_argument("--out", metavar="DIR", help="write each finding's witness as files (grids, state files)")
+    v.add_argument("--all", action="store_true", help="also show what is well, with its witnesses")
+    v.add_argument("--no-progress", action="store_true", help="no progress bar on standard error")
+    common(v)
     return p
 
 
@@ -161,7 +183,7 @@ def main(argv: list[str] | None = None) -> int:
         else:
             code = {"check": cmd_check, "graph": cmd_graph, "dump": cmd_dump, "score": cmd_score,
                     "play": cmd_play, "docs": cmd_docs, "show": cmd_show, "diff": cmd_diff,
-                    "simulate": cmd_simulate}[args.command](args)
+                    "simulate": cmd_simulate, "verify": cmd_verify}[args.command](args)
     except RulesError as exc:
         refused = getattr(exc, "requirement", None)
         if isinstance(exc, RuntimeRulesError):

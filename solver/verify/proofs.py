@@ -1,0 +1,554 @@
+"""The checks CP-SAT proves: every question is a query the checks write (never spec text),
+encoded by the same encoder as the spec's own queries and answered by ``run_query``, which
+replays every witness through the interpreter before it returns it.
+
+In:  a checked program, the time limit and workers of each question.
+Out: findings (``findings.Finding``) of the kinds ``never_holds``, ``always_holds``,
+     ``property``, ``range``, ``choosable`` and ``differs``.
+
+The domain of a definition's parameter: every value of an enum or table, both truth
+values, every cell of a grid, every filling of a grid (``choose g: GRID``); for any
+other type, the spec's own ``domain`` for that type (the first one declared). A
+definition with a parameter outside these is not checked, and the report says so.
+"""
+from __future__ import annotations
+
+import dataclasses
+import time
+from typing import Any, Callable
+
+from ortools.sat.python import cp_model
+
+from rulewright.compiler import ir as I
+from rulewright.compiler.interpret import interpreter_for
+from rulewright.compiler.variants import diffing
+from rulewright.compiler.diagnostics import NotSupportedError, RulesError, Span, reason_of
+from rulewright.compiler.semantics import render, runtime as rt
+from rulewright.compiler.semantics.render import text_value
+from rulewright.compiler.types import BOOL, INT, BoardT, BoolT, CellT, CollT, EnumT, ScoreT, Type
+from rulewright.solver.answer import Answer
+from rulewright.solver.encode import Encoder
+from rulewright.solver.solving import STATUS, read_value, solve_stoppably
+from rulewright.solver.queries import run_query
+from rulewright.solver.replay import ReplayError, ConcreteWalk
+from rulewright.solver.verify.findings import Finding
+
+
+class Prover:
+    """Questions to CP-SAT about one program: each one a query written here, added to a
+    copy of the program's queries and answered (and its witness replayed) by run_query."""
+
+    def __init__(self, program: I.Program, time_limit: float, workers: int):
+        self.program = dataclasses.replace(program, queries=dict(program.queries))
+        self.time_limit, self.workers = time_limit, workers
+        self.count = 0
+
+    def ask(self, body: list[I.Stmt], node, limit: float | None = None) -> Answer:
+        self.count += 1
+        name = f"verify_{self.count}"
+        self.program.queries[name] = I.QueryDef(name, None, body, [], node)
+        try:
+            return run_query(self.program, name, {}, time_limit=limit or self.time_limit, workers=self.workers,
+                             reasons=False, hint_seconds=0)
+        finally:
+            del self.program.queries[name]
+
+
+# ---------------------------------------------------------------- domains
+def domain_of(program: I.Program, name: str, t: Type, span: Span, declared_first: bool = False
+              ) -> list[I.Stmt] | None:
+    """Statements that bind ``name`` to every value of type ``t`` in turn (None: no domain).
+    Built in: every value of an enum or a table, both truth values, every cell of a grid,
+    every filling of a grid (cells free or not). The spec's own ``domain`` of the type is
+    used where there is none built in, and first with ``declared_first`` (the values a
+    game produces, over which scores are ranged and variants compared)."""
+    declared = next((d for d in program.domains.values() if d.type == t), None)
+    builtin = _builtin_domain(program, name, t, span)
+    if builtin is not None and not (declared_first and declared is not None):
+        return builtin
+    if declared is not None:
+        own = {st.name for st in declared.body if isinstance(st, (I.Choose, I.Let))}
+        body = renamed(declared.body, {n: f"{name}__{n}" for n in own})
+        return body + [I.Let(span, name, I.Local(t, span, f"{name}__{declared.var}"))]
+    return None
+
+
+def domain_words(program: I.Program, params, declared_first: bool = False) -> str:
+    """How the domain of parameters reads: "over every ecosystem the box allows, ...". """
+    parts = []
+    for p, t in params:
+        declared = next((d for d in program.domains.values() if d.type == t), None)
+        if declared is not None and (declared_first or _builtin_domain(program, p, t, Span("", 0, 0, 0, 0)) is None):
+            parts.append(f"{p}: {declared.title or declared.name}")
+        else:
+            parts.append(f"{p}: every {t}")
+    return "over " + ", ".join(parts)
+
+
+def _builtin_domain(program: I.Program, name: str, t: Type, span: Span) -> list[I.Stmt] | None:
+    coll = None
+    if isinstance(t, EnumT) and t.name in program.enums:
+        coll = tuple(program.enums[t.name].values)
+    elif isinstance(t, BoolT):
+        coll = (True, False)
+    elif isinstance(t, CellT) and (t.grid in program.grids or len(program.grids) == 1):
+        coll = program.grid(t.grid).cells
+    if coll is not None:
+        return [I.Choose(span, name, "element", I.Const(CollT("list", t), span, coll), None, None, None, None)]
+    if isinstance(t, BoardT) and t.grid in program.grids:
+        return [I.Choose(span, name, "value", None, None, t, None, None)]
+    return None
+
+
+def renamed(nodes, names: dict[str, str]):
+    """A copy of IR statements or expressions with the names of ``names`` renamed where they
+    are bound (choose, let) and read (a local). No inner block hides a name (the resolver
+    refuses it), so every read of a name is of the binding renamed."""
+    if isinstance(nodes, list):
+        return [renamed(x, names) for x in nodes]
+    if isinstance(nodes, tuple):
+        return tuple(renamed(x, names) for x in nodes)
+    if not isinstance(nodes, (I.Expr, I.Stmt, I.Binder)):
+        return nodes
+    changes = {}
+    for f in dataclasses.fields(nodes):
+        value = getattr(nodes, f.name)
+        if f.name == "name" and isinstance(nodes, (I.Local, I.Choose, I.Let)) and value in names:
+            changes["name"] = names[value]
+        elif isinstance(value, (I.Expr, I.Stmt, I.Binder, list, tuple)):
+            changes[f.name] = renamed(value, names)
+    return dataclasses.replace(nodes, **changes)
+
+
+def _local(name: str, t: Type, span: Span) -> I.Local:
+    return I.Local(t, span, name)
+
+
+def _not(e: I.Expr) -> I.Expr:
+    return I.Op(BOOL, e.span, "not", [e])
+
+
+def reads_state(program: I.Program, e_or_body) -> bool:
+    """Whether an expression (or a definition's body), or a definition it calls, reads the
+    game's state: such a rule has a value only on a position."""
+    seen: set[str] = set()
+    todo = [e_or_body]
+    while todo:
+        node = todo.pop()
+        for x in I.descendants([node]):
+            if isinstance(x, I.SeatVar) or (isinstance(x, I.Global) and x.name in program.state):
+                return True
+            if isinstance(x, I.Call) and x.name in program.funcs and x.name not in seen:
+                seen.add(x.name)
+                body = program.funcs[x.name].body
+                if body is not None:
+                    todo.append(body)
+    return False
+
+
+def _witness(prover: "Prover", body: list[I.Stmt], answer: Answer, names: list[str]) -> dict[str, Any]:
+    """The values of ``names`` in an answer: its choices walked again through the
+    interpreter (a domain may bind a parameter with a ``let``)."""
+    walk = ConcreteWalk(interpreter_for(prover.program), {}, answer.witness, None, None)
+    env: dict[str, Any] = {}
+    walk.block([st for st in body if isinstance(st, (I.Choose, I.Let))], env)
+    return {n: env.get(n, answer.witness.get(n)) for n in names}
+
+
+def _grid_files(witness: dict[str, Any], prefix: str = "") -> list[tuple[str, str, Any]]:
+    return [(f"-{prefix}{k}.grid", "grid", render.jsonable(v)) for k, v in witness.items() if isinstance(v, rt.Board)]
+
+
+def _span(d) -> Span | None:
+    return getattr(d, "name_span", None) or getattr(d, "span", None)
+
+
+def _ids(node) -> tuple[str, ...]:
+    return tuple(t for t, _ in getattr(node, "tags", ()) or ())
+
+
+# ---------------------------------------------------------------- never_holds / always_holds
+def rules_hold(prover: Prover, skip: Callable[[str, str, str], None], progress=None) -> list[Finding]:
+    """For every rule over finite domains: whether some input makes it true and some makes it
+    false. A side no input reaches is a warning (``never_holds`` / ``always_holds``, PROVED
+    when CP-SAT closed the search); a rule that can be both is shown with both witnesses."""
+    program = prover.program
+    out = []
+    rules = [fd for fd in program.funcs.values() if fd.kind == "rule" and fd.body is not None
+             and "__before_" not in fd.name]
+    for fd in rules:
+        if progress:
+            progress(f"rule {fd.name}")
+        if not fd.params:
+            skip("never_holds", fd.name, "no parameters: its value is fixed by the settings")
+            continue
+        if reads_state(program, fd.body):
+            skip("never_holds", fd.name, "reads the game's state: it has a value on a position only")
+            continue
+        span = fd.node.name_span
+        choices: list[I.Stmt] = []
+        for p, t in fd.params:
+            d = domain_of(program, p, t, span)
+            if d is None:
+                choices = None
+                skip("never_holds", fd.name, f"parameter '{p}' is a {t}: no domain to range over "
+                                             f"(declare one: domain NAME: {t} {{ choose ... }})")
+                break
+            choices += d
+        if choices is None:
+            continue
+        call = I.Call(BOOL, span, fd.name, [_local(p, t, span) for p, t in fd.params])
+        names = [p for p, _ in fd.params]
+        started = time.perf_counter()
+        try:
+            yes = prover.ask(choices + [I.Require(span, call)], fd.node)
+            no = prover.ask(choices + [I.Require(span, _not(call))], fd.node)
+        except (NotSupportedError, RulesError) as exc:
+            skip("never_holds", fd.name, f"the solver cannot express it: {reason_of(exc)}")
+            continue
+        seconds = time.perf_counter() - started
+        common = dict(definition=fd.name, span=span, rule_ids=_ids(fd.node), seconds=seconds)
+        if "UNKNOWN" in (yes.status, no.status):
+            out.append(Finding("never_holds", status="UNKNOWN", severity="warning",
+                               message=f"rule '{fd.name}': the search did not close within the time limit",
+                               **common))
+            continue
+        if yes.status == "INFEASIBLE":
+            out.append(Finding("never_holds", status="PROVED", severity="warning",
+                               message=f"rule '{fd.name}' never holds: no input can make it true "
+                                       f"({domain_words(program, fd.params)})", **common))
+            continue
+        w_yes = _witness(prover, choices, yes, names)
+        if no.status == "INFEASIBLE":
+            out.append(Finding("always_holds", status="PROVED", severity="warning",
+                               message=f"rule '{fd.name}' always holds: no input can make it false"
+                                       + (", so its message can never be shown" if fd.message else "")
+                                       + f" ({domain_words(program, fd.params)})",
+                               witness={"holds": w_yes}, witness_files=_grid_files(w_yes, "holds-"), **common))
+            continue
+        w_no = _witness(prover, choices, no, names)
+        out.append(Finding("never_holds", status="PROVED", severity="info",
+                           message=f"rule '{fd.name}' can hold and can fail (both witnesses replayed)",
+                           witness={"holds": w_yes, "fails": w_no},
+                           witness_files=_grid_files(w_yes, "holds-") + _grid_files(w_no, "fails-"), **common))
+    return out
+
+
+# ---------------------------------------------------------------- property
+def as_counterexample_query(prop: I.PropertyDef) -> list[I.Stmt]:
+    """A property's body with its ``holds`` turned into the requirement that it fails: a
+    solution is a counterexample; none over the whole domain proves the property."""
+    body = list(prop.body)
+    last = body[-1]
+    return body[:-1] + [I.Require(last.span, _not(last.cond))]
+
+
+def properties(prover: Prover, skip, progress=None) -> list[Finding]:
+    program = prover.program
+    out = []
+    for prop in program.properties.values():
+        if progress:
+            progress(f"property {prop.name}")
+        node = prop.node
+        common = dict(definition=prop.name, span=node.name_span, rule_ids=_ids(node))
+        sentence = prop.title or prop.name
+        started = time.perf_counter()
+        try:
+            answer = prover.ask(as_counterexample_query(prop), node)
+        except (NotSupportedError, RulesError) as exc:
+            skip("property", prop.name, f"the solver cannot express it: {reason_of(exc)}")
+            continue
+        seconds = time.perf_counter() - started
+        if answer.status == "INFEASIBLE":
+            out.append(Finding("property", status="PROVED", severity="info", seconds=seconds,
+                               message=f"'{sentence}' holds for every choice", **common))
+        elif answer.status in ("OPTIMAL", "FEASIBLE"):
+            w = dict(answer.witness)
+            out.append(Finding("property", status="COUNTEREXAMPLE", severity="error", seconds=seconds,
+                               message=f"'{sentence}' does not hold: the witness breaks it (replayed)",
+                               witness=w, witness_files=_grid_files(w), **common))
+        else:
+            out.append(Finding("property", status="UNKNOWN", severity="warning", seconds=seconds,
+                               message=f"'{sentence}': no counterexample found before the time limit "
+                                       f"({prover.time_limit:g} s), none ruled out", **common))
+    return out
+
+
+# ---------------------------------------------------------------- range
+def _params_domain(program: I.Program, params, span: Span, skip, check: str, name: str,
+                   declared_first: bool = False) -> list | None:
+    body: list[I.Stmt] = []
+    for p, t in params:
+        d = domain_of(program, p, t, span, declared_first)
+        if d is None:
+            skip(check, name, f"parameter '{p}' is a {t}: no domain to range over "
+                              f"(declare one: domain NAME: {t} {{ choose ... }})")
+            return None
+        body += d
+    return body
+
+
+def ranges(prover: Prover, skip, progress=None) -> list[Finding]:
+    """The least and the most of every scoring, and of every number a definition with
+    parameters computes, over the domains of their parameters: each bound PROVED (with
+    its witness) when CP-SAT closed the search, else UNKNOWN with the bound reached."""
+    program = prover.program
+    targets = [(sd.name, sd.params, sd.node, ScoreT(sd.name)) for sd in program.scorings.values()]
+    targets += [(fd.name, fd.params, fd.node, fd.type) for fd in program.funcs.values()
+                if fd.kind == "def" and fd.params and fd.body is not None and fd.type == INT
+                and "__before_" not in fd.name]
+    out = []
+    for name, params, node, typ in targets:
+        if "__before_" in name:
+            continue
+        if progress:
+            progress(f"range {name}")
+        if name in program.funcs and reads_state(program, program.funcs[name].body):
+            skip("range", name, "reads the game's state: it has a value on a position only")
+            continue
+        span = node.name_span
+        body = _params_domain(program, params, span, skip, "range", name, declared_first=True)
+        if body is None:
+            continue
+        call = I.Call(typ, span, name, [_local(p, t, span) for p, t in params])
+        names = [p for p, _ in params]
+        started = time.perf_counter()
+        ends = {}
+        try:
+            for sense in ("minimize", "maximize"):
+                ends[sense] = prover.ask(body + [I.Objective(span, sense, call)], node)
+        except (NotSupportedError, RulesError) as exc:
+            skip("range", name, f"the solver cannot express it: {reason_of(exc)}")
+            continue
+        seconds = time.perf_counter() - started
+        lo, hi = ends["minimize"], ends["maximize"]
+        if "INFEASIBLE" in (lo.status, hi.status):
+            skip("range", name, "its domain is empty: no value of its parameters exists")
+            continue
+        proved = lo.status == "OPTIMAL" and hi.status == "OPTIMAL"
+        low = lo.objective if lo.status == "OPTIMAL" else lo.bound
+        high = hi.objective if hi.status == "OPTIMAL" else hi.bound
+        words = "scoring" if name in program.scorings else "definition"
+        w = {"least": _witness(prover, body, lo, names) if lo.objective is not None else None,
+             "most": _witness(prover, body, hi, names) if hi.objective is not None else None}
+        files = (_grid_files(w["least"] or {}, "least-") + _grid_files(w["most"] or {}, "most-"))
+        negative = name in program.scorings and low is not None and low < 0
+        out.append(Finding("range", definition=name, status="PROVED" if proved else "UNKNOWN",
+                           severity="warning" if negative else "info", span=span, rule_ids=_ids(node),
+                           seconds=seconds,
+                           message=f"{words} '{name}' gives from {_num(low)} to {_num(high)} "
+                                   f"{domain_words(program, params, declared_first=True)}" + (" (it can go below 0)" if negative else "")
+                                   + ("" if proved else " (bounds reached when the time ran out: not closed)"),
+                           witness={"least": low, "most": high, **{k: v for k, v in w.items() if v}},
+                           witness_files=files))
+    return out
+
+
+def _num(v) -> str:
+    return "?" if v is None else str(v)
+
+
+# ---------------------------------------------------------------- choosable
+def choosable(prover: Prover, skip, progress=None, budget: float = 60.0) -> list[Finding]:
+    """For every rule over finite domains and each parameter of an enum or table type:
+    every value that can make the rule true with some choice of the other parameters
+    (a biome some species can live in, a card some legal species holds). A value none
+    can is a warning, PROVED when CP-SAT closed the search. Each question excludes the
+    values already shown choosable, so a rule costs one question per value it admits."""
+    program = prover.program
+    out = []
+    for fd in program.funcs.values():
+        if fd.kind != "rule" or fd.body is None or "__before_" in fd.name or not fd.params:
+            continue
+        enum_params = [(i, p, t) for i, (p, t) in enumerate(fd.params)
+                       if isinstance(t, EnumT) and t.name in program.enums]
+        if not enum_params or reads_state(program, fd.body):
+            continue
+        span = fd.node.name_span
+        quiet = []
+        body = _params_domain(program, fd.params, span, lambda *a: quiet.append(a), "choosable", fd.name)
+        if body is None:
+            continue
+        call = I.Call(BOOL, span, fd.name, [_local(p, t, span) for p, t in fd.params])
+        for _, p, t in enum_params:
+            if progress:
+                progress(f"choosable {fd.name}({p})")
+            values = list(program.enums[t.name].values)
+            shown: list = []
+            started = time.perf_counter()
+            status = "PROVED"
+            try:
+                while len(shown) < len(values):
+                    if time.perf_counter() - started > budget:
+                        status = "UNKNOWN"
+                        break
+                    cond = [I.Require(span, call)]
+                    if shown:
+                        cond.append(I.Require(span, I.Op(BOOL, span, "not_in", [
+                            _local(p, t, span), I.Const(CollT("list", t), span, tuple(shown))])))
+                    answer = prover.ask(body + cond, fd.node)
+                    if answer.status == "INFEASIBLE":
+                        break
+                    if answer.status not in ("OPTIMAL", "FEASIBLE"):
+                        status = "UNKNOWN"
+                        break
+                    shown.append(answer.witness[p])
+            except (NotSupportedError, RulesError) as exc:
+                skip("choosable", fd.name, f"the solver cannot express it: {reason_of(exc)}")
+                break
+            seconds = time.perf_counter() - started
+            never = [v for v in values if v not in shown]
+            common = dict(definition=f"{fd.name}({p})", span=span, rule_ids=_ids(fd.node), seconds=seconds)
+            if status == "UNKNOWN":
+                out.append(Finding("choosable", status="UNKNOWN", severity="warning",
+                                   message=f"rule '{fd.name}': {len(shown)} of {len(values)} values of '{p}' shown "
+                                           f"choosable before the time ran out; the others not ruled out",
+                                   witness={"choosable": shown}, **common))
+            elif never:
+                out.append(Finding("choosable", status="PROVED", severity="warning",
+                                   message=f"rule '{fd.name}' can never hold with {p} = "
+                                           + ", ".join(map(str, never[:8])) + (" ..." if len(never) > 8 else "")
+                                           + f" ({len(never)} of {len(values)} values of {t}): no choice of the "
+                                             "other parameters makes it true",
+                                   witness={"never": never, "choosable": shown}, **common))
+            else:
+                out.append(Finding("choosable", status="PROVED", severity="info",
+                                   message=f"every value of '{p}' ({len(values)}) can make rule '{fd.name}' "
+                                           "true (each with a replayed witness)", **common))
+    return out
+
+
+# ---------------------------------------------------------------- differs
+def differs(variant: I.Program, base: I.Program, time_limit: float, workers: int, skip,
+            progress=None) -> list[Finding]:
+    """The semantic side of ``diff``: for every definition a variant changes (and every one
+    downstream of a change) that both programs have, with parameters over domains, an
+    input on which base and variant disagree, or a proof that none exists in the domain.
+    Both programs are encoded into one CP-SAT model over the same choices; a difference
+    found is replayed through both interpreters before it is reported."""
+    d = diffing.diff(base, variant)
+    direct = [e.name for e in d.changed]
+    names = direct + [x["name"] for x in d.downstream]
+    out: list[Finding] = []
+    differing = 0
+    compared = 0
+    for name in dict.fromkeys(names):
+        target = _comparable(variant, base, name)
+        if target is None:
+            continue
+        params, typ, node = target
+        if progress:
+            progress(f"differs {name}")
+        span = node.name_span
+        if any(reads_state(p, p.funcs[name].body) for p in (variant, base) if name in p.funcs):
+            skip("differs", name, "reads the game's state: compare games with simulate --against")
+            continue
+        body = _params_domain(variant, params, span, skip, "differs", name, declared_first=True)
+        if body is None:
+            continue
+        if not _same_enums(variant, base, params):
+            skip("differs", name, "the variant changes the values of a parameter's type")
+            continue
+        started = time.perf_counter()
+        try:
+            status, witness, values = _disagreement(variant, base, name, params, typ, body, time_limit, workers)
+        except (NotSupportedError, RulesError) as exc:
+            skip("differs", name, f"the solver cannot express it: {reason_of(exc)}")
+            continue
+        seconds = time.perf_counter() - started
+        compared += 1
+        common = dict(definition=name, span=span, rule_ids=_ids(node), seconds=seconds)
+        if status == "DIFFERS":
+            differing += 1
+            out.append(Finding("differs", status="PROVED", severity="info",
+                               message=f"'{name}' differs from the base game's: base {text_value(values[1])}, "
+                                       f"variant {text_value(values[0])} (replayed in both)",
+                               witness={**witness, "base": values[1], "variant": values[0]},
+                               witness_files=_grid_files(witness), **common))
+        elif status == "SAME":
+            out.append(Finding("differs", status="PROVED", severity="warning" if name in direct else "info",
+                               message=f"'{name}' gives the same as the base game's for every input "
+                                       f"({domain_words(variant, params, declared_first=True)})"
+                                       + (": this change changes nothing there" if name in direct else ""),
+                               **common))
+        else:
+            out.append(Finding("differs", status="UNKNOWN", severity="info",
+                               message=f"'{name}': no difference found before the time limit, none ruled out",
+                               **common))
+    if compared and not differing and not any(f.status == "UNKNOWN" for f in out):
+        head = variant.variants[-1] if variant.variants else None
+        out.append(Finding("differs", definition=head.name if head else variant.name, status="PROVED",
+                           severity="warning", span=head.span if head else None,
+                           message="this variant changes nothing that could be compared: every definition it "
+                                   "changes gives the base game's values on its whole domain"
+                                   + (f" ({len(d.changed)} changed; games not compared: use simulate --against)"
+                                      if d.changed else "")))
+    return out
+
+
+def _comparable(variant: I.Program, base: I.Program, name: str):
+    """(params, type, node) of a rule, a definition of a number or a scoring both programs
+    have with the same parameters; None otherwise."""
+    for a, b in ((variant.funcs.get(name), base.funcs.get(name)), (variant.scorings.get(name), base.scorings.get(name))):
+        if a is None or b is None:
+            continue
+        if [t for _, t in a.params] != [t for _, t in b.params] or not a.params:
+            return None
+        if isinstance(a, I.FuncDef):
+            if a.kind not in ("rule", "def") or a.body is None or a.type not in (BOOL, INT) or a.type != b.type:
+                return None
+            return a.params, a.type, a.node
+        return a.params, ScoreT(name), a.node
+    return None
+
+
+def _same_enums(variant: I.Program, base: I.Program, params) -> bool:
+    for e in variant.enums:
+        if e in base.enums and variant.enums[e].values != base.enums[e].values:
+            return False
+    return True
+
+
+def _disagreement(variant, base, name, params, typ, body, time_limit: float, workers: int):
+    """('DIFFERS', witness, (variant value, base value)) | ('SAME', None, None) | ('UNKNOWN', ...)."""
+    model = cp_model.CpModel()
+    ev, eb = Encoder(variant, model), Encoder(base, model)
+    env: dict[str, Any] = {}
+    span = body[0].span
+    ev.run_block(body, env, True, {})
+    args = [_local(p, t, span) for p, t in params]
+    a = ev.encode(I.Call(typ, span, name, args), env)
+    b = eb.encode(I.Call(typ, span, name, args), env)
+    if typ == BOOL:
+        la, lb = ev.lit(a, span), eb.lit(b, span)
+        if isinstance(la, bool) and isinstance(lb, bool):
+            return ("SAME", None, None) if la == lb else ("DIFFERS", {}, (la, lb))
+        x, y = ev.intv(ev.boolv(la) if not isinstance(la, bool) else int(la)), \
+            eb.intv(eb.boolv(lb) if not isinstance(lb, bool) else int(lb))
+    else:
+        x, y = ev.intv(a), eb.intv(b)
+    if isinstance(x, int) and isinstance(y, int):
+        return ("SAME", None, None) if x == y else ("DIFFERS", {}, (x, y))
+    model.add((x if isinstance(x, int) else x.expr()) != (y if isinstance(y, int) else y.expr()))
+    ev.add_pair_marginals()
+    eb.add_pair_marginals()
+    solver = cp_model.CpSolver()
+    solver.parameters.max_time_in_seconds = max(0.1, time_limit)
+    solver.parameters.num_workers = int(workers)
+    code, _ = solve_stoppably(solver, model)
+    status = STATUS.get(code, "UNKNOWN")
+    if status == "INFEASIBLE":
+        return "SAME", None, None
+    if status not in ("OPTIMAL", "FEASIBLE"):
+        return "UNKNOWN", None, None
+    witness = {p: read_value(solver, env[p]) for p, _ in params}
+    values = tuple(_concrete(interpreter_for(p), name, [witness[q] for q, _ in params]) for p in (variant, base))
+    if values[0] == values[1]:
+        raise ReplayError(f"replay: the solver finds '{name}' differs on {witness}, the interpreters agree "
+                          f"({values[0]})", span)
+    return "DIFFERS", witness, values
+
+
+def _concrete(interp, name: str, args: list):
+    v = interp.call(name, *args)
+    return int(v) if isinstance(v, rt.Score) else v
