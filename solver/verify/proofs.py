@@ -25,38 +25,48 @@ from rulewright.compiler.variants import diffing
 from rulewright.compiler.diagnostics import NotSupportedError, RulesError, Span, reason_of
 from rulewright.compiler.semantics import render, runtime as rt
 from rulewright.compiler.semantics.render import text_value
-from rulewright.compiler.types import BOOL, INT, BoardT, BoolT, CellT, CollT, EnumT, ScoreT, Type
+from rulewright.compiler.types import BOOL, INT, BoardT, BoolT, CellT, CollT, EnumT, ScoreT, SeatT, Type
 from rulewright.solver.answer import Answer
 from rulewright.solver.encode import Encoder
 from rulewright.solver.solving import STATUS, read_value, solve_stoppably
 from rulewright.solver.queries import run_query
 from rulewright.solver.replay import ReplayError, ConcreteWalk
 from rulewright.solver.verify.findings import Finding
+from rulewright.solver.verify.positions import positions as sample_positions
 
 
 class Prover:
     """Questions to CP-SAT about one program: each one a query written here, added to a
     copy of the program's queries and answered (and its witness replayed) by run_query."""
 
-    def __init__(self, program: I.Program, time_limit: float, workers: int):
+    def __init__(self, program: I.Program, time_limit: float, workers: int, positions: int = 0):
         self.program = dataclasses.replace(program, queries=dict(program.queries))
         self.time_limit, self.workers = time_limit, workers
         self.count = 0
+        self.wanted_positions = positions
+        self._positions: list | None = None
 
-    def ask(self, body: list[I.Stmt], node, limit: float | None = None) -> Answer:
+    @property
+    def positions(self) -> list:
+        """Positions the rules reach in seeded games (made when first needed)."""
+        if self._positions is None:
+            self._positions = sample_positions(self.program, self.wanted_positions)
+        return self._positions
+
+    def ask(self, body: list[I.Stmt], node, limit: float | None = None, state: Any = None) -> Answer:
         self.count += 1
         name = f"verify_{self.count}"
         self.program.queries[name] = I.QueryDef(name, None, body, [], node)
         try:
             return run_query(self.program, name, {}, time_limit=limit or self.time_limit, workers=self.workers,
-                             reasons=False, hint_seconds=0)
+                             reasons=False, hint_seconds=0, state=state)
         finally:
             del self.program.queries[name]
 
 
 # ---------------------------------------------------------------- domains
-def domain_of(program: I.Program, name: str, t: Type, span: Span, declared_first: bool = False
-              ) -> list[I.Stmt] | None:
+def domain_of(program: I.Program, name: str, t: Type, span: Span, declared_first: bool = False,
+              on_position: bool = False) -> list[I.Stmt] | None:
     """Statements that bind ``name`` to every value of type ``t`` in turn (None: no domain).
     Built in: every value of an enum or a table, both truth values, every cell of a grid,
     every filling of a grid (cells free or not). The spec's own ``domain`` of the type is
@@ -64,6 +74,8 @@ def domain_of(program: I.Program, name: str, t: Type, span: Span, declared_first
     game produces, over which scores are ranged and variants compared)."""
     declared = next((d for d in program.domains.values() if d.type == t), None)
     builtin = _builtin_domain(program, name, t, span)
+    if builtin is None and on_position and isinstance(t, SeatT):
+        builtin = [I.Choose(span, name, "element", I.Global(CollT("list", t), span, "players"), None, None, None, None)]
     if builtin is not None and not (declared_first and declared is not None):
         return builtin
     if declared is not None:
@@ -182,13 +194,15 @@ def rules_hold(prover: Prover, skip: Callable[[str, str, str], None], progress=N
         if not fd.params:
             skip("never_holds", fd.name, "no parameters: its value is fixed by the settings")
             continue
-        if reads_state(program, fd.body):
-            skip("never_holds", fd.name, "reads the game's state: it has a value on a position only")
+        on_positions = reads_state(program, fd.body)
+        if on_positions and not prover.positions:
+            skip("never_holds", fd.name, "reads the game's state: it has a value on a position only, and no "
+                                         "position was sampled (--positions)")
             continue
         span = fd.node.name_span
         choices: list[I.Stmt] = []
         for p, t in fd.params:
-            d = domain_of(program, p, t, span)
+            d = domain_of(program, p, t, span, on_position=on_positions)
             if d is None:
                 choices = None
                 skip("never_holds", fd.name, f"parameter '{p}' is a {t}: no domain to range over "
@@ -201,6 +215,9 @@ def rules_hold(prover: Prover, skip: Callable[[str, str, str], None], progress=N
         names = [p for p, _ in fd.params]
         started = time.perf_counter()
         try:
+            if on_positions:
+                out.append(_rule_on_positions(prover, fd, choices, call, names, started))
+                continue
             yes = prover.ask(choices + [I.Require(span, call)], fd.node)
             no = prover.ask(choices + [I.Require(span, _not(call))], fd.node)
         except (NotSupportedError, RulesError) as exc:
@@ -232,6 +249,40 @@ def rules_hold(prover: Prover, skip: Callable[[str, str, str], None], progress=N
                            witness={"holds": w_yes, "fails": w_no},
                            witness_files=_grid_files(w_yes, "holds-") + _grid_files(w_no, "fails-"), **common))
     return out
+
+
+def _rule_on_positions(prover: Prover, fd: I.FuncDef, choices, call, names, started: float) -> Finding:
+    """A rule that reads the state, on the sampled positions: a witness each side (the
+    position and the values, replayed) where one exists; a side no position reaches is
+    evidence only (SAMPLED)."""
+    span = fd.node.name_span
+    found: dict[str, Any] = {}
+    files: list = []
+    tried = 0
+    for pos in prover.positions:
+        state = pos.state_for(prover.program)
+        if state is None:
+            continue
+        tried += 1
+        for side, cond in (("holds", call), ("fails", _not(call))):
+            if side in found:
+                continue
+            answer = prover.ask(choices + [I.Require(span, cond)], fd.node, state=state)
+            if answer.status in ("OPTIMAL", "FEASIBLE"):
+                found[side] = {"position": pos.label, **_witness(prover, choices, answer, names)}
+                files.append((f"-{side}.state.json", "state", pos.doc))
+        if len(found) == 2:
+            break
+    common = dict(definition=fd.name, span=span, rule_ids=_ids(fd.node), seconds=time.perf_counter() - started,
+                  witness=found or {"positions": tried}, witness_files=files)
+    if len(found) == 2:
+        return Finding("never_holds", status="PROVED", severity="info",
+                       message=f"rule '{fd.name}' can hold and can fail on positions the rules reach "
+                               "(both witnesses replayed)", **common)
+    side = "never_holds" if "holds" not in found else "always_holds"
+    return Finding(side, status="SAMPLED", severity="info",
+                   message=f"rule '{fd.name}' " + ("never held" if side == "never_holds" else "never failed")
+                           + f" on any input at {tried} sampled positions (evidence, not proof)", **common)
 
 
 # ---------------------------------------------------------------- property
@@ -446,6 +497,10 @@ def differs(variant: I.Program, base: I.Program, time_limit: float, workers: int
         body = _params_domain(variant, params, span, skip, "differs", name, declared_first=True)
         if body is None:
             continue
+        if any(_best_of_choices(p, name) for p in (variant, base)):
+            skip("differs", name, "its value is the best of a choice made inside a scoring (which one model "
+                                  "cannot compare): compare games with simulate --against")
+            continue
         if not _same_enums(variant, base, params):
             skip("differs", name, "the variant changes the values of a parameter's type")
             continue
@@ -500,6 +555,26 @@ def _comparable(variant: I.Program, base: I.Program, name: str):
             return a.params, a.type, a.node
         return a.params, ScoreT(name), a.node
     return None
+
+
+def _best_of_choices(program: I.Program, name: str) -> bool:
+    """Whether a definition's value is (or reads) a scoring with choices of its own."""
+    seen, todo = set(), [name]
+    while todo:
+        n = todo.pop()
+        if n in seen:
+            continue
+        seen.add(n)
+        roots = []
+        if n in program.scorings:
+            sd = program.scorings[n]
+            if any(isinstance(st, I.Choose) for step in sd.steps for st in I.statements(step.body)):
+                return True
+            roots = [st for step in sd.steps for st in step.body]
+        elif n in program.funcs and program.funcs[n].body is not None:
+            roots = [program.funcs[n].body]
+        todo += [x.name for x in I.descendants(roots) if isinstance(x, I.Call)]
+    return False
 
 
 def _same_enums(variant: I.Program, base: I.Program, params) -> bool:

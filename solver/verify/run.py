@@ -17,10 +17,12 @@ from rulewright.solver.verify.findings import Report
 CHECKS = ("never_holds", "always_holds", "unused", "range", "choosable", "property", "differs",
           "invariant", "playable", "terminates", "runtime")
 DEFAULT_GAMES = 50
+DEFAULT_POSITIONS = 6
 
 
 def verify(program: I.Program, spec: str, kinds: set[str] | None = None, time_limit: float = 10.0,
            workers: int = 2, games: int = DEFAULT_GAMES, base: I.Program | None = None,
+           positions: int = DEFAULT_POSITIONS,
            progress: Callable[[str, float], None] | None = None) -> Report:
     """Run the checks of ``kinds`` (all by default; ``differs`` needs ``base``).
     ``progress(what, fraction)`` is told what runs and how far the checks are."""
@@ -29,7 +31,7 @@ def verify(program: I.Program, spec: str, kinds: set[str] | None = None, time_li
         kinds.discard("differs")
     report = Report(spec)
     report.games = games if kinds & set(sampled.SAMPLED_KINDS) else 0
-    prover = proofs.Prover(program, time_limit, workers)
+    prover = proofs.Prover(program, time_limit, workers, positions)
     skip = report.not_checked.append
 
     def skipped(check: str, name: str, why: str) -> None:
