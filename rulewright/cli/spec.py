@@ -113,6 +113,9 @@ def cmd_diff(args) -> int:
         print(json.dumps(diffing.to_json(d), indent=2, ensure_ascii=False))
     else:
         print("\n".join(diffing.to_text(d)))
+        if not d.empty:
+            print(f"\nwhat these changes do in play, input by input: rulewright verify {args.variant_spec} "
+                  f"--against {args.base}")
     return 0
 
 

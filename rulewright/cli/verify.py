@@ -40,7 +40,7 @@ def cmd_verify(args) -> int:
         raise UsageError("--check differs compares a variant with its base: name the base with --against BASE")
     with _Progress(enabled=not args.no_progress) as bar:
         report = verify(program, args.spec, kinds, time_limit=args.time_limit, workers=args.workers,
-                        games=args.games, base=base, progress=bar.update)
+                        games=args.games, base=base, positions=args.positions, progress=bar.update)
     if args.out:
         report.write_witnesses(args.out)
     if args.json:

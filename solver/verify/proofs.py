@@ -390,7 +390,7 @@ def ranges(prover: Prover, skip, progress=None) -> list[Finding]:
                            message=f"{words} '{name}' gives from {_num(low)} to {_num(high)} "
                                    f"{domain_words(program, params, declared_first=True)}" + (" (it can go below 0)" if negative else "")
                                    + ("" if proved else " (bounds reached when the time ran out: not closed)"),
-                           witness={"least": low, "most": high, **{k: v for k, v in w.items() if v}},
+                           witness={"least": low, "most": high, **{f"{k}_at": v for k, v in w.items() if v}},
                            witness_files=files))
     return out
 
@@ -588,6 +588,7 @@ def _disagreement(variant, base, name, params, typ, body, time_limit: float, wor
     """('DIFFERS', witness, (variant value, base value)) | ('SAME', None, None) | ('UNKNOWN', ...)."""
     model = cp_model.CpModel()
     ev, eb = Encoder(variant, model), Encoder(base, model)
+    ev.SPLIT_MAX = 0            # every choice one decision (a split would bind it on its own paths only)
     env: dict[str, Any] = {}
     span = body[0].span
     ev.run_block(body, env, True, {})

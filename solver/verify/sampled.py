@@ -27,9 +27,9 @@ SAMPLED_KINDS = ("invariant", "playable", "terminates", "runtime")
 
 def _kind_of(exc: Exception) -> str:
     """Which guarantee an error of a game breaks."""
-    if isinstance(exc, rt.OutOfSteps):
-        return "terminates"
     text = reason_of(exc)
+    if isinstance(exc, rt.OutOfSteps) or "went round a million times" in text or "did not finish within" in text:
+        return "terminates"
     if "no legal option" in text or "nothing to choose" in text or "no option" in text:
         return "playable"
     return "runtime"
