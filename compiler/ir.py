@@ -423,6 +423,7 @@ class DomainDef:
     body: list[Stmt]
     var: str
     node: A.Domain
+    only: tuple[str, ...] = ()      # the definitions it is for (all when empty)
 
 
 @dataclass

@@ -215,7 +215,14 @@ class DefinitionsPhase:
         if got is not None and not assignable(got, typ) and not isinstance(got, AnyT):
             self.diag.error(last.span, f"domain '{node.name}' is of type {typ}; its last value '{last.name}' "
                                        f"is a {got}")
-        self.domains[node.name] = I.DomainDef(node.name, node.title, typ, body, last.name, node)
+        for name, span in node.only:
+            d = self.defs.get(name)
+            if d is None or not isinstance(d, (A.Def, A.Rule, A.Scoring, A.Relation, A.Outcome)):
+                self.diag.error(span, f"'{name}' is no definition, rule or scoring that takes values",
+                                did_you_mean(name, [k for k, v in self.defs.items()
+                                                    if isinstance(v, (A.Def, A.Rule, A.Scoring))]))
+        self.domains[node.name] = I.DomainDef(node.name, node.title, typ, body, last.name, node,
+                                              tuple(n for n, _ in node.only))
 
     def check_objective_names(self, body: list, chosen: set) -> None:
         """An objective's names are known before any choice: they read no name a

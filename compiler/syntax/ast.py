@@ -603,6 +603,7 @@ class Domain(Definition):
     type: "TypeExpr"
     title: str | None
     body: tuple[Stmt, ...]
+    only: tuple[tuple[str, Span], ...] = ()     # "for NAME, ...": the definitions it is for
 
 
 @dataclass(frozen=True)

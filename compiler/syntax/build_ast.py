@@ -435,10 +435,13 @@ class _Builder:
     def def_domain_def(self, node, doc):
         name, nspan, tags, rest = self.head(node)
         typ = self.type(rest.pop(0))
+        only = ()
+        if isinstance(rest[0], Tree) and rest[0].data == "domain_for":
+            only = tuple((str(t), self.span(t)) for t in rest.pop(0).children)
         title = None
         if isinstance(rest[0], Token) and rest[0].type == "STRING":
             title = self.string(rest.pop(0))
-        return A.Domain(self.span(node), name, nspan, tags, doc, typ, title, self.block(rest[0]))
+        return A.Domain(self.span(node), name, nspan, tags, doc, typ, title, self.block(rest[0]), only)
 
     def def_property_def(self, node, doc):
         q = self.def_query_def(node, doc)

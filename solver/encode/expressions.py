@@ -14,7 +14,7 @@ from typing import Any
 
 from rulewright.compiler import ir as I
 from rulewright.compiler.semantics import runtime as rt
-from rulewright.compiler.diagnostics import NotSupportedError, Span
+from rulewright.compiler.diagnostics import NotSupportedError, RuntimeRulesError, Span
 
 from rulewright.compiler.interpret import interpreter_for
 from rulewright.compiler.semantics.operators import OPERATORS
@@ -294,6 +294,8 @@ class Expressions:
                                     "go over its cells instead", span)
         if isinstance(coll, Sym):
             raise NotSupportedError(f"cannot go over a {type(coll).__name__} that depends on a choice", span)
+        if coll is None:        # a value the rules leave undefined here (a field of no record)
+            raise RuntimeRulesError("this collection has no value here (it is read from nothing)", span)
         return [(x, True) for x in rt.as_tuple(coll)]
 
     def en_Agg(self, e: I.Agg, env):

@@ -65,35 +65,37 @@ class Prover:
 
 
 # ---------------------------------------------------------------- domains
-def domain_of(program: I.Program, name: str, t: Type, span: Span, declared_first: bool = False,
+def declared_domain(program: I.Program, t: Type, owner: str | None) -> I.DomainDef | None:
+    """The spec's own domain for values of type ``t`` taken by ``owner``: one written
+    "for" it first, then one for every definition."""
+    mine = [d for d in program.domains.values() if d.type == t and owner in d.only]
+    every = [d for d in program.domains.values() if d.type == t and not d.only]
+    return (mine or every or [None])[0]
+
+
+def domain_of(program: I.Program, name: str, t: Type, span: Span, owner: str | None = None,
               on_position: bool = False) -> list[I.Stmt] | None:
     """Statements that bind ``name`` to every value of type ``t`` in turn (None: no domain).
-    Built in: every value of an enum or a table, both truth values, every cell of a grid,
-    every filling of a grid (cells free or not). The spec's own ``domain`` of the type is
-    used where there is none built in, and first with ``declared_first`` (the values a
-    game produces, over which scores are ranged and variants compared)."""
-    declared = next((d for d in program.domains.values() if d.type == t), None)
+    The spec's own ``domain`` of the type (for ``owner``) first; else, built in, every value
+    of an enum or a table, both truth values, every cell of a grid, every filling of a grid
+    (cells free or not), and on a position every player."""
+    declared = declared_domain(program, t, owner)
+    if declared is not None:
+        own = {st.name for st in I.statements(declared.body) if isinstance(st, (I.Choose, I.Let))}
+        body = renamed(declared.body, {n: f"{name}__{n}" for n in own})
+        return body + [I.Let(span, name, I.Local(t, span, f"{name}__{declared.var}"))]
     builtin = _builtin_domain(program, name, t, span)
     if builtin is None and on_position and isinstance(t, SeatT):
         builtin = [I.Choose(span, name, "element", I.Global(CollT("list", t), span, "players"), None, None, None, None)]
-    if builtin is not None and not (declared_first and declared is not None):
-        return builtin
-    if declared is not None:
-        own = {st.name for st in declared.body if isinstance(st, (I.Choose, I.Let))}
-        body = renamed(declared.body, {n: f"{name}__{n}" for n in own})
-        return body + [I.Let(span, name, I.Local(t, span, f"{name}__{declared.var}"))]
-    return None
+    return builtin
 
 
-def domain_words(program: I.Program, params, declared_first: bool = False) -> str:
-    """How the domain of parameters reads: "over every ecosystem the box allows, ...". """
+def domain_words(program: I.Program, params, owner: str | None = None) -> str:
+    """How the domain of parameters reads: "over g: every ecosystem the box allows, ...". """
     parts = []
     for p, t in params:
-        declared = next((d for d in program.domains.values() if d.type == t), None)
-        if declared is not None and (declared_first or _builtin_domain(program, p, t, Span("", 0, 0, 0, 0)) is None):
-            parts.append(f"{p}: {declared.title or declared.name}")
-        else:
-            parts.append(f"{p}: every {t}")
+        declared = declared_domain(program, t, owner)
+        parts.append(f"{p}: {declared.title or declared.name}" if declared is not None else f"{p}: every {t}")
     return "over " + ", ".join(parts)
 
 
@@ -141,14 +143,15 @@ def _not(e: I.Expr) -> I.Expr:
 
 
 def reads_state(program: I.Program, e_or_body) -> bool:
-    """Whether an expression (or a definition's body), or a definition it calls, reads the
-    game's state: such a rule has a value only on a position."""
+    """Whether an expression or statements (or a definition's body), or a definition they
+    call, read the game's state: such a rule has a value only on a position."""
     seen: set[str] = set()
-    todo = [e_or_body]
+    todo = list(e_or_body) if isinstance(e_or_body, list) else [e_or_body]
     while todo:
         node = todo.pop()
         for x in I.descendants([node]):
-            if isinstance(x, I.SeatVar) or (isinstance(x, I.Global) and x.name in program.state):
+            if isinstance(x, I.SeatVar) or (isinstance(x, I.Global) and (x.name in program.state or
+                                                                        x.name in ("players", "seats"))):
                 return True
             if isinstance(x, I.Call) and x.name in program.funcs and x.name not in seen:
                 seen.add(x.name)
@@ -194,15 +197,10 @@ def rules_hold(prover: Prover, skip: Callable[[str, str, str], None], progress=N
         if not fd.params:
             skip("never_holds", fd.name, "no parameters: its value is fixed by the settings")
             continue
-        on_positions = reads_state(program, fd.body)
-        if on_positions and not prover.positions:
-            skip("never_holds", fd.name, "reads the game's state: it has a value on a position only, and no "
-                                         "position was sampled (--positions)")
-            continue
         span = fd.node.name_span
         choices: list[I.Stmt] = []
         for p, t in fd.params:
-            d = domain_of(program, p, t, span, on_position=on_positions)
+            d = domain_of(program, p, t, span, fd.name, on_position=True)
             if d is None:
                 choices = None
                 skip("never_holds", fd.name, f"parameter '{p}' is a {t}: no domain to range over "
@@ -210,6 +208,11 @@ def rules_hold(prover: Prover, skip: Callable[[str, str, str], None], progress=N
                 break
             choices += d
         if choices is None:
+            continue
+        on_positions = reads_state(program, fd.body) or reads_state(program, choices)
+        if on_positions and not prover.positions:
+            skip("never_holds", fd.name, "reads the game's state: it has a value on a position only, and no "
+                                         "position was sampled (--positions)")
             continue
         call = I.Call(BOOL, span, fd.name, [_local(p, t, span) for p, t in fd.params])
         names = [p for p, _ in fd.params]
@@ -233,14 +236,14 @@ def rules_hold(prover: Prover, skip: Callable[[str, str, str], None], progress=N
         if yes.status == "INFEASIBLE":
             out.append(Finding("never_holds", status="PROVED", severity="warning",
                                message=f"rule '{fd.name}' never holds: no input can make it true "
-                                       f"({domain_words(program, fd.params)})", **common))
+                                       f"({domain_words(program, fd.params, fd.name)})", **common))
             continue
         w_yes = _witness(prover, choices, yes, names)
         if no.status == "INFEASIBLE":
             out.append(Finding("always_holds", status="PROVED", severity="warning",
                                message=f"rule '{fd.name}' always holds: no input can make it false"
                                        + (", so its message can never be shown" if fd.message else "")
-                                       + f" ({domain_words(program, fd.params)})",
+                                       + f" ({domain_words(program, fd.params, fd.name)})",
                                witness={"holds": w_yes}, witness_files=_grid_files(w_yes, "holds-"), **common))
             continue
         w_no = _witness(prover, choices, no, names)
@@ -295,6 +298,9 @@ def as_counterexample_query(prop: I.PropertyDef) -> list[I.Stmt]:
 
 
 def properties(prover: Prover, skip, progress=None) -> list[Finding]:
+    """Every property of the spec: PROVED when no choice breaks it over the whole domain,
+    else a COUNTEREXAMPLE (replayed). A property that reads the game's state is asked on
+    the sampled positions: a counterexample there is real; none is SAMPLED evidence."""
     program = prover.program
     out = []
     for prop in program.properties.values():
@@ -304,33 +310,57 @@ def properties(prover: Prover, skip, progress=None) -> list[Finding]:
         common = dict(definition=prop.name, span=node.name_span, rule_ids=_ids(node))
         sentence = prop.title or prop.name
         started = time.perf_counter()
+        body = as_counterexample_query(prop)
+        on_positions = reads_state(program, body)
+        states = [(pos, pos.state_for(program)) for pos in prover.positions] if on_positions else [(None, None)]
+        states = [(pos, st) for pos, st in states if pos is None or st is not None]
+        if not states:
+            skip("property", prop.name, "reads the game's state, and no position was sampled (--positions)")
+            continue
+        found = unknown = None
         try:
-            answer = prover.ask(as_counterexample_query(prop), node)
+            for pos, state in states:
+                answer = prover.ask(body, node, state=state)
+                if answer.status in ("OPTIMAL", "FEASIBLE"):
+                    found = (pos, answer)
+                    break
+                if answer.status != "INFEASIBLE":
+                    unknown = answer
         except (NotSupportedError, RulesError) as exc:
             skip("property", prop.name, f"the solver cannot express it: {reason_of(exc)}")
             continue
         seconds = time.perf_counter() - started
-        if answer.status == "INFEASIBLE":
-            out.append(Finding("property", status="PROVED", severity="info", seconds=seconds,
-                               message=f"'{sentence}' holds for every choice", **common))
-        elif answer.status in ("OPTIMAL", "FEASIBLE"):
+        if found is not None:
+            pos, answer = found
             w = dict(answer.witness)
+            files = _grid_files(w)
+            if pos is not None:
+                w = {"position": pos.label, **w}
+                files.append((".state.json", "state", pos.doc))
             out.append(Finding("property", status="COUNTEREXAMPLE", severity="error", seconds=seconds,
                                message=f"'{sentence}' does not hold: the witness breaks it (replayed)",
-                               witness=w, witness_files=_grid_files(w), **common))
-        else:
+                               witness=w, witness_files=files, **common))
+        elif unknown is not None:
             out.append(Finding("property", status="UNKNOWN", severity="warning", seconds=seconds,
                                message=f"'{sentence}': no counterexample found before the time limit "
                                        f"({prover.time_limit:g} s), none ruled out", **common))
+        elif on_positions:
+            out.append(Finding("property", status="SAMPLED", severity="info", seconds=seconds,
+                               witness={"positions": len(states)},
+                               message=f"'{sentence}' holds for every choice at each of {len(states)} sampled "
+                                       "positions (proved there; evidence, not proof, for other positions)",
+                               **common))
+        else:
+            out.append(Finding("property", status="PROVED", severity="info", seconds=seconds,
+                               message=f"'{sentence}' holds for every choice", **common))
     return out
 
 
 # ---------------------------------------------------------------- range
-def _params_domain(program: I.Program, params, span: Span, skip, check: str, name: str,
-                   declared_first: bool = False) -> list | None:
+def _params_domain(program: I.Program, params, span: Span, skip, check: str, name: str) -> list | None:
     body: list[I.Stmt] = []
     for p, t in params:
-        d = domain_of(program, p, t, span, declared_first)
+        d = domain_of(program, p, t, span, name)
         if d is None:
             skip(check, name, f"parameter '{p}' is a {t}: no domain to range over "
                               f"(declare one: domain NAME: {t} {{ choose ... }})")
@@ -358,8 +388,11 @@ def ranges(prover: Prover, skip, progress=None) -> list[Finding]:
             skip("range", name, "reads the game's state: it has a value on a position only")
             continue
         span = node.name_span
-        body = _params_domain(program, params, span, skip, "range", name, declared_first=True)
+        body = _params_domain(program, params, span, skip, "range", name)
         if body is None:
+            continue
+        if reads_state(program, body):
+            skip("range", name, "its domain reads the game's state")
             continue
         call = I.Call(typ, span, name, [_local(p, t, span) for p, t in params])
         names = [p for p, _ in params]
@@ -388,7 +421,7 @@ def ranges(prover: Prover, skip, progress=None) -> list[Finding]:
                            severity="warning" if negative else "info", span=span, rule_ids=_ids(node),
                            seconds=seconds,
                            message=f"{words} '{name}' gives from {_num(low)} to {_num(high)} "
-                                   f"{domain_words(program, params, declared_first=True)}" + (" (it can go below 0)" if negative else "")
+                                   f"{domain_words(program, params, name)}" + (" (it can go below 0)" if negative else "")
                                    + ("" if proved else " (bounds reached when the time ran out: not closed)"),
                            witness={"least": low, "most": high, **{f"{k}_at": v for k, v in w.items() if v}},
                            witness_files=files))
@@ -418,7 +451,7 @@ def choosable(prover: Prover, skip, progress=None, budget: float = 60.0) -> list
         span = fd.node.name_span
         quiet = []
         body = _params_domain(program, fd.params, span, lambda *a: quiet.append(a), "choosable", fd.name)
-        if body is None:
+        if body is None or reads_state(program, body):
             continue
         call = I.Call(BOOL, span, fd.name, [_local(p, t, span) for p, t in fd.params])
         for _, p, t in enum_params:
@@ -494,8 +527,11 @@ def differs(variant: I.Program, base: I.Program, time_limit: float, workers: int
         if any(reads_state(p, p.funcs[name].body) for p in (variant, base) if name in p.funcs):
             skip("differs", name, "reads the game's state: compare games with simulate --against")
             continue
-        body = _params_domain(variant, params, span, skip, "differs", name, declared_first=True)
+        body = _params_domain(variant, params, span, skip, "differs", name)
         if body is None:
+            continue
+        if reads_state(variant, body):
+            skip("differs", name, "its domain reads the game's state: compare games with simulate --against")
             continue
         if any(_best_of_choices(p, name) for p in (variant, base)):
             skip("differs", name, "its value is the best of a choice made inside a scoring (which one model "
@@ -523,7 +559,7 @@ def differs(variant: I.Program, base: I.Program, time_limit: float, workers: int
         elif status == "SAME":
             out.append(Finding("differs", status="PROVED", severity="warning" if name in direct else "info",
                                message=f"'{name}' gives the same as the base game's for every input "
-                                       f"({domain_words(variant, params, declared_first=True)})"
+                                       f"({domain_words(variant, params, name)})"
                                        + (": this change changes nothing there" if name in direct else ""),
                                **common))
         else:
