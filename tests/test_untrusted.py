@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from rulewright.compiler import files, load
-from rulewright.compiler.interpret import Interpreter, _vetted
+from rulewright.compiler.interpret import Interpreter
+from rulewright.compiler.interpret.codegen import vetted as _vetted
 from rulewright.cli import main
 from conftest import ROOT, rel
 

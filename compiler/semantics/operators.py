@@ -22,6 +22,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from rulewright.compiler.semantics import render as _show
 from rulewright.compiler.semantics import runtime as _rt
 from rulewright.compiler.types import (ANY, BOOL, INT, RELATION, SEAT, AnyT, BoardT, CellT, CollT, EnumT,
                             LayerT, MapT, NoneT, RecordT, SeatT, TupleT, Type, TextT, is_bool,
@@ -60,7 +61,7 @@ class Operator:
             names = [f"_a{i}" for i in range(len(args))]
             src = f"lambda _D, {', '.join(names)}: {self.emit(names, '_D')}" if names else \
                 f"lambda _D: {self.emit([], '_D')}"
-            fn = eval(src, {"_rt": _rt})  # noqa: S307 - our own templates
+            fn = eval(src, {"_rt": _rt, "_show": _show})  # noqa: S307 - our own templates
             _CACHE[(self.name, len(args))] = fn
         return fn(data, *args)
 
