@@ -1,26 +1,26 @@
 """The corpus of broken specs: each must produce exactly the diagnostic stored beside it.
 
-``tests/bad/NAME.rules`` is compiled from the repository root; the rendered
-error (file:line:col, the line, a caret, a hint) must equal ``NAME.expected``.
-Run ``pytest tests/test_bad_specs.py --update-golden`` to rewrite the files
-after an intended change, then review them with ``git diff``.
+``tests/bad/KIND/NAME.rules`` (KIND: the kind of error, such as syntax, names,
+types or variants) is compiled from the repository root; the rendered error
+(file:line:col, the line, a caret, a hint) must equal ``NAME.expected`` beside it.
+Run ``pytest tests/bad --update-golden`` to rewrite the files after an intended
+change, then review them with ``git diff``.
 """
-from pathlib import Path
-
 import pytest
 
 from rulewright.compiler import load
 from rulewright.compiler.diagnostics import RulesError
+from helpers import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
-CASES = sorted((ROOT / "tests" / "bad").glob("*.rules"))
+BAD = ROOT / "tests" / "bad"
+CASES = sorted(BAD.rglob("*.rules"))
 
 
 def test_corpus_is_large_enough():
     assert len(CASES) >= 15
 
 
-@pytest.mark.parametrize("path", CASES, ids=[p.stem for p in CASES])
+@pytest.mark.parametrize("path", CASES, ids=[p.relative_to(BAD).with_suffix("").as_posix() for p in CASES])
 def test_bad_spec(path, monkeypatch, update_golden):
     monkeypatch.chdir(ROOT)
     rel = path.relative_to(ROOT).as_posix()

@@ -2,12 +2,10 @@
 import json
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
-from conftest import rel
+from helpers import ROOT, rel
 
-ROOT = Path(__file__).resolve().parent.parent
 SPEC = "spec/ecosystem_savanna"
 
 
@@ -24,9 +22,9 @@ def test_check_ok():
 
 
 def test_check_bad_spec_exit_1():
-    code, out, err = run("check", "tests/bad/01_unknown_name.rules")
+    code, out, err = run("check", "tests/bad/names/01_unknown_name.rules")
     assert code == 1
-    assert "tests/bad/01_unknown_name.rules:6:36: error: unknown name 'gazele'" in err
+    assert "tests/bad/names/01_unknown_name.rules:6:36: error: unknown name 'gazele'" in err
     assert "Traceback" not in err
 
 

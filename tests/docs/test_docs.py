@@ -9,8 +9,7 @@ import pytest
 from rulewright.compiler.syntax import ast as A
 from rulewright.compiler import load
 from rulewright.compiler.docgen import operators_page, rules_page
-
-ROOT = Path(__file__).resolve().parent.parent
+from helpers import ROOT
 
 
 def test_rules_pages_are_current(monkeypatch, update_golden):

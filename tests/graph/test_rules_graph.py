@@ -1,18 +1,14 @@
-"""Golden files for the compiler's stages: the AST dump and the rules graph.
+"""The rules graph: its golden dumps (tests/golden/graph) and its structure.
 
 Outputs are deterministic; after an intended change run
-``pytest tests/test_golden.py --update-golden`` and review ``git diff``.
+``pytest tests/graph --update-golden`` and review ``git diff``.
 """
-from pathlib import Path
-
 import pytest
 
 from rulewright.compiler import graph, load
-from rulewright.compiler.syntax.ast import dump
-from rulewright.compiler.loader import parse_files, spec_files
+from helpers import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
-GOLDEN = ROOT / "tests" / "golden"
+GOLDEN = ROOT / "tests" / "golden" / "graph"
 
 
 def check(name: str, text: str, update: bool):
@@ -25,11 +21,6 @@ def check(name: str, text: str, update: bool):
 @pytest.fixture
 def at_root(monkeypatch):
     monkeypatch.chdir(ROOT)
-
-
-def test_ast_dump(at_root, update_golden):
-    files = parse_files(spec_files("spec/ecosystem_savanna"))
-    check("ecosystem_savanna.ast.txt", "\n".join(dump(f) for f in files) + "\n", update_golden)
 
 
 def test_graph_dump(at_root, update_golden):

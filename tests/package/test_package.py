@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 import rulewright
-from conftest import ROOT
+from helpers import ROOT
 
 
 @pytest.fixture(scope="module")

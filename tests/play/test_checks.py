@@ -14,7 +14,7 @@ import pytest
 
 from rulewright.compiler import load
 from rulewright.compiler.diagnostics import BadInputError, ResolveError
-from conftest import ROOT
+from helpers import ROOT
 
 DARWIN = ROOT / "spec" / "darwins_choice"
 CATALOGUE = DARWIN / "animal_cards.csv"

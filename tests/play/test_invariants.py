@@ -23,8 +23,8 @@ from rulewright.compiler.play.checks import broken_invariants
 from rulewright.compiler.play.checks import invariant_watcher
 from rulewright.compiler.diagnostics import BadInputError, RuntimeRulesError
 from rulewright.solver.queries import interpreter_for
+from helpers import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 DARWIN = ROOT / "spec" / "darwins_choice"
 _PROGRAMS: dict = {}
 

@@ -6,19 +6,17 @@ test replays every recorded choice through fresh agents and checks the same game
 comes out, with every choice still legal when it is made.
 """
 import json
-from pathlib import Path
 
 import pytest
 
-from conftest import grid, savanna
+from helpers import ROOT, grid, savanna
 from rulewright.compiler import load
 from rulewright.compiler.play import state_io
 from rulewright.compiler.semantics import runtime as rt
 from rulewright.compiler.diagnostics import IllegalMoveError
 from rulewright.compiler.interpret import Interpreter, ReplayAgent
 
-ROOT = Path(__file__).resolve().parent.parent
-GOLDEN = ROOT / "tests" / "golden" / "savanna_playthrough_3p_seed1.jsonl"
+GOLDEN = ROOT / "tests" / "golden" / "play" / "savanna_playthrough_3p_seed1.jsonl"
 
 
 def legal_spots(interp, board):
@@ -49,7 +47,7 @@ GAMES = {
     # name: (spec, mode, players, seed, golden file)
     "savanna": (ROOT / "spec" / "ecosystem_savanna", "standard", 3, 1, GOLDEN),
     "darwin": (ROOT / "spec" / "darwins_choice", "standard", 4, 3,
-               ROOT / "tests" / "golden" / "darwin_playthrough_4p_seed3.jsonl"),
+               ROOT / "tests" / "golden" / "play" / "darwin_playthrough_4p_seed3.jsonl"),
 }
 
 

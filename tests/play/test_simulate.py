@@ -9,7 +9,6 @@ import json
 import statistics
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
@@ -20,8 +19,8 @@ from rulewright.compiler.play.simulate import aggregate
 from rulewright.compiler.play.simulate import mean_interval
 from rulewright.compiler.play.simulate import share_interval
 from rulewright.compiler.play.simulate import simulate
+from helpers import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 SAVANNA = ROOT / "spec" / "ecosystem_savanna"
 RARE_LIONS = ROOT / "spec" / "house_rules" / "savanna_rare_lions.rules"
 

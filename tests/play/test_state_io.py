@@ -12,7 +12,7 @@ from rulewright.compiler import load
 from rulewright.compiler.play import state_io
 from rulewright.compiler.diagnostics import BadInputError
 from rulewright.compiler.interpret import Interpreter
-from conftest import ROOT, rel
+from helpers import ROOT, rel
 
 DARWIN = ROOT / "spec" / "darwins_choice"
 

@@ -17,9 +17,8 @@ import pytest
 from rulewright.compiler import load
 from rulewright.compiler.diagnostics import ResolveError, RulesError, RuntimeRulesError, SpecSyntaxError
 from rulewright.solver.queries import interpreter_for, run_query
-from conftest import rel
+from helpers import ROOT, rel
 
-ROOT = Path(__file__).resolve().parent.parent
 DARWIN = ROOT / "spec" / "darwins_choice"
 
 

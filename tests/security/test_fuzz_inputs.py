@@ -12,7 +12,7 @@ about a minute in all. A long run: ``RULEWRIGHT_FUZZ=N`` inputs per category
 (``RULEWRIGHT_FUZZ_SEED=S`` for the first seed), which prints at the end how many
 inputs each category tried and how many failed:
 
-    RULEWRIGHT_FUZZ=300 .venv/bin/python -m pytest tests/test_fuzz_inputs.py -m fuzz
+    RULEWRIGHT_FUZZ=300 .venv/bin/python -m pytest tests/security/test_fuzz_inputs.py -m fuzz
 
 A failing input is copied into ``$RULEWRIGHT_FUZZ_OUT`` (default
 ``<tmp>/rulewright-fuzz-failures``), one folder per crash class (the exception class

@@ -33,8 +33,8 @@ from pathlib import Path
 import pytest
 
 from rulewright.cli import main
+from helpers import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 SAVANNA = ROOT / "spec" / "ecosystem_savanna"
 DARWIN = ROOT / "spec" / "darwins_choice"
 CANARIES = ("CANARY", "CANARY_RAN")

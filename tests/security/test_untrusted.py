@@ -13,7 +13,7 @@ import pytest
 from rulewright.compiler import files, load
 from rulewright.compiler.interpret import Interpreter, _vetted
 from rulewright.cli import main
-from conftest import ROOT, rel
+from helpers import ROOT, rel
 
 DARWIN = ROOT / "spec" / "darwins_choice"
 SAVANNA = ROOT / "spec" / "ecosystem_savanna"

@@ -18,7 +18,7 @@ from rulewright.compiler import load
 from rulewright.compiler.diagnostics import Span
 from rulewright.compiler.semantics.operators import AGGREGATES, OPERATORS
 from rulewright.compiler.types import BOOL, INT
-from conftest import ROOT
+from helpers import ROOT
 from rulewright.solver.encode import Encoder
 from rulewright.solver.encodings import AGG_ENCODINGS, ENCODINGS
 from rulewright.solver.queries import read_int

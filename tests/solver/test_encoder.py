@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from ortools.sat.python import cp_model
 
-from conftest import savanna
+from helpers import savanna
 from rulewright.compiler import load
 from rulewright.compiler.semantics import runtime as rt
 from rulewright.compiler.interpret import Interpreter

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import savanna
+from helpers import ROOT, savanna
 from rulewright.compiler.semantics import runtime as rt
 from rulewright.compiler.diagnostics import NotSupportedError
 from rulewright.solver.queries import run_query
@@ -96,7 +96,7 @@ def test_best_placement_keeps_the_partial_grid():
     program, interp = savanna()
     from rulewright.compiler.play.inputs import read_grid
     from pathlib import Path
-    root = Path(__file__).resolve().parent.parent
+    root = ROOT
     state = read_grid(str(root / "examples" / "partial.grid"), program, "ecosystem", allow_free=True)
     answer = run_query(program, "best_placement", {"state": state, "card": "hyena"}, time_limit=60)
     assert answer.status == "OPTIMAL" and answer.replayed
@@ -202,7 +202,7 @@ def test_darwin_answers_name_their_goals():
     from rulewright.compiler import load
     from rulewright.compiler.play import state_io
     from rulewright.solver.queries import interpreter_for
-    root = __import__("pathlib").Path(__file__).resolve().parent.parent
+    root = ROOT
     program = load(root / "spec" / "darwins_choice")
     played = interpreter_for(program).play("standard", 4, 7, stop_at="turn:9")
     for goal, names in (("points", ("points", "adaptation")), ("adaptation", ("adaptation", "points"))):
@@ -285,7 +285,7 @@ query q "Q" {
     program, _ = savanna()
     from rulewright.compiler.play.inputs import read_grid
     from pathlib import Path
-    state = read_grid(str(Path(__file__).resolve().parent.parent / "examples" / "partial.grid"), program,
+    state = read_grid(str(ROOT / "examples" / "partial.grid"), program,
                       "ecosystem", allow_free=True)
     placed = run_query(program, "best_placement", {"state": state, "card": "hyena"}, time_limit=60)
     r, c = placed.witness["spot"]

@@ -4,15 +4,13 @@ Each variant file found below spec/ is loaded (with the variants it extends) and
 every mode it can play is played once with a seeded game, with random legal agents,
 to its end; its scores name every player.
 """
-from pathlib import Path
-
 import pytest
 
 from rulewright.compiler import load
 from rulewright.compiler.interpret import Interpreter
 from rulewright.compiler.loader import _Specs
+from helpers import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 _specs = _Specs()
 VARIANTS = sorted(p for p in (ROOT / "spec").rglob("*.rules") if _specs.is_variant(p))
 

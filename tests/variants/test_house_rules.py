@@ -14,10 +14,8 @@ from rulewright.compiler.syntax import ast as A
 from rulewright.compiler import load
 from rulewright.compiler.semantics import runtime as rt
 from rulewright.compiler.interpret import Interpreter
-from conftest import grid
-from test_darwin_examples import table_state  # a table like the rulebook examples
+from helpers import ROOT, grid, table_state  # table_state: a table like the rulebook examples
 
-ROOT = Path(__file__).resolve().parent.parent
 DARWIN = ROOT / "spec" / "darwins_choice"
 SAVANNA = ROOT / "spec" / "ecosystem_savanna"
 HOUSE = ROOT / "spec" / "house_rules"

@@ -1,6 +1,6 @@
 """Variants as spec files: extends, override, add, remove, conflicts, chains, diff.
 
-The broken variants with their exact messages are in tests/bad (35-42); here the
+The broken variants with their exact messages are in tests/bad/variants; here the
 composition itself, on small variants of the two real specs written to a
 temporary directory.
 """
@@ -15,9 +15,8 @@ from rulewright.compiler import load
 from rulewright.compiler.diagnostics import ResolveError
 from rulewright.compiler.diffing import diff, to_json
 from rulewright.compiler.interpret import Interpreter
-from conftest import grid, rel
+from helpers import ROOT, grid, rel
 
-ROOT = Path(__file__).resolve().parent.parent
 DARWIN = ROOT / "spec" / "darwins_choice"
 SAVANNA = ROOT / "spec" / "ecosystem_savanna"
 

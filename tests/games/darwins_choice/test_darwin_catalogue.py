@@ -3,7 +3,7 @@ a species built from the box, and every ability counts, is required or is forbid
 somewhere. The spec's own rules (`well_formed`, `meets`, `adaptation_in`) decide."""
 import pytest
 
-from test_darwin_examples import dc, table_state
+from helpers import dc, table_state
 
 SLOTS = {"legs": ("front_legs", "back_legs"), "wing": ("wing_site",), "tail": ("tail_site",)}
 

@@ -3,41 +3,9 @@
 The species are built from the reconstructed catalogue, which was made to reproduce
 exactly these examples; the tests run the spec's own rules on them.
 """
-from pathlib import Path
-
 import pytest
 
-from rulewright.compiler import load
-from rulewright.compiler.semantics import runtime as rt
-from rulewright.compiler.interpret import Interpreter
-
-ROOT = Path(__file__).resolve().parent.parent
-_CACHE = {}
-
-
-def dc(**overrides):
-    key = tuple(sorted(overrides.items()))
-    if key not in _CACHE:
-        program = load(ROOT / "spec" / "darwins_choice", {k: str(v) for k, v in overrides.items()})
-        _CACHE[key] = Interpreter(program)
-    return _CACHE[key]
-
-
-def table_state(interp, biomes: dict, species: list[dict], players=2, event=None):
-    seats = [rt.Seat(i, f"p{i + 1}", "player", f"Player {i + 1}") for i in range(players)]
-    st = interp.new_state(seats, seed=1)
-    st.shared["in_play"] = tuple(biomes)
-    for c, b in biomes.items():
-        st.per["biome_card"][c] = b
-    st.shared["current_event"] = event
-    world = []
-    for i, sp in enumerate(species, start=1):
-        world.append(interp.record("species", id=i, owner=seats[sp.get("owner", 0)], home=sp["home"],
-                                   cards=tuple(sp["cards"]), dp=sp.get("dp", 0), acted=False, plants=0,
-                                   meat=0, prey=0))
-    st.shared["world"] = tuple(world)
-    st.shared["next_id"] = len(world) + 1
-    return st
+from helpers import dc, table_state  # the spec's interpreter, and a table like the rulebook's
 
 
 def call(interp, name, *args):

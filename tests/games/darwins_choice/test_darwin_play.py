@@ -7,7 +7,6 @@ invariants are stated against the spec's own components and definitions.
 from __future__ import annotations
 
 from collections import Counter
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -15,8 +14,8 @@ from hypothesis import strategies as st
 
 from rulewright.compiler import load
 from rulewright.compiler.interpret import Interpreter
+from helpers import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 _CACHE: dict = {}
 
 CARD_ZONES = ("small_stack", "large_stack", "small_discard", "large_discard", "removed_cards", "trade_zone")

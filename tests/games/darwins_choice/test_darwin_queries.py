@@ -12,7 +12,6 @@ from __future__ import annotations
 import copy
 import json
 import sys
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -22,10 +21,9 @@ from rulewright.compiler import load
 from rulewright.compiler.play import state_io
 from rulewright.solver.queries import interpreter_for, run_query
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 import darwin_brute as B  # noqa: E402
+from helpers import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 _PROGRAMS: dict = {}
 _BASES: dict = {}
 

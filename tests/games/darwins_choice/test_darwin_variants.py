@@ -7,18 +7,14 @@ from __future__ import annotations
 
 import copy
 import json
-import sys
-from pathlib import Path
 
 import pytest
 
 from rulewright.compiler import load
 from rulewright.compiler.play import state_io
 from rulewright.solver.queries import interpreter_for
+from helpers import ROOT
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-ROOT = Path(__file__).resolve().parent.parent
 DARWIN = ROOT / "spec" / "darwins_choice"
 VARIANTS = DARWIN / "variants"
 _CACHE: dict = {}

@@ -3,7 +3,7 @@
 Grids are the constructed ones of the worked examples (ES-EX-*): the rulebook's
 pictures are not in the text, so each grid matches every fact the text states.
 """
-from conftest import grid, savanna, score
+from helpers import grid, savanna, score
 
 
 def test_water_hole_ex1(interp):

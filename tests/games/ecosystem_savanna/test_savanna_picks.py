@@ -11,7 +11,6 @@ import json
 import re
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -21,9 +20,8 @@ from rulewright.compiler import load
 from rulewright.compiler.semantics import runtime as rt
 from rulewright.solver.agent import SolverAgent, summary
 from rulewright.solver.queries import interpreter_for, run_query
-from conftest import rel
+from helpers import ROOT, rel
 
-ROOT = Path(__file__).resolve().parent.parent
 SPEC = ROOT / "spec" / "ecosystem_savanna"
 TWO = SPEC / "variants" / "two_player.rules"
 SOLO = SPEC / "variants" / "solo.rules"

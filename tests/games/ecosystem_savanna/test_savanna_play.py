@@ -10,7 +10,7 @@ from collections import Counter
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import savanna
+from helpers import savanna
 from rulewright.compiler.semantics import runtime as rt
 
 
