@@ -7,6 +7,8 @@ tables built like the rulebook's examples, small spec files written to a folder.
 """
 from __future__ import annotations
 
+import copy
+import json
 import os
 from pathlib import Path
 
@@ -85,6 +87,39 @@ def table_state(interp, biomes: dict, species: list[dict], players=2, event=None
     st.shared["world"] = tuple(world)
     st.shared["next_id"] = len(world) + 1
     return st
+
+
+_DC_PROGRAMS: dict = {}
+_DC_BASES: dict = {}
+
+
+def darwin_program(**overrides):
+    """The Darwin's Choice program, with switches and params set."""
+    key = tuple(sorted(overrides.items()))
+    if key not in _DC_PROGRAMS:
+        _DC_PROGRAMS[key] = load(ROOT / "spec" / "darwins_choice", {k: str(v) for k, v in overrides.items()})
+    return _DC_PROGRAMS[key]
+
+
+def darwin_base(seed: int, turn: int) -> dict:
+    """The state document of a seeded four-player game at its turn-th turn, where
+    player 1, whom the tests ask about, has not passed."""
+    from rulewright.compiler.play import state_io
+    from rulewright.solver.queries import interpreter_for      # OR-Tools, loaded late
+    if (seed, turn) not in _DC_BASES:
+        prog = darwin_program()
+        played = interpreter_for(prog).play("standard", 4, seed, stop_at=f"turn:{turn}")
+        _DC_BASES[seed, turn] = state_io.dump(played, seed=seed)
+        _DC_BASES[seed, turn]["per_seat"]["passed"]["p1"] = False
+    return copy.deepcopy(_DC_BASES[seed, turn])
+
+
+def darwin_position(doc: dict, prog=None):
+    """A Darwin's Choice position read from its state document (under ``prog``)."""
+    from rulewright.compiler.play import state_io
+    from rulewright.solver.queries import interpreter_for
+    prog = prog or darwin_program()
+    return state_io.load(interpreter_for(prog), "<test>", doc, json.dumps(doc))
 
 
 # ---------------------------------------------------------------- small specs

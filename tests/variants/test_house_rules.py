@@ -407,7 +407,7 @@ def test_catch_up_gives_the_last_players_a_card_more():
 
 def test_one_migration_per_species():
     from rulewright.solver.queries import run_query
-    from test_darwin_queries import base as saved_position, position
+    from helpers import darwin_base as saved_position, darwin_position as position
     base, hr = interp(DARWIN), house("darwin_one_migration")
 
     def most_migrations(it, seed):

@@ -10,7 +10,6 @@ gives its reason, with its rule IDs and its sentence.
 from __future__ import annotations
 
 import copy
-import json
 import sys
 
 import pytest
@@ -18,37 +17,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rulewright.compiler import load
-from rulewright.compiler.play import state_io
 from rulewright.solver.queries import interpreter_for, run_query
 
 import darwin_brute as B  # noqa: E402
 from helpers import ROOT
-
-_PROGRAMS: dict = {}
-_BASES: dict = {}
-
-
-def program(**overrides):
-    key = tuple(sorted(overrides.items()))
-    if key not in _PROGRAMS:
-        _PROGRAMS[key] = load(ROOT / "spec" / "darwins_choice", {k: str(v) for k, v in overrides.items()})
-    return _PROGRAMS[key]
-
-
-def base(seed: int, turn: int) -> dict:
-    """The state document of a seeded four-player game at its turn-th turn, where
-    player 1, whom the tests ask about, has not passed."""
-    if (seed, turn) not in _BASES:
-        prog = program()
-        played = interpreter_for(prog).play("standard", 4, seed, stop_at=f"turn:{turn}")
-        _BASES[seed, turn] = state_io.dump(played, seed=seed)
-        _BASES[seed, turn]["per_seat"]["passed"]["p1"] = False
-    return copy.deepcopy(_BASES[seed, turn])
-
-
-def position(doc: dict, prog=None):
-    prog = prog or program()
-    return state_io.load(interpreter_for(prog), "<test>", doc, json.dumps(doc))
+from helpers import darwin_base as base, darwin_position as position, darwin_program as program
 
 
 def small(doc: dict, hand: list[str], biomes: int, acted: list[bool], event: str | None = None) -> dict:
