@@ -10,7 +10,7 @@ Out: for every operator and aggregate, by name:
     from it;
   * ``constant_only``: an operator the CP-SAT encoder folds when its operands are
     known and refuses otherwise. Every other operator has its CP-SAT encoding,
-    keyed by the same name, in ``solver.encode.operators``; ``tests/test_operators.py``
+    keyed by the same name, in ``solver.encode.operators``; ``tests/semantics/test_operators.py``
     checks that each one has both and that they agree.
 
 The compiler (resolver, interpreter, docs) reads this table; the solver adds the
