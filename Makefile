@@ -43,7 +43,7 @@ test: $(STAMP)
 	$(BIN)/python -m pytest tests
 
 fuzz: $(STAMP)
-	RULEWRIGHT_FUZZ=$(FUZZ) $(BIN)/python -m pytest tests/test_fuzz_inputs.py -m fuzz -s
+	RULEWRIGHT_FUZZ=$(FUZZ) $(BIN)/python -m pytest tests/security/test_fuzz_inputs.py -m fuzz -s
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/scoring.py

@@ -80,7 +80,7 @@ def solver_settings(enc, state) -> tuple[dict, list]:
     a grid chosen whole (the settings above), and CP-SAT's own for any other query
     without a position. (Those grid settings left a query of nested sums over a chosen
     herd, 1,710 variables, UNKNOWN after 5 s; CP-SAT's defaults prove it optimal in
-    0.5 s: tests/test_fuzz_queries.py.)"""
+    0.5 s: tests/solver/test_fuzz_queries.py.)"""
     if state is not None:
         return POSITION_PARAMS, POSITION_SUBSOLVERS
     if enc.boards:

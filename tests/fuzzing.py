@@ -45,7 +45,7 @@ Environment:
 - ``RULEWRIGHT_CACHE``: the parse cache of the commands run (default: a folder in
   the system's temporary directory, kept between runs).
 
-Used by ``tests/test_fuzz_inputs.py``; also ``python tests/fuzzing.py CATEGORY SEED``
+Used by ``tests/security/test_fuzz_inputs.py``; also ``python tests/fuzzing.py CATEGORY SEED``
 prints one input's commands and runs them (its folder is kept), and
 ``python tests/fuzzing.py --recheck FOLDER`` runs every saved crash input of a
 findings folder again on the code as it is now.

@@ -10,7 +10,7 @@ Out: for every operator and aggregate, by name:
     from it;
   * ``constant_only``: an operator the CP-SAT encoder folds when its operands are
     known and refuses otherwise. Every other operator has its CP-SAT encoding,
-    keyed by the same name, in ``solver.encode.operators``; ``tests/test_operators.py``
+    keyed by the same name, in ``solver.encode.operators``; ``tests/semantics/test_operators.py``
     checks that each one has both and that they agree.
 
 The compiler (resolver, interpreter, docs) reads this table; the solver adds the
@@ -22,6 +22,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from rulewright.compiler.semantics import render as _show
 from rulewright.compiler.semantics import runtime as _rt
 from rulewright.compiler.types import (ANY, BOOL, INT, RELATION, SEAT, AnyT, BoardT, CellT, CollT, EnumT,
                             LayerT, MapT, NoneT, RecordT, SeatT, TupleT, Type, TextT, is_bool,
@@ -60,7 +61,7 @@ class Operator:
             names = [f"_a{i}" for i in range(len(args))]
             src = f"lambda _D, {', '.join(names)}: {self.emit(names, '_D')}" if names else \
                 f"lambda _D: {self.emit([], '_D')}"
-            fn = eval(src, {"_rt": _rt})  # noqa: S307 - our own templates
+            fn = eval(src, {"_rt": _rt, "_show": _show})  # noqa: S307 - our own templates
             _CACHE[(self.name, len(args))] = fn
         return fn(data, *args)
 

@@ -7,7 +7,7 @@ Out: a symbolic value (``solver.symbolic``), or ``NotSupportedError`` with the n
      span where an operand's dependence on a choice cannot be encoded.
 
 An operator the table marks ``constant_only`` has no entry: the encoder folds it on
-known operands and refuses it otherwise. ``tests/test_operators.py`` checks that the
+known operands and refuses it otherwise. ``tests/semantics/test_operators.py`` checks that the
 two tables name the same operators and that each encoding agrees with the meaning.
 """
 from __future__ import annotations

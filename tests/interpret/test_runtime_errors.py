@@ -1,0 +1,60 @@
+"""Run-time errors of a game, from the sweep of spec-authoring mistakes
+(tests/resolve/test_spec_mistakes.py): a count below zero is an error, and a rule that
+fails in play is shown at the operation that fails.
+"""
+from __future__ import annotations
+
+import pytest
+
+from rulewright.compiler import load
+from rulewright.compiler.diagnostics import RulesError, RuntimeRulesError
+from rulewright.solver.queries import interpreter_for
+from helpers import spec
+
+
+def test_counts_below_zero_are_errors(tmp_path):
+    base = '''game m "M"
+enum tok { a, b }
+state { deck: pile of tok = [a, b, a, b]  n: int }
+per seat { hand: pile of tok }
+def v = take([1, 2, 3], K)
+mode standard "S" players 2 {
+  seats players
+  STMT
+  report v = v
+}
+'''
+    cases = [("K", "0 - 1", "set n = 1", "take() of -1 items: a count is 0 or more"),
+             ("K", "1", "for s in seats { deal 0 - 2 from deck to hand(s) }", "cannot deal -2 cards: a count is 0 or more"),
+             ("K", "1", "repeat 0 - 5 { set n = n + 1 }", "repeat -5 times: a count is 0 or more")]
+    for i, (k, value, stmt, message) in enumerate(cases):
+        path = spec(tmp_path, base.replace("K", value).replace("STMT", stmt), f"c{i}.rules")
+        with pytest.raises(RulesError) as info:
+            interpreter_for(load(path)).play("standard", 2, 1)
+        assert message in info.value.diagnostics[0].message and info.value.diagnostics[0].span.line > 0
+
+
+@pytest.mark.parametrize("expr, col, message", [
+    ("1 + first([y for y in xs if y > n])", 17, "first() of an empty collection"),
+    ("2 * min(y for y in xs if y > n)", 17, "min() of an empty collection"),
+    ("size(take(xs, n - 9))", 18, "take() of -8 items: a count is 0 or more"),
+    ("n % (n - 5)", 13, "cannot take the remainder of 5 by 0 (the divisor is 0 here)"),
+])
+def test_a_rule_failing_in_play_is_shown_at_the_operation_that_fails(tmp_path, expr, col, message):
+    """Not at the whole statement: the caret is under the operation (its own place,
+    given to the run-time helper that fails)."""
+    path = spec(tmp_path, f'''game m "M"
+def xs = [1, 2, 3]
+state {{ v: int }}
+procedure p {{
+  for n in [1, 5] {{
+    set v = {expr}
+  }}
+}}
+mode standard players 1 {{ seats players do p() }}
+''')
+    with pytest.raises(RuntimeRulesError) as info:
+        interpreter_for(load(path)).play("standard", 1, 0)
+    d = info.value.diagnostics[0]
+    assert d.message == message
+    assert (d.span.line, d.span.col) == (6, col), info.value.render()
