@@ -4,9 +4,11 @@ In:  the ``lark.Tree`` of one file (from ``parse``) and its path.
 Out: an ``ast.SpecFile``; every node carries the ``Span`` it came from.
 
 Shapes the grammar cannot express are rejected here with a diagnostic, for
-example ``count(3 if x)`` whose argument is not ``NAME in COLLECTION``.
+example ``count(3 if x)`` whose argument is not ``NAME in COLLECTION``. The
+expressions are built by ``build_exprs`` (a mixin of the builder).
 """
 from __future__ import annotations
+
 
 from lark import Token, Tree
 
@@ -14,15 +16,16 @@ from rulewright.compiler.syntax import ast as A
 from rulewright.compiler.diagnostics import Diagnostic, Span, SpecSyntaxError, source_line
 from rulewright.compiler.variants import word
 from rulewright.compiler.syntax.parse import parser
+from rulewright.compiler.syntax.build_exprs import ExpressionBuilder
 
-AGGREGATES = {"sum", "count", "any", "all", "min", "max", "distinct"}
+
 
 
 _ESCAPES = {'"': '"', "\\": "\\", "n": "\n", "t": "\t", "r": "\r"}
 _MESSAGE_ESCAPES = {"{": "{", "}": "}"}        # a message's braces written as text
 
 
-class _Builder:
+class _Builder(ExpressionBuilder):
     def __init__(self, path: str):
         self.path = path
         # (line, column) where line 1 of the tree being built starts: an expression of a
@@ -437,7 +440,8 @@ class _Builder:
         typ = self.type(rest.pop(0))
         only = ()
         if isinstance(rest[0], Tree) and rest[0].data == "domain_for":
-            only = tuple((str(t), self.span(t)) for t in rest.pop(0).children)
+            names = rest.pop(0).scan_values(lambda v: isinstance(v, Token) and v.type == "NAME")
+            only = tuple((str(t), self.span(t)) for t in names)
         title = None
         if isinstance(rest[0], Token) and rest[0].type == "STRING":
             title = self.string(rest.pop(0))
@@ -694,167 +698,6 @@ class _Builder:
         names = node.children[1] if len(node.children) > 1 else None
         return A.Objective(self.span(node), sense, self.expr(node.children[0]),
                            self.expr(names.children[0]) if names is not None else None)
-
-    # ------------------------------------------------------------ expressions
-    def expr(self, node) -> A.Expr:
-        if isinstance(node, Token):
-            return self.token_expr(node)
-        return getattr(self, "ex_" + node.data)(node)
-
-    def token_expr(self, tok: Token) -> A.Expr:
-        span = self.span(tok)
-        if tok.type == "INT":
-            return A.IntLit(span, self.integer(tok))
-        if tok.type == "STRING":
-            return A.TextLit(span, self.string(tok))
-        return A.Name(span, str(tok))
-
-    def ex_int_lit(self, node):
-        return A.IntLit(self.span(node), self.integer(node.children[0]))
-
-    def ex_text_lit(self, node):
-        return A.TextLit(self.span(node), self.string(node.children[0]))
-
-    def ex_name(self, node):
-        return A.Name(self.span(node), str(node.children[0]))
-
-    def ex_if_expr(self, node):
-        c, t, o = node.children
-        return A.IfExpr(self.span(node), self.expr(c), self.expr(t), self.expr(o))
-
-    def _binary(self, node, op):
-        left, right = node.children
-        return A.Binary(self.span(node), op, self.expr(left), self.expr(right))
-
-    def ex_or_(self, node):
-        return self._binary(node, "or")
-
-    def ex_and_(self, node):
-        return self._binary(node, "and")
-
-    def ex_not_(self, node):
-        return A.Unary(self.span(node), "not", self.expr(node.children[0]))
-
-    def ex_compare(self, node):
-        left, op, right = node.children
-        return A.Binary(self.span(node), str(op), self.expr(left), self.expr(right))
-
-    def ex_in_(self, node):
-        return self._binary(node, "in")
-
-    def ex_not_in(self, node):
-        return self._binary(node, "not in")
-
-    def ex_range_(self, node):
-        return self._binary(node, "..")
-
-    def ex_binop(self, node):
-        left, op, right = node.children
-        return A.Binary(self.span(node), str(op), self.expr(left), self.expr(right))
-
-    def ex_neg(self, node):
-        inner = self.expr(node.children[0])
-        if isinstance(inner, A.IntLit):
-            return A.IntLit(self.span(node), -inner.value)
-        return A.Unary(self.span(node), "-", inner)
-
-    def ex_index(self, node):
-        base, index = node.children
-        return A.Index(self.span(node), self.expr(base), self.expr(index))
-
-    def ex_attr(self, node):
-        base, name = node.children
-        return A.Attr(self.span(node), self.expr(base), str(name), self.span(name))
-
-    def field_inits(self, nodes):
-        return tuple(A.FieldInit(self.span(f), str(f.children[0]), self.expr(f.children[1]))
-                     for f in nodes if f is not None)
-
-    def ex_new_record(self, node):
-        name, *fields = node.children
-        return A.New(self.span(node), str(name), self.span(name), self.field_inits(fields))
-
-    def ex_with_(self, node):
-        base, *fields = node.children
-        return A.With(self.span(node), self.expr(base), self.field_inits(fields))
-
-    def ex_tuple(self, node):
-        items = tuple(self.expr(c) for c in node.children if c is not None)
-        return A.Literal(self.span(node), "tuple", items)
-
-    def ex_list_lit(self, node):
-        items = tuple(self.expr(c) for c in node.children if c is not None)
-        return A.Literal(self.span(node), "list", items)
-
-    def ex_set_lit(self, node):
-        return A.Literal(self.span(node), "set", tuple(self.expr(c) for c in node.children))
-
-    def ex_list_comp(self, node):
-        elem, *fors = node.children
-        return A.Comprehension(self.span(node), "list", self.expr(elem), self.binders(fors))
-
-    def ex_set_comp(self, node):
-        elem, *fors = node.children
-        return A.Comprehension(self.span(node), "set", self.expr(elem), self.binders(fors))
-
-    def ex_set_filter(self, node):
-        member, cond = node.children
-        binder, elem = self.membership_binder(member, self.expr(cond), "{x in C if ...}")
-        return A.Comprehension(self.span(node), "set", elem, (binder,))
-
-    def ex_map_lit(self, node):
-        pairs, default = [], None
-        for entry in node.children:
-            if entry.data == "map_pair":
-                pairs.append((self.expr(entry.children[0]), self.expr(entry.children[1])))
-            else:
-                default = self.expr(entry.children[0])
-        return A.MapLit(self.span(node), tuple(pairs), default)
-
-    def binders(self, fors) -> tuple[A.Binder, ...]:
-        out = []
-        for f in fors:
-            var, coll, cond = f.children
-            c = self.expr(cond.children[0]) if cond is not None else None
-            out.append(A.Binder(self.span(f), str(var), self.expr(coll), c))
-        return tuple(out)
-
-    def membership_binder(self, member_node, cond, form):
-        member = self.expr(member_node)
-        if not (isinstance(member, A.Binary) and member.op == "in" and isinstance(member.left, A.Name)):
-            self.fail(member_node, f"expected 'NAME in COLLECTION' before 'if' in {form}",
-                      "for example: count(c in cells(g) if g[c] == tree)")
-        binder = A.Binder(member.span, member.left.id, member.right, cond)
-        return binder, A.Name(member.left.span, member.left.id)
-
-    def ex_call(self, node):
-        name_tok, args = node.children
-        func = str(name_tok)
-        fspan = self.span(name_tok)
-        span = self.span(node)
-        if args is None:
-            return A.Call(span, func, fspan, ())
-        if args.data == "args_plain":
-            items = [self.expr(a) for a in args.children]
-            # count(x in C) / any(x in C): a binder without a filter.
-            if func in AGGREGATES and len(items) == 1 and isinstance(items[0], A.Binary) \
-                    and items[0].op == "in" and isinstance(items[0].left, A.Name) \
-                    and func in ("count",):
-                m = items[0]
-                return A.Aggregate(span, func, fspan, A.Name(m.left.span, m.left.id),
-                                   (A.Binder(m.span, m.left.id, m.right, None),))
-            return A.Call(span, func, fspan, tuple(items))
-        if args.data == "args_comp":
-            elem, *rest = args.children
-            fors = [c for c in rest if isinstance(c, Tree) and c.data == "comp_for"]
-            key = next((self.expr(c.children[0]) for c in rest
-                        if isinstance(c, Tree) and c.data == "comp_by"), None)
-            supply = next((self.expr(c.children[0]) for c in rest
-                           if isinstance(c, Tree) and c.data == "comp_from"), None)
-            return A.Aggregate(span, func, fspan, self.expr(elem), self.binders(fors), key, supply)
-        member, cond = args.children
-        binder, elem = self.membership_binder(member, self.expr(cond), f"{func}(...)")
-        return A.Aggregate(span, func, fspan, elem, (binder,))
 
 
 def build(tree: Tree, path: str) -> A.SpecFile:

@@ -147,8 +147,8 @@ def build_parser() -> argparse.ArgumentParser:
                                               least=0), default=50,
                    help="seeded games per mode and player count for the sampled checks (default 50; 0: none)")
     v.add_argument("--positions", type=_positive(int, "a whole number of positions from 0 to 1000", most=1000,
-                                                  least=0), default=6,
-                   help="positions the rules reach, for the definitions that read the state (default 6)")
+                                                  least=0), default=3,
+                   help="positions the rules reach, for the definitions that read the state (default 3)")
     v.add_argument("--json", action="store_true")
     v.add_argument("--out", metavar="DIR", help="write each finding's witness as files (grids, state files)")
     v.add_argument("--all", action="store_true", help="also show what is well, with its witnesses")

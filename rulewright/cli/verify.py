@@ -60,8 +60,8 @@ class _Progress:
 
     def __enter__(self):
         if self.enabled:
-            from rich.console import Console        # (only on a terminal)
-            from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+            from rich.console import Console        # (rich draws the bar: loaded for a terminal only)
+            from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn  # (the same)
             self.bar = Progress(TextColumn("verify"), BarColumn(), TextColumn("{task.percentage:>3.0f}%"),
                                 TimeElapsedColumn(), TextColumn("{task.description}"),
                                 console=Console(stderr=True), transient=True)

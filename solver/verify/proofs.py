@@ -357,10 +357,11 @@ def properties(prover: Prover, skip, progress=None) -> list[Finding]:
 
 
 # ---------------------------------------------------------------- range
-def _params_domain(program: I.Program, params, span: Span, skip, check: str, name: str) -> list | None:
+def _params_domain(program: I.Program, params, span: Span, skip, check: str, name: str,
+                   on_position: bool = False) -> list | None:
     body: list[I.Stmt] = []
     for p, t in params:
-        d = domain_of(program, p, t, span, name)
+        d = domain_of(program, p, t, span, name, on_position=on_position)
         if d is None:
             skip(check, name, f"parameter '{p}' is a {t}: no domain to range over "
                               f"(declare one: domain NAME: {t} {{ choose ... }})")
@@ -384,46 +385,70 @@ def ranges(prover: Prover, skip, progress=None) -> list[Finding]:
             continue
         if progress:
             progress(f"range {name}")
-        if name in program.funcs and reads_state(program, program.funcs[name].body):
-            skip("range", name, "reads the game's state: it has a value on a position only")
-            continue
         span = node.name_span
-        body = _params_domain(program, params, span, skip, "range", name)
+        body = _params_domain(program, params, span, skip, "range", name, on_position=bool(prover.positions))
         if body is None:
             continue
-        if reads_state(program, body):
-            skip("range", name, "its domain reads the game's state")
+        stateful = (name in program.funcs and reads_state(program, program.funcs[name].body)) or \
+            (name in program.scorings and reads_state(program, [st for step in program.scorings[name].steps
+                                                                 for st in step.body])) or \
+            reads_state(program, body)
+        states = [(pos, pos.state_for(program)) for pos in prover.positions] if stateful else [(None, None)]
+        states = [(pos, st) for pos, st in states if pos is None or st is not None]
+        if not states:
+            skip("range", name, "reads the game's state, and no position was sampled (--positions)")
             continue
         call = I.Call(typ, span, name, [_local(p, t, span) for p, t in params])
         names = [p for p, _ in params]
         started = time.perf_counter()
-        ends = {}
+        ends: dict[str, list] = {"minimize": [], "maximize": []}
         try:
-            for sense in ("minimize", "maximize"):
-                ends[sense] = prover.ask(body + [I.Objective(span, sense, call)], node)
+            for pos, state in states:
+                if stateful and time.perf_counter() - started > prover.time_limit / 2:
+                    break           # (the positions asked so far: the range says how many)
+                for sense in ("minimize", "maximize"):
+                    # a range is information: each bound gets a share of the time limit
+                    answer = prover.ask(body + [I.Objective(span, sense, call)], node, state=state,
+                                        limit=min(prover.time_limit, 3.0) if stateful else None)
+                    if answer.status != "INFEASIBLE":
+                        ends[sense].append((pos, answer))
         except (NotSupportedError, RulesError) as exc:
             skip("range", name, f"the solver cannot express it: {reason_of(exc)}")
             continue
         seconds = time.perf_counter() - started
-        lo, hi = ends["minimize"], ends["maximize"]
-        if "INFEASIBLE" in (lo.status, hi.status):
+        if not ends["minimize"] or not ends["maximize"]:
             skip("range", name, "its domain is empty: no value of its parameters exists")
             continue
-        proved = lo.status == "OPTIMAL" and hi.status == "OPTIMAL"
-        low = lo.objective if lo.status == "OPTIMAL" else lo.bound
-        high = hi.objective if hi.status == "OPTIMAL" else hi.bound
+
+        def value(a):
+            return a.objective if a.status == "OPTIMAL" else a.bound
+        known = [(p, a) for p, a in ends["minimize"] if value(a) is not None]
+        lo_pos, lo = min(known, key=lambda x: value(x[1])) if known else ends["minimize"][0]
+        known = [(p, a) for p, a in ends["maximize"] if value(a) is not None]
+        hi_pos, hi = max(known, key=lambda x: value(x[1])) if known else ends["maximize"][0]
+        closed = all(a.status == "OPTIMAL" for side in ends.values() for _, a in side)
+        low, high = value(lo), value(hi)
         words = "scoring" if name in program.scorings else "definition"
-        w = {"least": _witness(prover, body, lo, names) if lo.objective is not None else None,
-             "most": _witness(prover, body, hi, names) if hi.objective is not None else None}
-        files = (_grid_files(w["least"] or {}, "least-") + _grid_files(w["most"] or {}, "most-"))
+        w = {}
+        for key, pos, a in (("least", lo_pos, lo), ("most", hi_pos, hi)):
+            if a.objective is not None:
+                w[key] = ({"position": pos.label} if pos is not None else {}) | _witness(prover, body, a, names)
+        files = _grid_files(w.get("least", {}), "least-") + _grid_files(w.get("most", {}), "most-")
+        for key, pos in (("least", lo_pos), ("most", hi_pos)):
+            if pos is not None and key in w:
+                files.append((f"-{key}.state.json", "state", pos.doc))
         negative = name in program.scorings and low is not None and low < 0
-        out.append(Finding("range", definition=name, status="PROVED" if proved else "UNKNOWN",
+        asked = len(ends["minimize"])
+        status = ("SAMPLED" if stateful else "PROVED") if closed else "UNKNOWN"
+        where = f" at {asked} sampled positions (each bound proved there)" if stateful else ""
+        out.append(Finding("range", definition=name, status=status,
                            severity="warning" if negative else "info", span=span, rule_ids=_ids(node),
                            seconds=seconds,
                            message=f"{words} '{name}' gives from {_num(low)} to {_num(high)} "
-                                   f"{domain_words(program, params, name)}" + (" (it can go below 0)" if negative else "")
-                                   + ("" if proved else " (bounds reached when the time ran out: not closed)"),
-                           witness={"least": low, "most": high, **{f"{k}_at": v for k, v in w.items() if v}},
+                                   f"{domain_words(program, params, name)}{where}"
+                                   + (" (it can go below 0)" if negative else "")
+                                   + ("" if closed else " (bounds reached when the time ran out: not closed)"),
+                           witness={"least": low, "most": high, **{f"{k}_at": v for k, v in w.items()}},
                            witness_files=files))
     return out
 

@@ -17,7 +17,7 @@ from rulewright.solver.verify.findings import Report
 CHECKS = ("never_holds", "always_holds", "unused", "range", "choosable", "property", "differs",
           "invariant", "playable", "terminates", "runtime")
 DEFAULT_GAMES = 50
-DEFAULT_POSITIONS = 6
+DEFAULT_POSITIONS = 3
 
 
 def verify(program: I.Program, spec: str, kinds: set[str] | None = None, time_limit: float = 10.0,
