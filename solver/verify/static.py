@@ -55,7 +55,9 @@ def unused(program: I.Program) -> list[Finding]:
             continue
         out.append(_finding(name, _WORDS.get(type(d), type(d).__name__.lower()), d.name_span, d))
     # a variant leaves parts of its base unread on purpose: only its own files' are warnings
-    own = {v.path for v in program.variants}
+    # (the variants nothing else applied extends: those named on the command line)
+    extended = {str(v.extends) for v in program.variants}
+    own = {v.path for v in program.variants if v.path not in extended}
     if own:
         for f in out:
             if f.span is not None and f.span.file not in own:
