@@ -38,6 +38,7 @@ demo: $(STAMP)
 	$(BIN)/rulewright diff spec/darwins_choice spec/house_rules/darwin_no_cannibals.rules
 	$(BIN)/rulewright play spec/darwins_choice/variants/two_player.rules --seed 1
 	$(BIN)/rulewright simulate spec/house_rules/darwin_no_strength_award.rules --players 3 --games 20 --against spec/darwins_choice
+	$(BIN)/rulewright verify spec/house_rules/savanna_rhinos.rules --check property,range --no-progress
 
 test: $(STAMP)
 	$(BIN)/python -m pytest tests

@@ -529,7 +529,7 @@ def choosable(prover: Prover, skip, progress=None, budget: float = 60.0) -> list
 
 # ---------------------------------------------------------------- differs
 def differs(variant: I.Program, base: I.Program, time_limit: float, workers: int, skip,
-            progress=None) -> list[Finding]:
+            progress=None, n_positions: int = 3) -> list[Finding]:
     """The semantic side of ``diff``: for every definition a variant changes (and every one
     downstream of a change) that both programs have, with parameters over domains, an
     input on which base and variant disagree, or a proof that none exists in the domain.
@@ -541,6 +541,8 @@ def differs(variant: I.Program, base: I.Program, time_limit: float, workers: int
     out: list[Finding] = []
     differing = 0
     compared = 0
+    positions = None            # sampled when a definition that reads the state needs them
+    files_of: dict[str, list] = {}
     for name in dict.fromkeys(names):
         target = _comparable(variant, base, name)
         if target is None:
@@ -549,15 +551,11 @@ def differs(variant: I.Program, base: I.Program, time_limit: float, workers: int
         if progress:
             progress(f"differs {name}")
         span = node.name_span
-        if any(reads_state(p, p.funcs[name].body) for p in (variant, base) if name in p.funcs):
-            skip("differs", name, "reads the game's state: compare games with simulate --against")
-            continue
-        body = _params_domain(variant, params, span, skip, "differs", name)
+        body = _params_domain(variant, params, span, skip, "differs", name, on_position=True)
         if body is None:
             continue
-        if reads_state(variant, body):
-            skip("differs", name, "its domain reads the game's state: compare games with simulate --against")
-            continue
+        stateful = any(reads_state(p, p.funcs[name].body) for p in (variant, base) if name in p.funcs) or \
+            reads_state(variant, body)
         if any(_best_of_choices(p, name) for p in (variant, base)):
             skip("differs", name, "its value is the best of a choice made inside a scoring (which one model "
                                   "cannot compare): compare games with simulate --against")
@@ -565,9 +563,25 @@ def differs(variant: I.Program, base: I.Program, time_limit: float, workers: int
         if not _same_enums(variant, base, params):
             skip("differs", name, "the variant changes the values of a parameter's type")
             continue
+        if stateful and positions is None:
+            positions = sample_positions(base, n_positions)
+        pairs = [(pos, pos.state_for(variant), pos.state_for(base)) for pos in positions] if stateful \
+            else [(None, None, None)]
+        pairs = [(pos, sv, sb) for pos, sv, sb in pairs if pos is None or (sv is not None and sb is not None)]
+        if not pairs:
+            skip("differs", name, "reads the game's state, and no position of the base game reads under both")
+            continue
         started = time.perf_counter()
         try:
-            status, witness, values = _disagreement(variant, base, name, params, typ, body, time_limit, workers)
+            status = "SAME"
+            for pos, sv, sb in pairs:
+                status, witness, values = _disagreement(variant, base, name, params, typ, body, time_limit,
+                                                        workers, sv, sb)
+                if status != "SAME":
+                    if pos is not None and witness is not None:
+                        witness = {"position": pos.label, **witness}
+                        files_of[name] = [(".state.json", "state", pos.doc)]
+                    break
         except (NotSupportedError, RulesError) as exc:
             skip("differs", name, f"the solver cannot express it: {reason_of(exc)}")
             continue
@@ -580,7 +594,11 @@ def differs(variant: I.Program, base: I.Program, time_limit: float, workers: int
                                message=f"'{name}' differs from the base game's: base {text_value(values[1])}, "
                                        f"variant {text_value(values[0])} (replayed in both)",
                                witness={**witness, "base": values[1], "variant": values[0]},
-                               witness_files=_grid_files(witness), **common))
+                               witness_files=_grid_files(witness) + files_of.get(name, []), **common))
+        elif status == "SAME" and stateful:
+            out.append(Finding("differs", status="SAMPLED", severity="info", witness={"positions": len(pairs)},
+                               message=f"'{name}' gives the same as the base game's for every input at "
+                                       f"{len(pairs)} sampled positions (evidence, not proof)", **common))
         elif status == "SAME":
             out.append(Finding("differs", status="PROVED", severity="warning" if name in direct else "info",
                                message=f"'{name}' gives the same as the base game's for every input "
@@ -591,7 +609,7 @@ def differs(variant: I.Program, base: I.Program, time_limit: float, workers: int
             out.append(Finding("differs", status="UNKNOWN", severity="info",
                                message=f"'{name}': no difference found before the time limit, none ruled out",
                                **common))
-    if compared and not differing and not any(f.status == "UNKNOWN" for f in out):
+    if compared and not differing and not any(f.status in ("UNKNOWN", "SAMPLED") for f in out):
         head = variant.variants[-1] if variant.variants else None
         out.append(Finding("differs", definition=head.name if head else variant.name, status="PROVED",
                            severity="warning", span=head.span if head else None,
@@ -645,10 +663,16 @@ def _same_enums(variant: I.Program, base: I.Program, params) -> bool:
     return True
 
 
-def _disagreement(variant, base, name, params, typ, body, time_limit: float, workers: int):
+def _disagreement(variant, base, name, params, typ, body, time_limit: float, workers: int,
+                  state_v=None, state_b=None):
     """('DIFFERS', witness, (variant value, base value)) | ('SAME', None, None) | ('UNKNOWN', ...)."""
     model = cp_model.CpModel()
-    ev, eb = Encoder(variant, model), Encoder(base, model)
+    ev, eb = Encoder(variant, model, state=state_v), Encoder(base, model, state=state_b)
+    for enc, prog in ((ev, variant), (eb, base)):
+        if enc.state is not None:           # as a query on a position is built (solver.build)
+            enc.interp = interpreter_for(prog)
+            enc.product_terms = 2
+            enc.relaxation = False
     ev.SPLIT_MAX = 0            # every choice one decision (a split would bind it on its own paths only)
     env: dict[str, Any] = {}
     span = body[0].span
@@ -678,14 +702,19 @@ def _disagreement(variant, base, name, params, typ, body, time_limit: float, wor
         return "SAME", None, None
     if status not in ("OPTIMAL", "FEASIBLE"):
         return "UNKNOWN", None, None
-    witness = {p: read_value(solver, env[p]) for p, _ in params}
-    values = tuple(_concrete(interpreter_for(p), name, [witness[q] for q, _ in params]) for p in (variant, base))
+    chosen = {c.name: read_value(solver, c.value) for c in ev.choices}
+    walk = ConcreteWalk(interpreter_for(variant), {}, chosen, None, state_v)
+    concrete: dict[str, Any] = {}
+    walk.block([st for st in body if isinstance(st, (I.Choose, I.Let))], concrete)
+    witness = {p: concrete[p] for p, _ in params}
+    values = tuple(_concrete(interpreter_for(p), name, [witness[q] for q, _ in params], st)
+                   for p, st in ((variant, state_v), (base, state_b)))
     if values[0] == values[1]:
         raise ReplayError(f"replay: the solver finds '{name}' differs on {witness}, the interpreters agree "
                           f"({values[0]})", span)
     return "DIFFERS", witness, values
 
 
-def _concrete(interp, name: str, args: list):
-    v = interp.call(name, *args)
+def _concrete(interp, name: str, args: list, state=None):
+    v = interp.call(name, *args, state=state)
     return int(v) if isinstance(v, rt.Score) else v

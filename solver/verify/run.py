@@ -49,7 +49,8 @@ def verify(program: I.Program, spec: str, kinds: set[str] | None = None, time_li
     if "property" in kinds:
         steps.append(("property", lambda tell: proofs.properties(prover, skipped, tell)))
     if "differs" in kinds:
-        steps.append(("differs", lambda tell: proofs.differs(program, base, time_limit, workers, skipped, tell)))
+        steps.append(("differs", lambda tell: proofs.differs(program, base, time_limit, workers, skipped, tell,
+                                                                    positions)))
     wanted = kinds & set(sampled.SAMPLED_KINDS)
     if wanted and games > 0:
         steps.append(("games", lambda tell: sampled.sample(program, games, wanted, progress=tell)))
