@@ -12,6 +12,8 @@
     answer.py ────── what an answer says, as text and JSON
     queries.py ───── run_query: all of the above for one question
     agent.py ─────── a seat that plays a query's answers
+    verify/ ──────── rulewright verify: checks proved with CP-SAT, sampled in games, read
+                     from the rules graph; findings with their status and witness
 
 Imports run one way: the solver imports the compiler, never the command line.
 """
