@@ -447,8 +447,11 @@ def ranges(prover: Prover, skip, progress=None) -> list[Finding]:
                            message=f"{words} '{name}' gives from {_num(low)} to {_num(high)} "
                                    f"{domain_words(program, params, name)}{where}"
                                    + (" (it can go below 0)" if negative else "")
-                                   + ("" if closed else " (bounds reached when the time ran out: not closed)"),
-                           witness={"least": low, "most": high, **{f"{k}_at": v for k, v in w.items()}},
+                                   + ("" if closed else f" (bounds reached when the time ran out: not closed; the "
+                                                        f"witnesses found give {_num(lo.objective)} and "
+                                                        f"{_num(hi.objective)})"),
+                           witness={"least": low, "most": high, **{f"{k}_at": v for k, v in w.items()},
+                                    **({} if closed else {"least_found": lo.objective, "most_found": hi.objective})},
                            witness_files=files))
     return out
 

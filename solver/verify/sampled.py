@@ -51,8 +51,8 @@ def sample(program: I.Program, games: int, kinds: set[str], seed: int = 1, progr
             for s in range(seed, seed + games):
                 if progress:
                     progress(f"game {mode.name} {players}p seed {s}")
-                _one_game(program, interp, mode, players, s, kinds, broken)
-                played[mode.name] = played.get(mode.name, 0) + 1
+                if _one_game(program, interp, mode, players, s, kinds, broken):
+                    played[mode.name] = played.get(mode.name, 0) + 1     # (games that ended)
     seconds = time.perf_counter() - started
     out.extend(broken.values())
     for kind in SAMPLED_KINDS:
@@ -80,7 +80,8 @@ def _sampled_words(kind: str, name: str, n: int) -> str:
             "runtime": f"no rule failed to compute in {n} seeded games of mode '{name}'"}[kind]
 
 
-def _one_game(program, interp, mode, players: int, seed: int, kinds: set[str], broken: dict) -> None:
+def _one_game(program, interp, mode, players: int, seed: int, kinds: set[str], broken: dict) -> bool:
+    """Play one game, recording what it breaks; whether it ended without an error."""
     found: list = []
 
     def watch(state, label: str):
@@ -108,7 +109,7 @@ def _one_game(program, interp, mode, players: int, seed: int, kinds: set[str], b
                            "runtime": "reaches an error of the rules"}[kind] + f": {reason_of(exc)}",
                 witness={**game, "replay": f"rulewright play SPEC --mode {mode.name} --players {players} "
                                            f"--seed {seed}"})
-        return
+        return False
     if found and ("invariant", found[0][0].invariant.name) not in broken:
         b, label, doc = found[0]
         inv = b.invariant
@@ -119,3 +120,4 @@ def _one_game(program, interp, mode, players: int, seed: int, kinds: set[str], b
                     f"({'once the game is over' if label == 'end' else 'at checkpoint ' + label}, mode "
                     f"'{mode.name}', {players} players, seed {seed}): {b.message}",
             witness={**game, "checkpoint": label}, witness_files=[(".state.json", "state", doc)])
+    return True
