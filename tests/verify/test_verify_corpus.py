@@ -495,10 +495,11 @@ def test_the_shipped_list_holds_every_game_version_and_house_rule():
 
 @pytest.mark.parametrize("path", list(_shipped()))
 def test_shipped_spec_breaks_no_guarantee(path):
-    """verify --check never_holds,always_holds,unused,property --games 0 --positions 2: no
-    error and no counterexample (warnings are allowed: a variant's unread parts, ...)."""
-    report = verify(load(path), path.name, {"never_holds", "always_holds", "unused", "property"}, games=0,
-                    positions=2)
+    """verify --check unused,property --games 0 --positions 1: no error and no
+    counterexample (warnings are allowed). The checks that give errors are the
+    guarantees: the properties (the sampled checks need games; the rules' checks are
+    warnings at most, and tests/verify covers them on purpose-made cases)."""
+    report = verify(load(path), path.name, {"unused", "property"}, games=0, positions=1)
     assert report.findings
     bad = [(f.check, f.definition, f.status, f.severity, f.message) for f in report.findings
            if f.severity == "error" or f.status == "COUNTEREXAMPLE"]
