@@ -129,3 +129,11 @@ def spec(tmp_path: Path, text: str, name: str = "t.rules") -> Path:
     path = tmp_path / name
     path.write_text(text)
     return path
+
+
+def check_golden(stage: str, name: str, text: str, update: bool) -> None:
+    """``text`` is the golden file ``tests/golden/STAGE/NAME`` (rewritten with --update-golden)."""
+    path = ROOT / "tests" / "golden" / stage / name
+    if update or not path.exists():
+        path.write_text(text)
+    assert text == path.read_text(), f"{name} changed; rerun with --update-golden and review"

@@ -44,7 +44,7 @@ class Finding:
     seconds: float = 0.0
     files: list[str] = field(default_factory=list)   # witness files written (--out)
     # how to write the witness as a file other commands read back: (kind, content)
-    # kind "grid" (rows of card names, for score), "state" (a state document, for show and query)
+    # kind "grid" (rows of cell values, for score), "state" (a state document, for show and query)
     witness_files: list[tuple[str, str, Any]] = field(default_factory=list)   # (suffix, kind, content)
 
     def __post_init__(self):

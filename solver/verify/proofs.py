@@ -463,9 +463,8 @@ def _num(v) -> str:
 # ---------------------------------------------------------------- choosable
 def choosable(prover: Prover, skip, progress=None, budget: float = 60.0) -> list[Finding]:
     """For every rule over finite domains and each parameter of an enum or table type:
-    every value that can make the rule true with some choice of the other parameters
-    (a biome some species can live in, a card some legal species holds). A value none
-    can is a warning, PROVED when CP-SAT closed the search. Each question excludes the
+    every value that can make the rule true with some choice of the other parameters.
+    A value none can is a warning, PROVED when CP-SAT closed the search. Each question excludes the
     values already shown choosable, so a rule costs one question per value it admits."""
     program = prover.program
     out = []

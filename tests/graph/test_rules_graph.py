@@ -6,17 +6,7 @@ Outputs are deterministic; after an intended change run
 import pytest
 
 from rulewright.compiler import graph, load
-from helpers import ROOT
-
-GOLDEN = ROOT / "tests" / "golden" / "graph"
-
-
-def check(name: str, text: str, update: bool):
-    path = GOLDEN / name
-    if update or not path.exists():
-        path.write_text(text)
-    assert text == path.read_text(), f"{name} changed; rerun with --update-golden and review"
-
+from helpers import ROOT, check_golden
 
 @pytest.fixture
 def at_root(monkeypatch):
@@ -25,8 +15,8 @@ def at_root(monkeypatch):
 
 def test_graph_dump(at_root, update_golden):
     g = graph.build(load("spec/ecosystem_savanna"))
-    check("ecosystem_savanna.graph.json", graph.to_json(g) + "\n", update_golden)
-    check("ecosystem_savanna.graph.dot", graph.to_dot(g) + "\n", update_golden)
+    check_golden("graph", "ecosystem_savanna.graph.json", graph.to_json(g) + "\n", update_golden)
+    check_golden("graph", "ecosystem_savanna.graph.dot", graph.to_dot(g) + "\n", update_golden)
 
 
 def test_graph_structure(at_root):

@@ -7,17 +7,7 @@ import pytest
 
 from rulewright.compiler.syntax.ast import dump
 from rulewright.compiler.loader import parse_files, spec_files
-from helpers import ROOT
-
-GOLDEN = ROOT / "tests" / "golden" / "syntax"
-
-
-def check(name: str, text: str, update: bool):
-    path = GOLDEN / name
-    if update or not path.exists():
-        path.write_text(text)
-    assert text == path.read_text(), f"{name} changed; rerun with --update-golden and review"
-
+from helpers import ROOT, check_golden
 
 @pytest.fixture
 def at_root(monkeypatch):
@@ -26,4 +16,4 @@ def at_root(monkeypatch):
 
 def test_ast_dump(at_root, update_golden):
     files = parse_files(spec_files("spec/ecosystem_savanna"))
-    check("ecosystem_savanna.ast.txt", "\n".join(dump(f) for f in files) + "\n", update_golden)
+    check_golden("syntax", "ecosystem_savanna.ast.txt", "\n".join(dump(f) for f in files) + "\n", update_golden)
