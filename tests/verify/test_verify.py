@@ -174,7 +174,8 @@ def test_sampled_invariant_broken_with_a_position_show_reads(tmp_path):
     report.write_witnesses(str(tmp_path / "w"))
     state = next(p for p in broken.files if p.endswith(".state.json"))
     code, out, err = run("show", spec, "--state", state)
-    assert code == 0 or "few_tiles" in err          # the position the rules reached, read back
+    # read back, the position is the one that breaks the invariant: show refuses it, naming it
+    assert code == 2 and "few_tiles" in err and "found 9" in err
 
 
 def test_sampled_checks_hold_on_a_sound_game(tmp_path):
