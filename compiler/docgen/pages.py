@@ -47,7 +47,31 @@ def _ids(tags) -> str:
     return " ".join(f"`{t}`" for t in tags) if tags else ""
 
 
-def rules_page(program: I.Program) -> str:
+_STATUS_WORDS = {
+    "PROVED": "**Proved**: the solver went through every case and none breaks it.",
+    "COUNTEREXAMPLE": "**Broken**: the solver found a case that breaks it",
+    "SAMPLED": "**Sampled**: no case broke it in the games played, which is evidence, not proof",
+    "UNKNOWN": "**Not settled**: the solver ran out of time before it went through every case",
+}
+
+
+def _guarantee_status(name: str, guarantees: dict | None) -> list[str]:
+    """The line under a property: what ``rulewright verify`` found, or that it was not run."""
+    if guarantees is None:
+        return ["Status: not verified in this build; `rulewright verify --check property` proves it "
+                "or finds a case that breaks it.", ""]
+    if name not in guarantees:
+        return ["Status: not verified (the verification did not reach it).", ""]
+    status, message = guarantees[name]
+    line = _STATUS_WORDS.get(status, status)
+    if status != "PROVED" and message:
+        line = line.rstrip(".") + f": {message}"
+    return [f"Status: {line}", ""]
+
+
+def rules_page(program: I.Program, guarantees: dict[str, tuple[str, str]] | None = None) -> str:
+    """The reference page of a spec. ``guarantees``: each property's status and sentence
+    as ``rulewright verify`` found them (None: not verified in this build)."""
     out = [f"# {program.title}", ""]
     game = next((d for f in program.files for d in f.definitions if isinstance(d, A.Game)), None)
     if game and game.doc:
@@ -82,6 +106,8 @@ def rules_page(program: I.Program) -> str:
                 out += [f"Rulebook: {_ids(d.rule_ids)}", ""]
             if d.doc:
                 out += [d.doc, ""]
+            if isinstance(d, A.Property):
+                out += _guarantee_status(d.name, guarantees)
             if isinstance(d, A.Table) and d.name in program.enums:
                 info = program.enums[d.name]
                 cols = list(info.columns)

@@ -68,6 +68,8 @@ def build_parser() -> argparse.ArgumentParser:
     dc = sub.add_parser("docs", help="write the rules pages of specs as Markdown")
     dc.add_argument("specs", nargs="+", metavar="SPEC")
     dc.add_argument("--out", default="docs/rules", metavar="DIR")
+    dc.add_argument("--no-verify", action="store_true",
+                    help="do not prove the spec's properties (their status reads 'not verified')")
     common(dc)
     s = sub.add_parser("score", help="score finished grids as the players of one game")
     s.add_argument("spec", metavar="SPEC")

@@ -22,6 +22,16 @@ from rulewright.compiler.docgen import variants_page, operators_page, rules_page
 
 
 # ------------------------------------------------------------------ commands
+def guarantees_of(program, spec: str) -> dict[str, tuple[str, str]]:
+    """Each property's status and sentence for the docs, as ``verify`` finds them."""
+    if not program.properties:
+        return {}
+    # lazy: OR-Tools loads only when a spec has properties to prove
+    from rulewright.solver.verify.run import verify
+    report = verify(program, spec, {"property"}, time_limit=10.0, games=0)
+    return {f.definition: (f.status, f.message) for f in report.findings if f.check == "property"}
+
+
 def _check_targets(path: str) -> list[str]:
     """What ``check PATH`` compiles: a file as it is; a directory's own spec (its
     .rules files that are not variants), every variant file below it, and the specs
@@ -189,7 +199,7 @@ def cmd_docs(args) -> int:
                          "it extends, its rule IDs and what the change can affect.")
                 pages.append((f"{Path(t).stem}.md", variants_page(program.title, intro, [(program, loaded[base])])))
                 continue
-            pages.append((f"{program.name}.md", rules_page(program)))
+            pages.append((f"{program.name}.md", rules_page(program, None if args.no_verify else guarantees_of(program, t))))
         pages.extend(variant_pages(path, args, loaded))
     out.mkdir(parents=True, exist_ok=True)
     for name, text in pages:

@@ -14,9 +14,10 @@ from helpers import ROOT
 
 def test_rules_pages_are_current(monkeypatch, update_golden):
     monkeypatch.chdir(ROOT)
-    from rulewright.cli.spec import variant_pages
-    pages = {"ecosystem_savanna.md": rules_page(load("spec/ecosystem_savanna")),
-             "darwins_choice.md": rules_page(load("spec/darwins_choice")),
+    from rulewright.cli.spec import variant_pages, guarantees_of
+    savanna, darwin = load("spec/ecosystem_savanna"), load("spec/darwins_choice")
+    pages = {"ecosystem_savanna.md": rules_page(savanna, guarantees_of(savanna, "spec/ecosystem_savanna")),
+             "darwins_choice.md": rules_page(darwin, guarantees_of(darwin, "spec/darwins_choice")),
              "operators.md": operators_page()}
     loaded: dict = {}
     for spec in ("spec/ecosystem_savanna", "spec/darwins_choice", "spec/house_rules"):
@@ -27,6 +28,15 @@ def test_rules_pages_are_current(monkeypatch, update_golden):
         if update_golden:
             path.write_text(text)
         assert path.read_text() == text, f"docs/rules/{name} is stale: run rulewright docs spec/*"
+
+
+def test_a_guarantee_shows_its_status():
+    program = load(ROOT / "spec" / "ecosystem_savanna")
+    name = next(iter(program.properties))
+    assert "Status: **Proved**" in rules_page(program, {name: ("PROVED", "")})
+    broken = rules_page(program, {name: ("COUNTEREXAMPLE", "this grid scores -2")})
+    assert "Status: **Broken**: the solver found a case that breaks it: this grid scores -2" in broken
+    assert "Status: not verified in this build" in rules_page(program)
 
 
 def spec_rule_ids(program) -> set[str]:

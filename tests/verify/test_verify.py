@@ -91,6 +91,44 @@ def test_unused_definitions(tmp_path):
     assert all(f.status == "PROVED" and f.severity == "warning" for f in report.findings)
 
 
+WEATHER = """
+game weather "Weather"
+enum sky { sunny, rainy, snowy }
+enum season { spring, autumn }
+table bonus (season: season, points: int) {
+  early | spring | 2
+  late  | autumn | 1
+}
+state {
+  today: sky = sunny
+  turns: int = 0
+}
+procedure turn(p: seat) {
+  if today == sunny { set today = rainy } else { set today = sunny }
+  set turns = turns + early.points
+}
+mode standard "Standard" players 1..2 {
+  seats players
+  repeat 2 { for p in players { do turn(p) } }
+  report turns = turns
+}
+"""
+
+
+def test_unused_values_and_rows(tmp_path):
+    """A value nothing names, of an enum nothing goes over, is reported; a table only looked up
+    by one row leaves the others unread; a value carried by a read row's column is read."""
+    report = verify(load(write(tmp_path, WEATHER, "weather.rules")), "weather", {"unused"}, games=0)
+    values = {f.definition: f for f in findings(report, "unused") if "." in f.definition}
+    assert set(values) == {"sky.snowy", "bonus.late"}
+    assert values["sky.snowy"].span.line == 3 and "value 'snowy' of sky" in values["sky.snowy"].message
+    assert "row 'late' of bonus" in values["bonus.late"].message
+    # going over the table reads every row
+    looped = WEATHER.replace("early.points", "sum(b.points for b in bonus)")
+    report = verify(load(write(tmp_path, looped, "weather.rules")), "weather", {"unused"}, games=0)
+    assert {f.definition for f in findings(report, "unused") if "." in f.definition} == {"sky.snowy"}
+
+
 def test_range_of_a_scoring_over_every_grid(tmp_path):
     report = verify(load(write(tmp_path, GAME)), "tiles", {"range"}, games=0)
     [points] = findings(report, "range", "points")
