@@ -565,6 +565,13 @@ class ExpressionsPhase:
             self.diag.error(node.name_span, f"record '{t.name}' has no field '{node.name}'",
                             did_you_mean(node.name, fields) or ("fields: " + ", ".join(fields)))
             return I.Const(ANY, node.span, None)
+        if isinstance(t, ScoreT):
+            steps = [st.name for st in A.steps_of(self.defs[t.scoring])] if t.scoring in self.defs else []
+            if node.name in steps:
+                return self.make_op("step_points", [base], node.span, node.name)
+            self.diag.error(node.name_span, f"scoring '{t.scoring}' has no step '{node.name}'",
+                            did_you_mean(node.name, steps) or ("steps: " + ", ".join(steps)))
+            return I.Const(ANY, node.span, None)
         if isinstance(t, SeatT):
             if node.name in ("kind", "title", "name"):
                 return self.make_op("seat_attr", [base], node.span, node.name)

@@ -27,7 +27,7 @@ from rulewright.compiler.semantics import runtime as _rt
 from rulewright.compiler.types import (ANY, BOOL, INT, RELATION, SEAT, AnyT, BoardT, CellT, CollT, EnumT,
                             LayerT, MapT, NoneT, RecordT, SeatT, TupleT, Type, TextT, is_bool,
                             is_cell, is_coll, is_int, same)
-from rulewright.compiler.types import TEXT, join
+from rulewright.compiler.types import TEXT, ScoreT, join
 class OpTypeError(Exception):
     def __init__(self, message: str, arg: int | None = None):
         super().__init__(message)
@@ -349,6 +349,13 @@ op("take", 2, lambda ts, data: (t_size(ts[:1], data) and ts[0]), "_rt.take_first
 
 
 op("attr", 1, t_attr, "{D}.get({0})", "a table column")
+
+def t_step_points(ts, data):
+    need(isinstance(ts[0], (ScoreT, AnyT)), f"expected a score, found {ts[0]}", 0)
+    return INT
+
+
+op("step_points", 1, t_step_points, "_rt.step_points({0}, {D})", "the points one step of a score gave")
 
 op("seat_attr", 1, t_seat_attr, "getattr({0}, {D})", "a seat's kind or title", constant_only=True)
 

@@ -460,6 +460,11 @@ class Seat:
 
 
 # -------------------------------------------------------------------- scores
+def step_points(score, step: str) -> int:
+    """The points one step of a score gave (0 when the step gave none)."""
+    return int(score.steps.get(step, 0)) if isinstance(score, Score) else 0
+
+
 class Score(int):
     """An int (the total) that also carries its breakdown by step and its choices."""
 

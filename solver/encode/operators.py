@@ -15,7 +15,8 @@ from __future__ import annotations
 from rulewright.compiler.semantics import runtime as _rt
 from rulewright.compiler.diagnostics import NotSupportedError
 
-from rulewright.solver.symbolic import BoardV, BoolV, CaseV, CountsV, EnumV, GroupsV, IntV, ListV, MapV, RecordV, SetV, Sym
+from rulewright.solver.symbolic import (BoardV, BoolV, CaseV, CountsV, EnumV, GroupsV, IntV, ListV, MapV, RecordV,
+                                        ScoreV, SetV, Sym)
 from fractions import Fraction
 
 ENCODINGS: dict = {}          # operator name -> encode(E, node, *operands)
@@ -368,6 +369,15 @@ def enc_attr(E, n, x):
 
 
 ENCODINGS['attr'] = enc_attr
+
+
+def enc_step_points(E, n, score):
+    if isinstance(score, ScoreV):
+        return score.steps.get(str(n.data), 0)
+    raise NotSupportedError("the solver reads a step's points of a scoring it computes only", n.span)
+
+
+ENCODINGS['step_points'] = enc_step_points
 
 
 def enc_map_get(E, n, k):

@@ -358,10 +358,10 @@ def properties(prover: Prover, skip, progress=None) -> list[Finding]:
 
 # ---------------------------------------------------------------- range
 def _params_domain(program: I.Program, params, span: Span, skip, check: str, name: str,
-                   on_position: bool = False) -> list | None:
+                   on_position: bool = False, owner: str | None = None) -> list | None:
     body: list[I.Stmt] = []
     for p, t in params:
-        d = domain_of(program, p, t, span, name, on_position=on_position)
+        d = domain_of(program, p, t, span, owner or name, on_position=on_position)
         if d is None:
             skip(check, name, f"parameter '{p}' is a {t}: no domain to range over "
                               f"(declare one: domain NAME: {t} {{ choose ... }})")
@@ -375,30 +375,39 @@ def ranges(prover: Prover, skip, progress=None) -> list[Finding]:
     parameters computes, over the domains of their parameters: each bound PROVED (with
     its witness) when CP-SAT closed the search, else UNKNOWN with the bound reached."""
     program = prover.program
-    targets = [(sd.name, sd.params, sd.node, ScoreT(sd.name)) for sd in program.scorings.values()]
-    targets += [(fd.name, fd.params, fd.node, fd.type) for fd in program.funcs.values()
+    # (what, the definition, its params, its node, its type, the step: a scoring's steps each have a range)
+    targets = []
+    for sd in program.scorings.values():
+        targets.append((sd.name, sd.name, sd.params, sd.node, ScoreT(sd.name), None))
+        if len(sd.steps) > 1:
+            targets += [(f"{sd.name}.{st.name}", sd.name, sd.params, st.node, ScoreT(sd.name), st.name)
+                        for st in sd.steps]
+    targets += [(fd.name, fd.name, fd.params, fd.node, fd.type, None) for fd in program.funcs.values()
                 if fd.kind == "def" and fd.params and fd.body is not None and fd.type == INT
                 and "__before_" not in fd.name]
     out = []
-    for name, params, node, typ in targets:
+    for name, owner, params, node, typ, step in targets:
         if "__before_" in name:
             continue
         if progress:
             progress(f"range {name}")
         span = node.name_span
-        body = _params_domain(program, params, span, skip, "range", name, on_position=bool(prover.positions))
+        body = _params_domain(program, params, span, skip, "range", name, on_position=bool(prover.positions),
+                              owner=owner)
         if body is None:
             continue
-        stateful = (name in program.funcs and reads_state(program, program.funcs[name].body)) or \
-            (name in program.scorings and reads_state(program, [st for step in program.scorings[name].steps
-                                                                 for st in step.body])) or \
+        stateful = (owner in program.funcs and reads_state(program, program.funcs[owner].body)) or \
+            (owner in program.scorings and reads_state(program, [st for s in program.scorings[owner].steps
+                                                                  for st in s.body])) or \
             reads_state(program, body)
         states = [(pos, pos.state_for(program)) for pos in prover.positions] if stateful else [(None, None)]
         states = [(pos, st) for pos, st in states if pos is None or st is not None]
         if not states:
             skip("range", name, "reads the game's state, and no position was sampled (--positions)")
             continue
-        call = I.Call(typ, span, name, [_local(p, t, span) for p, t in params])
+        call = I.Call(typ, span, owner, [_local(p, t, span) for p, t in params])
+        if step is not None:
+            call = I.Op(INT, span, "step_points", [call], step)
         names = [p for p, _ in params]
         started = time.perf_counter()
         ends: dict[str, list] = {"minimize": [], "maximize": []}
@@ -408,8 +417,9 @@ def ranges(prover: Prover, skip, progress=None) -> list[Finding]:
                     break           # (the positions asked so far: the range says how many)
                 for sense in ("minimize", "maximize"):
                     # a range is information: each bound gets a share of the time limit
+                    # (a step's bounds are details of its scoring's: a shorter share)
                     answer = prover.ask(body + [I.Objective(span, sense, call)], node, state=state,
-                                        limit=min(prover.time_limit, 3.0) if stateful else None)
+                                        limit=min(prover.time_limit, 3.0) if stateful or step else None)
                     if answer.status != "INFEASIBLE":
                         ends[sense].append((pos, answer))
         except (NotSupportedError, RulesError) as exc:
@@ -428,7 +438,7 @@ def ranges(prover: Prover, skip, progress=None) -> list[Finding]:
         hi_pos, hi = max(known, key=lambda x: value(x[1])) if known else ends["maximize"][0]
         closed = all(a.status == "OPTIMAL" for side in ends.values() for _, a in side)
         low, high = value(lo), value(hi)
-        words = "scoring" if name in program.scorings else "definition"
+        words = "step" if step is not None else "scoring" if name in program.scorings else "definition"
         w = {}
         for key, pos, a in (("least", lo_pos, lo), ("most", hi_pos, hi)):
             if a.objective is not None:
@@ -437,7 +447,7 @@ def ranges(prover: Prover, skip, progress=None) -> list[Finding]:
         for key, pos in (("least", lo_pos), ("most", hi_pos)):
             if pos is not None and key in w:
                 files.append((f"-{key}.state.json", "state", pos.doc))
-        negative = name in program.scorings and low is not None and low < 0
+        negative = owner in program.scorings and step is None and low is not None and low < 0
         asked = len(ends["minimize"])
         status = ("SAMPLED" if stateful else "PROVED") if closed else "UNKNOWN"
         where = f" at {asked} sampled positions (each bound proved there)" if stateful else ""
@@ -445,7 +455,7 @@ def ranges(prover: Prover, skip, progress=None) -> list[Finding]:
                            severity="warning" if negative else "info", span=span, rule_ids=_ids(node),
                            seconds=seconds,
                            message=f"{words} '{name}' gives from {_num(low)} to {_num(high)} "
-                                   f"{domain_words(program, params, name)}{where}"
+                                   f"{domain_words(program, params, owner)}{where}"
                                    + (" (it can go below 0)" if negative else "")
                                    + ("" if closed else f" (bounds reached when the time ran out: not closed; the "
                                                         f"witnesses found give {_num(lo.objective)} and "

@@ -139,6 +139,28 @@ def test_range_of_a_scoring_over_every_grid(tmp_path):
     assert (worth.witness["least"], worth.witness["most"]) == (-1, 2)
 
 
+def test_range_of_each_step_and_a_step_read_by_name(tmp_path):
+    two_steps = GAME.replace("step tiles = sum(worth(g[x]) for x in cells(g) if g[x] != none)",
+                             "step reds = sum(2 for x in cells(g) if g[x] == red)\n"
+                             "  step others = sum(worth(g[x]) for x in cells(g) if g[x] != none and g[x] != red)")
+    two_steps += "def blue_loss(g: board) = points(g).others\n"
+    program = load(write(tmp_path, two_steps))
+    report = verify(program, "tiles", {"range"}, games=0)
+    ranges = {f.definition: (f.witness["least"], f.witness["most"], f.status) for f in findings(report, "range")}
+    assert ranges["points"] == (-4, 8, "PROVED")
+    assert ranges["points.reds"] == (0, 8, "PROVED") and ranges["points.others"] == (-4, 4, "PROVED")
+    assert ranges["blue_loss"] == (-4, 4, "PROVED")
+    [reds] = findings(report, "range", "points.reds")
+    assert reds.severity == "info" and reds.span.line == 18 and "step 'points.reds'" in reds.message
+    # the interpreter reads the same step
+    path = write(tmp_path, "blue green\nred blue\n", "g.grid")
+    grid = read_grid(str(path), program, "board", allow_free=False)
+    assert Interpreter(program).call("blue_loss", grid) == -1
+    bad = write(tmp_path, two_steps.replace("points(g).others", "points(g).other"))
+    with pytest.raises(RulesError, match="scoring 'points' has no step 'other'"):
+        load(bad)
+
+
 def test_choosable_values(tmp_path):
     report = verify(load(write(tmp_path, GAME)), "tiles", {"choosable"}, games=0)
     [allowed] = findings(report, "choosable", "allowed(c)")
