@@ -22,6 +22,7 @@ from rulewright.cli.common import MOST_WORKERS, UsageError, _Parser, _blame_sett
 from rulewright.cli.play import cmd_play, cmd_score, cmd_show, cmd_simulate
 from rulewright.cli.query import cmd_query
 from rulewright.cli.spec import cmd_check, cmd_diff, cmd_docs, cmd_dump, cmd_graph
+from rulewright.cli.translate import cmd_translations
 from rulewright.cli.verify import CHECK_HELP, cmd_verify
 from rulewright.compiler import files
 from rulewright.compiler.interpret import locate
@@ -71,6 +72,14 @@ def build_parser() -> argparse.ArgumentParser:
     dc.add_argument("--no-verify", action="store_true",
                     help="do not prove the spec's properties (their status reads 'not verified')")
     common(dc)
+    tl = sub.add_parser("translations", help="bring the translation catalogues of specs up to date")
+    tl.add_argument("specs", nargs="+", metavar="SPEC")
+    tl.add_argument("--lang", metavar="LANG,...", help="the languages (default: fr,es,zh)")
+    tl.add_argument("--check", action="store_true",
+                    help="write nothing; exit 1 when a text has no current translation")
+    tl.add_argument("--show", type=_whole("a whole number"), default=10, metavar="N",
+                    help="list up to N stale and missing texts per language (default 10)")
+    common(tl)
     s = sub.add_parser("score", help="score finished grids as the players of one game")
     s.add_argument("spec", metavar="SPEC")
     s.add_argument("grids", nargs="+", metavar="GRID")
@@ -188,7 +197,8 @@ def main(argv: list[str] | None = None) -> int:
         else:
             code = {"check": cmd_check, "graph": cmd_graph, "dump": cmd_dump, "score": cmd_score,
                     "play": cmd_play, "docs": cmd_docs, "show": cmd_show, "diff": cmd_diff,
-                    "simulate": cmd_simulate, "verify": cmd_verify}[args.command](args)
+                    "simulate": cmd_simulate, "verify": cmd_verify,
+                    "translations": cmd_translations}[args.command](args)
     except RulesError as exc:
         refused = getattr(exc, "requirement", None)
         if isinstance(exc, RuntimeRulesError):

@@ -1,0 +1,239 @@
+"""The player-facing texts of a spec and their translations, kept beside the spec.
+
+In:  a spec directory (its ``.rules`` files and those of its ``variants/``), parsed only:
+     no spec text is run.
+Out: every text a player reads (titles, doc comments, rule and check messages, the names
+     of enum values and table rows), each with a stable key; and, per language, a
+     catalogue ``i18n/<lang>.po`` beside the spec (gettext's format, which translators'
+     tools read), keyed by that key (``msgctxt``) and holding the English text it
+     translates (``msgid``). A changed English text no longer matches its entry: the
+     entry is marked stale (``fuzzy``, with the English it translated) until a translator
+     updates it, and the docs fall back to English for it.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import polib
+
+from rulewright.compiler.syntax import ast as A
+
+LANGUAGES = {"en": "English", "fr": "Français", "es": "Español", "zh": "中文"}
+TRANSLATED = ("fr", "es", "zh")
+CATALOGUE_DIR = "i18n"
+
+
+@dataclass(frozen=True)
+class Text:
+    key: str            # stable: '[variant/]kind name' (kind: title, doc, message, name)
+    english: str
+    where: str          # file:line, for translators
+
+
+def _placeholders(text: str) -> list[str]:
+    return sorted(re.findall(r"\{[^{}]*\}", text))
+
+
+def _source(path: str) -> list[str]:
+    try:
+        return Path(path).read_text(encoding="utf-8").splitlines()
+    except OSError:
+        return []
+
+
+def _span_text(lines: list[str], span) -> str:
+    if span.line == span.end_line:
+        return lines[span.line - 1][span.col - 1:span.end_col - 1]
+    part = [lines[span.line - 1][span.col - 1:]] + lines[span.line:span.end_line - 1]
+    return "\n".join(part + [lines[span.end_line - 1][:span.end_col - 1]])
+
+
+def message_text(message: tuple, lines: list[str]) -> str:
+    """A rule's ``else`` sentence as written: its text, each expression as ``{...}``."""
+    out = []
+    for part in message:
+        if isinstance(part, str):
+            out.append(part)
+        else:
+            out.append("{" + _span_text(lines, part.span) + "}")
+    return "".join(out)
+
+
+def value_words(name: str) -> str:
+    """The English words of a value's name: ``giraffe_head`` -> ``giraffe head``."""
+    return name.replace("_", " ")
+
+
+def _where(span) -> str:
+    return f"{span.file}:{span.line}"
+
+
+def _texts_of_definition(d, prefix: str, lines: list[str], out: list[Text], name: str | None = None) -> None:
+    name = name or getattr(d, "name", "")
+    span = getattr(d, "name_span", None) or getattr(d, "span", None)
+    title = getattr(d, "title", None)
+    if isinstance(title, str) and title.strip():
+        out.append(Text(f"{prefix}title {name}", title, _where(span)))
+    doc = getattr(d, "doc", "")
+    if doc:
+        out.append(Text(f"{prefix}doc {name}", doc, _where(span)))
+    message = getattr(d, "message", None)
+    if message:
+        out.append(Text(f"{prefix}message {name}", message_text(message, lines), _where(span)))
+    if isinstance(d, A.State):
+        for var in d.vars:
+            if var.doc:
+                out.append(Text(f"{prefix}doc {var.name}", var.doc, _where(var.span)))
+    if isinstance(d, (A.Enum, A.Table)):
+        values = [(v, s) for v, s in d.values] if isinstance(d, A.Enum) else [(r.key, r.span) for r in d.rows]
+        values += [(r.key, r.span) for r in d.added]
+        for v, s in values:
+            out.append(Text(f"{prefix}name {name}.{v}", value_words(v), _where(s)))
+        for r in tuple(getattr(d, "rows", ())) + tuple(d.added):
+            if r.doc:
+                out.append(Text(f"{prefix}doc {name}.{r.key}", r.doc, _where(r.span)))
+    # steps at any depth, with their doc comments
+    for n in A.nodes_in(d):
+        if isinstance(n, A.Step) and n is not d and n.doc:
+            out.append(Text(f"{prefix}doc {name}.{n.name}", n.doc, _where(n.name_span)))
+
+
+def texts_of_file(f: A.SpecFile) -> list[Text]:
+    """The player-facing texts one parsed file writes, in the order written."""
+    lines = _source(f.path)
+    out: list[Text] = []
+    prefix = ""
+    if f.variant is not None:
+        prefix = f"{f.variant.name}/"
+        _texts_of_definition(f.variant, prefix, lines, out, name="variant")
+    for d in f.definitions:
+        if isinstance(d, A.Variant):
+            continue
+        _texts_of_definition(d, prefix, lines, out)
+    for c in f.changes:
+        if c.node is not None:
+            _texts_of_definition(c.node, prefix, lines, out, name=c.target)
+        elif c.doc:
+            out.append(Text(f"{prefix}doc {c.action} {c.target}", c.doc, _where(c.target_span)))
+    return out
+
+
+def spec_texts(parsed: list[A.SpecFile]) -> list[Text]:
+    """Every text of the files, one per key (a key written twice keeps its first text)."""
+    seen: dict[str, Text] = {}
+    for f in parsed:
+        for t in texts_of_file(f):
+            seen.setdefault(t.key, t)
+    return list(seen.values())
+
+
+# ---------------------------------------------------------------- catalogues
+def catalogue_path(spec_dir: Path, lang: str) -> Path:
+    return Path(spec_dir) / CATALOGUE_DIR / f"{lang}.po"
+
+
+@dataclass
+class Status:
+    lang: str
+    current: int = 0
+    stale: list[str] = None         # keys whose English changed since they were translated
+    missing: list[str] = None       # keys with no translation
+    broken: list[str] = None        # translations that lost or added a {placeholder}
+
+    def __post_init__(self):
+        self.stale = self.stale or []
+        self.missing = self.missing or []
+        self.broken = self.broken or []
+
+    @property
+    def complete(self) -> bool:
+        return not (self.stale or self.missing or self.broken)
+
+
+def _new_catalogue(lang: str) -> polib.POFile:
+    po = polib.POFile(wrapwidth=0)
+    po.metadata = {"Project-Id-Version": "rulewright rules", "Language": lang,
+                   "MIME-Version": "1.0", "Content-Type": "text/plain; charset=UTF-8",
+                   "Content-Transfer-Encoding": "8bit"}
+    return po
+
+
+def load_catalogue(spec_dir: Path, lang: str) -> polib.POFile:
+    path = catalogue_path(spec_dir, lang)
+    if not path.is_file():
+        return _new_catalogue(lang)
+    return polib.pofile(str(path), wrapwidth=0)
+
+
+def update_catalogue(po: polib.POFile, texts: list[Text]) -> polib.POFile:
+    """The catalogue with one entry per text, in the spec's order: a translation kept where
+    its English is unchanged; marked stale (fuzzy, with the English it translated) where
+    the English changed; reused where the same English moved to another key; empty where
+    new. Entries of texts that are gone are dropped."""
+    by_key = {e.msgctxt: e for e in po if not e.obsolete}
+    by_english = {}
+    for e in po:
+        if e.msgstr and "fuzzy" not in e.flags:
+            by_english.setdefault(e.msgid, e.msgstr)
+    out = _new_catalogue(po.metadata.get("Language", ""))
+    out.metadata = dict(po.metadata) or out.metadata
+    for t in texts:
+        old = by_key.get(t.key)
+        entry = polib.POEntry(msgctxt=t.key, msgid=t.english, occurrences=[tuple(t.where.rsplit(":", 1))])
+        if old is not None and old.msgid == t.english:
+            entry.msgstr = old.msgstr
+            entry.flags = list(old.flags)
+            entry.previous_msgid = old.previous_msgid
+        elif old is not None and old.msgstr:
+            entry.msgstr = old.msgstr
+            entry.flags = ["fuzzy"]
+            entry.previous_msgid = old.msgid if "fuzzy" not in old.flags else (old.previous_msgid or old.msgid)
+        elif t.english in by_english:
+            entry.msgstr = by_english[t.english]
+        out.append(entry)
+    return out
+
+
+def status(po: polib.POFile, texts: list[Text], lang: str) -> Status:
+    s = Status(lang)
+    by_key = {e.msgctxt: e for e in po if not e.obsolete}
+    for t in texts:
+        e = by_key.get(t.key)
+        if e is None or not e.msgstr.strip():
+            s.missing.append(t.key)
+        elif e.msgid != t.english or "fuzzy" in e.flags:
+            s.stale.append(t.key)
+        elif _placeholders(e.msgstr) != _placeholders(t.english):
+            s.broken.append(t.key)
+        else:
+            s.current += 1
+    return s
+
+
+class Translator:
+    """Looks up the current translation of a text by its key; English where there is none
+    (missing, stale or broken: a player never reads a translation of another text)."""
+
+    def __init__(self, lang: str, catalogues: list[polib.POFile] = ()):
+        self.lang = lang
+        self.entries: dict[str, polib.POEntry] = {}
+        for po in catalogues:
+            for e in po:
+                if not e.obsolete and e.msgstr.strip() and "fuzzy" not in e.flags:
+                    self.entries.setdefault(e.msgctxt, e)
+
+    def __call__(self, key: str, english: str) -> str:
+        if self.lang == "en" or not english:
+            return english
+        e = self.entries.get(key)
+        if e is None or e.msgid != english or _placeholders(e.msgstr) != _placeholders(english):
+            return english
+        return e.msgstr
+
+    @classmethod
+    def for_spec(cls, spec_dir: Path | None, lang: str) -> "Translator":
+        if lang == "en" or spec_dir is None:
+            return cls(lang)
+        return cls(lang, [load_catalogue(spec_dir, lang)])
