@@ -28,11 +28,13 @@ from rulewright.compiler.semantics.render import text_value
 from rulewright.compiler.types import BOOL, INT, BoardT, BoolT, CellT, CollT, EnumT, ScoreT, SeatT, Type
 from rulewright.solver.answer import Answer
 from rulewright.solver.encode import Encoder
+from rulewright.solver.encode.base import hashable
 from rulewright.solver.solving import STATUS, read_value, solve_stoppably
 from rulewright.solver.queries import run_query
 from rulewright.solver.replay import ReplayError, ConcreteWalk
 from rulewright.solver.verify.findings import Finding
 from rulewright.solver.verify.positions import positions as sample_positions
+from rulewright.solver.symbolic import BoolV, CaseV, EnumV, IntV, SetV
 
 
 class Prover:
@@ -555,6 +557,7 @@ def differs(variant: I.Program, base: I.Program, time_limit: float, workers: int
     compared = 0
     positions = None            # sampled when a definition that reads the state needs them
     files_of: dict[str, list] = {}
+    same_everywhere: set[str] = set()     # direct changes proved the same on every value of their types
     for name in dict.fromkeys(names):
         target = _comparable(variant, base, name)
         if target is None:
@@ -563,15 +566,22 @@ def differs(variant: I.Program, base: I.Program, time_limit: float, workers: int
         if progress:
             progress(f"differs {name}")
         span = node.name_span
+        if name not in direct and direct and set(direct) <= same_everywhere:
+            # what reads only definitions equal on every input is equal: nothing to solve
+            compared += 1
+            out.append(Finding("differs", definition=name, status="PROVED", severity="info", span=span,
+                               rule_ids=_ids(node),
+                               message=f"'{name}' gives the same as the base game's for every input: it reads the "
+                                       f"changes ({', '.join(direct)}) only through values proved the same on "
+                                       "every input"))
+            continue
         body = _params_domain(variant, params, span, skip, "differs", name, on_position=True)
         if body is None:
             continue
         stateful = any(reads_state(p, p.funcs[name].body) for p in (variant, base) if name in p.funcs) or \
             reads_state(variant, body)
-        if any(_best_of_choices(p, name) for p in (variant, base)):
-            skip("differs", name, "its value is the best of a choice made inside a scoring (which one model "
-                                  "cannot compare): compare games with simulate --against")
-            continue
+        best_of = any(_best_of_choices(p, name) for p in (variant, base))
+        alike = best_of and all(_choices_unchanged(p, name, set(names), set(direct)) for p in (variant, base))
         if not _same_enums(variant, base, params):
             skip("differs", name, "the variant changes the values of a parameter's type")
             continue
@@ -588,7 +598,7 @@ def differs(variant: I.Program, base: I.Program, time_limit: float, workers: int
             status = "SAME"
             for pos, sv, sb in pairs:
                 status, witness, values = _disagreement(variant, base, name, params, typ, body, time_limit,
-                                                        workers, sv, sb)
+                                                        workers, sv, sb, best_of=best_of, alike=alike)
                 if status != "SAME":
                     if pos is not None and witness is not None:
                         witness = {"position": pos.label, **witness}
@@ -612,11 +622,19 @@ def differs(variant: I.Program, base: I.Program, time_limit: float, workers: int
                                message=f"'{name}' gives the same as the base game's for every input at "
                                        f"{len(pairs)} sampled positions (evidence, not proof)", **common))
         elif status == "SAME":
+            if name in direct and all(declared_domain(variant, t, name) is None for _, t in params):
+                same_everywhere.add(name)
             out.append(Finding("differs", status="PROVED", severity="warning" if name in direct else "info",
                                message=f"'{name}' gives the same as the base game's for every input "
                                        f"({domain_words(variant, params, name)})"
                                        + (": this change changes nothing there" if name in direct else ""),
                                **common))
+        elif status == "CANDIDATE":
+            out.append(Finding("differs", status="UNKNOWN", severity="info", witness=witness,
+                               message=f"'{name}' is the best of a choice made inside a scoring: an input on which "
+                                       "one choice scores differently was found, but the best choices of base and "
+                                       "variant score the same on it; no difference shown, none ruled out "
+                                       "(simulate --against compares games)", **common))
         else:
             out.append(Finding("differs", status="UNKNOWN", severity="info",
                                message=f"'{name}': no difference found before the time limit, none ruled out",
@@ -668,6 +686,43 @@ def _best_of_choices(program: I.Program, name: str) -> bool:
     return False
 
 
+def _choices_unchanged(program: I.Program, name: str, changed: set[str], direct: set[str]) -> bool:
+    """Whether every choice made inside the scorings ``name`` reaches has options that read
+    nothing the variant changes (``changed``: what it changes and what that affects), sits in
+    no changed step, and is made by calls no definition the variant rewrites (``direct``)
+    makes: the same choices, with the same options, on both sides."""
+    seen, todo = set(), [name]
+    while todo:
+        n = todo.pop()
+        if n in seen:
+            continue
+        seen.add(n)
+        roots = []
+        if n in program.scorings:
+            sd = program.scorings[n]
+            for step in sd.steps:
+                chooses = [st for st in I.statements(step.body) if isinstance(st, I.Choose)]
+                if chooses and f"{n}.{step.name}" in changed:
+                    return False
+                for st in chooses:
+                    reads = {x.name for x in I.descendants([st]) if isinstance(x, (I.Call, I.Global))}
+                    if reads & changed:
+                        return False
+            roots = [st for step in sd.steps for st in step.body]
+        elif n in program.funcs and program.funcs[n].body is not None:
+            roots = [program.funcs[n].body]
+        called = [x.name for x in I.descendants(roots) if isinstance(x, I.Call)]
+        if n in direct and any(_has_choices(program, c) for c in called):
+            return False        # a changed definition may call a scoring on other inputs than the base
+        todo += called
+    return True
+
+
+def _has_choices(program: I.Program, name: str) -> bool:
+    sd = program.scorings.get(name)
+    return sd is not None and any(isinstance(st, I.Choose) for step in sd.steps for st in I.statements(step.body))
+
+
 def _same_enums(variant: I.Program, base: I.Program, params) -> bool:
     for e in variant.enums:
         if e in base.enums and variant.enums[e].values != base.enums[e].values:
@@ -675,9 +730,49 @@ def _same_enums(variant: I.Program, base: I.Program, params) -> bool:
     return True
 
 
+def _tie(model, a, b) -> bool:
+    """Constrain two encodings of the same choice to the same value, where their forms allow
+    (False: they could not be tied)."""
+    if isinstance(a, (int, IntV)) and isinstance(b, (int, IntV)):
+        model.add((a if isinstance(a, int) else a.expr()) == (b if isinstance(b, int) else b.expr()))
+    elif isinstance(a, (EnumV, SetV)) and isinstance(b, (EnumV, SetV)) and type(a) is type(b):
+        la, lb = (a.lits, b.lits) if isinstance(a, EnumV) else (a.members, b.members)
+        for k in set(la) | set(lb):
+            x, y = la.get(k, False), lb.get(k, False)
+            if isinstance(x, bool) and isinstance(y, bool):
+                if x != y:
+                    model.add_bool_or([])          # the two cannot choose alike
+            elif isinstance(x, bool) or isinstance(y, bool):
+                lit, val = (y, x) if isinstance(x, bool) else (x, y)
+                model.add_bool_and([lit if val else lit.Not()])
+            else:
+                model.add(x == y)
+    elif isinstance(a, BoolV) and isinstance(b, BoolV):
+        model.add(a.lit == b.lit)
+    elif isinstance(a, CaseV) and isinstance(b, CaseV):
+        la = {hashable(v): lit for lit, v in a.cases}
+        lb = {hashable(v): lit for lit, v in b.cases}
+        if set(la) == set(lb):
+            for k, lit in la.items():
+                if not isinstance(lit, bool) and not isinstance(lb[k], bool):
+                    model.add(lit == lb[k])
+        else:
+            return False
+    else:
+        return False
+    return True
+
+
 def _disagreement(variant, base, name, params, typ, body, time_limit: float, workers: int,
-                  state_v=None, state_b=None):
-    """('DIFFERS', witness, (variant value, base value)) | ('SAME', None, None) | ('UNKNOWN', ...)."""
+                  state_v=None, state_b=None, best_of: bool = False, tied: bool = True, alike: bool = False):
+    """('DIFFERS', witness, (variant value, base value)) | ('SAME', None, None) | ('UNKNOWN', ...).
+    ``best_of``: the value is the best of choices made inside a scoring. Both scorings are asked
+    first with their choices alike (``tied``), then free: no input and no choices on which the
+    totals differ proves them the same; a candidate is replayed, the interpreters choosing the
+    best on each side, and ('CANDIDATE', witness, values) when the bests agree on it. ``alike``:
+    the choices have the same options on both sides (nothing they read changed), so totals equal
+    under every common choice are bests equal too: no difference with tied choices proves them
+    the same."""
     model = cp_model.CpModel()
     ev, eb = Encoder(variant, model, state=state_v), Encoder(base, model, state=state_b)
     for enc, prog in ((ev, variant), (eb, base)):
@@ -703,6 +798,13 @@ def _disagreement(variant, base, name, params, typ, body, time_limit: float, wor
     if isinstance(x, int) and isinstance(y, int):
         return ("SAME", None, None) if x == y else ("DIFFERS", {}, (x, y))
     model.add((x if isinstance(x, int) else x.expr()) != (y if isinstance(y, int) else y.expr()))
+    if best_of and tied:
+        # the choices made inside scorings, in the order each side encoded them
+        ca = [c for c in ev.choices if c.scoring is not None]
+        cb = [c for c in eb.choices if c.scoring is not None]
+        same_shape = [(c.scoring, c.name) for c in ca] == [(c.scoring, c.name) for c in cb]
+        ties = [_tie(model, x.value, y.value) for x, y in zip(ca, cb)] if same_shape else [False]
+        alike = alike and all(ties)
     ev.add_pair_marginals()
     eb.add_pair_marginals()
     solver = cp_model.CpSolver()
@@ -710,6 +812,9 @@ def _disagreement(variant, base, name, params, typ, body, time_limit: float, wor
     solver.parameters.num_workers = int(workers)
     code, _ = solve_stoppably(solver, model)
     status = STATUS.get(code, "UNKNOWN")
+    if status == "INFEASIBLE" and best_of and tied and not alike:
+        return _disagreement(variant, base, name, params, typ, body, time_limit, workers, state_v, state_b,
+                             best_of=True, tied=False)
     if status == "INFEASIBLE":
         return "SAME", None, None
     if status not in ("OPTIMAL", "FEASIBLE"):
@@ -721,6 +826,8 @@ def _disagreement(variant, base, name, params, typ, body, time_limit: float, wor
     witness = {p: concrete[p] for p, _ in params}
     values = tuple(_concrete(interpreter_for(p), name, [witness[q] for q, _ in params], st)
                    for p, st in ((variant, state_v), (base, state_b)))
+    if values[0] == values[1] and best_of:
+        return "CANDIDATE", witness, values
     if values[0] == values[1]:
         raise ReplayError(f"replay: the solver finds '{name}' differs on {witness}, the interpreters agree "
                           f"({values[0]})", span)

@@ -273,6 +273,45 @@ def test_differs_finds_an_input_where_a_house_rule_changes_a_rule(tmp_path):
     assert any("changes nothing" in f.message for f in report.findings)
 
 
+CHOOSY = """
+game choosy "Choosy"
+enum colour { red, green, blue }
+grid board: 2 by 2 of colour
+scoring points(g: board) {
+  step reds = sum(2 for x in cells(g) if g[x] == red)
+  step pick {
+    choose best in cells(g) where g[best] != none
+    points if g[best] == blue then 3 else 1
+  }
+}
+"""
+
+
+def test_differs_compares_a_score_that_is_the_best_of_a_choice(tmp_path):
+    """A scoring with a choice of its own: the best choice on each side, replayed; a change
+    proved the same on every input makes everything reading it the same."""
+    base = write(tmp_path, CHOOSY, "choosy.rules")
+    greens = write(tmp_path, 'variant greens [H-01] "Greens count" extends "choosy.rules"\n'
+                             "override step points.reds [H-01] = sum(2 for x in cells(g) if g[x] == red or "
+                             "g[x] == green)\n", "greens.rules")
+    program = load(greens)
+    report = verify(program, "greens", {"differs"}, base=load(base), games=0)
+    [f] = findings(report, "differs", "points")
+    assert f.status == "PROVED" and f.witness["base"] != f.witness["variant"]
+    # the interpreters, each choosing its best, give the witness's values
+    grid = f.witness["g"]
+    assert Interpreter(program).call("points", grid) == f.witness["variant"]
+    assert Interpreter(load(base)).call("points", grid) == f.witness["base"]
+    same = write(tmp_path, CHOOSY + "def doubled(g: board) = 2 * points(g)\n", "choosy.rules")
+    said = write(tmp_path, 'variant said [H-02] "Said another way" extends "choosy.rules"\n'
+                           "override step points.reds [H-02] = sum(1 + 1 for x in cells(g) if g[x] == red)\n",
+                 "said.rules")
+    report = verify(load(said), "said", {"differs"}, base=load(same), games=0)
+    assert {(f.definition, f.status) for f in findings(report, "differs")} >= {("points", "PROVED"),
+                                                                               ("doubled", "PROVED")}
+    assert any("changes nothing" in f.message for f in report.findings)
+
+
 @pytest.mark.parametrize("text, message", [
     ('property p "x" { choose c in colour }', "does not end with what holds"),
     ('property p "x" { choose c in colour\n holds c == red\n holds c != red }', "once, at its end"),
