@@ -1,6 +1,8 @@
 """Documentation from the checked program: ``pages`` writes the Markdown rules pages of a
 spec, of its variants and of the language's operators; ``lexer`` highlights ``.rules``
-files (a Pygments lexer and a TextMate grammar, from the grammar's keywords)."""
+files (a Pygments lexer and a TextMate grammar, from the grammar's keywords); ``pictures``
+(with ``charts``, on ``svgkit``) draws SVG pictures for them from plain data;
+``translations`` keeps the catalogues of a spec's player-facing texts."""
 
 __all__ = ["rules_page", "operators_page", "variants_page"]
 
