@@ -25,6 +25,10 @@ TRANSLATED = ("fr", "es", "zh")
 CATALOGUE_DIR = "i18n"
 
 
+# definitions whose names are headings or links of the rulebook: their names are translated
+_NAMED = (A.Procedure, A.Scoring, A.Table, A.Enum, A.Grid, A.Rule, A.Def, A.Outcome, A.Mode, A.Step)
+
+
 @dataclass(frozen=True)
 class Text:
     key: str            # stable: '[variant/]kind name' (kind: title, doc, message, name)
@@ -73,6 +77,8 @@ def _where(span) -> str:
 def _texts_of_definition(d, prefix: str, lines: list[str], out: list[Text], name: str | None = None) -> None:
     name = name or getattr(d, "name", "")
     span = getattr(d, "name_span", None) or getattr(d, "span", None)
+    if isinstance(d, _NAMED) and (not isinstance(d, (A.Def, A.Rule)) or d.doc):
+        out.append(Text(f"{prefix}name {name}", value_words(name.split(".")[-1]), _where(span)))
     title = getattr(d, "title", None)
     if isinstance(title, str) and title.strip():
         out.append(Text(f"{prefix}title {name}", title, _where(span)))
@@ -84,6 +90,7 @@ def _texts_of_definition(d, prefix: str, lines: list[str], out: list[Text], name
         out.append(Text(f"{prefix}message {name}", message_text(message, lines), _where(span)))
     if isinstance(d, A.State):
         for var in d.vars:
+            out.append(Text(f"{prefix}name {var.name}", value_words(var.name), _where(var.span)))
             if var.doc:
                 out.append(Text(f"{prefix}doc {var.name}", var.doc, _where(var.span)))
     if isinstance(d, (A.Enum, A.Table)):
@@ -96,8 +103,10 @@ def _texts_of_definition(d, prefix: str, lines: list[str], out: list[Text], name
                 out.append(Text(f"{prefix}doc {name}.{r.key}", r.doc, _where(r.span)))
     # steps at any depth, with their doc comments
     for n in A.nodes_in(d):
-        if isinstance(n, A.Step) and n is not d and n.doc:
-            out.append(Text(f"{prefix}doc {name}.{n.name}", n.doc, _where(n.name_span)))
+        if isinstance(n, A.Step) and n is not d:
+            out.append(Text(f"{prefix}name {name}.{n.name}", value_words(n.name), _where(n.name_span)))
+            if n.doc:
+                out.append(Text(f"{prefix}doc {name}.{n.name}", n.doc, _where(n.name_span)))
 
 
 def texts_of_file(f: A.SpecFile) -> list[Text]:

@@ -1,0 +1,504 @@
+"""Checked program -> a rulebook a player can learn the game from, in one language.
+
+In:  an ``ir.Program``, a ``translations.Translator`` for the language, and optionally the
+     status ``verify`` gave each property.
+Out: Markdown pages for mkdocs-material: the rulebook in the order of play (overview,
+     components, the flow of play as a picture, each procedure with its steps and the
+     rules it uses, scoring with the cells each relation reads, end of the game,
+     guarantees, the rulebook's readings with their switches, variants); a reference page
+     of every definition (its rule IDs and code folded away, what it uses and what uses it
+     linked); a catalogue page of every table. Every text of the spec goes through the
+     translator; a text with no current translation stays English.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+
+from rulewright.compiler import graph as rules_graph
+from rulewright.compiler import ir as I
+from rulewright.compiler.docgen import pictures as P
+from rulewright.compiler.docgen.translations import Translator, value_words
+from rulewright.compiler.docgen.words import word
+from rulewright.compiler.semantics import runtime as rt
+from rulewright.compiler.syntax import ast as A
+
+MOST_FLOW_DEPTH = 4
+
+
+def anchor(name: str) -> str:
+    return "d-" + name.replace(".", "-").replace("_", "-").lower()
+
+
+def _source(d) -> str:
+    try:
+        lines = Path(d.span.file).read_text(encoding="utf-8").splitlines()
+    except OSError:
+        return ""
+    return "\n".join(lines[d.span.line - 1:d.span.end_line])
+
+
+def _span_text(span) -> str:
+    try:
+        lines = Path(span.file).read_text(encoding="utf-8").splitlines()
+    except OSError:
+        return ""
+    if span.line != span.end_line:
+        return lines[span.line - 1][span.col - 1:].strip() + " ..."
+    return lines[span.line - 1][span.col - 1:span.end_col - 1]
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _first_sentence(text: str) -> str:
+    text = _one_line(text)
+    for end in (". ", "。", "; "):
+        if end in text:
+            return text.split(end)[0].rstrip(".") + ("" if end == "。" else "")
+    return text.rstrip(".")
+
+
+def picture(svg: str) -> list[str]:
+    """An SVG inlined in the page (no blank line inside, so Markdown keeps it whole)."""
+    return ['<div class="rw-picture" markdown="0">', svg.replace("\n\n", "\n"), "</div>", ""]
+
+
+def folded(title: str, body: list[str]) -> list[str]:
+    """A block folded away (pymdownx.details), its body indented."""
+    lines = [y for x in body for y in x.split("\n")]
+    return [f'??? abstract "{title}"', ""] + [("    " + x) if x.strip() else "" for x in lines] + [""]
+
+
+class Book:
+    """The pages of one program in one language."""
+
+    def __init__(self, program: I.Program, tr: Translator, lang: str, name: str,
+                 guarantees: dict | None = None):
+        self.p, self.tr, self.lang, self.name = program, tr, lang, name
+        self.guarantees = guarantees
+        self.g = rules_graph.build(program)
+        self.defs = {d.name: d for f in program.files for d in f.definitions if not isinstance(d, A.Game)}
+        self.suffix = "" if lang == "en" else f".{lang}"
+        self.ref_page = f"{name}_reference{self.suffix}.md"
+        self.cat_page = f"{name}_catalogue{self.suffix}.md"
+        self.shown: set[str] = set()
+
+    # ------------------------------------------------------------ texts
+    def w(self, key: str, **values) -> str:
+        return word(self.lang, key, **values)
+
+    def doc(self, name: str, english: str) -> str:
+        return self.tr(f"doc {name}", english) if english else ""
+
+    def title(self, name: str, english: str | None) -> str:
+        return self.tr(f"title {name}", english) if english else value_words(name)
+
+    def value(self, enum: str, v) -> str:
+        return self.tr(f"name {enum}.{v}", value_words(str(v)))
+
+    def name_of(self, name: str) -> str:
+        """A definition's (or a step's, ``owner.step``) name in words, translated."""
+        return self.tr(f"name {name}", value_words(name.split(".")[-1]))
+
+    def link(self, name: str) -> str:
+        """A name linked to its entry on the reference page."""
+        return f"[{self.name_of(name)}]({self.ref_page}#{anchor(name)})"
+
+    def heading_title(self, d) -> str:
+        """A definition's heading: its title, or its name in words."""
+        return self.title(d.name, getattr(d, "title", None)) if getattr(d, "title", None) else self.name_of(d.name)
+
+    def ids(self, tags) -> str:
+        return " ".join(f"`{t}`" for t in tags)
+
+    def code_block(self, d, extra: list[str] = ()) -> list[str]:
+        body = []
+        if d.rule_ids:
+            body += [f"{self.w('rule_ids')}: {self.ids(d.rule_ids)}", ""]
+        body += list(extra)
+        src = _source(d)
+        if src:
+            body += ["```rules", src, "```"]
+        return folded(self.w("code"), body) if body else []
+
+    def uses(self, name: str) -> list[str]:
+        if name not in self.g:
+            return []
+        reads = sorted({m for m in self.g.successors(name) if self.g.edges[name, m]["kind"] in ("reads", "calls")
+                        and m in self.defs and not isinstance(self.defs[m], (A.Game,))})
+        out = []
+        if reads:
+            out.append(f"{self.w('uses')}: " + ", ".join(self.link(m) for m in reads))
+        return out
+
+    # ------------------------------------------------------------ rulebook
+    def rulebook(self) -> str:
+        p = self.p
+        game = next((d for f in p.files for d in f.definitions if isinstance(d, A.Game)), None)
+        out = [f"# {self.tr('title ' + game.name, game.title) if game else p.title}", ""]
+        if game and game.doc:
+            out += [self.doc(game.name, game.doc), ""]
+        out += self.glance()
+        out += self.components()
+        out += self.flow()
+        out += self.playing()
+        out += self.scoring()
+        out += self.end()
+        out += self.guarantee_section()
+        out += self.readings()
+        out += [f"## {self.w('variants')}", "", self.w("variants_page"), ""]
+        return "\n".join(out).rstrip() + "\n"
+
+    def glance(self) -> list[str]:
+        out = [f"## {self.w('at_a_glance')}", ""]
+        for m in self.p.modes.values():
+            players = (f"{m.min_players}" if m.min_players == m.max_players
+                       else f"{m.min_players}–{m.max_players}")
+            doc = self.doc(m.name, m.node.doc) if m.node.doc else ""
+            out.append(f"- **{self.title(m.name, m.title)}**: {players} {self.w('players')}"
+                       + (f". {_one_line(doc)}" if doc else ""))
+        return out + [""] if len(out) > 2 else []
+
+    def components(self) -> list[str]:
+        p = self.p
+        out = [f"## {self.w('components')}", ""]
+        for name, info in p.enums.items():
+            d = self.defs.get(name)
+            if not isinstance(d, A.Table):
+                continue
+            doc = self.doc(name, d.doc)
+            out.append(f"- **{self.name_of(name)}** ({len(info.values)} {self.w('kinds')}, "
+                       f"[{self.w('catalogue')}]({self.cat_page}#{anchor(name)}))"
+                       + (f": {_one_line(doc)}" if doc else ""))
+        for name, grid in p.grids.items():
+            d = self.defs.get(name)
+            doc = self.doc(name, d.doc) if d is not None and d.doc else ""
+            out.append(f"- **{self.w('grid')} {self.name_of(name)}**: "
+                       + self.w("grid_of", rows=grid.rows, cols=grid.cols, cells=self.name_of(grid.cell_enum))
+                       + (f". {_one_line(doc)}" if doc else ""))
+        out.append("")
+        per_seat = [v for v in p.state.values() if v.per_seat]
+        shared = [v for v in p.state.values() if not v.keyed]
+        for title, vars_ in ((self.w("each_player"), per_seat), (self.w("shared"), shared)):
+            shown = [v for v in vars_ if getattr(v.node, "doc", "")]
+            if shown:
+                out += [f"**{title}**:", ""]
+                out += [f"- **{self.name_of(v.name)}**: {_one_line(self.doc(v.name, v.node.doc))}" for v in shown]
+                out.append("")
+        return out
+
+    # ------------------------------------------------------------ flow
+    def flow(self) -> list[str]:
+        out = [f"## {self.w('how_a_game_goes')}", ""]
+        for m in self.p.modes.values():
+            nodes = self.flow_nodes(m.body, 0, set())
+            if not nodes:
+                continue
+            title = self.title(m.name, m.title)
+            out += picture(P.flow_svg(nodes, title=self.w("flow_of", mode=title)))
+        return out
+
+    def _step_docs(self, node) -> dict[str, str]:
+        return {n.name: n.doc for n in A.nodes_in(node) if isinstance(n, A.Step) and n.doc}
+
+    def flow_nodes(self, body, depth: int, seen: set[str], owner=None) -> list[P.FlowNode]:
+        if depth > MOST_FLOW_DEPTH:
+            return []
+        docs = self._step_docs(owner.node) if owner is not None else {}
+        out: list[P.FlowNode] = []
+        for st in body:
+            if isinstance(st, I.Do) and st.proc in self.p.procedures and st.proc not in seen:
+                proc = self.p.procedures[st.proc]
+                doc = self.doc(proc.name, proc.node.doc)
+                out.append(P.FlowNode(self.name_of(proc.name),
+                                      self.flow_nodes(proc.body, depth + 1, seen | {st.proc}, proc),
+                                      note=_first_sentence(doc) if doc else None,
+                                      link=f"#{anchor(proc.name)}"))
+            elif isinstance(st, I.Repeat):
+                inner = self.flow_nodes(st.body, depth + 1, seen, owner)
+                count = _span_text(st.count.span) if st.count.span else ""
+                out.append(P.FlowNode("", inner, repeat=f"× {count}") if len(inner) != 1 else
+                           P.FlowNode(inner[0].title, inner[0].children, repeat=f"× {count}", note=inner[0].note,
+                                      link=inner[0].link))
+            elif isinstance(st, I.For):
+                inner = self.flow_nodes(st.body, depth + 1, seen, owner)
+                coll = _span_text(st.coll.span) if st.coll.span else ""
+                label = f"{st.var} ∈ {coll}"
+                if inner:
+                    out.append(P.FlowNode("", inner, repeat=label) if len(inner) != 1 else
+                               P.FlowNode(inner[0].title, inner[0].children, repeat=label, note=inner[0].note,
+                                          link=inner[0].link))
+            elif isinstance(st, I.Block):
+                key = f"{owner.name}.{st.name}" if owner is not None else st.name
+                doc = self.doc(key, docs.get(st.name, "")) if docs.get(st.name) else ""
+                out.append(P.FlowNode(self.name_of(key), self.flow_nodes(st.body, depth + 1, seen, owner),
+                                      note=_first_sentence(doc) if doc else None))
+            elif isinstance(st, I.If):
+                out += self.flow_nodes(st.then, depth + 1, seen, owner)
+            elif isinstance(st, I.While):
+                inner = self.flow_nodes(st.body, depth + 1, seen, owner)
+                if inner:
+                    out.append(P.FlowNode("", inner, repeat="while " + _span_text(st.cond.span)))
+        return out
+
+    # ------------------------------------------------------------ playing
+    def procedures_in_order(self) -> list[I.ProcDef]:
+        order: list[str] = []
+
+        def visit(body):
+            for st in I.statements(body):
+                if isinstance(st, I.Do) and st.proc in self.p.procedures and st.proc not in order:
+                    order.append(st.proc)
+                    visit(self.p.procedures[st.proc].body)
+                for sub in ("body", "then", "other"):
+                    if isinstance(getattr(st, sub, None), list) and not isinstance(st, I.If):
+                        visit(getattr(st, sub))
+        for m in self.p.modes.values():
+            visit(m.body)
+        order += [n for n in self.p.procedures if n not in order]
+        return [self.p.procedures[n] for n in order]
+
+    def playing(self) -> list[str]:
+        procs = self.procedures_in_order()
+        if not procs:
+            return []
+        out = [f"## {self.w('playing')}", ""]
+        for proc in procs:
+            out += self.definition_section(proc.node, level=3)
+        return out
+
+    def definition_section(self, d, level: int) -> list[str]:
+        """A definition as a player reads it: heading, doc, steps, the rules it uses (their
+        docs), and its code folded away."""
+        self.shown.add(d.name)
+        out = [f"{'#' * level} {self.heading_title(d)} {{ #{anchor(d.name)} }}", ""]
+        if d.doc:
+            out += [self.doc(d.name, d.doc), ""]
+        steps = [n for n in A.nodes_in(d) if isinstance(n, A.Step) and n is not d]
+        if steps:
+            for st in steps:
+                doc = self.doc(f"{d.name}.{st.name}", st.doc) if st.doc else ""
+                out.append(f"1. **{self.name_of(d.name + '.' + st.name)}**" + (f": {_one_line(doc)}" if doc else ""))
+            out.append("")
+        rules = self.rules_read(d.name)
+        for r in rules:
+            doc = self.doc(r, self.defs[r].doc)
+            out.append(f"- {self.link(r)}: {_one_line(doc)}")
+        if rules:
+            out.append("")
+        out += self.code_block(d)
+        return out
+
+    def rules_read(self, name: str) -> list[str]:
+        """The documented rules and definitions a definition (or its steps) reads directly."""
+        if name not in self.g:
+            return []
+        nodes = [name] + [n for n in self.g.successors(name) if self.g.edges[name, n]["kind"] == "contains"]
+        found = []
+        for n in nodes:
+            for m in self.g.successors(n):
+                d = self.defs.get(m)
+                if self.g.edges[n, m]["kind"] == "reads" and isinstance(d, (A.Rule, A.Def)) and d.doc \
+                        and m not in found:
+                    found.append(m)
+        return found
+
+    # ------------------------------------------------------------ scoring
+    def scoring(self) -> list[str]:
+        if not self.p.scorings:
+            return []
+        out = [f"## {self.w('scoring')}", ""]
+        for sd in self.p.scorings.values():
+            d = sd.node
+            self.shown.add(d.name)
+            out += [f"### {self.name_of(d.name)} {{ #{anchor(d.name)} }}", ""]
+            if d.doc:
+                out += [self.doc(d.name, d.doc), ""]
+            for st in A.steps_of(d):
+                doc = self.doc(f"{d.name}.{st.name}", st.doc) if st.doc else ""
+                out += [f"#### {self.name_of(d.name + '.' + st.name)}", ""]
+                if doc:
+                    out += [doc, ""]
+                out += self.sight_pictures(f"{d.name}.{st.name}")
+            out += self.code_block(d)
+        return out
+
+    def sight_pictures(self, node: str) -> list[str]:
+        """For each relation a scoring step reads: the cells it reaches from the grid's middle."""
+        if node not in self.g or len(self.p.grids) != 1:
+            return []
+        grid = next(iter(self.p.grids.values()))
+        out = []
+        relations = []
+        todo, seen = [node], set()
+        while todo:                     # through the definitions the step reads
+            n = todo.pop()
+            for m in self.g.successors(n):
+                if m in seen or self.g.edges[n, m]["kind"] != "reads":
+                    continue
+                seen.add(m)
+                f = self.p.funcs.get(m)
+                if f is not None and f.kind == "relation" and isinstance(f.body, I.Const) \
+                        and isinstance(f.body.value, rt.Relation):
+                    relations.append(m)
+                elif isinstance(self.defs.get(m), (A.Def, A.Rule)):
+                    todo.append(m)
+        for m in sorted(relations):
+            rel = self.p.funcs[m].body.value
+            centre = ((grid.rows - 1) // 2, (grid.cols - 1) // 2)
+            reached = set(rel.apply(centre, grid.rows, grid.cols))
+            cell = f"({centre[0]}, {centre[1]})"
+            out += picture(P.pattern_svg(grid.rows, grid.cols, centre, reached, self.name_of(m),
+                                         caption=self.w("sees", name=self.name_of(m), cell=cell)))
+        return out
+
+    # ------------------------------------------------------------ end, guarantees, readings
+    def end(self) -> list[str]:
+        outcomes = [d for d in self.defs.values() if isinstance(d, A.Outcome)]
+        reports = [(m, st) for m in self.p.modes.values() for st in m.body if isinstance(st, I.Report)]
+        if not outcomes and not reports:
+            return []
+        out = [f"## {self.w('end')}", ""]
+        for d in outcomes:
+            out += self.definition_section(d, level=3)
+        if reports:
+            out += [f"**{self.w('reports')}**:", ""]
+            for m, st in reports:
+                out.append(f"- {value_words(st.name)}")
+            out.append("")
+        return out
+
+    def guarantee_section(self) -> list[str]:
+        props = [d for d in self.defs.values() if isinstance(d, A.Property)]
+        if not props:
+            return []
+        out = [f"## {self.w('guarantees')}", ""]
+        for d in props:
+            self.shown.add(d.name)
+            out += [f"### {self.heading_title(d)} {{ #{anchor(d.name)} }}", ""]
+            if d.doc:
+                out += [self.doc(d.name, d.doc), ""]
+            out += [f"**{self.w('status')}**: {self.status_line(d.name)}", ""]
+            out += self.code_block(d)
+        return out
+
+    def status_line(self, name: str) -> str:
+        if self.guarantees is None or name not in self.guarantees:
+            return self.w("not_verified")
+        status, message = self.guarantees[name]
+        key = {"PROVED": "proved", "COUNTEREXAMPLE": "broken", "SAMPLED": "sampled"}.get(status, "unknown")
+        line = self.w(key)
+        return line + (f" (`{message}`)" if status == "COUNTEREXAMPLE" and message else "")
+
+    def readings(self) -> list[str]:
+        switches = [d for d in self.defs.values() if isinstance(d, A.Switch)]
+        if not switches:
+            return []
+        out = [f"## {self.w('readings')}", ""]
+        for d in switches:
+            self.shown.add(d.name)
+            chosen = self.p.switches.get(d.name)
+            chosen = str(chosen).lower() if isinstance(chosen, bool) else chosen
+            opts = ", ".join(f"**`{o}`**" if str(o) == str(chosen) else f"`{o}`" for o in d.options)
+            out += [f"### `{d.name}` {{ #{anchor(d.name)} }}", ""]
+            out += [f"{self.w('options')}: {opts} · {self.w('rulebook')}: {self.ids(d.rule_ids)}", ""]
+            if d.doc:
+                out += [self.doc(d.name, d.doc), ""]
+        return out
+
+    # ------------------------------------------------------------ reference
+    def reference(self) -> str:
+        out = [f"# {self.p.title}: {self.w('reference')}", "", self.w("reference_intro"), ""]
+        for f in self.p.files:
+            defs = [d for d in f.definitions if not isinstance(d, (A.Game, A.Variant))]
+            if not defs:
+                continue
+            out += [f"## `{Path(f.path).name}`", ""]
+            for d in defs:
+                if isinstance(d, A.State):
+                    for v in d.vars:
+                        out += [f"### {self.name_of(v.name)} {{ #{anchor(v.name)} }}", ""]
+                        if v.doc:
+                            out += [self.doc(v.name, v.doc), ""]
+                    continue
+                out += [f"### {self.name_of(d.name)} {{ #{anchor(d.name)} }}", "", f"`{d.kind} {d.name}`", ""]
+                if d.doc:
+                    out += [self.doc(d.name, d.doc), ""]
+                out += self.uses(d.name)
+                users = self.used_by(d.name)
+                if users:
+                    out.append(f"{self.w('used_by')}: " + ", ".join(self.link(u) for u in users))
+                if out[-1]:
+                    out.append("")
+                out += self.code_block(d)
+        return "\n".join(out).rstrip() + "\n"
+
+    def used_by(self, name: str) -> list[str]:
+        if name not in self.g:
+            return []
+        users = set()
+        for u in self.g.predecessors(name):
+            if self.g.edges[u, name]["kind"] not in ("reads", "calls"):
+                continue
+            owner = u.split(".")[0] if u not in self.defs else u
+            if owner in self.defs:
+                users.add(owner)
+        return sorted(users - {name})
+
+    # ------------------------------------------------------------ catalogue
+    def catalogue(self) -> str:
+        out = [f"# {self.w('catalogue_of', name=self.p.title)}", "", self.w("catalogue_intro"), ""]
+        for name, info in self.p.enums.items():
+            d = self.defs.get(name)
+            if not isinstance(d, A.Table):
+                continue
+            out += [f"## {self.name_of(name)} {{ #{anchor(name)} }}", ""]
+            if d.doc:
+                out += [self.doc(name, d.doc), ""]
+            out += [f"*{self.w('rows', n=len(info.values))}*", ""]
+            cols = list(info.columns)
+            out.append('<div class="rw-table" markdown="1">')
+            out.append("")
+            out.append("| " + " | ".join([self.name_of(name)] + [value_words(c) for c in cols]) + " |")
+            out.append("|" + "---|" * (len(cols) + 1))
+            for v in info.values:
+                cells = [self.value(name, v)]
+                for c in cols:
+                    cells.append(self.cell_text(info.columns[c], info.attrs[c].get(v)))
+                out.append("| " + " | ".join(x.replace("|", "\\|") for x in cells) + " |")
+            out += ["", "</div>", ""]
+        return "\n".join(out).rstrip() + "\n"
+
+    def cell_text(self, t, value) -> str:
+        """A table cell as a player reads it: names in words (translated), sets joined."""
+        from_enum = getattr(t, "name", None) if type(t).__name__ == "EnumT" else None
+        elem = getattr(t, "elem", None)
+        if value is None:
+            return "–"
+        if isinstance(value, bool):
+            return "✓" if value else "–"
+        if from_enum and isinstance(value, str):
+            return self.value(from_enum, value)
+        if isinstance(value, (tuple, list, set, frozenset)):
+            items = list(value)
+            inner = [self.cell_text(elem, x) if elem is not None else str(x) for x in items]
+            if isinstance(value, (set, frozenset)):
+                inner.sort()
+            joiner = " / " if elem is not None and type(elem).__name__ == "CollT" else ", "
+            return joiner.join(inner) if inner else "–"
+        return " ".join(str(value).split())
+
+
+def pages(program: I.Program, name: str, lang: str, tr: Translator, guarantees: dict | None = None
+          ) -> dict[str, str]:
+    """The pages of a game in one language: {file name: Markdown}."""
+    book = Book(program, tr, lang, name, guarantees)
+    suffix = "" if lang == "en" else f".{lang}"
+    return {f"{name}{suffix}.md": book.rulebook(),
+            f"{name}_reference{suffix}.md": book.reference(),
+            f"{name}_catalogue{suffix}.md": book.catalogue()}
+
+
+__all__ = ["Book", "pages", "anchor"]
