@@ -74,18 +74,23 @@ def folded(title: str, body: list[str]) -> list[str]:
 class Book:
     """The pages of one program in one language."""
 
-    def __init__(self, program: I.Program, tr: Translator, lang: str, name: str,
-                 guarantees: dict | None = None):
-        self.p, self.tr, self.lang, self.name = program, tr, lang, name
+    def __init__(self, program: I.Program, translator: Translator, lang: str, name: str,
+                 guarantees: dict | None = None, ref_name: str | None = None, base: I.Program | None = None):
+        self.p, self.translator, self.lang, self.name = program, translator, lang, name
         self.guarantees = guarantees
+        self.base = base            # a variant's rulebook links only what the base's reference has
+        self.prefixes = tuple(v.name for v in reversed(program.variants))
         self.g = rules_graph.build(program)
         self.defs = {d.name: d for f in program.files for d in f.definitions if not isinstance(d, A.Game)}
         self.suffix = "" if lang == "en" else f".{lang}"
-        self.ref_page = f"{name}_reference{self.suffix}.md"
-        self.cat_page = f"{name}_catalogue{self.suffix}.md"
+        self.ref_page = f"{ref_name or name}_reference{self.suffix}.md"
+        self.cat_page = f"{ref_name or name}_catalogue{self.suffix}.md"
         self.shown: set[str] = set()
 
     # ------------------------------------------------------------ texts
+    def tr(self, key: str, english: str) -> str:
+        return self.translator(key, english, self.prefixes)
+
     def w(self, key: str, **values) -> str:
         return word(self.lang, key, **values)
 
@@ -103,7 +108,12 @@ class Book:
         return self.tr(f"name {name}", value_words(name.split(".")[-1]))
 
     def link(self, name: str) -> str:
-        """A name linked to its entry on the reference page."""
+        """A name linked to its entry on the reference page (in a variant's rulebook, only
+        what it leaves as the base has it: the reference is the base game's)."""
+        if self.base is not None:
+            mine, theirs = self.defs.get(name), self.base.definitions.get(name)
+            if theirs is None or mine is None or mine.span != theirs.span:
+                return f"**{self.name_of(name)}**"
         return f"[{self.name_of(name)}]({self.ref_page}#{anchor(name)})"
 
     def heading_title(self, d) -> str:
@@ -138,7 +148,13 @@ class Book:
         p = self.p
         game = next((d for f in p.files for d in f.definitions if isinstance(d, A.Game)), None)
         out = [f"# {self.tr('title ' + game.name, game.title) if game else p.title}", ""]
-        if game and game.doc:
+        if self.base is not None and p.variants:
+            v = p.variants[-1]
+            title = self.translator(f"{v.name}/title variant", v.title, ()) if v.title else value_words(v.name)
+            out = [f"# {out[0][2:]}: {title}", ""]
+            if v.doc:
+                out += [self.translator(f"{v.name}/doc variant", v.doc, ()), ""]
+        elif game and game.doc:
             out += [self.doc(game.name, game.doc), ""]
         out += self.glance()
         out += self.components()
@@ -212,7 +228,8 @@ class Book:
             if isinstance(st, I.Do) and st.proc in self.p.procedures and st.proc not in seen:
                 proc = self.p.procedures[st.proc]
                 doc = self.doc(proc.name, proc.node.doc)
-                out.append(P.FlowNode(self.name_of(proc.name),
+                args = ", ".join(_span_text(a.span) for a in st.args if a.span)
+                out.append(P.FlowNode(self.name_of(proc.name) + (f" ({args})" if args else ""),
                                       self.flow_nodes(proc.body, depth + 1, seen | {st.proc}, proc),
                                       note=_first_sentence(doc) if doc else None,
                                       link=f"#{anchor(proc.name)}"))
@@ -499,6 +516,15 @@ def pages(program: I.Program, name: str, lang: str, tr: Translator, guarantees: 
     return {f"{name}{suffix}.md": book.rulebook(),
             f"{name}_reference{suffix}.md": book.reference(),
             f"{name}_catalogue{suffix}.md": book.catalogue()}
+
+
+def variant_rulebook(program: I.Program, base: I.Program, game: str, name: str, lang: str, tr: Translator,
+                     guarantees: dict | None = None) -> dict[str, str]:
+    """The rulebook of a version of a game (a variant), in one language; its names link to
+    the game's reference where the variant leaves them as they are."""
+    book = Book(program, tr, lang, name, guarantees, ref_name=game, base=base)
+    suffix = "" if lang == "en" else f".{lang}"
+    return {f"{name}{suffix}.md": book.rulebook()}
 
 
 __all__ = ["Book", "pages", "anchor"]

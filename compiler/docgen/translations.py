@@ -233,16 +233,42 @@ class Translator:
                 if not e.obsolete and e.msgstr.strip() and "fuzzy" not in e.flags:
                     self.entries.setdefault(e.msgctxt, e)
 
-    def __call__(self, key: str, english: str) -> str:
-        if self.lang == "en" or not english:
-            return english
+    def lookup(self, key: str, english: str) -> str | None:
+        """The current translation of ``english`` under ``key``, or None."""
         e = self.entries.get(key)
         if e is None or e.msgid != english or _placeholders(e.msgstr) != _placeholders(english):
-            return english
+            return None
         return e.msgstr
+
+    def __call__(self, key: str, english: str, prefixes: tuple[str, ...] = ()) -> str:
+        """``english`` translated: the key as a variant writes it (``prefixes``: the variants'
+        names, the last applied first), else as the base game writes it."""
+        if self.lang == "en" or not english:
+            return english
+        for p in prefixes:
+            found = self.lookup(f"{p}/{key}", english)
+            if found is not None:
+                return found
+        found = self.lookup(key, english)
+        return english if found is None else found
 
     @classmethod
     def for_spec(cls, spec_dir: Path | None, lang: str) -> "Translator":
         if lang == "en" or spec_dir is None:
             return cls(lang)
         return cls(lang, [load_catalogue(spec_dir, lang)])
+
+    @classmethod
+    def for_files(cls, paths, lang: str) -> "Translator":
+        """The catalogues of the spec directories holding ``paths`` (a file's folder or the
+        one above it: a game's ``variants/`` share the game's catalogue)."""
+        if lang == "en":
+            return cls(lang)
+        dirs: list[Path] = []
+        for path in paths:
+            for d in (Path(path).parent, Path(path).parent.parent):
+                if (d / CATALOGUE_DIR).is_dir():
+                    if d not in dirs:
+                        dirs.append(d)
+                    break
+        return cls(lang, [load_catalogue(d, lang) for d in dirs])

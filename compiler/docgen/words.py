@@ -8,6 +8,12 @@ from __future__ import annotations
 
 WORDS: dict[str, dict[str, str]] = {
     "en": {
+        "house_of": "A house rule of {game}", "changes": "What it changes", "additions": "What it adds",
+        "removals": "What it takes away", "affects": "What that can affect", "effect": "Its effect, measured",
+        "not_measured": "Not measured for the rules as they are now (`rulewright docs --measure N` plays the games).",
+        "measured": "{games} seeded games of {players} players ({mode}), the base game and the house rule on the same seeds, random legal moves.",
+        "base_game": "base game", "share": "share of games", "effect_spread": "How {name} spreads",
+        "effect_shares": "Each seat's share of {name}",
         "overview": "Overview", "at_a_glance": "At a glance", "players": "players",
         "components": "Components", "catalogue": "catalogue", "kinds": "kinds",
         "each_player": "Each player has", "shared": "On the table", "grid": "Grid",
@@ -28,6 +34,12 @@ WORDS: dict[str, dict[str, str]] = {
         "setup": "Setting up", "mode": "Game", "seats": "Seats",
     },
     "fr": {
+        "house_of": "Une règle maison de {game}", "changes": "Ce qu'elle change", "additions": "Ce qu'elle ajoute",
+        "removals": "Ce qu'elle retire", "affects": "Ce que cela peut toucher", "effect": "Son effet, mesuré",
+        "not_measured": "Pas mesuré pour les règles telles qu'elles sont (`rulewright docs --measure N` joue les parties).",
+        "measured": "{games} parties de {players} joueurs ({mode}), jeu de base et règle maison sur les mêmes graines, coups légaux au hasard.",
+        "base_game": "jeu de base", "share": "part des parties", "effect_spread": "Répartition de {name}",
+        "effect_shares": "Part de {name} de chaque place",
         "overview": "Aperçu", "at_a_glance": "En bref", "players": "joueurs",
         "components": "Matériel", "catalogue": "catalogue", "kinds": "sortes",
         "each_player": "Chaque joueur a", "shared": "Sur la table", "grid": "Grille",
@@ -48,6 +60,12 @@ WORDS: dict[str, dict[str, str]] = {
         "setup": "Mise en place", "mode": "Partie", "seats": "Places",
     },
     "es": {
+        "house_of": "Una regla casera de {game}", "changes": "Qué cambia", "additions": "Qué añade",
+        "removals": "Qué quita", "affects": "Qué puede afectar", "effect": "Su efecto, medido",
+        "not_measured": "No medido para las reglas tal como están (`rulewright docs --measure N` juega las partidas).",
+        "measured": "{games} partidas de {players} jugadores ({mode}), juego base y regla casera con las mismas semillas, jugadas legales al azar.",
+        "base_game": "juego base", "share": "parte de las partidas", "effect_spread": "Distribución de {name}",
+        "effect_shares": "Parte de {name} de cada puesto",
         "overview": "Resumen", "at_a_glance": "De un vistazo", "players": "jugadores",
         "components": "Componentes", "catalogue": "catálogo", "kinds": "tipos",
         "each_player": "Cada jugador tiene", "shared": "En la mesa", "grid": "Cuadrícula",
@@ -68,6 +86,12 @@ WORDS: dict[str, dict[str, str]] = {
         "setup": "Preparación", "mode": "Partida", "seats": "Puestos",
     },
     "zh": {
+        "house_of": "{game} 的房规", "changes": "它改变了什么", "additions": "它增加了什么",
+        "removals": "它移除了什么", "affects": "可能受影响的内容", "effect": "实测效果",
+        "not_measured": "尚未针对当前规则测量（`rulewright docs --measure N` 会进行对局）。",
+        "measured": "{games} 局 {players} 人对局（{mode}），基础游戏与房规使用相同随机种子，随机合法行动。",
+        "base_game": "基础游戏", "share": "对局占比", "effect_spread": "{name} 的分布",
+        "effect_shares": "各座位的 {name} 占比",
         "overview": "概览", "at_a_glance": "速览", "players": "名玩家",
         "components": "游戏配件", "catalogue": "目录", "kinds": "种",
         "each_player": "每位玩家拥有", "shared": "桌面上", "grid": "网格",

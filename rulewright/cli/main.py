@@ -69,6 +69,12 @@ def build_parser() -> argparse.ArgumentParser:
     dc = sub.add_parser("docs", help="write the rules pages of specs as Markdown")
     dc.add_argument("specs", nargs="+", metavar="SPEC")
     dc.add_argument("--out", default="docs/rules", metavar="DIR")
+    dc.add_argument("--lang", metavar="LANG,...", help="the languages of the pages (default: en,fr,es,zh)")
+    dc.add_argument("--measure", type=_whole("a number of games"), default=0, metavar="N",
+                    help="play N seeded games of each house rule and its base game to measure its effect "
+                         "(only those whose rules changed since), and keep them in the effects file")
+    dc.add_argument("--effects", metavar="FILE",
+                    help="the measured effects of the house rules (default: OUT/effects.json)")
     dc.add_argument("--no-verify", action="store_true",
                     help="do not prove the spec's properties (their status reads 'not verified')")
     common(dc)

@@ -8,35 +8,106 @@ import pytest
 
 from rulewright.compiler.syntax import ast as A
 from rulewright.compiler import load
-from rulewright.compiler.docgen import operators_page, rules_page
 from helpers import ROOT
 
 
-def test_rules_pages_are_current(monkeypatch, update_golden):
-    monkeypatch.chdir(ROOT)
-    from rulewright.cli.spec import variant_pages, guarantees_of
-    savanna, darwin = load("spec/ecosystem_savanna"), load("spec/darwins_choice")
-    pages = {"ecosystem_savanna.md": rules_page(savanna, guarantees_of(savanna, "spec/ecosystem_savanna")),
-             "darwins_choice.md": rules_page(darwin, guarantees_of(darwin, "spec/darwins_choice")),
-             "operators.md": operators_page()}
-    loaded: dict = {}
-    for spec in ("spec/ecosystem_savanna", "spec/darwins_choice", "spec/house_rules"):
-        pages.update(variant_pages(spec, loaded=loaded))
-    assert {"ecosystem_savanna_variants.md", "darwins_choice_variants.md", "house_rules.md"} <= set(pages)
-    for name, text in pages.items():
-        path = ROOT / "docs" / "rules" / name
-        if update_golden:
-            path.write_text(text)
-        assert path.read_text() == text, f"docs/rules/{name} is stale: run rulewright docs spec/*"
+DOC_SPECS = ("spec/ecosystem_savanna", "spec/darwins_choice", "spec/house_rules")
 
 
-def test_a_guarantee_shows_its_status():
+def test_rules_pages_are_current(tmp_path, update_golden):
+    """docs/rules holds exactly what `rulewright docs` writes for the shipped specs, in the
+    four languages (the rulebook, reference and catalogue of each game, each version's
+    rulebook, the variants' and operators' pages); a stale page fails."""
+    out = tmp_path / "rules"
+    proc = subprocess.run([sys.executable, "-m", "rulewright", "docs", *DOC_SPECS, "--out", str(out),
+                           "--effects", "docs/rules/effects.json"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    written = {p.name: p.read_text(encoding="utf-8") for p in out.glob("*.md")}
+    assert {"ecosystem_savanna.md", "ecosystem_savanna.fr.md", "darwins_choice.zh.md", "darwins_choice_kids.es.md",
+            "darwins_choice_catalogue.md", "ecosystem_savanna_reference.fr.md", "house_rules.md"} <= set(written)
+    committed_dir = ROOT / "docs" / "rules"
+    if update_golden:
+        for old in committed_dir.glob("*.md"):
+            old.unlink()
+        for name, text in written.items():
+            (committed_dir / name).write_text(text, encoding="utf-8")
+    committed = {p.name: p.read_text(encoding="utf-8") for p in committed_dir.glob("*.md")}
+    assert sorted(committed) == sorted(written), "docs/rules is stale: run rulewright docs " + " ".join(DOC_SPECS)
+    stale = [n for n in written if committed[n] != written[n]]
+    assert not stale, f"docs/rules is stale ({stale[:5]}): run rulewright docs " + " ".join(DOC_SPECS)
+
+
+def test_every_house_rule_has_its_effect_measured_for_the_rules_as_they_are():
+    """docs/rules/effects.json holds, for every house rule, games played on the rules as they
+    are now (the fingerprints of both specs): a change to a house rule or its game makes its
+    effect stale, and its page would say 'not measured'."""
+    import json
+    from rulewright.compiler.docgen import house
+    effects = json.loads((ROOT / "docs" / "rules" / "effects.json").read_text(encoding="utf-8"))
+    stale = []
+    for path in sorted((ROOT / "spec" / "house_rules").glob("*.rules")):
+        program = load(path)
+        base = load(program.variants[-1].extends)
+        e = effects.get(path.name)
+        if e is None or (e["base"], e["house"]) != (house.fingerprint(base), house.fingerprint(program)):
+            stale.append(path.name)
+        else:
+            assert e["games"] >= 20 and set(e["reports"]) == {"base", "house"}
+    assert not stale, (f"effects not measured for the rules as they are: {stale}; run rulewright docs "
+                       + " ".join(DOC_SPECS) + " --out docs/rules --measure 20")
+
+
+@pytest.mark.parametrize("spec", DOC_SPECS)
+@pytest.mark.parametrize("lang", ["fr", "es", "zh"])
+def test_every_player_facing_text_has_a_current_translation(spec, lang):
+    from rulewright.cli.translate import spec_texts
+    from rulewright.compiler.docgen import translations as tr
+    texts = spec_texts(ROOT / spec)
+    status = tr.status(tr.load_catalogue(ROOT / spec, lang), texts, lang)
+    assert len(texts) > 50
+    assert not status.missing, f"{spec} [{lang}]: no translation for {status.missing[:8]} (rulewright translations)"
+    assert not status.stale, f"{spec} [{lang}]: the English changed since {status.stale[:8]} was translated"
+    assert not status.broken, f"{spec} [{lang}]: translations that lose or add a {{placeholder}}: {status.broken[:8]}"
+
+
+def test_the_rulebook_shows_a_guarantee_with_its_status():
+    from rulewright.compiler.docgen import rulebook
+    from rulewright.compiler.docgen.translations import Translator
     program = load(ROOT / "spec" / "ecosystem_savanna")
     name = next(iter(program.properties))
-    assert "Status: **Proved**" in rules_page(program, {name: ("PROVED", "")})
-    broken = rules_page(program, {name: ("COUNTEREXAMPLE", "this grid scores -2")})
-    assert "Status: **Broken**: the solver found a case that breaks it: this grid scores -2" in broken
-    assert "Status: not verified in this build" in rules_page(program)
+    page = rulebook.pages(program, "g", "en", Translator("en"), {name: ("PROVED", "")})["g.md"]
+    assert "**Status**: Proved: the solver went through every case" in page
+    broken = rulebook.pages(program, "g", "fr", Translator.for_spec(ROOT / "spec" / "ecosystem_savanna", "fr"),
+                            {name: ("COUNTEREXAMPLE", "this grid scores -2")})["g.fr.md"]
+    assert "Enfreint : le solveur a trouvé un cas qui l'enfreint (`this grid scores -2`)" in broken
+    assert "Not verified in this build." in rulebook.pages(program, "g", "en", Translator("en"))["g.md"]
+
+
+def test_the_rulebook_goes_in_the_order_of_play_and_folds_the_code_away():
+    from rulewright.compiler.docgen import rulebook
+    from rulewright.compiler.docgen.translations import Translator
+    program = load(ROOT / "spec" / "ecosystem_savanna")
+    page = rulebook.pages(program, "g", "en", Translator("en"))["g.md"]
+    order = ["## At a glance", "## Components", "## How a game goes", "## Playing", "## Scoring",
+             "## End of the game", "## Guarantees", "## Readings of the rulebook", "## Variants"]
+    places = [page.index(h) for h in order]
+    assert places == sorted(places)
+    assert page.index("draft game {") < page.index("draft round {")      # the order the mode calls them
+    assert '??? abstract "Rule IDs and the rule\'s code"' in page and "    ```rules" in page
+    assert page.count("<svg") >= 5                                      # the flow and the cells a card sees
+    assert "The cells cheetah sight reads from (1, 2)" in page
+    assert "[can place](g_reference.md#d-can-place)" in page             # a rule it uses, linked
+
+
+def test_catalogue_shows_names_not_python_values():
+    from rulewright.compiler.docgen import rulebook
+    from rulewright.compiler.docgen.translations import Translator
+    program = load(ROOT / "spec" / "darwins_choice")
+    page = rulebook.pages(program, "g", "fr", Translator.for_spec(ROOT / "spec" / "darwins_choice", "fr"))["g_catalogue.fr.md"]
+    assert "None" not in page and "('" not in page and "frozenset" not in page
+    assert "rulebook-example" in page and "reconstructed" in page        # each card says where its values come from
+    assert page.count("| ") > 237
 
 
 def spec_rule_ids(program) -> set[str]:

@@ -1,0 +1,156 @@
+"""A house rule -> its page: a card a table can print, and its measured effect.
+
+In:  a house rule's program and the program it extends, a translator, and optionally the
+     effect ``measure`` found (seeded games of the base game and of the house rule on the
+     same seeds, kept in ``docs/rules/effects.json`` with the fingerprints of both specs).
+Out: one Markdown page per house rule and language: its title and text, the rulebook
+     rules it touches, what it changes (each change's own text, its code folded away),
+     what that can affect, and, when measured for the specs as they are, the effect as
+     pictures (the scores' spread and each seat's share of wins, base game against house
+     rule). A page prints as one card (the site's print CSS).
+"""
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+from rulewright.compiler import ir as I
+from rulewright.compiler.docgen import pictures as P
+from rulewright.compiler.docgen.rulebook import folded, picture
+from rulewright.compiler.docgen.translations import Translator, value_words
+from rulewright.compiler.docgen.words import word
+from rulewright.compiler.variants.diffing import diff
+
+EFFECT_BINS = 8
+
+
+def fingerprint(program: I.Program) -> str:
+    """What the rules of a program are made of: its files' and tables' texts."""
+    h = hashlib.sha256()
+    paths = sorted({f.path for f in program.files} | {v.path for v in program.variants}
+                   | set(program.table_files.values()))
+    for path in paths:
+        h.update(Path(path).name.encode())
+        try:
+            h.update(Path(path).read_bytes())
+        except OSError:
+            h.update(b"?")
+    return h.hexdigest()[:16]
+
+
+def effect_mode(variant: I.Program, base: I.Program) -> tuple[str, int] | None:
+    """The mode both play and the number of players an effect is measured with (4 where the
+    mode allows it, else the nearest it does)."""
+    for name, m in base.modes.items():
+        if name in variant.modes:
+            vm = variant.modes[name]
+            lo, hi = max(m.min_players, vm.min_players), min(m.max_players, vm.max_players)
+            if lo <= hi:
+                return name, min(max(4, lo), hi)
+    return None
+
+
+def measure(variant: I.Program, base: I.Program, games: int, simulate, interpreter) -> dict | None:
+    """The reports of ``games`` seeded games of the base game and of the house rule, on the
+    same seeds, with the fingerprints of both specs. ``simulate`` and ``interpreter`` are
+    the play package's (passed in: the pages are written without playing)."""
+    chosen = effect_mode(variant, base)
+    if chosen is None:
+        return None
+    mode, players = chosen
+    seeds = list(range(games))
+    sides = {}
+    for side, program in (("base", base), ("house", variant)):
+        summary = simulate(interpreter(program), mode, players, seeds)
+        reports: dict = {}
+        for game in summary.games_reports:
+            for name, value in game.items():
+                if isinstance(value, dict) and all(isinstance(v, int) for v in value.values()):
+                    reports.setdefault(name, {"kind": "numbers", "values": []})["values"] += \
+                        [int(v) for v in value.values()]
+                elif isinstance(value, (set, frozenset, tuple, list)) and all(hasattr(s, "title") for s in value):
+                    entry = reports.setdefault(name, {"kind": "seats", "values": {}})
+                    for s in summary.seats:
+                        if s.kind == "player":
+                            entry["values"].setdefault(s.title, 0)
+                    for s in value:
+                        entry["values"][s.title] = entry["values"].get(s.title, 0) + 1
+        sides[side] = reports
+    return {"mode": mode, "players": players, "games": games, "base": fingerprint(base),
+            "house": fingerprint(variant), "reports": sides}
+
+
+def effect_pictures(effect: dict, lang: str, base_title: str, house_title: str, tr=None) -> list[str]:
+    out: list[str] = []
+
+    def value_words(name: str) -> str:      # a report's name, as the spec's catalogue names it
+        return tr(f"name {name}", name.replace("_", " ")) if tr is not None else name.replace("_", " ")
+    base, house = effect["reports"]["base"], effect["reports"]["house"]
+    for name in base:
+        if name not in house or base[name]["kind"] != house[name]["kind"]:
+            continue
+        if base[name]["kind"] == "numbers":
+            values = base[name]["values"] + house[name]["values"]
+            if not values:
+                continue
+            lo, hi = min(values), max(values)
+            width = max(1, -(-(hi - lo + 1) // EFFECT_BINS))
+            groups = {}
+            for title, side in ((base_title, base), (house_title, house)):
+                counts: dict[str, float] = {}
+                for k in range(EFFECT_BINS):
+                    start = lo + k * width
+                    if start > hi:
+                        break
+                    label = f"{start}–{start + width - 1}" if width > 1 else str(start)
+                    n = sum(1 for v in side[name]["values"] if start <= v < start + width)
+                    counts[label] = n / max(1, len(side[name]["values"]))
+                groups[title] = counts
+            out += picture(P.bars_svg(groups, title=word(lang, "effect_spread", name=value_words(name)),
+                                      x_label=value_words(name), y_label=word(lang, "share"), percent=True))
+        else:
+            groups = {title: {seat: n / effect["games"] for seat, n in side[name]["values"].items()}
+                      for title, side in ((base_title, base), (house_title, house))}
+            out += picture(P.bars_svg(groups, title=word(lang, "effect_shares", name=value_words(name)),
+                                      x_label=word(lang, "seats"), y_label=word(lang, "share"), percent=True))
+    return out
+
+
+def house_page(variant: I.Program, base: I.Program, lang: str, tr: Translator, effect: dict | None) -> str:
+    info = variant.variants[-1]
+    v = info.name
+    title = tr(f"{v}/title variant", info.title) if info.title else value_words(v)
+    out = [f"# {title}", ""]
+    out += [f"*{word(lang, 'house_of', game=tr('title ' + base.name, base.title))}* · `{Path(info.path).name}`", ""]
+    if info.doc:
+        out += [tr(f"{v}/doc variant", info.doc), ""]
+    if info.rule_ids:
+        out += [f"{word(lang, 'rule_ids')}: " + " ".join(f"`{t}`" for t in info.rule_ids), ""]
+    d = diff(base, variant)
+    for heading, entries in (("changes", d.changed), ("additions", d.added), ("removals", d.removed)):
+        if not entries:
+            continue
+        out += [f"## {word(lang, heading)}", ""]
+        for e in entries:
+            doc = e.doc
+            if doc:
+                key = f"{v}/doc {'remove ' if e.after is None else ''}{e.name}"
+                doc = tr(key, doc)
+            name = tr(f"{v}/name {e.name}", value_words(e.name.split(".")[-1]))
+            out.append(f"- **{name}** (`{e.kind} {e.name}`)" + (f": {' '.join(doc.split())}" if doc else ""))
+        out.append("")
+        code = [f"```rules\n{e.after.text}\n```" for e in entries if e.after is not None]
+        if code:
+            out += folded(word(lang, "code"), code)
+    if d.downstream:
+        # (a long list on screen; the printed card leaves it out)
+        out += ['<div class="rw-affects" markdown="1">', "", f"## {word(lang, 'affects')}", "",
+                ", ".join(f"`{x['name']}`" for x in d.downstream), "", "</div>", ""]
+    out += [f"## {word(lang, 'effect')}", ""]
+    if effect is None:
+        out += [word(lang, "not_measured"), ""]
+    else:
+        out += [word(lang, "measured", games=effect["games"], players=effect["players"],
+                     mode=value_words(effect["mode"])), ""]
+        out += effect_pictures(effect, lang, word(lang, "base_game"), title, tr)
+    return "\n".join(out).rstrip() + "\n"

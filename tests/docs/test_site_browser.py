@@ -1,0 +1,170 @@
+"""The documentation site in a real browser: built with mkdocs, served on 127.0.0.1 and
+opened page by page in headless Chromium (Playwright driving the system's Chromium).
+
+Every page: no console error, no broken link, no code block wider than its frame, every
+image loaded. The language switcher reaches the same page in each language; search finds
+a card by its French name. Skipped, saying why, where no Chromium or no Playwright is
+installed (``make test`` installs Chromium from the system's packages where it can).
+"""
+from __future__ import annotations
+
+import functools
+import http.server
+import shutil
+import subprocess
+import sys
+import threading
+import urllib.parse
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from helpers import ROOT
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
+try:
+    from playwright.sync_api import sync_playwright
+except ImportError:             # pragma: no cover - the dev install has it
+    sync_playwright = None
+
+pytestmark = [
+    pytest.mark.skipif(CHROMIUM is None, reason="no Chromium on this machine (apt-get install chromium; "
+                                                "make test installs it where it can)"),
+    pytest.mark.skipif(sync_playwright is None, reason="Playwright is not installed (pip install -e '.[dev]')"),
+]
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+LANGS = ("fr", "es", "zh")
+
+
+class _Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+class _Server(http.server.ThreadingHTTPServer):
+    def handle_error(self, request, client_address):
+        pass                    # a page left before its files arrived: not the site's fault
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    out = tmp_path_factory.mktemp("site")
+    mkdocs = shutil.which("mkdocs") or str(Path(sys.executable).parent / "mkdocs")
+    proc = subprocess.run([mkdocs, "build", "--strict", "-q", "-d", str(out)], cwd=ROOT, capture_output=True,
+                          text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    server = _Server(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(out)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield out, f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        yield b
+        b.close()
+
+
+def _pages(out: Path) -> list[str]:
+    return sorted("/" + p.parent.relative_to(out).as_posix().strip(".") + ("/" if p.parent != out else "")
+                  for p in out.rglob("index.html") if "search" not in p.parts)
+
+
+def _exists(base: str, url: str, cache: dict) -> bool:
+    if url not in cache:
+        try:
+            with urllib.request.urlopen(base + url, timeout=10) as r:
+                cache[url] = r.status == 200
+        except Exception:
+            cache[url] = False
+    return cache[url]
+
+
+def test_every_page_loads_clean(site, browser):
+    out, base = site
+    pages = _pages(out)
+    assert len(pages) > 100 and "/fr/rules/ecosystem_savanna/" in pages
+    checked: dict = {}
+    problems = []
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    for path in pages:
+        errors.clear()
+        page.goto(base + path, wait_until="load")
+        found = page.evaluate("""() => {
+            const links = [...document.querySelectorAll('a[href]')]
+                .map(a => new URL(a.getAttribute('href'), location.href).href);
+            const wide = [...document.querySelectorAll('.md-content pre > code')]
+                .filter(c => c.scrollWidth > c.parentElement.clientWidth + 2).length;
+            const images = [...document.querySelectorAll('img')].filter(i => !(i.complete && i.naturalWidth > 0))
+                .map(i => i.src);
+            return {links, wide, images};
+        }""")
+        if errors:
+            problems.append(f"{path}: console errors {errors[:3]}")
+        if found["wide"]:
+            problems.append(f"{path}: {found['wide']} code block(s) wider than their frame")
+        if found["images"]:
+            problems.append(f"{path}: images that did not load {found['images'][:3]}")
+        for href in found["links"]:
+            url = urllib.parse.urlsplit(href)
+            if url.netloc != urllib.parse.urlsplit(base).netloc or not url.path:
+                continue
+            if not _exists(base, urllib.parse.unquote(url.path), checked):
+                problems.append(f"{path}: broken link {url.path}")
+    context.close()
+    assert not problems, "\n".join(problems[:30])
+
+
+def test_the_language_switcher_reaches_the_same_page(site, browser):
+    _, base = site
+    page = browser.new_page()
+    page.goto(base + "/rules/darwins_choice/", wait_until="load")
+    targets = page.evaluate("() => [...document.querySelectorAll('.md-select__link')].map(a => a.href)")
+    for lang in LANGS:
+        wanted = [t for t in targets if urllib.parse.urlsplit(t).path == f"/{lang}/rules/darwins_choice/"]
+        assert wanted, (lang, targets)
+        page.goto(wanted[0], wait_until="load")
+        assert page.evaluate("() => document.documentElement.lang").startswith(lang)
+        assert page.locator("h1").first.inner_text() != "Darwin's Choice" or lang != "zh"
+    page.close()
+
+
+def test_search_finds_a_card_by_its_french_name(site, browser):
+    _, base = site
+    page = browser.new_page()
+    page.goto(base + "/fr/", wait_until="load")
+    page.locator("label.md-search__icon, .md-search__input").first.click()
+    page.locator("input.md-search__input").fill("Guépard")
+    page.wait_for_selector(".md-search-result__item", timeout=20000)
+    results = page.evaluate("() => [...document.querySelectorAll('.md-search-result__item a')].map(a => a.href)")
+    assert any("/fr/rules/ecosystem_savanna" in r for r in results), results[:10]
+    page.close()
+
+
+def test_every_house_rule_prints_on_one_page(site, browser):
+    """A house rule's page printed (print CSS): the site around it hidden, one A4 page."""
+    out, base = site
+    rules = sorted(p.parent.name for p in (out / "rules").glob("house_*/index.html") if p.parent.name != "house_rules")
+    assert len(rules) >= 20
+    page = browser.new_page()
+    longer = []
+    for lang in ("", "fr/"):
+        for name in rules:
+            page.goto(f"{base}/{lang}rules/{name}/", wait_until="load")
+            page.emulate_media(media="print")
+            assert not page.locator(".md-sidebar--primary").first.is_visible()
+            pdf = page.pdf(format="A4")
+            pages = pdf.count(b"/Type /Page") - pdf.count(b"/Type /Pages")
+            if pages != 1:
+                longer.append(f"{lang}{name}: {pages} pages")
+    page.close()
+    assert not longer, longer
