@@ -1,5 +1,6 @@
 # rulewright: the two commands of the README, plus helpers.
-#   make demo   install, then compile the specs and their variants, score a grid, play games, answer
+#   make demo   install, then compile the specs and their variants, score a grid, run the rulebook's
+#               worked examples, play games, answer
 #               queries, save and show a position, diff a house rule, play a variant, simulate a house rule
 #   make test   install, then run the whole test suite
 #   make fuzz   the fuzzer's long run: FUZZ inputs per category (default 500) of every kind of input
@@ -22,6 +23,7 @@ install: $(STAMP)
 demo: $(STAMP)
 	$(BIN)/rulewright check spec
 	$(BIN)/rulewright score spec/ecosystem_savanna examples/margot.grid
+	$(BIN)/rulewright examples spec/ecosystem_savanna
 	$(BIN)/rulewright play spec/ecosystem_savanna --players 4 --seed 1
 	$(BIN)/rulewright query spec/ecosystem_savanna best-placement --state examples/partial.grid --card hyena
 	$(BIN)/rulewright query spec/ecosystem_savanna best-arrangement --cards examples/margot.cards --time-limit 20

@@ -13,11 +13,7 @@
          │                                      rules graph     semantics         (same ir nodes)
          │                                                          │
          │                                   play/ (state files, inputs, checks, simulation)
-<<<<<<< HEAD
-         │                                   docgen/ (rules pages, highlighting)
-=======
-         │                                   docgen/ (rules pages, SVG pictures)
->>>>>>> pictures
+         │                                   docgen/ (rulebooks, pictures, translations, highlighting)
     diagnostics.py: Span, Diagnostic, RulesError with file:line:col and a caret.
     types.py: the semantic types. files.py: where a spec, a variant or a state file may
     read (see docs/security.md). cache.py: what the front end keeps between runs.

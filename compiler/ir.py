@@ -235,6 +235,12 @@ class Input(Stmt):
 
 
 @dataclass(eq=False)
+class Expect(Stmt):
+    """In an example: what the rules give for its values."""
+    cond: Expr
+
+
+@dataclass(eq=False)
 class Holds(Stmt):
     """In a property: what must hold for every choice made before it."""
     cond: Expr
@@ -414,6 +420,17 @@ class PropertyDef:
 
 
 @dataclass
+class ExampleDef:
+    """A worked example: ``body`` (lets and expects) evaluated concretely, on the position
+    read from ``position`` (a state file) when it names one."""
+    name: str
+    title: str | None
+    body: list[Stmt]
+    node: A.Example
+    position: str | None = None     # the state file's path, resolved against the spec file
+
+
+@dataclass
 class DomainDef:
     """Values of ``type`` that verification ranges over: those ``body`` can choose, the
     value being the name ``var`` its last choose or let binds."""
@@ -455,6 +472,7 @@ class Program:
     variants: list = field(default_factory=list)                # variants.Applied, base first
     properties: dict[str, PropertyDef] = field(default_factory=dict)
     domains: dict[str, DomainDef] = field(default_factory=dict)
+    examples: dict[str, ExampleDef] = field(default_factory=dict)
 
     def switch_options(self, name: str) -> list:
         """Every value a switch can take (for 'int' switches: the default only is known)."""

@@ -13,9 +13,9 @@ def __getattr__(name: str):
     # the pages are imported when first used: Pygments imports this package to load the
     # lexer (its entry point), and the pages bring the whole front end with them
     if name in ("operators_page", "variants_page"):
-        from rulewright.compiler.docgen import pages
+        from rulewright.compiler.docgen import pages        # lazy: see above
         return getattr(pages, name)
     if name == "game_pages":
-        from rulewright.compiler.docgen import rulebook
+        from rulewright.compiler.docgen import rulebook     # lazy: see above
         return rulebook.pages
     raise AttributeError(f"module 'rulewright.compiler.docgen' has no attribute {name!r}")

@@ -15,6 +15,7 @@ import hashlib
 from pathlib import Path
 
 from rulewright.compiler import ir as I
+from rulewright.compiler.syntax import ast as A
 from rulewright.compiler.docgen import pictures as P
 from rulewright.compiler.docgen.rulebook import folded, picture
 from rulewright.compiler.docgen.translations import Translator, value_words
@@ -24,13 +25,20 @@ from rulewright.compiler.variants.diffing import diff
 EFFECT_BINS = 8
 
 
+# what a game plays never depends on these: a change to them leaves a measured effect current
+_NOT_PLAYED = (A.Example, A.Property, A.Domain, A.Query)
+
+
 def fingerprint(program: I.Program) -> str:
-    """What the rules of a program are made of: its files' and tables' texts."""
+    """What the rules a game is played with are made of: every definition but examples,
+    properties, domains and queries, and its tables' files."""
     h = hashlib.sha256()
-    paths = sorted({f.path for f in program.files} | {v.path for v in program.variants}
-                   | set(program.table_files.values()))
-    for path in paths:
-        h.update(Path(path).name.encode())
+    for name, d in sorted(program.definitions.items()):
+        if not isinstance(d, _NOT_PLAYED):
+            # the definition as the game plays it, a variant's changes included (its AST,
+            # places as line:col only: moving a file changes nothing)
+            h.update(f"{name}\0".encode() + A.dump(d).encode() + b"\0")
+    for path in sorted(set(program.table_files.values())):
         try:
             h.update(Path(path).read_bytes())
         except OSError:

@@ -83,12 +83,13 @@ CARD_W, CARD_H, GAP = 128, 84, 8
 
 
 def grid_svg(rows: int, cols: int, cells: dict[tuple[int, int], Cell], title: str | None = None,
-             caption: str | None = None) -> str:
+             caption: str | None = None, face_down_word: str = "face down") -> str:
     """A grid of cards: ``cells[(row, column)]`` is drawn as a rounded card with its
     label (and sublabel under it, smaller); a face-down card is hatched grey and says
     "face down"; a place with no card is a dashed outline. The picture spans rows 0 to
     ``rows - 1`` and columns 0 to ``cols - 1`` and any cell given outside them (negative
-    or beyond: floating grids). Raises ValueError past 100 cells a side."""
+    or beyond: floating grids). ``face_down_word``: what a face-down card says (the page's
+    language). Raises ValueError past 100 cells a side."""
     cells = {(int(r), int(c)): cell for (r, c), cell in cells.items() if cell is not None}
     box = _box(list(cells) + _corners(rows, cols))
     label = one_line(title) if title else f"A grid of {len(cells)} cards"
@@ -103,7 +104,7 @@ def grid_svg(rows: int, cols: int, cells: dict[tuple[int, int], Cell], title: st
         for c in range(c0, c1 + 1):
             x, y = ox + (c - c0) * (CARD_W + GAP), top + (r - r0) * (CARD_H + GAP)
             cell = cells.get((r, c))
-            parts.append(_card_cell(x, y, cell, r, c) if cell is not None else
+            parts.append(_card_cell(x, y, cell, r, c, face_down_word) if cell is not None else
                          rect(x + 1, y + 1, CARD_W - 2, CARD_H - 2, 8, fill="none", stroke=LINE,
                               stroke_width=1.2, stroke_dasharray="5 4", cls="empty"))
     more, y = footer(caption, w, top + (r1 - r0 + 1) * (CARD_H + GAP) - GAP + 8)
@@ -111,10 +112,10 @@ def grid_svg(rows: int, cols: int, cells: dict[tuple[int, int], Cell], title: st
     return document(w, y + M, label, parts + more, defs)
 
 
-def _card_cell(x: float, y: float, cell: Cell, r: int, c: int) -> str:
+def _card_cell(x: float, y: float, cell: Cell, r: int, c: int, face_down_word: str = "face down") -> str:
     """One card of a grid, with a ``<title>`` that holds all it says."""
     said = [one_line(cell.label)] + ([one_line(cell.sublabel)] if cell.sublabel else [])
-    said += ["face down"] if cell.face_down else []
+    said += [face_down_word] if cell.face_down else []
     said.append(f"row {r}, column {c}")
     inner = CARD_W - 16
     most = 2 if not (cell.sublabel and cell.face_down) else 1
@@ -125,7 +126,7 @@ def _card_cell(x: float, y: float, cell: Cell, r: int, c: int) -> str:
     out = [el("title", esc(" · ".join(said)))]
     cy = y + CARD_H / 2 + 4
     if cell.face_down:
-        lines.append(("face down", 10, False, True, MUTED))
+        lines.append((face_down_word, 10, False, True, MUTED))
         h = sum(size * 1.3 for _, size, *_ in lines) + 8
         out.append(rect(x, y, CARD_W, CARD_H, 8, fill=Raw("url(#\x00-hatch)"), stroke=MUTED,
                         stroke_width=1.2, cls="cell face-down"))

@@ -20,10 +20,13 @@ from rulewright.compiler import ir as I
 from rulewright.compiler.docgen import pictures as P
 from rulewright.compiler.docgen.translations import Translator, value_words
 from rulewright.compiler.docgen.words import word
-from rulewright.compiler.semantics import runtime as rt
+from rulewright.compiler.interpret import interpreter_for
+from rulewright.compiler.play.examples import run_examples
+from rulewright.compiler.semantics import render, runtime as rt
 from rulewright.compiler.syntax import ast as A
 
 MOST_FLOW_DEPTH = 4
+CARD_PICTURES_MOST = 30        # a table with more rows is a table only, without a card each
 
 
 def anchor(name: str) -> str:
@@ -161,6 +164,7 @@ class Book:
         out += self.flow()
         out += self.playing()
         out += self.scoring()
+        out += self.examples()
         out += self.end()
         out += self.guarantee_section()
         out += self.readings()
@@ -371,6 +375,91 @@ class Book:
                                          caption=self.w("sees", name=self.name_of(m), cell=cell)))
         return out
 
+    # ------------------------------------------------------------ worked examples
+    def examples(self) -> list[str]:
+        """Each worked example: its text, a picture of each grid it names (the cards a score
+        marks, marked), and what the rules give beside what the example says."""
+        if not self.p.examples:
+            return []
+        runs = run_examples(interpreter_for(self.p))
+        out = [f"## {self.w('examples')}", ""]
+        for run in runs:
+            ex = self.p.examples[run.name]
+            self.shown.add(run.name)
+            title = self.title(run.name, ex.title) if ex.title else self.name_of(run.name)
+            out += [f"### {title} {{ #{anchor(run.name)} }}", ""]
+            if ex.node.doc:
+                out += [self.doc(run.name, ex.node.doc), ""]
+            boards = [(n, v) for n, v in run.values.items() if isinstance(v, rt.Board)]
+            scores = [v for v in run.values.values() if isinstance(v, rt.Score)]
+            for name, board in boards:
+                out += picture(self.board_picture(board, scores))
+            for name, value in run.values.items():
+                if render.is_record(value):
+                    svg = self.record_picture(name, value)
+                    if svg:
+                        out += picture(svg)
+            out += [f"| {self.w('expect')} | {self.w('the_rules_give')} | |", "|---|---|---|"]
+            for e in run.expectations:
+                got = "" if e.op is None else render.text_value(e.got)
+                out.append(f"| `{e.text}` | {got} | {'✓' if e.holds else '✗'} |")
+            out.append("")
+            if run.error:
+                out += [f"**{self.w('rules_stop')}**: {run.error}", ""]
+            out += self.code_block(ex.node)
+        return out
+
+    def board_picture(self, board: rt.Board, scores: list) -> str:
+        """A grid of the example, each card by its name; a card a score's layer marks (a
+        card turned face down) is drawn so, with the layer's name."""
+        marked: dict = {}
+        for s in scores:
+            for layer, cells in (s.layers or {}).items():
+                for cell in cells:
+                    marked.setdefault(tuple(cell), layer)
+        enum = self.p.grids[board.grid].cell_enum if board.grid in self.p.grids else None
+        cells = {}
+        for pos, value in board.cards.items():
+            label = self.value(enum, value) if enum else value_words(str(value))
+            cells[pos] = P.Cell(label, colour_key=str(value), face_down=pos in marked)
+        layer = next(iter(marked.values()), None)
+        word_ = self.name_of(layer) if layer else "marked"
+        return P.grid_svg(board.rows, board.cols, cells, face_down_word=word_)
+
+    def table_of(self, values) -> str | None:
+        """The table (an enum with columns) every value of ``values`` is a row of, if one."""
+        if not values or not all(isinstance(v, str) for v in values):
+            return None
+        tables = {self.p.enum_of_value.get(v) for v in values}
+        if len(tables) != 1:
+            return None
+        t = tables.pop()
+        return t if t in self.p.enums and self.p.enums[t].columns else None
+
+    def record_picture(self, name: str, value) -> str | None:
+        """A value made of rows of a table (a thing built of cards): each row on a slot named
+        by its first column of an enum, with its first list of enum values under it."""
+        for f, v in zip(value.rw_fields, value[1:]):
+            if not isinstance(v, (tuple, list)):
+                continue
+            table = self.table_of(list(v))
+            if table is None:
+                continue
+            info = self.p.enums[table]
+            slot_col = next((c for c, t in info.columns.items() if type(t).__name__ == "EnumT"), None)
+            list_col = next((c for c, t in info.columns.items() if type(t).__name__ == "CollT"
+                             and type(t.elem).__name__ == "EnumT"), None)
+            slots, details = [], {}
+            for row in v:
+                label = self.value(table, row)
+                slot = info.attrs[slot_col].get(row) if slot_col else None
+                slots.append((self.value(info.columns[slot_col].name, slot) if slot else "", label))
+                if list_col:
+                    items = info.attrs[list_col].get(row) or ()
+                    details[label] = [self.value(info.columns[list_col].elem.name, x) for x in items]
+            return P.slots_svg(slots, title=value_words(name), details=details)
+        return None
+
     # ------------------------------------------------------------ end, guarantees, readings
     def end(self) -> list[str]:
         outcomes = [d for d in self.defs.values() if isinstance(d, A.Outcome)]
@@ -476,6 +565,10 @@ class Book:
                 out += [self.doc(name, d.doc), ""]
             out += [f"*{self.w('rows', n=len(info.values))}*", ""]
             cols = list(info.columns)
+            if len(info.values) <= CARD_PICTURES_MOST:
+                out += ['<div class="rw-cards" markdown="0">']
+                out += [self.card_picture(name, info, v).replace("\n\n", "\n") for v in info.values]
+                out += ["</div>", ""]
             out.append('<div class="rw-table" markdown="1">')
             out.append("")
             out.append("| " + " | ".join([self.name_of(name)] + [value_words(c) for c in cols]) + " |")
@@ -487,6 +580,17 @@ class Book:
                 out.append("| " + " | ".join(x.replace("|", "\\|") for x in cells) + " |")
             out += ["", "</div>", ""]
         return "\n".join(out).rstrip() + "\n"
+
+    def card_picture(self, table: str, info, v) -> str:
+        """A row of a table drawn as a card: its name, its first list of enum values as
+        badges, its other columns as lines (texts and notes left to the table)."""
+        badges_col = next((c for c, t in info.columns.items() if type(t).__name__ == "CollT"
+                           and type(t.elem).__name__ == "EnumT"), None)
+        badges = [self.value(info.columns[badges_col].elem.name, x) for x in info.attrs[badges_col].get(v) or ()] \
+            if badges_col else []
+        rows = [(value_words(c), self.cell_text(t, info.attrs[c].get(v))) for c, t in info.columns.items()
+                if c != badges_col and type(t).__name__ != "TextT"]
+        return P.card_svg(self.value(table, v), rows, badges=badges)
 
     def cell_text(self, t, value) -> str:
         """A table cell as a player reads it: names in words (translated), sets joined."""

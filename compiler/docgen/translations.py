@@ -88,6 +88,9 @@ def _texts_of_definition(d, prefix: str, lines: list[str], out: list[Text], name
     message = getattr(d, "message", None)
     if message:
         out.append(Text(f"{prefix}message {name}", message_text(message, lines), _where(span)))
+    if isinstance(d, A.Scoring):
+        for layer in d.layers:
+            out.append(Text(f"{prefix}name {layer.name}", value_words(layer.name), _where(layer.span)))
     if isinstance(d, A.State):
         for var in d.vars:
             out.append(Text(f"{prefix}name {var.name}", value_words(var.name), _where(var.span)))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 WORDS: dict[str, dict[str, str]] = {
     "en": {
+        "examples": "Worked examples", "expect": "the example says", "the_rules_give": "the rules give", "rules_stop": "The rules stop",
         "house_of": "A house rule of {game}", "changes": "What it changes", "additions": "What it adds",
         "removals": "What it takes away", "affects": "What that can affect", "effect": "Its effect, measured",
         "not_measured": "Not measured for the rules as they are now (`rulewright docs --measure N` plays the games).",
@@ -34,6 +35,7 @@ WORDS: dict[str, dict[str, str]] = {
         "setup": "Setting up", "mode": "Game", "seats": "Seats",
     },
     "fr": {
+        "examples": "Exemples commentés", "expect": "l'exemple dit", "the_rules_give": "les règles donnent", "rules_stop": "Les règles s'arrêtent",
         "house_of": "Une règle maison de {game}", "changes": "Ce qu'elle change", "additions": "Ce qu'elle ajoute",
         "removals": "Ce qu'elle retire", "affects": "Ce que cela peut toucher", "effect": "Son effet, mesuré",
         "not_measured": "Pas mesuré pour les règles telles qu'elles sont (`rulewright docs --measure N` joue les parties).",
@@ -60,6 +62,7 @@ WORDS: dict[str, dict[str, str]] = {
         "setup": "Mise en place", "mode": "Partie", "seats": "Places",
     },
     "es": {
+        "examples": "Ejemplos comentados", "expect": "el ejemplo dice", "the_rules_give": "las reglas dan", "rules_stop": "Las reglas se detienen",
         "house_of": "Una regla casera de {game}", "changes": "Qué cambia", "additions": "Qué añade",
         "removals": "Qué quita", "affects": "Qué puede afectar", "effect": "Su efecto, medido",
         "not_measured": "No medido para las reglas tal como están (`rulewright docs --measure N` juega las partidas).",
@@ -86,6 +89,7 @@ WORDS: dict[str, dict[str, str]] = {
         "setup": "Preparación", "mode": "Partida", "seats": "Puestos",
     },
     "zh": {
+        "examples": "规则示例", "expect": "示例给出", "the_rules_give": "规则计算结果", "rules_stop": "规则中止",
         "house_of": "{game} 的房规", "changes": "它改变了什么", "additions": "它增加了什么",
         "removals": "它移除了什么", "affects": "可能受影响的内容", "effect": "实测效果",
         "not_measured": "尚未针对当前规则测量（`rulewright docs --measure N` 会进行对局）。",

@@ -6,9 +6,11 @@ Out: ``scorings``, ``procedures``, ``modes``, ``queries`` of the resolver.
 """
 from __future__ import annotations
 
+from pathlib import Path
+
 
 from rulewright.compiler.syntax import ast as A
-from rulewright.compiler import ir as I
+from rulewright.compiler import ir as I, files as files_mod
 from rulewright.compiler.diagnostics import Span, did_you_mean
 from rulewright.compiler.types import SEAT, AnyT, BoardT, CollT, LayerT, assignable
 from rulewright.compiler.syntax.ast import nodes_in
@@ -192,6 +194,36 @@ class DefinitionsPhase:
                             "a property says what holds once, at its end",
                             "join the conditions with 'and' in the last holds")
         self.properties[node.name] = I.PropertyDef(node.name, node.title, body, node)
+
+    def resolve_example(self, node: A.Example):
+        """An example: lets and expects, evaluated as written (no choice), on a position when
+        it names a state file beside the spec."""
+        saved, self.current, self.in_example = self.current, node.name, True
+        try:
+            body = self.block(node.body, Scope(kind="query"), "query")
+        finally:
+            self.current, self.in_example = saved, False
+        for st in I.statements(body):
+            if not isinstance(st, (I.Let, I.Expect)):
+                word = type(st).__name__.lower()
+                self.diag.error(st.span, f"'{word}' cannot be used in an example",
+                                "an example names its values (let x = ...) and says what the rules give "
+                                "for them (expect ...)")
+        if not any(isinstance(st, I.Expect) for st in body):
+            self.diag.error(node.name_span, f"example '{node.name}' expects nothing",
+                            "say what the rules give for its values: expect score(g) == 86")
+        position = None
+        if node.position is not None:
+            where = Path(node.span.file).parent / node.position
+            refused = files_mod.refusal(node.position, where, self.roots)
+            if refused:
+                self.diag.error(node.position_span, refused, files_mod.refusal_hint())
+            elif not where.is_file():
+                self.diag.error(node.position_span, f"no state file {node.position} beside the spec",
+                                "a position is a state file (rulewright play --save-state) next to the .rules file")
+            else:
+                position = str(where)
+        self.examples[node.name] = I.ExampleDef(node.name, node.title, body, node, position)
 
     def resolve_domain(self, node: A.Domain):
         """A domain: choices whose last choose or let binds the value, of the declared type."""

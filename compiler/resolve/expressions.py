@@ -151,7 +151,7 @@ class ExpressionsPhase:
             self.diag.error(node.span, f"'{name}' is a grid type, not a value",
                             f"declare a value of it: choose g: {name}, or a state variable")
             return I.Const(ANY, node.span, None)
-        if isinstance(d, (A.Scoring, A.Procedure, A.Mode, A.Query, A.Property, A.Domain)):
+        if isinstance(d, (A.Scoring, A.Procedure, A.Mode, A.Query, A.Property, A.Domain, A.Example)):
             self.diag.error(node.span, f"'{name}' is a {d.kind}, not a value")
             return I.Const(ANY, node.span, None)
         owner = next((info for info in self.enums.values() if name in info.removed), None)
@@ -580,6 +580,33 @@ class ExpressionsPhase:
         if not isinstance(t, AnyT):
             self.diag.error(node.name_span, f"a {t} has no '{node.name}'")
         return I.Const(ANY, node.span, None)
+
+    def ex_GridLit(self, node: A.GridLit, scope: Scope) -> I.Expr:
+        """A grid written out: its cells in reading order, rows x columns of them, each a
+        value of the grid's cells or '.' for none."""
+        info = self.grids.get(node.grid)
+        if info is None:
+            self.diag.error(node.grid_span, f"'{node.grid}' is no grid", did_you_mean(node.grid, list(self.grids))
+                            or "write: grid NAME { cells }, NAME a grid of the spec")
+            return I.Const(ANY, node.span, None)
+        want = info.rows * info.cols
+        if len(node.cells) != want:
+            at = node.cells[min(len(node.cells), want) - 1][1] if node.cells else node.grid_span
+            self.diag.error(at if len(node.cells) > want else node.span,
+                            f"grid {node.grid} is {info.rows} x {info.cols}: {want} cells, written {len(node.cells)}",
+                            "write every cell, row by row, with '.' for a free one")
+            return I.Const(ANY, node.span, None)
+        enum = self.enums.get(info.cell_enum)
+        cards = {}
+        for i, (value, span) in enumerate(node.cells):
+            if value is None:
+                continue
+            if enum is not None and value not in enum.values:
+                self.diag.error(span, f"'{value}' is not a {info.cell_enum}", enum.not_a_value_hint(value, info.cell_enum))
+                continue
+            cards[divmod(i, info.cols)] = value
+        board = rt.Board(info.name, info.rows, info.cols, info.floating, cards)
+        return I.Const(BoardT(info.name), node.span, board)
 
     def ex_New(self, node: A.New, scope: Scope) -> I.Expr:
         rec = self.records.get(node.record)

@@ -65,6 +65,8 @@ class Resolver(TablesPhase, DeclarationsPhase, ExpressionsPhase, StatementsPhase
         self.properties: dict[str, I.PropertyDef] = {}
         self.domains: dict[str, I.DomainDef] = {}
         self.in_property = False      # resolving a property's body: 'holds' is allowed
+        self.in_example = False       # resolving an example's body: 'expect' is allowed
+        self.examples: dict[str, I.ExampleDef] = {}
         self.records: dict[str, I.RecordInfo] = {}
         self.outcome: str | None = None
 
@@ -106,6 +108,8 @@ class Resolver(TablesPhase, DeclarationsPhase, ExpressionsPhase, StatementsPhase
                 self.resolve_property(node)
             elif isinstance(node, A.Domain):
                 self.resolve_domain(node)
+            elif isinstance(node, A.Example):
+                self.resolve_example(node)
         if self.game is None and self.files:
             first = self.files[0]
             self.diag.error(Span(first.path, 1, 1, 1, 2),
@@ -125,6 +129,7 @@ class Resolver(TablesPhase, DeclarationsPhase, ExpressionsPhase, StatementsPhase
             enums=self.enums, enum_of_value=self.enum_of_value, grids=self.grids,
             funcs=self.funcs, scorings=self.scorings, state=self.state,
             procedures=self.procedures, modes=self.modes, queries=self.queries, properties=self.properties, domains=self.domains,
+            examples=self.examples,
             records=self.records, outcome=self.outcome, reads=self.reads, overrides=self.overrides,
             checks=self.checks, invariants=self.invariants, table_files=self.table_files, own_tables=self.tables)
 

@@ -111,6 +111,17 @@ class StatementsPhase:
         return I.Choose(node.span, node.name, node.domain, coll, size, typ, where, chooser,
                         tuple(t for t, _ in node.tags))
 
+    def st_Expect(self, node: A.Expect, scope, context):
+        if not self.in_example:
+            self.diag.error(node.span, "'expect' cannot be used here",
+                            "'expect' belongs in an example: example NAME \"title\" { let ... expect ... }")
+            return None
+        cond = self.expr(node.cond, scope)
+        if not is_bool(cond.type):
+            self.diag.error(node.cond.span, f"'expect' takes a condition, found {cond.type}",
+                            "compare what the rules give with the rulebook's number: expect score(g) == 86")
+        return I.Expect(node.span, cond)
+
     def st_Holds(self, node: A.Holds, scope, context):
         if context != "query" or not self.in_property:
             self.diag.error(node.span, "'holds' cannot be used here",

@@ -93,6 +93,15 @@ class FieldInit(Node):
 
 
 @dataclass(frozen=True)
+class GridLit(Expr):
+    """``grid ecosystem { water . tree ... }``: a grid written out row by row, a value of
+    its cells or ``.`` (none) for each cell."""
+    grid: str
+    grid_span: Span
+    cells: tuple[tuple[str | None, Span], ...]
+
+
+@dataclass(frozen=True)
 class New(Expr):
     """``new token(owner = p, power = 0)``: a record value."""
     record: str
@@ -319,6 +328,12 @@ class Input(Stmt):
     tags: tuple[tuple[str, Span], ...]
     doc: str
     default: Expr | None = None
+
+
+@dataclass(frozen=True)
+class Expect(Stmt):
+    """In an example ``expect cond``: what the rules give for its values."""
+    cond: Expr
 
 
 @dataclass(frozen=True)
@@ -595,6 +610,16 @@ class Property(Definition):
     """``property NAME [IDs] "sentence" { choose ... holds EXPR }``: a guarantee."""
     title: str | None
     body: tuple[Stmt, ...]
+
+
+@dataclass(frozen=True)
+class Example(Definition):
+    """``example NAME [IDs] "title" [on "position.json"] { let ... expect ... }``: a worked
+    example of the rulebook, run by ``rulewright examples`` and shown in the rules pages."""
+    title: str | None
+    body: tuple[Stmt, ...]
+    position: str | None = None        # a state file, relative to the spec file
+    position_span: Span | None = None
 
 
 @dataclass(frozen=True)

@@ -447,6 +447,16 @@ class _Builder(ExpressionBuilder):
             title = self.string(rest.pop(0))
         return A.Domain(self.span(node), name, nspan, tags, doc, typ, title, self.block(rest[0]), only)
 
+    def def_example_def(self, node, doc):
+        name, nspan, tags, rest = self.head(node)
+        title = position = pspan = None
+        if isinstance(rest[0], Token) and rest[0].type == "STRING":
+            title = self.string(rest.pop(0))
+        if isinstance(rest[0], Tree) and rest[0].data == "example_on":
+            tok = rest.pop(0).children[0]
+            position, pspan = self.string(tok), self.span(tok)
+        return A.Example(self.span(node), name, nspan, tags, doc, title, self.block(rest[0]), position, pspan)
+
     def def_property_def(self, node, doc):
         q = self.def_query_def(node, doc)
         return A.Property(q.span, q.name, q.name_span, q.tags, q.doc, q.title, q.body)
@@ -670,6 +680,9 @@ class _Builder(ExpressionBuilder):
         default = self.expr(rest[2]) if len(rest) > 2 and rest[2] is not None else None
         return A.Input(self.spans(node, docs), str(rest[0]), self.span(rest[0]), self.type(rest[1]), tags,
                        self.doc(docs), default)
+
+    def st_expect_stmt(self, node):
+        return A.Expect(self.span(node), self.expr(node.children[0]))
 
     def st_holds_stmt(self, node):
         return A.Holds(self.span(node), self.expr(node.children[0]))

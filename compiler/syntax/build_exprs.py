@@ -98,6 +98,14 @@ class ExpressionBuilder:
         name, *fields = node.children
         return A.New(self.span(node), str(name), self.span(name), self.field_inits(fields))
 
+    def ex_grid_lit(self, node):
+        name, *cells = node.children
+        out = []
+        for c in cells:
+            tok = c.children[0]
+            out.append((None if str(tok) == "." else str(tok), self.span(tok)))
+        return A.GridLit(self.span(node), str(name), self.span(name), tuple(out))
+
     def ex_with_(self, node):
         base, *fields = node.children
         return A.With(self.span(node), self.expr(base), self.field_inits(fields))

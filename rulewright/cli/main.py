@@ -21,7 +21,7 @@ from rulewright.compiler.diagnostics import RulesError, RuntimeRulesError
 from rulewright.cli.common import MOST_WORKERS, UsageError, _Parser, _blame_settings, _positive, _whole
 from rulewright.cli.play import cmd_play, cmd_score, cmd_show, cmd_simulate
 from rulewright.cli.query import cmd_query
-from rulewright.cli.spec import cmd_check, cmd_diff, cmd_docs, cmd_dump, cmd_graph
+from rulewright.cli.spec import cmd_check, cmd_diff, cmd_docs, cmd_dump, cmd_examples, cmd_graph
 from rulewright.cli.translate import cmd_translations
 from rulewright.cli.verify import CHECK_HELP, cmd_verify
 from rulewright.compiler import files
@@ -78,6 +78,10 @@ def build_parser() -> argparse.ArgumentParser:
     dc.add_argument("--no-verify", action="store_true",
                     help="do not prove the spec's properties (their status reads 'not verified')")
     common(dc)
+    ex = sub.add_parser("examples", help="run the worked examples of specs (rulebook numbers as tests)")
+    ex.add_argument("specs", nargs="+", metavar="SPEC")
+    ex.add_argument("--json", action="store_true")
+    common(ex)
     tl = sub.add_parser("translations", help="bring the translation catalogues of specs up to date")
     tl.add_argument("specs", nargs="+", metavar="SPEC")
     tl.add_argument("--lang", metavar="LANG,...", help="the languages (default: fr,es,zh)")
@@ -204,7 +208,7 @@ def main(argv: list[str] | None = None) -> int:
             code = {"check": cmd_check, "graph": cmd_graph, "dump": cmd_dump, "score": cmd_score,
                     "play": cmd_play, "docs": cmd_docs, "show": cmd_show, "diff": cmd_diff,
                     "simulate": cmd_simulate, "verify": cmd_verify,
-                    "translations": cmd_translations}[args.command](args)
+                    "translations": cmd_translations, "examples": cmd_examples}[args.command](args)
     except RulesError as exc:
         refused = getattr(exc, "requirement", None)
         if isinstance(exc, RuntimeRulesError):

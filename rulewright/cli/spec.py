@@ -17,6 +17,9 @@ from rulewright.compiler.variants import lost_checkpoints, diffing
 from rulewright.cli.common import UsageError, _load, _overrides
 from rulewright.compiler.loader import _Specs, unread_settings, parse_files, spec_files
 from rulewright.compiler.interpret import Interpreter
+from rulewright.compiler.play.examples import run_examples
+from rulewright.compiler.play.simulate import simulate
+from rulewright.compiler.semantics.render import jsonable, text_value
 from rulewright.compiler.syntax.ast import dump
 from rulewright.compiler.docgen import variants_page, operators_page
 from rulewright.compiler.docgen import house, rulebook
@@ -181,6 +184,45 @@ def variant_pages(path: str, args=None, loaded: dict | None = None) -> list[tupl
     return [(name, variants_page(title, intro, entries, links))]
 
 
+def cmd_examples(args) -> int:
+    """Run every worked example of the specs: each expectation, the rulebook's number and the
+    rules' side by side; exit 1 when one does not hold."""
+    failed = 0
+    report = []
+    for path in args.specs:
+        for t in _check_targets(path):
+            program = _load(t, args)
+            if not program.examples:
+                continue
+            runs = run_examples(Interpreter(program))
+            for run in runs:
+                failed += not run.holds
+                report.append({"spec": t, "example": run.name, "title": run.title, "holds": run.holds,
+                               "error": run.error,
+                               "expectations": [{"expect": e.text, "holds": e.holds, "got": jsonable(e.got),
+                                                 "wanted": jsonable(e.wanted),
+                                                 "at": f"{e.span.file}:{e.span.line}:{e.span.col}"}
+                                                for e in run.expectations]})
+                if args.json:
+                    continue
+                mark = "ok" if run.holds else "FAILS"
+                print(f"{t}: example {run.name} ({run.title or run.name}): {mark}")
+                if run.error:
+                    print(f"  the rules stop: {run.error}")
+                for e in run.expectations:
+                    sides = f" (the rules give {text_value(e.got)}, the example says {text_value(e.wanted)})" \
+                        if e.op is not None and not e.holds else ""
+                    print(f"  {'ok  ' if e.holds else 'FAIL'} {e.text}{sides}"
+                          + ("" if e.holds else f"  at {e.span.file}:{e.span.line}:{e.span.col}"))
+    if args.json:
+        print(json.dumps(report, indent=1, ensure_ascii=False))
+    elif not report:
+        print("no examples in " + ", ".join(args.specs))
+    else:
+        print(f"{len(report)} examples, {failed} failing")
+    return 1 if failed else 0
+
+
 def languages(text: str | None) -> list[str]:
     """The languages of ``--lang`` (all four when not given)."""
     if not text:
@@ -246,9 +288,6 @@ def house_pages(path: str, args, loaded: dict, effects: dict) -> dict[str, str]:
 def measure_effects(path: str, args, loaded: dict, effects: dict, games: int) -> None:
     """Play ``games`` seeded games of each house rule of ``path`` and of its base game (only
     those whose rules changed since they were measured), into ``effects``."""
-    # lazy: playing needs the interpreter and simulate, which writing pages does not
-    from rulewright.compiler.interpret import Interpreter
-    from rulewright.compiler.play.simulate import simulate
     p = Path(path)
     if not p.is_dir() or any(not t.endswith(".rules") for t in _check_targets(path)):
         return

@@ -17,7 +17,7 @@ from rulewright.compiler import types as T
 from rulewright.compiler.syntax import ast as A
 from rulewright.solver.verify.findings import Finding
 
-_ROOTS = (A.Mode, A.Scoring, A.Query, A.Property, A.Domain, A.Check, A.Invariant)
+_ROOTS = (A.Mode, A.Scoring, A.Query, A.Property, A.Domain, A.Check, A.Invariant, A.Example)
 # types are read by being written as types: not reported
 _TYPES = (A.Grid, A.Record, A.Enum, A.Table)
 _WORDS = {A.Def: "definition", A.Rule: "rule", A.Relation: "relation", A.Switch: "switch",

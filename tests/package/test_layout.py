@@ -9,6 +9,7 @@ import tomllib
 from pathlib import Path
 
 import networkx as nx
+import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 while not (ROOT / "pyproject.toml").is_file():      # (wherever this file is filed)
@@ -139,3 +140,20 @@ def test_the_stage_diagram_names_modules_that_exist():
     for written in set(re.findall(r"([a-z_]+(?:/[a-z_]+)*\.py)", doc)):
         candidates = [ROOT / "compiler" / written, ROOT / written]
         assert any(c.is_file() for c in candidates), f"compiler/__init__.py names {written}, which is not there"
+
+
+def test_no_file_holds_a_merge_conflict_marker():
+    """A merge left half done shows as '<<<<<<<' lines: none in the sources, specs and docs."""
+    import subprocess
+    files = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True).stdout.split()
+    if not files:
+        pytest.skip("not a git checkout")
+    marked = []
+    for name in files:
+        path = ROOT / name
+        if path.suffix not in (".py", ".md", ".rules", ".lark", ".toml", ".yml", ".po", ".html", ".css", ".js"):
+            continue
+        for i, line in enumerate(path.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
+            if line.startswith(("<<<<<<< ", ">>>>>>> ")):
+                marked.append(f"{name}:{i}")
+    assert not marked

@@ -45,6 +45,9 @@ def test_the_wheel_carries_the_games_and_nothing_at_the_top_level(installed):
     assert (site / "rulewright" / "games" / "darwins_choice" / "animal_cards.csv").is_file()
     assert (site / "rulewright" / "games" / "house_rules" / "darwin_drought.rules").is_file()
     assert (site / "rulewright" / "examples" / "margot.grid").is_file()
+    # the positions the worked examples start from, and the translations of each game
+    assert (site / "rulewright" / "games" / "darwins_choice" / "examples" / "coast_and_high_mountains.json").is_file()
+    assert (site / "rulewright" / "games" / "ecosystem_savanna" / "i18n" / "zh.po").is_file()
     assert (site / "rulewright" / "compiler" / "syntax" / "grammar.lark").is_file()
     assert (site / "rulewright" / "solver" / "verify" / "proofs.py").is_file()
     assert not (site / "compiler").exists() and not (site / "solver").exists()
