@@ -473,6 +473,7 @@ class Program:
     properties: dict[str, PropertyDef] = field(default_factory=dict)
     domains: dict[str, DomainDef] = field(default_factory=dict)
     examples: dict[str, ExampleDef] = field(default_factory=dict)
+    examples_left_out: dict[str, Any] = field(default_factory=dict)   # name -> the Diagnostic why
 
     def switch_options(self, name: str) -> list:
         """Every value a switch can take (for 'int' switches: the default only is known)."""

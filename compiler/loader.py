@@ -231,7 +231,10 @@ def load(path: str | Path, overrides: dict[str, Any] | None = None,
                                 f"the table '{by_option[opt]}': give it once")
         chosen[by_option[opt]] = file
     try:
-        program = Resolver(asts, _shown(base), overrides, chosen, roots).run()
+        # (settings given on the command line may change what an example reads, a grid's size:
+        # its examples are then the game's, as under a variant)
+        own = {str(Path(a.path).resolve()) for a in applied} if applied else (set() if overrides else None)
+        program = Resolver(asts, _shown(base), overrides, chosen, roots, own).run()
     except ResolveError as exc:
         if applied:
             raise type(exc)([V.removed_note(d, applied) for d in exc.diagnostics]) from None

@@ -26,12 +26,12 @@ EFFECT_BINS = 8
 
 
 # what a game plays never depends on these: a change to them leaves a measured effect current
-_NOT_PLAYED = (A.Example, A.Property, A.Domain, A.Query)
+_NOT_PLAYED = (A.Example, A.Property, A.Domain, A.Query, A.Section)
 
 
 def fingerprint(program: I.Program) -> str:
     """What the rules a game is played with are made of: every definition but examples,
-    properties, domains and queries, and its tables' files."""
+    properties, domains, queries and sections, and its tables' files."""
     h = hashlib.sha256()
     for name, d in sorted(program.definitions.items()):
         if not isinstance(d, _NOT_PLAYED):

@@ -284,10 +284,11 @@ SIDE_MOST, NODE_W, NODE_H, ROW, GUT = 12, 180, 26, 32, 70
 
 
 def graph_svg(centre: str, reads: list[str], read_by: list[str], links: dict[str, str] | None = None,
-              caption: str | None = None) -> str:
+              caption: str | None = None, words: tuple[str, str, str] = ("reads", "read by", "nothing")) -> str:
     """A definition in the middle, what it reads on the left with arrows into it, what
     reads it on the right with arrows out to them; at most 12 a side, then "+ N more";
-    a name in ``links`` (relative links only) is a link."""
+    a name in ``links`` (relative links only) is a link. ``words``: the two sides' headings
+    and what an empty side says (the page's language)."""
     links = links or {}
     sides = [(list(reads)[:SIDE_MOST], max(0, len(reads) - SIDE_MOST)),
              (list(read_by)[:SIDE_MOST], max(0, len(read_by) - SIDE_MOST))]
@@ -297,13 +298,13 @@ def graph_svg(centre: str, reads: list[str], read_by: list[str], links: dict[str
     h = max(n * ROW, 60)
     cx, cy = M + NODE_W + GUT, top + h / 2
     ch = min(max(44, 10 * max(len(s) for s, _ in sides) + 12), h)
-    parts = [text(M + NODE_W / 2, M + 10, "reads", 11, bold=True, fill=MUTED),
-             text(w - M - NODE_W / 2, M + 10, "read by", 11, bold=True, fill=MUTED)]
+    parts = [text(M + NODE_W / 2, M + 10, words[0], 11, bold=True, fill=MUTED),
+             text(w - M - NODE_W / 2, M + 10, words[1], 11, bold=True, fill=MUTED)]
     for side, (names, more) in enumerate(sides):
         x = M if side == 0 else w - M - NODE_W
         y0 = top + (h - (len(names) + (1 if more else 0)) * ROW) / 2
         if not names:
-            parts.append(text(x + NODE_W / 2, cy + 4, "nothing", 12, italic=True, fill=MUTED, cls="nothing"))
+            parts.append(text(x + NODE_W / 2, cy + 4, words[2], 12, italic=True, fill=MUTED, cls="nothing"))
         for i, name in enumerate(names):
             y = y0 + i * ROW + (ROW - NODE_H) / 2
             parts.append(_node(x, y, NODE_W, NODE_H, name, links.get(name), 12, "name"))

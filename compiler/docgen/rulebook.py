@@ -89,6 +89,9 @@ class Book:
         self.ref_page = f"{ref_name or name}_reference{self.suffix}.md"
         self.cat_page = f"{ref_name or name}_catalogue{self.suffix}.md"
         self.shown: set[str] = set()
+        # the definitions the spec's sections show: the chapters leave them to their section
+        self.placed = {n for f in program.files for d in f.definitions if isinstance(d, A.Section)
+                       for n, _ in d.names}
 
     # ------------------------------------------------------------ texts
     def tr(self, key: str, english: str) -> str:
@@ -160,16 +163,36 @@ class Book:
         elif game and game.doc:
             out += [self.doc(game.name, game.doc), ""]
         out += self.glance()
-        out += self.components()
-        out += self.flow()
-        out += self.playing()
-        out += self.scoring()
-        out += self.examples()
-        out += self.end()
-        out += self.guarantee_section()
-        out += self.readings()
+        # (chapter, the kinds of definitions it shows): a section written in the spec stands
+        # before the chapter that would have shown its first definition (else before Playing)
+        chapters = [(self.components, (A.Table, A.Grid)), (self.flow, (A.Mode,)),
+                    (self.playing, (A.Procedure,)), (self.scoring, (A.Scoring,)),
+                    (self.examples, (A.Example,)), (self.end, (A.Outcome,)),
+                    (self.guarantee_section, (A.Property,)), (self.readings, (A.Switch,))]
+        sections = [d for f in p.files for d in f.definitions if isinstance(d, A.Section)]
+        before: dict[int, list] = {}
+        for sec in sections:
+            first = self.defs.get(sec.names[0][0]) if sec.names else None
+            at = next((i for i, (_, kinds) in enumerate(chapters) if isinstance(first, kinds)), 2)
+            before.setdefault(at, []).append(sec)
+        for i, (chapter, _) in enumerate(chapters):
+            for sec in before.get(i, ()):
+                out += self.section(sec)
+            out += chapter()
         out += [f"## {self.w('variants')}", "", self.w("variants_page"), ""]
         return "\n".join(out).rstrip() + "\n"
+
+    def section(self, sec) -> list[str]:
+        """A chapter the spec writes: its title, its text, each definition it names."""
+        title = self.title(sec.name, sec.title) if sec.title else self.name_of(sec.name)
+        out = [f"## {title} {{ #{anchor(sec.name)} }}", ""]
+        if sec.doc:
+            out += [self.doc(sec.name, sec.doc), ""]
+        for name, _ in sec.names:
+            d = self.defs.get(name)
+            if d is not None:
+                out += self.definition_section(d, level=3)
+        return out
 
     def glance(self) -> list[str]:
         out = [f"## {self.w('at_a_glance')}", ""]
@@ -186,7 +209,7 @@ class Book:
         out = [f"## {self.w('components')}", ""]
         for name, info in p.enums.items():
             d = self.defs.get(name)
-            if not isinstance(d, A.Table):
+            if not isinstance(d, A.Table) or name in self.placed:
                 continue
             doc = self.doc(name, d.doc)
             out.append(f"- **{self.name_of(name)}** ({len(info.values)} {self.w('kinds')}, "
@@ -207,7 +230,7 @@ class Book:
                 out += [f"**{title}**:", ""]
                 out += [f"- **{self.name_of(v.name)}**: {_one_line(self.doc(v.name, v.node.doc))}" for v in shown]
                 out.append("")
-        return out
+        return out if len(out) > 3 else []
 
     # ------------------------------------------------------------ flow
     def flow(self) -> list[str]:
@@ -279,7 +302,7 @@ class Book:
         for m in self.p.modes.values():
             visit(m.body)
         order += [n for n in self.p.procedures if n not in order]
-        return [self.p.procedures[n] for n in order]
+        return [self.p.procedures[n] for n in order if n not in self.placed]
 
     def playing(self) -> list[str]:
         procs = self.procedures_in_order()
@@ -309,8 +332,28 @@ class Book:
             out.append(f"- {self.link(r)}: {_one_line(doc)}")
         if rules:
             out.append("")
+        if isinstance(d, (A.Procedure, A.Scoring)):
+            out += self.graph_picture(d.name)
         out += self.code_block(d)
         return out
+
+    def graph_picture(self, name: str) -> list[str]:
+        """What a definition reads (its steps' reads included) and what a change to it can
+        affect, from the rules graph; each name links to the reference (the site's address
+        of the page: links inside a picture are not rewritten by the site)."""
+        if name not in self.g:
+            return []
+        inner = [name] + [n for n in self.g.successors(name) if self.g.edges[name, n]["kind"] == "contains"]
+        reads = sorted({m for n in inner for m in self.g.successors(n)
+                        if self.g.edges[n, m]["kind"] in ("reads", "calls") and m in self.defs and m != name})
+        affects = [m for m in rules_graph.downstream(self.g, [name]) if m in self.defs]
+        if not reads and not affects:
+            return []
+        page = f"../{self.ref_page[:-len(f'{self.suffix}.md')]}/"
+        links = {self.name_of(m): f"{page}#{anchor(m)}" for m in reads + affects}
+        return picture(P.graph_svg(self.name_of(name), [self.name_of(m) for m in reads],
+                                   [self.name_of(m) for m in affects], links=links,
+                                   words=(self.w("uses"), self.w("affects"), self.w("nothing"))))
 
     def rules_read(self, name: str) -> list[str]:
         """The documented rules and definitions a definition (or its steps) reads directly."""
@@ -332,6 +375,8 @@ class Book:
             return []
         out = [f"## {self.w('scoring')}", ""]
         for sd in self.p.scorings.values():
+            if sd.name in self.placed:
+                continue
             d = sd.node
             self.shown.add(d.name)
             out += [f"### {self.name_of(d.name)} {{ #{anchor(d.name)} }}", ""]
@@ -462,7 +507,7 @@ class Book:
 
     # ------------------------------------------------------------ end, guarantees, readings
     def end(self) -> list[str]:
-        outcomes = [d for d in self.defs.values() if isinstance(d, A.Outcome)]
+        outcomes = [d for d in self.defs.values() if isinstance(d, A.Outcome) and d.name not in self.placed]
         reports = [(m, st) for m in self.p.modes.values() for st in m.body if isinstance(st, I.Report)]
         if not outcomes and not reports:
             return []
@@ -477,7 +522,7 @@ class Book:
         return out
 
     def guarantee_section(self) -> list[str]:
-        props = [d for d in self.defs.values() if isinstance(d, A.Property)]
+        props = [d for d in self.defs.values() if isinstance(d, A.Property) and d.name not in self.placed]
         if not props:
             return []
         out = [f"## {self.w('guarantees')}", ""]
@@ -499,7 +544,7 @@ class Book:
         return line + (f" (`{message}`)" if status == "COUNTEREXAMPLE" and message else "")
 
     def readings(self) -> list[str]:
-        switches = [d for d in self.defs.values() if isinstance(d, A.Switch)]
+        switches = [d for d in self.defs.values() if isinstance(d, A.Switch) and d.name not in self.placed]
         if not switches:
             return []
         out = [f"## {self.w('readings')}", ""]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 WORDS: dict[str, dict[str, str]] = {
     "en": {
+        "nothing": "nothing",
         "examples": "Worked examples", "expect": "the example says", "the_rules_give": "the rules give", "rules_stop": "The rules stop",
         "house_of": "A house rule of {game}", "changes": "What it changes", "additions": "What it adds",
         "removals": "What it takes away", "affects": "What that can affect", "effect": "Its effect, measured",
@@ -35,6 +36,7 @@ WORDS: dict[str, dict[str, str]] = {
         "setup": "Setting up", "mode": "Game", "seats": "Seats",
     },
     "fr": {
+        "nothing": "rien",
         "examples": "Exemples commentés", "expect": "l'exemple dit", "the_rules_give": "les règles donnent", "rules_stop": "Les règles s'arrêtent",
         "house_of": "Une règle maison de {game}", "changes": "Ce qu'elle change", "additions": "Ce qu'elle ajoute",
         "removals": "Ce qu'elle retire", "affects": "Ce que cela peut toucher", "effect": "Son effet, mesuré",
@@ -62,6 +64,7 @@ WORDS: dict[str, dict[str, str]] = {
         "setup": "Mise en place", "mode": "Partie", "seats": "Places",
     },
     "es": {
+        "nothing": "nada",
         "examples": "Ejemplos comentados", "expect": "el ejemplo dice", "the_rules_give": "las reglas dan", "rules_stop": "Las reglas se detienen",
         "house_of": "Una regla casera de {game}", "changes": "Qué cambia", "additions": "Qué añade",
         "removals": "Qué quita", "affects": "Qué puede afectar", "effect": "Su efecto, medido",
@@ -89,6 +92,7 @@ WORDS: dict[str, dict[str, str]] = {
         "setup": "Preparación", "mode": "Partida", "seats": "Puestos",
     },
     "zh": {
+        "nothing": "无",
         "examples": "规则示例", "expect": "示例给出", "the_rules_give": "规则计算结果", "rules_stop": "规则中止",
         "house_of": "{game} 的房规", "changes": "它改变了什么", "additions": "它增加了什么",
         "removals": "它移除了什么", "affects": "可能受影响的内容", "effect": "实测效果",

@@ -199,10 +199,18 @@ class DefinitionsPhase:
         """An example: lets and expects, evaluated as written (no choice), on a position when
         it names a state file beside the spec."""
         saved, self.current, self.in_example = self.current, node.name, True
+        mark, reads = len(self.diag.items), len(self.reads)
         try:
             body = self.block(node.body, Scope(kind="query"), "query")
         finally:
             self.current, self.in_example = saved, False
+        inherited = self.own_files is not None and str(Path(node.span.file).resolve()) not in self.own_files
+        if inherited and len(self.diag.items) > mark:
+            # the game's example reads what a variant takes away: left out, said by 'examples'
+            self.examples_left_out[node.name] = self.diag.items[mark]
+            del self.diag.items[mark:]
+            del self.reads[reads:]
+            return
         for st in I.statements(body):
             if not isinstance(st, (I.Let, I.Expect)):
                 word = type(st).__name__.lower()
@@ -224,6 +232,24 @@ class DefinitionsPhase:
             else:
                 position = str(where)
         self.examples[node.name] = I.ExampleDef(node.name, node.title, body, node, position)
+
+    def resolve_section(self, node: A.Section):
+        """A chapter of the rulebook pages: every name it shows is a definition, shown once."""
+        seen = set()
+        for name, span in node.names:
+            d = self.defs.get(name)
+            if d is None or isinstance(d, (A.Game, A.Section)):
+                self.diag.error(span, f"'{name}' is no definition the section can show",
+                                did_you_mean(name, [k for k, v in self.defs.items() if not isinstance(v, A.Section)]))
+            elif name in seen:
+                self.diag.error(span, f"'{name}' is shown twice in section '{node.name}'")
+            seen.add(name)
+        for other in self.defs.values():
+            if isinstance(other, A.Section) and other is not node and other.name < node.name:
+                twice = seen & {n for n, _ in other.names}
+                if twice:
+                    self.diag.error(node.name_span, f"'{sorted(twice)[0]}' is shown by section '{other.name}' too",
+                                    "a definition stands in one section")
 
     def resolve_domain(self, node: A.Domain):
         """A domain: choices whose last choose or let binds the value, of the declared type."""

@@ -27,8 +27,12 @@ class Resolver(TablesPhase, DeclarationsPhase, ExpressionsPhase, StatementsPhase
     """The resolver of one spec: the phases are its mixins, one module each."""
 
     def __init__(self, files: list[A.SpecFile], root: str, overrides: dict[str, Any] | None = None,
-                 tables: dict[str, str] | None = None, roots: list | None = None):
+                 tables: dict[str, str] | None = None, roots: list | None = None,
+                 own_files: set[str] | None = None):
         self.files = files
+        # with variants applied, the variants' files: an example of the game they change that
+        # no longer compiles under them is left out, not an error (see resolve_example)
+        self.own_files = own_files
         self.root = root
         # the folders a table read 'from' a file may lie in (see files): by default the spec's own tree
         self.roots = roots if roots is not None else files_mod.allowed([files_mod.tree_of(root)])
@@ -67,6 +71,7 @@ class Resolver(TablesPhase, DeclarationsPhase, ExpressionsPhase, StatementsPhase
         self.in_property = False      # resolving a property's body: 'holds' is allowed
         self.in_example = False       # resolving an example's body: 'expect' is allowed
         self.examples: dict[str, I.ExampleDef] = {}
+        self.examples_left_out: dict[str, Diagnostic] = {}
         self.records: dict[str, I.RecordInfo] = {}
         self.outcome: str | None = None
 
@@ -110,6 +115,8 @@ class Resolver(TablesPhase, DeclarationsPhase, ExpressionsPhase, StatementsPhase
                 self.resolve_domain(node)
             elif isinstance(node, A.Example):
                 self.resolve_example(node)
+            elif isinstance(node, A.Section):
+                self.resolve_section(node)
         if self.game is None and self.files:
             first = self.files[0]
             self.diag.error(Span(first.path, 1, 1, 1, 2),
@@ -129,7 +136,7 @@ class Resolver(TablesPhase, DeclarationsPhase, ExpressionsPhase, StatementsPhase
             enums=self.enums, enum_of_value=self.enum_of_value, grids=self.grids,
             funcs=self.funcs, scorings=self.scorings, state=self.state,
             procedures=self.procedures, modes=self.modes, queries=self.queries, properties=self.properties, domains=self.domains,
-            examples=self.examples,
+            examples=self.examples, examples_left_out=self.examples_left_out,
             records=self.records, outcome=self.outcome, reads=self.reads, overrides=self.overrides,
             checks=self.checks, invariants=self.invariants, table_files=self.table_files, own_tables=self.tables)
 

@@ -623,6 +623,14 @@ class Example(Definition):
 
 
 @dataclass(frozen=True)
+class Section(Definition):
+    """``section NAME [IDs] "title" { NAME, ... }``: a chapter of the rulebook pages showing
+    those definitions, in that order."""
+    title: str | None
+    names: tuple[tuple[str, Span], ...]
+
+
+@dataclass(frozen=True)
 class Domain(Definition):
     """``domain NAME [IDs]: TYPE "sentence" { choose ... }``: values verification ranges over."""
     type: "TypeExpr"

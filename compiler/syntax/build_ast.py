@@ -457,6 +457,14 @@ class _Builder(ExpressionBuilder):
             position, pspan = self.string(tok), self.span(tok)
         return A.Example(self.span(node), name, nspan, tags, doc, title, self.block(rest[0]), position, pspan)
 
+    def def_section_def(self, node, doc):
+        name, nspan, tags, rest = self.head(node)
+        title = None
+        if rest and isinstance(rest[0], Token) and rest[0].type == "STRING":
+            title = self.string(rest.pop(0))
+        names = tuple((str(t), self.span(t)) for t in rest if isinstance(t, Token) and t.type == "NAME")
+        return A.Section(self.span(node), name, nspan, tags, doc, title, names)
+
     def def_property_def(self, node, doc):
         q = self.def_query_def(node, doc)
         return A.Property(q.span, q.name, q.name_span, q.tags, q.doc, q.title, q.body)

@@ -192,6 +192,9 @@ def cmd_examples(args) -> int:
     for path in args.specs:
         for t in _check_targets(path):
             program = _load(t, args)
+            if not args.json:
+                for name, why in program.examples_left_out.items():
+                    print(f"{t}: example {name} of the game it changes is left out: {why.message}")
             if not program.examples:
                 continue
             runs = run_examples(Interpreter(program))

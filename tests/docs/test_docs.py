@@ -183,3 +183,35 @@ def test_spec_lines_quoted_under_diagnostics_in_the_docs_are_current():
             assert text.rstrip() == quoted.rstrip(), f"{page.name}: {path}:{line} now reads: {text.strip()}"
             found += 1
     assert found >= 1
+
+
+def test_a_section_of_the_spec_places_its_definitions_in_the_rulebook(tmp_path):
+    """`section` gives an order the structure cannot: its chapter stands before the one that
+    would have shown its first definition (before Playing for rules), with each definition."""
+    from rulewright.compiler.docgen import rulebook
+    from rulewright.compiler.docgen.translations import Translator
+    page = rulebook.pages(load(ROOT / "spec" / "darwins_choice"), "g", "en", Translator("en"))["g.md"]
+    assert page.index("## Components") < page.index("## Species {") < page.index("## Playing")
+    species = page[page.index("## Species {"):page.index("## Playing")]
+    assert species.index("### well formed") < species.index("### adaptation in") < species.index("### protected")
+    spec = tmp_path / "s.rules"
+    spec.write_text('game t "T"\nprocedure setup { }\nmode m "M" players 1..2 { seats players\n do setup() }\n'
+                    'section opening "Before you play" { setup }\n', encoding="utf-8")
+    page = rulebook.pages(load(spec), "t", "en", Translator("en"))["t.md"]
+    assert page.index("## How a game goes") < page.index("## Before you play")
+    assert "## Components" not in page                    # nothing to show: no empty chapter
+    assert "## Playing" not in page                       # its only procedure stands in the section
+
+
+@pytest.mark.parametrize("text, message", [
+    ('section s "S" { nowhere }', "'nowhere' is no definition the section can show"),
+    ('section s "S" { x, x }', "'x' is shown twice in section 's'"),
+    ('section a "A" { x }\nsection b "B" { x }', "'x' is shown by section 'a' too"),
+])
+def test_section_mistakes_are_located(tmp_path, text, message):
+    from rulewright.compiler.diagnostics import RulesError
+    spec = tmp_path / "s.rules"
+    spec.write_text('game t "T"\ndef x = 1\n' + text + "\n", encoding="utf-8")
+    with pytest.raises(RulesError) as info:
+        load(spec)
+    assert message in info.value.render()

@@ -4,6 +4,7 @@ an example can read a position from a state file beside the spec."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -128,3 +129,21 @@ def test_example_mistakes_are_located(tmp_path, text, message):
     with pytest.raises(RulesError) as info:
         load(write(tmp_path, GAME + "\n" + text + "\n"))
     assert message in info.value.render()
+
+
+def test_a_variant_leaves_out_the_examples_it_breaks(tmp_path):
+    """An example of the game that a variant's changes break (a step it removes) is left out
+    of the variant with its reason, not an error; the variant's own examples must compile."""
+    savanna = ROOT / "spec" / "ecosystem_savanna"
+    v = write(tmp_path, f'variant no_trees "No trees" extends "{os.path.relpath(savanna, tmp_path)}"\n'
+                        "remove step score.tree\n", "v.rules")
+    program = load(savanna, variants=[v])
+    assert {"prairie_tree_zebra", "margot"} <= set(program.examples_left_out)
+    assert "has no step 'tree'" in program.examples_left_out["margot"].message
+    assert "water_hole" in program.examples and "margot" not in program.examples
+    code, out, _ = run("examples", savanna, "--variant", v)
+    assert "example margot of the game it changes is left out: scoring 'score' has no step 'tree'" in out
+    broken = write(tmp_path, v.read_text() + 'example mine "Mine" { expect score(grid ecosystem { '
+                   + "water " * 20 + "}, []).tree == 0 }\n", "v.rules")
+    with pytest.raises(RulesError, match="has no step 'tree'"):
+        load(savanna, variants=[broken])
