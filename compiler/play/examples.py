@@ -1,7 +1,8 @@
 """The worked examples of a spec, run: each value computed, each expectation checked.
 
 In:  a checked program and its interpreter.
-Out: for each ``example``, its values (the ``let`` names, in order) and, for each
+Out: for each ``example``, its values (the ``let`` names, in order; a ``do`` runs a
+     procedure on its position, and what follows reads the position it leaves) and, for each
      ``expect``, whether it holds, with what each side of a comparison gave: the
      rulebook's number and the rules' number side by side. An example on a position
      reads its state file first (as ``show`` does). Nothing here knows a game.
@@ -66,6 +67,9 @@ def run_example(interp, ex: I.ExampleDef) -> ExampleRun:
                 env[st.name] = out.values[st.name] = interp.evaluate(st.value, env, state=state)
             elif isinstance(st, I.Expect):
                 out.expectations.append(_expect(interp, st, env, state))
+            elif isinstance(st, I.Do):
+                args = [interp.evaluate(a, env, state=state) for a in st.args]
+                interp.run(st.proc, *args, state=state)
     except RulesError as exc:
         out.error = exc.diagnostics[0].message if getattr(exc, "diagnostics", None) else str(exc)
     return out

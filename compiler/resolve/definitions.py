@@ -212,11 +212,14 @@ class DefinitionsPhase:
             del self.reads[reads:]
             return
         for st in I.statements(body):
-            if not isinstance(st, (I.Let, I.Expect)):
+            if not isinstance(st, (I.Let, I.Expect, I.Do)):
                 word = type(st).__name__.lower()
                 self.diag.error(st.span, f"'{word}' cannot be used in an example",
-                                "an example names its values (let x = ...) and says what the rules give "
-                                "for them (expect ...)")
+                                "an example names its values (let x = ...), may run a procedure on its "
+                                "position (do NAME(...)), and says what the rules give (expect ...)")
+            elif isinstance(st, I.Do) and node.position is None:
+                self.diag.error(st.span, "an example runs a procedure on a position",
+                                'start it from one: example NAME "title" on "position.json" { ... }')
         if not any(isinstance(st, I.Expect) for st in body):
             self.diag.error(node.name_span, f"example '{node.name}' expects nothing",
                             "say what the rules give for its values: expect score(g) == 86")

@@ -287,7 +287,8 @@ class StatementsPhase:
                     self.block(node.other, scope, context))
 
     def st_Do(self, node, scope, context):
-        if not self.only_in(node, context, ("procedure",), "do"):
+        # (an example may run a procedure on its position: the rulebook's "then the Evaluation")
+        if not self.only_in(node, context, ("procedure",) + (("query",) if self.in_example else ()), "do"):
             return None
         d = self.defs.get(node.proc)
         args = [self.expr(a, scope) for a in node.args]

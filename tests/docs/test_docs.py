@@ -135,9 +135,7 @@ def test_every_darwin_rule_id_is_implemented_by_the_game_or_a_variant():
         vids = spec_rule_ids(program) | {t for v in program.variants for t in v.rule_ids}
         assert not sorted(vids - known), f"{variant.name}: rule IDs that the inventory does not have"
     text = "\n".join(p.read_text() for p in (ROOT / "spec" / "darwins_choice").rglob("*.rules"))
-    # DC-EX-4 (the Darwin Points of the Coast and High mountains example) needs the Evaluation
-    # run on a position, which an example cannot do: it is a test (test_darwin_examples.py)
-    uncovered = sorted(i for i in known if i.startswith("DC-") and i not in text and i != "DC-EX-4")
+    uncovered = sorted(i for i in known if i.startswith("DC-") and i not in text)
     assert not uncovered, "Darwin's Choice rules no definition implements"
 
 

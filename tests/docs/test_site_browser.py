@@ -3,7 +3,7 @@ opened page by page in headless Chromium (Playwright driving the system's Chromi
 
 Every page: no console error, no broken link, no code block wider than its frame, every
 image loaded. The language switcher reaches the same page in each language; search finds
-a card by its French name. Skipped, saying why, where no Chromium or no Playwright is
+a card by its name in each language (the French rulebook's in French). Skipped, saying why, where no Chromium or no Playwright is
 installed (``make test`` installs Chromium from the system's packages where it can).
 """
 from __future__ import annotations
@@ -138,15 +138,18 @@ def test_the_language_switcher_reaches_the_same_page(site, browser):
     page.close()
 
 
-def test_search_finds_a_card_by_its_french_name(site, browser):
+@pytest.mark.parametrize("lang, card", [("fr/", "Guépard"), ("es/", "Guepardo"), ("zh/", "猎豹"), ("", "cheetah")])
+def test_search_finds_a_card_by_its_name_in_each_language(site, browser, lang, card):
+    """Search in each language finds the card by the name that language gives it (the French
+    name is the French rulebook's)."""
     _, base = site
     page = browser.new_page()
-    page.goto(base + "/fr/", wait_until="load")
+    page.goto(f"{base}/{lang}", wait_until="load")
     page.locator("label.md-search__icon, .md-search__input").first.click()
-    page.locator("input.md-search__input").fill("Guépard")
+    page.locator("input.md-search__input").fill(card)
     page.wait_for_selector(".md-search-result__item", timeout=20000)
     results = page.evaluate("() => [...document.querySelectorAll('.md-search-result__item a')].map(a => a.href)")
-    assert any("/fr/rules/ecosystem_savanna" in r for r in results), results[:10]
+    assert any(f"/{lang}rules/ecosystem_savanna" in r for r in results), results[:10]
     page.close()
 
 

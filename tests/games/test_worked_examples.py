@@ -112,6 +112,15 @@ example third_turn "After three turns" on "third.json" {
 """)
     [r] = run_examples(Interpreter(load(spec)))
     assert r.holds and r.expectations[0].got == 3
+    # a procedure run on the position: what follows reads the position it leaves
+    write(tmp_path, GAME + """
+example one_more "A turn more" on "third.json" {
+  do turn(first(players))
+  expect placed == 4
+}
+""")
+    [r] = run_examples(Interpreter(load(spec)))
+    assert r.holds and r.expectations[0].got == 4
 
 
 @pytest.mark.parametrize("text, message", [
@@ -124,6 +133,7 @@ example third_turn "After three turns" on "third.json" {
     ('example e on "missing.json" { expect 1 == 1 }', "no state file missing.json beside the spec"),
     ('example e on "../../outside.json" { expect 1 == 1 }', "leads outside the allowed folders"),
     ('procedure q { expect 1 == 1 }', "'expect' cannot be used here"),
+    ('example e { do turn(first(players))\n expect placed == 1 }', "an example runs a procedure on a position"),
 ])
 def test_example_mistakes_are_located(tmp_path, text, message):
     with pytest.raises(RulesError) as info:
