@@ -261,6 +261,10 @@ class Interpreter:
             lines.append(f"{pad}{prname(st.proc)}({', '.join(ex(a) for a in st.args)})")
         elif isinstance(st, I.SetVar):
             value = self.stored(ex(st.value), st.value)
+            var = self.program.state.get(st.name) if st.scope != "local" else None
+            if var is not None and isinstance(var.type, CollT) and var.type.kind == "pile":
+                label = self.em.const(st.name)
+                value = f"_rt.as_zone({label}, {value})"
             if st.scope == "local":
                 lines.append(f"{pad}{pyname(st.name)} = {value}")
             elif st.scope == "shared":

@@ -713,6 +713,12 @@ def agg_max(values, span=None):
     return max(values)
 
 
+def as_zone(name: str, value) -> "Zone":
+    """A value set to a pile of the game state (``set deck = [...]``): a pile of its own, so a
+    later ``deal``, ``take`` or ``move`` draws from it (a copy: no two piles share cards)."""
+    return Zone(name, list(value.cards if isinstance(value, Zone) else (value or ())))
+
+
 @dataclass
 class Zone:
     """A pile of cards held in the game state (a deck, a hand, a discard pile)."""

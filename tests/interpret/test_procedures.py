@@ -183,3 +183,30 @@ def test_a_documented_statement_is_located_at_its_first_word(tmp_path):
     let, step = proc.body
     assert (let.span.line, let.span.col, let.doc) == (6, 3, "The total.")
     assert (step.span.line, step.span.col) == (8, 3)
+
+
+def test_a_pile_set_then_dealt_from_stays_a_pile(tmp_path):
+    """`set` of a pile of the state, then `deal`, `take` and `move` from it: the pile set is
+    a pile of its own (it was a bare list, and dealing from it was an internal error)."""
+    path = tmp_path / "piles.rules"
+    path.write_text("""
+game piles "Piles"
+enum colour { red, green, blue }
+state {
+  deck: pile of colour
+  spare: pile of colour
+}
+per seat { hand: pile of colour }
+mode standard "Standard" players 1..2 {
+  seats players
+  set deck = [red, green, blue, red]
+  set spare = deck
+  for p in players { deal 2 from deck to hand(p) }
+  take red from spare
+  report left = size(deck)
+  report spare = size(spare)
+  report held = sum(size(hand(p)) for p in players)
+}
+""")
+    state = Interpreter(load(path)).play("standard", 2, 1)
+    assert (state.reports["left"], state.reports["spare"], state.reports["held"]) == (0, 3, 4)
