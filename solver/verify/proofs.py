@@ -666,24 +666,26 @@ def _comparable(variant: I.Program, base: I.Program, name: str):
     return None
 
 
-def _best_of_choices(program: I.Program, name: str) -> bool:
-    """Whether a definition's value is (or reads) a scoring with choices of its own."""
+def _reached(program: I.Program, name: str):
+    """(definition or scoring, the IR it holds) for ``name`` and everything it calls, itself first."""
     seen, todo = set(), [name]
     while todo:
         n = todo.pop()
         if n in seen:
             continue
         seen.add(n)
-        roots = []
+        roots: list = []
         if n in program.scorings:
-            sd = program.scorings[n]
-            if any(isinstance(st, I.Choose) for step in sd.steps for st in I.statements(step.body)):
-                return True
-            roots = [st for step in sd.steps for st in step.body]
+            roots = [st for step in program.scorings[n].steps for st in step.body]
         elif n in program.funcs and program.funcs[n].body is not None:
             roots = [program.funcs[n].body]
+        yield n, roots
         todo += [x.name for x in I.descendants(roots) if isinstance(x, I.Call)]
-    return False
+
+
+def _best_of_choices(program: I.Program, name: str) -> bool:
+    """Whether a definition's value is (or reads) a scoring with choices of its own."""
+    return any(_has_choices(program, n) for n, _ in _reached(program, name))
 
 
 def _choices_unchanged(program: I.Program, name: str, changed: set[str], direct: set[str]) -> bool:
@@ -691,30 +693,18 @@ def _choices_unchanged(program: I.Program, name: str, changed: set[str], direct:
     nothing the variant changes (``changed``: what it changes and what that affects), sits in
     no changed step, and is made by calls no definition the variant rewrites (``direct``)
     makes: the same choices, with the same options, on both sides."""
-    seen, todo = set(), [name]
-    while todo:
-        n = todo.pop()
-        if n in seen:
-            continue
-        seen.add(n)
-        roots = []
-        if n in program.scorings:
-            sd = program.scorings[n]
-            for step in sd.steps:
-                chooses = [st for st in I.statements(step.body) if isinstance(st, I.Choose)]
-                if chooses and f"{n}.{step.name}" in changed:
+    for n, roots in _reached(program, name):
+        for step in program.scorings[n].steps if n in program.scorings else ():
+            chooses = [st for st in I.statements(step.body) if isinstance(st, I.Choose)]
+            if chooses and f"{n}.{step.name}" in changed:
+                return False
+            for st in chooses:
+                reads = {x.name for x in I.descendants([st]) if isinstance(x, (I.Call, I.Global))}
+                if reads & changed:
                     return False
-                for st in chooses:
-                    reads = {x.name for x in I.descendants([st]) if isinstance(x, (I.Call, I.Global))}
-                    if reads & changed:
-                        return False
-            roots = [st for step in sd.steps for st in step.body]
-        elif n in program.funcs and program.funcs[n].body is not None:
-            roots = [program.funcs[n].body]
         called = [x.name for x in I.descendants(roots) if isinstance(x, I.Call)]
         if n in direct and any(_has_choices(program, c) for c in called):
             return False        # a changed definition may call a scoring on other inputs than the base
-        todo += called
     return True
 
 
