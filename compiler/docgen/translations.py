@@ -66,7 +66,7 @@ def message_text(message: tuple, lines: list[str]) -> str:
 
 
 def value_words(name: str) -> str:
-    """The English words of a value's name: ``double_legs`` -> ``double legs``."""
+    """The English words of a value's name: ``first_player`` -> ``first player``."""
     return name.replace("_", " ")
 
 
