@@ -24,7 +24,7 @@ from typing import Any
 
 from rulewright.compiler import files, load as _load_program
 from rulewright.compiler.semantics import runtime as rt
-from rulewright.compiler.play import state_io
+from rulewright.compiler.play import resume, script, state_io
 from rulewright.compiler.diagnostics import BadInputError, RulesError
 from rulewright.compiler.play.inputs import parse_value, read_grid
 from rulewright.compiler.interpret import Interpreter
@@ -135,15 +135,38 @@ class Position:
     """A game state: read from a state file (``Game.position``), or where a game
     stopped (``Played.position``); ``save`` writes it as ``play --save-state`` does."""
 
-    def __init__(self, game: "Game", state, seed: int | None = None):
+    def __init__(self, game: "Game", state, seed: int | None = None, doc: dict | None = None,
+                 path: str = "<position>", text: str = ""):
         self.game, self.state, self.seed = game, state, seed
+        self._doc, self._path, self._text = doc, path, text
 
     def save(self, path: str | Path) -> None:
+        """Written as ``play --save-state`` writes it: a position of a played game also
+        records what resumes it exactly."""
         doc = state_io.dump(self.state, seed=self.seed, beside=str(path))
-        Path(path).write_text(json.dumps(doc, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+        text = json.dumps(doc, indent=1, ensure_ascii=False)
+        if self._doc is None:
+            text = text[:-2] + ',\n "resume": ' + json.dumps(resume.entry(self.state), ensure_ascii=False) + "\n}"
+        Path(path).write_text(text + "\n", encoding="utf-8")
 
     def to_json(self) -> dict:
         return state_io.dump(self.state, seed=self.seed)
+
+    def play(self, *, seed: int | None = None, stop_at: str | None = None, choices=None) -> "Played":
+        """The game on from this position, as ``rulewright play --from``: a position of a
+        played game (or a saved one) goes on exactly as it would have, unless given a
+        ``seed``; one written by hand goes on from its checkpoint with ``seed`` (0 by
+        default). ``choices``: the seats' first choices (see ``Game.play``)."""
+        if self._doc is None:       # a played game's own position
+            doc = {**state_io.dump(self.state, seed=self.seed), "resume": resume.entry(self.state)}
+        else:
+            doc = self._doc
+        begin = resume.start(self.state, doc, self._path, self._text)
+        factory, _ = script.scripted_factory(_choices(choices), str(choices) if isinstance(choices, (str, Path))
+                                             else "<choices>")
+        state = resume.play_from(self.state.interp, begin, seed=seed, agent_factory=factory,
+                                 stop_at=_label(stop_at))
+        return Played(self.game, state.seed, state.mode, dict(state.reports), state.stopped, state)
 
     def __getitem__(self, name: str):
         """A shared value of the state by name, or a per-seat one as a dict by seat name."""
@@ -227,22 +250,28 @@ class Game:
 
     # ------------------------------------------------------------ games and positions
     def play(self, players: int | None = None, *, seed: int = 0, mode: str | None = None,
-             stop_at: str | None = None) -> Played:
+             stop_at: str | None = None, choices=None) -> Played:
         """A whole seeded game with random legal agents (or up to a checkpoint,
-        ``"turn:9"``), as ``rulewright play``."""
+        ``"turn:9"``), as ``rulewright play``. ``choices``: the choices the seats make
+        first, in order (``play --choices``): a file, or a list of ``{"seat": "p1",
+        "choice": "k", "value": "lion"}`` (``Played.log`` lists them)."""
         if not self.program.modes:
             raise BadInputError(f"{self.title}: the spec has no 'mode' to play")
         m = self.program.modes[mode] if mode else next(iter(self.program.modes.values()))
         n = players if players is not None else m.min_players
         if not m.min_players <= n <= m.max_players:
             raise BadInputError(f"mode '{m.name}' is for {m.min_players}..{m.max_players} players, not {n}")
-        state = self.interpreter.play(m.name, n, seed, stop_at=stop_at)
+        factory, _ = script.scripted_factory(_choices(choices), str(choices) if isinstance(choices, (str, Path))
+                                             else "<choices>")
+        state = self.interpreter.play(m.name, n, seed, stop_at=_label(stop_at), agent_factory=factory)
         return Played(self, seed, m.name, dict(state.reports), state.stopped, state)
 
     def position(self, path: str | Path) -> Position:
-        """A position read from a state file (checked against the rules, located errors)."""
+        """A position read from a state file (checked against the rules, located errors);
+        ``.play()`` goes on from it."""
         doc, text = state_io.read_document(str(path))
-        return Position(self, state_io.load(self.interpreter, str(path), doc, text), doc.get("seed"))
+        return Position(self, state_io.load(self.interpreter, str(path), doc, text), doc.get("seed"),
+                        doc, str(path), text)
 
     # ------------------------------------------------------------ queries
     def ask(self, query: str, *, position: Position | None = None, time_limit: float = 60.0,
@@ -273,3 +302,16 @@ class Game:
             else:
                 values[k] = v
         return run_query(self.program, name, values, time_limit=time_limit, workers=workers, state=state)
+
+
+def _choices(given) -> list:
+    """The scripted choices of ``play(choices=...)``: a file, or a list of values."""
+    if given is None:
+        return []
+    if isinstance(given, (str, Path)):
+        return script.read_choices(str(given))
+    return script.entries_of(list(given))
+
+
+def _label(stop_at: str | None) -> str | None:
+    return None if stop_at is None else stop_at if ":" in stop_at else stop_at + ":1"

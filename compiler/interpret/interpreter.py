@@ -178,6 +178,30 @@ class Interpreter:
                      f"{layer_params}, False), {span})]")
         lines.append(f"{pad}return {k}(_opts[0], _steps, _choices{layer_params}, {full})")
 
+    def _refusals(self, st: I.Choose) -> str:
+        """Code of the tests a value of a choice must pass, in order, each with the span
+        of its rule: whether it is in the collection, then each part of the ``where``
+        joined by ``and``. Run only when a given value is not among the options (a
+        scripted choice, a player's), to say which rule refuses it."""
+        var = pyname(st.name)
+        coll = self.exc.ex(st.coll) if st.coll is not None else None
+        tests = []
+        if coll is not None and st.domain == "element":
+            tests.append((f"{var} in tuple({coll})", st.coll.span, True))
+        elif coll is not None and st.domain == "subset":
+            tests.append((f"all(_x in tuple({coll}) for _x in {var})", st.coll.span, True))
+
+        def parts(e):
+            if isinstance(e, I.Op) and e.op == "and":
+                for a in e.args:
+                    yield from parts(a)
+            else:
+                yield e
+        for part in (parts(st.where) if st.where is not None else ()):
+            tests.append((self.exc.ex(part), part.span, False))
+        return "(" + "".join(f"(lambda {var}: {code}, {self.span_ref(span)}, {whole}), "
+                             for code, span, whole in tests) + ")"
+
     def _options(self, st: I.Choose) -> str:
         var = pyname(st.name)
         cond = f" if {self.exc.ex(st.where)}" if st.where is not None else ""
@@ -219,7 +243,7 @@ class Interpreter:
         elif isinstance(st, I.Choose):
             chooser = self.em.const("random") if st.chooser == "random" else (ex(st.chooser) if st.chooser else "None")
             lines.append(f"{pad}{pyname(st.name)} = ST.choose({self.em.const(st.name)}, {chooser}, "
-                         f"{self._options(st)}, {span})")
+                         f"{self._options(st)}, {span}, {self._refusals(st)})")
         elif isinstance(st, I.Shuffle):
             lines.append(f"{pad}ST.shuffle({ex(st.zone)}, {span})")
         elif isinstance(st, I.Deal):
@@ -391,10 +415,13 @@ class Interpreter:
         return seats
 
     def play(self, mode_name: str, players: int, seed: int, agent_factory: Callable | None = None,
-             stop_at: str | None = None, watchers: list | None = None) -> GameState:
-        """Play a whole game (or up to the checkpoint ``stop_at``, 'name' or 'name:count')."""
+             stop_at: str | None = None, watchers: list | None = None, seats: tuple | None = None,
+             prepare: Callable | None = None) -> GameState:
+        """Play a whole game (or up to the checkpoint ``stop_at``, 'name' or 'name:count').
+        ``seats``: the seats of a position the game resumes from (their names); ``prepare``
+        is called with the new state before the first rule runs (compiler/play/resume.py)."""
         mode = self.program.modes[mode_name]
-        seats = self.seats_for(mode, players)
+        seats = list(seats) if seats is not None else self.seats_for(mode, players)
         factory = agent_factory or (lambda seat, s: RandomAgent(s * 1_000_003 + seat.index))
         agents = {s.index: factory(s, seed) for s in seats if s.kind == "player"}
         st = self.new_state(seats, seed, agents)
@@ -402,6 +429,8 @@ class Interpreter:
         if stop_at is not None:
             st.stop_at = stop_at if ":" in stop_at else stop_at + ":1"
         st.watchers = list(watchers or [])
+        if prepare is not None:
+            prepare(st)
         named = {s.name: s for s in seats}
         args = [named[s.name] for s in mode.seats if s.name]
         try:

@@ -38,6 +38,7 @@ class GameState:
         self.seats = tuple(seats)
         self.players = tuple(s for s in seats if s.kind == "player")
         self.rng = random.Random(seed)
+        self.seed = seed
         self.agents = agents or {}
         self.shared: dict[str, Any] = {}
         self.per: dict[str, dict[Any, Any]] = {}     # state kept per seat or per key
@@ -50,6 +51,14 @@ class GameState:
         self.mode: str | None = None
         # what reading the position from a file warned of (invariants with "else warn")
         self.warnings: list = []
+        # resuming a game (compiler/play/resume.py): the choices to make again, in order, and
+        # what to do when they are made; the checkpoint where a saved position is loaded
+        self.replay: list[dict] | None = None
+        self.replayed = 0
+        self.on_replayed: Callable | None = None
+        self.resume_at: str | None = None
+        self.on_resume: Callable | None = None
+        self.refusals: tuple = ()       # the tests of the choice an agent is asked (refused_by)
 
     # --------------------------------------------------------------- zones
     def _take(self, zone: rt.Zone, card, span: Span):
@@ -118,30 +127,77 @@ class GameState:
         self.log.append(Event("pass", None, {"zone": var, "to": direction}))
 
     # --------------------------------------------------------------- choices
-    def choose(self, name: str, chooser, options: list, span: Span):
+    def choose(self, name: str, chooser, options: list, span: Span, refusals: tuple = ()):
+        if self.replay is not None and self.replayed >= len(self.replay) and self.on_replayed is not None:
+            done, self.on_replayed = self.on_replayed, None
+            done(self)          # the history ends here: the position it was saved at
         if not options:
             raise IllegalMoveError(f"no legal option for choice '{name}'", span)
-        if chooser == "random" or chooser is None:
+        who = None if chooser == "random" or chooser is None else chooser.name
+        if self.replay is not None and self.replayed < len(self.replay):
+            pick = self._replayed(name, who, options)
+        elif who is None:
             pick = options[self.rng.randrange(len(options))]
-            who = None
         else:
             agent = self.agents.get(chooser.index)
             if agent is None:
                 pick = options[self.rng.randrange(len(options))]
             else:
+                self.refusals = refusals
                 pick = agent.choose(name, options, self, chooser)
                 if pick not in options:
                     raise IllegalMoveError(f"{chooser} chose an illegal option for '{name}': {pick!r}", span)
-            who = chooser.name
-        self.log.append(Event("choose", who, {"choice": name, "value": render.jsonable(pick),
+        self.log.append(Event("choose", who, {"choice": name, "value": render.jsonable(pick, state=True),
                                               "options": len(options)}))
         return pick
+
+    def _replayed(self, name: str, who: str | None, options: list):
+        """The next choice of the history a game resumes from: the same choice of the same
+        seat, and a value among the options (a random draw is drawn again and compared)."""
+        want = self.replay[self.replayed]
+        self.replayed += 1
+        n = self.replayed
+        if want.get("choice") != name or want.get("seat") != who:
+            raise IllegalMoveError(f"the saved history does not replay: its choice {n} is "
+                                   f"{want.get('choice')!r} of {want.get('seat') or 'chance'}, where the game asks "
+                                   f"{name!r} of {who or 'chance'} (the rules or the settings changed since)")
+        if who is None:
+            pick = options[self.rng.randrange(len(options))]
+            if render.jsonable(pick, state=True) != want.get("value"):
+                raise IllegalMoveError(f"the saved history does not replay: its choice {n} ({name}, drawn at "
+                                       f"random) drew {want.get('value')!r}, and now draws "
+                                       f"{render.jsonable(pick, state=True)!r}")
+            return pick
+        for option in options:
+            if render.jsonable(option, state=True) == want.get("value"):
+                return option
+        raise IllegalMoveError(f"the saved history does not replay: its choice {n} ({name} of {who}) is "
+                               f"{want.get('value')!r}, which is not an option there")
+
+    def refused_by(self, value) -> tuple[bool, Span] | None:
+        """Which test of the choice being made refuses ``value``: whether it is the
+        collection chosen from (else a part of the ``where``), and the span of its rule;
+        None when none refuses it."""
+        for test, span, whole in self.refusals:
+            try:
+                ok = test(value)
+            except Exception:           # noqa: BLE001 (a value of another type: refused here)
+                return whole, span
+            if not ok:
+                return whole, span
+        return None
 
     def checkpoint(self, name: str):
         """A named moment of play: counted, logged, shown to watchers, maybe the stop."""
         self.checkpoints[name] = self.checkpoints.get(name, 0) + 1
         label = f"{name}:{self.checkpoints[name]}"
+        if self.resume_at is not None and label == self.resume_at:
+            self.resume_at = None
+            self.on_resume(self)     # the position a game resumes from replaces this one
+            label = f"{name}:{self.checkpoints.get(name, 0)}"
         self.log.append(Event("checkpoint", None, {"name": name, "count": self.checkpoints[name]}))
+        if self.resume_at is not None or self.replay is not None:
+            return          # on the way to the position a game resumes from
         for watch in self.watchers:
             watch(self, label)
         if self.stop_at is not None and label == self.stop_at:
@@ -193,7 +249,7 @@ class ReplayAgent:
         if want_name != name:
             raise IllegalMoveError(f"the trace has choice '{want_name}' where the game asks '{name}'")
         for option in options:
-            if render.jsonable(option) == value:
+            if value in (render.jsonable(option), render.jsonable(option, state=True)):
                 return option
         raise IllegalMoveError(f"the traced {name} {value!r} is not legal here")
 

@@ -25,6 +25,7 @@ from typing import Any
 from rulewright.compiler.semantics import runtime as rt
 from rulewright.compiler.play.checks import invariant_watcher
 from rulewright.compiler.diagnostics import RulesError
+from rulewright.compiler.play.resume import play_from
 
 
 @dataclass
@@ -187,15 +188,20 @@ def compare(mine: Summary, theirs: Summary) -> dict[str, dict]:
 
 
 def simulate(interp, mode: str, players: int, seeds: list[int], agent_factory=None,
-             on_game=None) -> Summary:
+             on_game=None, start=None) -> Summary:
     """Play one game per seed (invariants checked at every checkpoint, as ``play``
-    does) and aggregate their reports. ``on_game(index, state)`` is called after each."""
+    does) and aggregate their reports. ``on_game(index, state)`` is called after each.
+    ``start``: a position (``resume.Start``) every game goes on from, the seed playing
+    the rest."""
     started = time.perf_counter()
     games, seats = [], []
     for i, seed in enumerate(seeds):
         watch = invariant_watcher(interp)
         try:
-            state = interp.play(mode, players, seed, agent_factory=agent_factory, watchers=[watch])
+            if start is not None:
+                state = play_from(interp, start, seed=seed, agent_factory=agent_factory, watchers=[watch])
+            else:
+                state = interp.play(mode, players, seed, agent_factory=agent_factory, watchers=[watch])
             watch(state, "end")
         except RulesError as exc:
             exc.seed = seed             # the game to replay with 'play --seed'

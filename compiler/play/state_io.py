@@ -431,7 +431,7 @@ def load(interp, path: str, doc: dict | None = None, text: str | None = None):
     if fmt != FORMAT:
         rd.fail(("format",), f"unknown format {json.dumps(fmt)}", f"this version reads {FORMAT}")
     of_this_game(program, path, doc, text or "")
-    known = {"format", "spec", "mode", "seed", "checkpoint", "switches", "params", "tables", "variants", "seats",
+    known = {"format", "spec", "mode", "seed", "checkpoint", "switches", "params", "tables", "variants", "seats", "resume",
              "state", "per_seat", "per_key", "checkpoints", "reports"}
     for k in doc:
         if k not in known:

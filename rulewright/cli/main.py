@@ -98,18 +98,30 @@ def build_parser() -> argparse.ArgumentParser:
     pl = sub.add_parser("play", help="play a seeded game with random legal agents")
     pl.add_argument("spec", metavar="SPEC")
     pl.add_argument("--players", type=_whole("a number of players"))
-    pl.add_argument("--seed", type=_whole("a whole number"), default=0)
+    pl.add_argument("--seed", type=_whole("a whole number"), default=None,
+                    help="the seed of the game (default 0); with --from, of the rest of the game (default: "
+                         "a saved game goes on exactly as it would have)")
     pl.add_argument("--mode")
     pl.add_argument("--json", action="store_true")
-    pl.add_argument("--log", metavar="FILE", help="write every event of the game as JSON lines")
+    pl.add_argument("--from", dest="from_state", metavar="FILE",
+                    help="go on from the position of a state file: a saved game exactly, a position written "
+                         "by hand from its checkpoint (docs/state.md)")
+    pl.add_argument("--log", metavar="FILE", help="write every event of the game as JSON lines (--choices "
+                                                  "reads it back)")
+    pl.add_argument("--choices", metavar="FILE",
+                    help="the choices the seats make, in order, as --log writes them; then their agents play")
     pl.add_argument("--save-state", metavar="FILE", help="write the game state as JSON (docs/state.md)")
-    pl.add_argument("--stop-at", metavar="CHECKPOINT",
+    pl.add_argument("--stop-at", "--until", dest="stop_at", metavar="CHECKPOINT",
                     help="stop the game at a checkpoint of the spec, NAME or NAME:N (the N-th time)")
-    pl.add_argument("--agent", choices=["random", "solver"], default="random",
-                    help="random legal choices, or each turn the answer of the spec's playing query "
-                         "(the query with 'play' statements), the rest at random")
-    pl.add_argument("--agent-query", metavar="QUERY", help="the query a solver agent plays")
-    pl.add_argument("--agent-seats", metavar="SEATS", help="the seats the solver plays, e.g. p1,p3 (default all)")
+    pl.add_argument("--agent", choices=["random", "solver", "human"], default="random",
+                    help="random legal choices, each turn the answer of the spec's playing query "
+                         "(the query with 'play' statements, the rest at random), or you at the terminal")
+    pl.add_argument("--agent-query", metavar="QUERY", help="the query a solver agent plays (and a human "
+                                                            "seat's suggestions come from)")
+    pl.add_argument("--agent-seats", metavar="SEATS",
+                    help="the seats --agent plays, e.g. p1,p3 (default all), the others at random")
+    pl.add_argument("--seat", metavar="SEAT=AGENT", action="append",
+                    help="the agent of one seat: random, solver or human (repeatable), e.g. --seat p1=human")
     pl.add_argument("--agent-input", metavar="NAME=VALUE", action="append",
                     help="an input of the query the solver plays, e.g. objective=adaptation (repeatable)")
     pl.add_argument("--agent-time-limit", type=_positive(float, "a number of seconds above 0"), default=10.0,
@@ -123,12 +135,16 @@ def build_parser() -> argparse.ArgumentParser:
                     default=20)
     sm.add_argument("--seed", type=_whole("a whole number"), default=1, help="the first seed (then seed+1, ...)")
     sm.add_argument("--mode")
+    sm.add_argument("--from", dest="from_state", metavar="FILE",
+                    help="play every game on from the position of a state file (docs/state.md)")
     sm.add_argument("--against", metavar="SPEC",
                     help="also play the same seeds under this spec (the base game of a house rule) and compare")
     sm.add_argument("--json", action="store_true")
     sm.add_argument("--agent", choices=["random", "solver"], default="random")
     sm.add_argument("--agent-query", metavar="QUERY")
     sm.add_argument("--agent-seats", metavar="SEATS")
+    sm.add_argument("--seat", metavar="SEAT=AGENT", action="append",
+                    help="the agent of one seat: random or solver (repeatable)")
     sm.add_argument("--agent-input", metavar="NAME=VALUE", action="append")
     sm.add_argument("--agent-time-limit", type=_positive(float, "a number of seconds above 0"), default=10.0,
                     metavar="SECONDS")

@@ -26,7 +26,7 @@ from rulewright.compiler.play.inputs import read_grid, parse_value
 from rulewright.compiler.interpret import Interpreter, locate, RandomAgent
 from rulewright.compiler.play.checks import broken_invariants, invariant_note, invariant_watcher
 from rulewright.compiler.ir import checkpoint_names
-from rulewright.compiler.play import state_io
+from rulewright.compiler.play import resume, script, state_io
 from rulewright.compiler.play.simulate import simulate, compare
 from rulewright.compiler.diagnostics import RuntimeRulesError
 
@@ -131,10 +131,46 @@ def _narrative(state) -> list[str]:
     return lines
 
 
+def _start_of(args):
+    """The program and the position of ``--from FILE`` (read under the settings it was
+    saved with), as a place to resume from."""
+    program, position, doc = _load_state(argparse.Namespace(**{**vars(args), "state": args.from_state}))
+    _, text = state_io.read_document(args.from_state)
+    begin = resume.start(position, doc, args.from_state, text)
+    mode = program.modes[begin.mode]
+    if args.mode and args.mode != mode.name:
+        raise UsageError(f"--mode {args.mode}: the position of {args.from_state} is of the mode '{mode.name}'")
+    players = sum(1 for s in position.seats if s.kind == "player") - \
+        sum(1 for s in mode.seats if s.name is not None and s.kind == "player")
+    if args.players is not None and args.players != players:
+        raise UsageError(f"--players {args.players}: the position of {args.from_state} has {players} players")
+    if begin.checkpoint and args.stop_at:
+        name, _, count = args.stop_at.partition(":")
+        if name in position.checkpoints and int(count or 1) <= position.checkpoints[name]:
+            raise UsageError(f"--stop-at {args.stop_at}: the position stands at {begin.checkpoint}, where the "
+                             f"game has reached '{name}' {position.checkpoints[name]} time(s): give a later one "
+                             f"({name}:{position.checkpoints[name] + 1})")
+    return program, begin, mode, players
+
+
+def _with_resume(doc: dict, entry: dict) -> str:
+    """A state file's text: the position one entry a line (to read and edit), then what
+    resumes the game exactly on one line of its own."""
+    text = json.dumps(doc, indent=1, ensure_ascii=False)
+    return text[:-2] + ',\n "resume": ' + json.dumps(entry, ensure_ascii=False) + "\n}\n"
+
+
 def cmd_play(args) -> int:
-    program = _load(args.spec, args)
-    mode = _pick_mode(program, args)
-    players = args.players if args.players is not None else mode.min_players
+    begin = None
+    if args.from_state:
+        program, begin, mode, players = _start_of(args)
+        seats = list(begin.position.seats)
+    else:
+        program = _load(args.spec, args)
+        mode = _pick_mode(program, args)
+        players = args.players if args.players is not None else mode.min_players
+        seats = None
+    seed = args.seed if args.seed is not None or begin is not None else 0
     stop_at = _stop_label(program, args.stop_at) if args.stop_at is not None else None
     if stop_at and not args.save_state:
         raise UsageError("--stop-at goes with --save-state FILE (where to write the state)")
@@ -142,46 +178,83 @@ def cmd_play(args) -> int:
         raise UsageError(f"--save-state and --log name the same file ({args.log}): the log would overwrite "
                          "the position; give each its own file")
     read = [f.path for f in program.files] + [v.path for v in program.variants] + list(program.table_files.values())
+    read += [p for p in (args.from_state, args.choices) if p]
     for option, path in (("--save-state", args.save_state), ("--log", args.log)):
         hit = next((r for r in read if path and _same_file(path, r)), None)
         if hit is not None:
             raise UsageError(f"{option} {path}: this file is read by the command ({hit}); writing it would "
                              "overwrite it: give another file")
-    interp = Interpreter(program)
-    if args.agent_seats:
-        _check_agent_seats(interp, mode, players, args.agent_seats)
-    factory = _agents(program, args)
-    started = time.perf_counter()
+    interp = begin.position.interp if begin else Interpreter(program)
+    seats = seats or interp.seats_for(mode, players)
+    kinds = _seat_agents(seats, args)
+    entries = script.read_choices(args.choices) if args.choices else []
+    names = {s.name for s in seats if s.kind == "player"}
+    for e in entries:
+        if e.seat not in names:
+            raise BadInputError(Diagnostic(Span(args.choices, e.line, 1, e.line, 2),
+                                           f"'{e.seat}' is not a player's seat of this game",
+                                           did_you_mean(e.seat, names) or "players: " + ", ".join(sorted(names))))
     watch = invariant_watcher(interp)
+    human = None
+    if "human" in kinds.values():
+        from rulewright.cli.human import Table     # (the terminal's seat: only when one plays)
+        human = Table(program, args, kinds)
+    started = time.perf_counter()
 
     def write_log(state):
         if args.log:
             _write(args.log, "".join(json.dumps({"kind": e.kind, "seat": e.seat,
                                                  **{k: render.jsonable(v, state=True) for k, v in e.detail.items()}},
                                                 ensure_ascii=False) + "\n" for e in state.log))
+
+    def run(given: list, path: str):
+        factory, agents = script.scripted_factory(given, path, _agents(program, args, kinds, human))
+        if begin is not None:
+            st = resume.play_from(interp, begin, seed=args.seed, agent_factory=factory, stop_at=stop_at,
+                                  watchers=[watch])
+        else:
+            st = interp.play(mode.name, players, seed, stop_at=stop_at, agent_factory=factory, watchers=[watch])
+        return st, agents
     state = None
-    try:
-        state = interp.play(mode.name, players, args.seed, stop_at=stop_at, agent_factory=factory,
-                            watchers=[watch])
-        if state.stopped is None:
-            watch(state, "end")
-    except RulesError as exc:
-        game = getattr(exc, "game", None) or state
-        if game is not None:        # the log up to the failure is what explains it
-            write_log(game)
-        raise
+    given, given_path = entries, args.choices
+    while True:
+        try:
+            state, scripted = run(given, given_path)
+            if state.stopped is None:
+                watch(state, "end")
+            break
+        except RulesError as exc:
+            game = getattr(exc, "game", None) or state
+            if game is not None:        # the log up to the failure is what explains it
+                write_log(game)
+            raise
+        except Exception as exc:
+            if human is None:
+                raise
+            again = human.after(exc)    # an undo: the game again with the choices kept
+            if again is None:
+                raise
+            if again == "stop":         # saved and quit, or quit
+                return 0
+            given, given_path = again, "<undo>"
+    left = [e for a in scripted for e in a.entries]
+    if left:
+        first = min(e.line for e in left)
+        print(f"warning: {args.choices}:{first}: {len(left)} choice(s) of the file were not used: the game "
+              + (f"stopped at {state.stopped}" if state.stopped else "ended") + " before them", file=sys.stderr)
     seconds = time.perf_counter() - started
     if stop_at and state.stopped is None:
         name = stop_at.split(":")[0]
         raise BadInputError(f"the game ended before checkpoint {stop_at} "
                             f"('{name}' was reached {state.checkpoints.get(name, 0)} time(s))")
-    doc = state_io.dump(state, seed=args.seed, beside=args.save_state)
+    doc = state_io.dump(state, seed=state.seed, beside=args.save_state)
     if args.save_state:
-        _write(args.save_state, json.dumps(doc, indent=1, ensure_ascii=False) + "\n")
+        _write(args.save_state, _with_resume(doc, resume.entry(state)))
     write_log(state)
     per_seat = [v for v in program.state.values() if v.per_seat]
     if args.json:
-        out = {"spec": program.name, "mode": mode.name, "players": players, "seed": args.seed,
+        out = {"spec": program.name, "mode": mode.name, "players": players, "seed": state.seed,
+               **({"from": args.from_state} if begin else {}),
                "stopped_at": state.stopped,
                "seats": [{"name": s.name, "kind": s.kind, "title": s.title,
                           **{v.name: render.typed_json(program, v.type, state.per[v.name][s]) for v in per_seat}}
@@ -196,7 +269,8 @@ def cmd_play(args) -> int:
                "seconds": round(seconds, 3)}
         print(json.dumps(out, indent=2, ensure_ascii=False))
         return 0
-    print(f"{program.title}: {mode.title or mode.name}, {players} player(s), seed {args.seed}")
+    print(f"{program.title}: {mode.title or mode.name}, {players} player(s), seed {state.seed}"
+          + (f", from {args.from_state} ({begin.checkpoint or 'as saved'})" if begin else ""))
     print("\n".join(_narrative(state)))
     boards = [v for v in per_seat if isinstance(v.type, BoardT)]
     for seat in state.seats if boards else ():
@@ -237,9 +311,16 @@ def cmd_play(args) -> int:
 
 def cmd_simulate(args) -> int:
     """Many seeded games of one mode; with --against, the same seeds under another spec."""
-    program = _load(args.spec, args)
-    mode = _pick_mode(program, args)
-    players = args.players if args.players is not None else mode.min_players
+    begin = None
+    if args.from_state:
+        if args.against:
+            raise UsageError("--from and --against: compare two specs from the same position by saving it "
+                             "under each (not yet both in one command)")
+        program, begin, mode, players = _start_of(argparse.Namespace(**{**vars(args), "stop_at": None}))
+    else:
+        program = _load(args.spec, args)
+        mode = _pick_mode(program, args)
+        players = args.players if args.players is not None else mode.min_players
     seeds = list(range(args.seed, args.seed + args.games))
     runs = [(program, args.spec)]
     if args.against:
@@ -258,9 +339,8 @@ def cmd_simulate(args) -> int:
         runs.append((other, args.against))
     summaries, agents = [], []
     for prog, path in runs:
-        interp = Interpreter(prog)
-        if args.agent_seats:
-            _check_agent_seats(interp, mode, players, args.agent_seats)
+        interp = begin.position.interp if begin else Interpreter(prog)
+        kinds = _seat_agents(begin.position.seats if begin else interp.seats_for(mode, players), args)
         done: dict = {}         # solver seat -> what its agents did, summed over the games
 
         def tally(_, state, done=done):
@@ -270,8 +350,8 @@ def cmd_simulate(args) -> int:
                     t[k] += a[k]
                 t["at_random"] += sum(a["at_random"].values())
         try:
-            summaries.append(simulate(interp, mode.name, players, seeds, agent_factory=_agents(prog, args),
-                                      on_game=tally))
+            summaries.append(simulate(interp, mode.name, players, seeds, agent_factory=_agents(prog, args, kinds),
+                                      on_game=tally, start=begin))
         except RulesError as exc:
             seed = getattr(exc, "seed", None)
             if seed is not None:
@@ -297,6 +377,7 @@ def cmd_simulate(args) -> int:
     if args.json:
         out = {"spec": program.name, "title": program.title, "mode": mode.name, "players": players,
                "games": args.games, "seeds": [seeds[0], seeds[-1]], "agent": args.agent,
+               **({"from": args.from_state, "checkpoint": begin.checkpoint} if begin else {}),
                "reports": _summary_json(summaries[0]), "seconds": round(summaries[0].seconds, 3),
                **({"solver_agents": agents[0]} if agents[0] else {})}
         if args.against:
@@ -309,7 +390,9 @@ def cmd_simulate(args) -> int:
     who = "random agents" if args.agent == "random" else \
         f"solver agents ({args.agent_seats or 'every player'})" + (", the other seats random" if args.agent_seats else "")
     print(f"{program.title}: {mode.title or mode.name}, {players} player(s), {args.games} game(s) "
-          f"(seeds {seeds[0]}..{seeds[-1]}), {who}")
+          f"(seeds {seeds[0]}..{seeds[-1]}), {who}"
+          + (f"\nfrom {args.from_state} ({begin.checkpoint or 'as saved'}): each game plays on from there"
+             if begin else ""))
     if args.against:
         print(f"against {runs[1][0].title} ({runs[1][1]}), the same seeds")
     print()
@@ -325,15 +408,6 @@ def _agent_words(asked: int, answered: int, from_answers: int, at_random: int) -
     """What a solver seat did, as play and simulate say it."""
     return (f"asked {asked} time(s), {answered} answered; {from_answers} choice(s) from the answers, "
             f"{at_random} at random")
-
-
-def _check_agent_seats(interp, mode, players: int, given: str) -> None:
-    seats = {s.name: s for s in interp.seats_for(mode, players)}
-    for name in given.split(","):
-        if name not in seats or seats[name].kind != "player":
-            players_here = [n for n, s in seats.items() if s.kind == "player"]
-            hint = did_you_mean(name, players_here) or "players: " + ", ".join(players_here)
-            raise UsageError(f"--agent-seats: '{name}' is not a player's seat of this game ({hint})")
 
 
 def _json_key(k) -> str:
@@ -446,33 +520,83 @@ def _solver_agents(state) -> dict:
             if isinstance(agent := state.agents.get(seat.index), SolverAgent)}
 
 
-def _agents(program, args):
-    """The agent factory of 'play': random agents, or agents that play a query's answers."""
+AGENT_KINDS = ("random", "solver", "human")
+
+
+def _seat_agents(seats, args) -> dict[str, str]:
+    """The agent of each player's seat: --agent for --agent-seats (all by default), the
+    others random, then each --seat SEAT=AGENT."""
+    players = [s.name for s in seats if s.kind == "player"]
+    titles = {s.title: s.name for s in seats if s.kind == "player"}
+
+    def seat_name(name: str, option: str) -> str:
+        if name in players:
+            return name
+        if name in titles:
+            return titles[name]
+        hint = did_you_mean(name, players) or "players: " + ", ".join(players)
+        raise UsageError(f"{option}: '{name}' is not a player's seat of this game ({hint})")
     if args.agent_seats is not None and not args.agent_seats.strip():
-        raise UsageError("--agent-seats takes the seats the solver plays, e.g. p1,p3 (left out: every player), "
+        raise UsageError("--agent-seats takes the seats --agent plays, e.g. p1,p3 (left out: every player), "
                          "not an empty list")
-    if args.agent == "random":
-        if args.agent_query or args.agent_seats or args.agent_input:
-            raise UsageError("--agent-query, --agent-seats and --agent-input go with --agent solver")
+    kinds = dict.fromkeys(players, "random")
+    if args.agent_seats and args.agent == "random":
+        raise UsageError("--agent-seats goes with --agent solver or --agent human (the seats that agent plays)")
+    for name in (args.agent_seats.split(",") if args.agent_seats else players):
+        kinds[seat_name(name.strip(), "--agent-seats")] = args.agent
+    allowed = AGENT_KINDS if "human" in _choices_of(args) else AGENT_KINDS[:2]
+    for item in getattr(args, "seat", None) or []:
+        name, sep, kind = item.partition("=")
+        if not sep or not name.strip():
+            raise UsageError(f"--seat takes SEAT=AGENT, e.g. --seat p1=human, not {item!r}")
+        if kind.strip() not in allowed:
+            hint = "a human seat plays with 'play'" if kind.strip() == "human" else "agents: " + ", ".join(allowed)
+            raise UsageError(f"--seat {item}: no agent '{kind.strip()}' here ({hint})")
+        kinds[seat_name(name.strip(), "--seat")] = kind.strip()
+    if (args.agent_query or args.agent_input) and not {"solver", "human"} & set(kinds.values()):
+        raise UsageError("--agent-query and --agent-input go with a solver seat (--agent solver) or a human "
+                         "seat (its suggestions)")
+    return kinds
+
+
+def _choices_of(args) -> tuple:
+    return ("human",) if args.command == "play" else ()
+
+
+def _agents(program, args, kinds: dict[str, str], human=None):
+    """The agent factory of 'play' and 'simulate': each seat's agent (random, a query's
+    answers, a person at the terminal); None when every seat plays at random."""
+    if set(kinds.values()) <= {"random"}:
         return None
-    from rulewright.solver.agent import SolverAgent, playing_queries       # (OR-Tools loads only when a seat needs the solver)
+    query = _playing_query(program, args, required="solver" in kinds.values())
+    inputs = _agent_inputs(program, query, args.agent_input or []) if query else {}
+
+    def factory(seat, seed):
+        mine = seed * 1_000_003 + seat.index
+        kind = kinds.get(seat.name, "random")
+        if kind == "solver":
+            from rulewright.solver.agent import SolverAgent   # (OR-Tools loads only when a seat needs the solver)
+            return SolverAgent(program, query, mine, time_limit=args.agent_time_limit, inputs=inputs)
+        if kind == "human":
+            return human.agent(seat, query, inputs)
+        return RandomAgent(mine)
+    return factory
+
+
+def _playing_query(program, args, required: bool) -> str | None:
+    """The query a solver seat plays (and a human seat's suggestions come from)."""
+    from rulewright.solver.agent import playing_queries       # (OR-Tools loads only when a seat needs the solver)
     names = playing_queries(program)
     query = (args.agent_query or "").replace("-", "_") or (names[0] if len(names) == 1 else None)
     if query is None or query not in names:
+        if not required and not args.agent_query:
+            return None
         shown = ", ".join(n.replace("_", "-") for n in names) or "none"
         what = ("choose one with --agent-query NAME" if query is None else
                 f"{query!r} has none" if query in program.queries else f"there is no query {query!r}")
         raise UsageError(f"--agent solver plays the answers of a query with 'play' statements; {what}"
                          f" (here: {shown})")
-    seats = set(args.agent_seats.split(",")) if args.agent_seats else None
-    inputs = _agent_inputs(program, query, args.agent_input or [])
-
-    def factory(seat, seed):
-        mine = seed * 1_000_003 + seat.index
-        if seats is None or seat.name in seats:
-            return SolverAgent(program, query, mine, time_limit=args.agent_time_limit, inputs=inputs)
-        return RandomAgent(mine)
-    return factory
+    return query
 
 
 def _agent_inputs(program, query: str, given: list[str]) -> dict:
@@ -500,7 +624,10 @@ def _agent_inputs(program, query: str, given: list[str]) -> dict:
 def cmd_show(args) -> int:
     program, state, doc = _load_state(args)
     if args.json:
-        print(json.dumps(state_io.dump(state, seed=doc.get("seed")), indent=1, ensure_ascii=False))
+        out = state_io.dump(state, seed=doc.get("seed"))
+        if "resume" in doc:         # (kept as saved: what resumes the game exactly)
+            out["resume"] = doc["resume"]
+        print(json.dumps(out, indent=1, ensure_ascii=False))
         return 0
     print("\n".join(state_io.show(state)))
     return 0

@@ -624,7 +624,7 @@ def test_diff_compares_versions_of_one_game():
     (["query", SPEC, "best-placement", "--state", "examples/partial.grid", "--card", "lion", "--card", "hyena"],
      "--card is given twice (--card lion, then --card hyena)"),
     (["play", SPEC, "--players", "3", "--agent", "solver", "--agent-seats", ""],
-     "--agent-seats takes the seats the solver plays"),
+     "--agent-seats takes the seats --agent plays"),
 ])
 def test_an_option_given_twice_is_refused_not_overwritten(args, message):
     code, out, err = run(*args)
