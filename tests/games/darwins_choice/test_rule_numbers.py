@@ -4,7 +4,7 @@ Each test builds a small table (biomes in play and species on them, as the ruleb
 examples do: ``helpers.table_state``), runs one procedure or definition of the spec on
 it and checks the numbers the rulebook's rule gives: Darwin Points, Food Chips, who
 eats, who starves, who dies. Every expected number is derived by hand in a comment,
-from the rule (rules inventory, /work/shared/rules/rules-inventory.md) and from the
+from the rule (its rulebook ID, in brackets on the spec's definition) and from the
 printed values of the cards (spec/darwins_choice/animal_cards.csv: Hearts H,
 Competitive Strength CS, ability symbols) and biomes (biomes.csv: central symbols,
 plants, meat, points). The stats of each crafted species are asserted first, so a
