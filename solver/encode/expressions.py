@@ -14,7 +14,7 @@ from typing import Any
 
 from rulewright.compiler import ir as I
 from rulewright.compiler.semantics import runtime as rt
-from rulewright.compiler.diagnostics import NotSupportedError, RuntimeRulesError, Span
+from rulewright.compiler.diagnostics import Diagnostic, NotSupportedError, RuntimeRulesError, Span
 
 from rulewright.compiler.interpret import interpreter_for
 from rulewright.compiler.semantics.operators import OPERATORS
@@ -250,6 +250,15 @@ class Expressions:
                 return 0
         encode = ENCODINGS.get(e.op)
         if encode is None:
+            unsplit = getattr(self, "unsplit", {})
+            if unsplit:
+                name, (n, span) = next(iter(unsplit.items()))
+                raise NotSupportedError(Diagnostic(
+                    e.span, f"the solver cannot use '{e.op}' ({operator.doc}) on the choice '{name}': it has {n} "
+                            f"options, more than the {self.SPLIT_MAX} a query's choice is split into (one case "
+                            "per option, where what follows knows the value)",
+                    "choose in two steps from smaller collections (a card, then a cell): each is split",
+                    notes=((span, f"the choice '{name}'"),)))
             raise NotSupportedError(f"the solver cannot use '{e.op}' on values that depend on a choice "
                                     f"({operator.doc})", e.span)
         return encode(self, e, *args)

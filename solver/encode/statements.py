@@ -46,7 +46,7 @@ class Statements(StatementWalk):
             self.value_caps[(id(board.ref), value)] = counts.get(value, 0)
 
     # ------------------------------------------------------------ statements of a query
-    SPLIT_MAX = 64      # element choices from known collections up to this size are split
+    SPLIT_MAX = 256     # element choices from known collections up to this size are split
 
     def run_query(self, q: I.QueryDef, inputs: dict[str, Any]):
         """Encode a query. An element choice from a known collection is a case split:
@@ -109,6 +109,9 @@ class Statements(StatementWalk):
                 len(rt.as_tuple(coll)) <= self.SPLIT_MAX:
             self.split(st, rt.as_tuple(coll), rest, env, guard, path)
             return True             # the rest of the block was walked once per option
+        if st.domain == "element" and not isinstance(coll, Sym):
+            # too many options to split: what follows sees the choice as a variable
+            self.unsplit = {**getattr(self, "unsplit", {}), st.name: (len(rt.as_tuple(coll)), st.span)}
         self.dead_end, self.dead_depth = False, len(self.context)
         value = self.choose(st, env, st.name)
         if self.dead_end and not self.explain:

@@ -106,3 +106,49 @@ query r [X-R] "R" {
     for reason in answer.reasons:
         assert reason.rule == "b" and reason.ids == ("X-BONUS",) and reason.span.line == 4
         assert reason.sentence == "there is nothing to choose b from: [x for x in 1..3 if x > n] is empty here"
+
+
+# ------------------------------------------------------------------ large choices
+def _pair_query(tmp_path, extra: str):
+    from helpers import ROOT, rel
+    return load(spec(tmp_path, f'''variant big "Big" extends "{rel(ROOT / "spec" / "ecosystem_savanna", tmp_path)}"
+query pick_pair "A card and a spot" {{
+  input state: ecosystem
+  choose m in [(k, c{extra}) for k in card for c in placements(state){" for d in [1, 2, 3, 4]" if extra else ""}]
+  maximize score(placed(state, m[0], m[1]), []){" + m[2]" if extra else ""}
+}}
+''', "big.rules"))
+
+
+def test_a_choice_of_more_than_64_options_is_split_and_answered(tmp_path):
+    """A card type and a cell together: 12 types times the free places of the partial
+    grid, more than 64 options (the old limit) and fewer than 256. The answer is the best
+    of every option, scored by the interpreter one by one."""
+    from helpers import ROOT
+    from rulewright.compiler.interpret import interpreter_for
+    from rulewright.compiler.play.inputs import read_grid
+    program = _pair_query(tmp_path, "")
+    grid = read_grid(str(ROOT / "examples" / "partial.grid"), program, "ecosystem", allow_free=True)
+    it = interpreter_for(program)
+    from rulewright.compiler.semantics import runtime as rt
+    options = [(k, c) for k in program.enums["card"].values for c in rt.placements(grid)]
+    assert 64 < len(options) <= 256
+    st = it.new_state([rt.Seat(0, "p1", "player", "Player 1")])
+    best = max(int(it.call("score", rt.placed(grid, k, c), (), state=st)) for k, c in options)
+    answer = run_query(program, "pick_pair", {"state": grid}, time_limit=60)
+    assert answer.status == "OPTIMAL" and answer.objective == best
+
+
+def test_a_choice_too_large_to_split_is_named_with_the_limit(tmp_path):
+    from helpers import ROOT
+    from rulewright.compiler.diagnostics import NotSupportedError
+    from rulewright.compiler.play.inputs import read_grid
+    program = _pair_query(tmp_path, ", d")
+    grid = read_grid(str(ROOT / "examples" / "partial.grid"), program, "ecosystem", allow_free=True)
+    with pytest.raises(NotSupportedError) as info:
+        run_query(program, "pick_pair", {"state": grid}, time_limit=60)
+    text = info.value.render()
+    assert "the solver cannot use 'placed' (the grid with one more card) on the choice 'm': it has 352 options, " \
+           "more than the 256 a query's choice is split into" in text
+    assert "big.rules:4:3: note: the choice 'm'" in text
+    assert "choose in two steps from smaller collections" in text
