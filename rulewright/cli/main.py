@@ -90,9 +90,10 @@ def build_parser() -> argparse.ArgumentParser:
     tl.add_argument("--show", type=_whole("a whole number"), default=10, metavar="N",
                     help="list up to N stale and missing texts per language (default 10)")
     common(tl)
-    s = sub.add_parser("score", help="score finished grids as the players of one game")
+    s = sub.add_parser("score", help="score finished grids as the players of one game, or a position's seats")
     s.add_argument("spec", metavar="SPEC")
-    s.add_argument("grids", nargs="+", metavar="GRID")
+    s.add_argument("grids", nargs="*", metavar="GRID")
+    s.add_argument("--state", metavar="FILE", help="score every player of a position (a state file) instead")
     s.add_argument("--json", action="store_true")
     common(s)
     pl = sub.add_parser("play", help="play a seeded game with random legal agents")

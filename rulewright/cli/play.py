@@ -32,6 +32,10 @@ from rulewright.compiler.diagnostics import RuntimeRulesError
 
 
 def cmd_score(args) -> int:
+    if args.state:
+        return _score_position(args)
+    if not args.grids:
+        raise UsageError("score takes the grid files to score (GRID...), or a position: --state FILE")
     program = _load(args.spec, args)
     if program.outcome is None:
         raise BadInputError(f"{args.spec}: the spec has no 'outcome' to score with")
@@ -65,6 +69,48 @@ def cmd_score(args) -> int:
                 if isinstance(v, tuple):
                     prey |= {x for x in v if isinstance(x, tuple)}
         print("\n".join(board_lines(board, prey)))
+        if isinstance(res, rt.Score):
+            print("\n".join(score_lines(res)))
+        else:
+            print(f"  total {int(res)}")
+        print()
+    return 0
+
+
+def _score_position(args) -> int:
+    """Each player of a position scored with the spec's outcome, on the whole position
+    (what a scoring reads besides the grids: piles, shared state, the other seats)."""
+    if args.grids:
+        raise UsageError("score takes grid files or --state FILE, not both")
+    program, state, doc = _load_state(args)
+    if program.outcome is None:
+        raise BadInputError(f"{args.spec}: the spec has no 'outcome' to score with")
+    interp = state.interp
+    boards = [v for v in program.state.values() if v.per_seat and isinstance(v.type, BoardT)]
+    results = [(seat, interp.call(program.outcome, seat, state=state)) for seat in state.players]
+    if args.json:
+        players = []
+        for seat, res in results:
+            entry: dict[str, Any] = {"seat": seat.name, "title": seat.title}
+            if isinstance(res, rt.Score):
+                entry["scores"] = dict(res.steps)
+                for k, v in res.choices.items():
+                    entry[k] = jsonable(v)
+            entry["total"] = int(res)
+            players.append(entry)
+        print(json.dumps({"state": args.state, "players": players}, indent=2, ensure_ascii=False))
+        return 0
+    for seat, res in results:
+        print(f"{seat.title} ({seat.name})")
+        prey = set()
+        if isinstance(res, rt.Score):
+            for v in res.choices.values():
+                if isinstance(v, tuple):
+                    prey |= {x for x in v if isinstance(x, tuple)}
+        for var in boards:
+            board = state.per[var.name][seat]
+            if board.cards:
+                print("\n".join(board_lines(board, prey)))
         if isinstance(res, rt.Score):
             print("\n".join(score_lines(res)))
         else:

@@ -266,3 +266,28 @@ def test_a_record_is_chosen_by_some_of_its_fields(darwin):
         value = {"id": e["value"]["id"]} if isinstance(e["value"], dict) and "id" in e["value"] else e["value"]
         given.append({"seat": e["seat"], "choice": e["choice"], "value": value})
     assert scores(darwin.play(4, seed=5, choices=given)) == scores(whole)
+
+
+# ------------------------------------------------------------------ score --state
+def test_score_reads_a_position(tmp_path):
+    """Every player of a finished game scored from its state file: the totals are the
+    game's own scores (the rival herds read from the other seats of the position)."""
+    end = tmp_path / "end.json"
+    code, out, err = run("play", SAVANNA, "--players", "4", "--seed", "2", "--save-state", str(end), "--json")
+    assert code == 0, err
+    played = json.loads(out)["reports"]["score"]
+    code, out, err = run("score", SAVANNA, "--state", str(end), "--json")
+    assert code == 0, err
+    scored = {p["seat"]: p["total"] for p in json.loads(out)["players"]}
+    assert scored == played
+    code, out, err = run("score", SAVANNA, "--state", str(end))
+    assert code == 0 and out.startswith("Player 1 (p1)\n") and "  total " in out
+
+
+@pytest.mark.parametrize("args, message", [
+    (["score", SAVANNA], "score takes the grid files to score (GRID...), or a position: --state FILE"),
+    (["score", SAVANNA, "examples/margot.grid", "--state", "x.json"], "score takes grid files or --state FILE, not both"),
+])
+def test_score_usage(args, message):
+    code, out, err = run(*args)
+    assert code == 2 and message in err
