@@ -581,3 +581,10 @@ def statements(stmts):
             yield from statements(st.other)
         elif isinstance(st, Block):
             yield from statements(st.body)
+
+
+def points_local(step: str) -> str:
+    """The local holding the points of a finished step of a scoring (``points of STEP``):
+    a name no spec can write, bound by the interpreter and the encoder once the step is
+    done."""
+    return f"points of {step}"

@@ -100,10 +100,11 @@ class Interpreter:
         for layer in sd.layers:
             lines.append(f"    {pyname(layer)} = frozenset()")
         self._layers = list(sd.layers)
-        flat: list[tuple[str, I.Stmt]] = []
+        flat: list[tuple[str, I.Stmt | None]] = []
         for step in sd.steps:
             for st in step.body:
                 flat.append((step.name, st))
+            flat.append((step.name, None))      # the step is done: its points (points of STEP)
         self._scoring_body(flat, sd.layers, lines, 1)
         self.funcs.append("\n".join(self._hoist(sd.params, lines)) + "\n")
 
@@ -121,8 +122,11 @@ class Interpreter:
             lines.append(f"{pad}    return sum(_steps.values())")
         lines.append(f"{pad}return _rt.Score(_steps, _choices, {{{layers}}})")
 
-    def _scoring_stmt(self, st: I.Stmt, step: str, lines: list[str], depth: int):
+    def _scoring_stmt(self, st: I.Stmt | None, step: str, lines: list[str], depth: int):
         pad = "    " * depth
+        if st is None:
+            lines.append(f"{pad}{pyname(I.points_local(step))} = _steps[{self.em.const(step)}]")
+            return
         lines.append(f"{pad}# at {self.span_ref(st.span)}")     # where a run-time error of these lines is
         if isinstance(st, I.Points):
             lines.append(f"{pad}_steps[{self.em.const(step)}] += {self.flat.value(st.value, lines, pad)}")

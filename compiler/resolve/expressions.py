@@ -581,6 +581,32 @@ class ExpressionsPhase:
             self.diag.error(node.name_span, f"a {t} has no '{node.name}'")
         return I.Const(ANY, node.span, None)
 
+    def ex_PointsOf(self, node: A.PointsOf, scope: Scope) -> I.Expr:
+        """``points of STEP``: inside a scoring, the points a step before this one gave (a
+        local each evaluator binds once the step is done: ``ir.points_local``)."""
+        where = getattr(self, "scoring_steps", None)
+        if where is None:
+            self.diag.error(node.span, f"'points of {node.step}' reads a step of the scoring it is written in",
+                            "outside a scoring, the points of one step of a score are score(g).STEP")
+            return I.Const(INT, node.span, 0)
+        scoring, names, here = where
+        if node.step not in names or names.index(node.step) >= here:
+            before = names[:here]
+            if node.step == names[here]:
+                message = f"step '{node.step}' cannot read its own points: they are still being counted"
+            elif node.step in names:
+                message = f"step '{node.step}' comes after '{names[here]}' in '{scoring}': its points are not counted yet"
+            else:
+                message = f"'{scoring}' has no step '{node.step}'"
+            guess = did_you_mean(node.step, before) if node.step not in names else None
+            hint = (guess or "the steps before this one: " + ", ".join(before)) if before \
+                else "this is the scoring's first step: no step's points are counted before it"
+            self.diag.error(node.step_span, message, hint)
+            return I.Const(INT, node.span, 0)
+        # the earlier step feeds this one (as a layer it marks does): not a cycle with 'precedes'
+        self.reads.append((f"{scoring}.{node.step}", self.current, "feeds", node.step_span))
+        return I.Local(INT, node.span, I.points_local(node.step))
+
     def ex_GridLit(self, node: A.GridLit, scope: Scope) -> I.Expr:
         """A grid written out: its cells in reading order, rows x columns of them, each a
         value of the grid's cells or '.' for none."""

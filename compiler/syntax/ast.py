@@ -93,6 +93,13 @@ class FieldInit(Node):
 
 
 @dataclass(frozen=True)
+class PointsOf(Expr):
+    """``points of water``: inside a scoring, the points an earlier step of it gave."""
+    step: str
+    step_span: Span
+
+
+@dataclass(frozen=True)
 class GridLit(Expr):
     """``grid ecosystem { water . tree ... }``: a grid written out row by row, a value of
     its cells or ``.`` (none) for each cell."""
