@@ -584,7 +584,7 @@ def statements(stmts):
 
 
 def points_local(step: str) -> str:
-    """The local holding the points of a finished step of a scoring (``points of STEP``):
+    """The local holding the points of a finished step of a scoring (``SCORING.STEP``):
     a name no spec can write, bound by the interpreter and the encoder once the step is
     done."""
     return f"points of {step}"

@@ -104,7 +104,7 @@ class Interpreter:
         for step in sd.steps:
             for st in step.body:
                 flat.append((step.name, st))
-            flat.append((step.name, None))      # the step is done: its points (points of STEP)
+            flat.append((step.name, None))      # the step is done: its points (SCORING.STEP)
         self._scoring_body(flat, sd.layers, lines, 1)
         self.funcs.append("\n".join(self._hoist(sd.params, lines)) + "\n")
 

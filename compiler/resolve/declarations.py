@@ -15,7 +15,7 @@ from rulewright.compiler import ir as I
 from rulewright.compiler.semantics import runtime as rt
 from rulewright.compiler.diagnostics import BadInputError, Span, did_you_mean, whole_number
 from rulewright.compiler.types import (ANY, BOOL, INT, RELATION, SEAT, TEXT, AnyT, BoardT, BoolT, CellT, CollT, EnumT,
-                    IntT, RecordT, Type, assignable, is_bool, is_int)
+                    IntT, RecordT, TupleT, Type, assignable, is_bool, is_int)
 from rulewright.compiler.resolve.scope import MOST_GRID_CELLS, Scope, named_options
 
 
@@ -26,6 +26,8 @@ class DeclarationsPhase:
     def type(self, node: A.TypeExpr) -> Type:
         if isinstance(node, A.TypeOf):
             return CollT(node.kind, self.type(node.elem))
+        if isinstance(node, A.TypeTuple):
+            return TupleT(tuple(self.type(t) for t in node.items))
         name = node.name
         simple = {"int": INT, "bool": BOOL, "text": TEXT, "seat": SEAT, "relation": RELATION}
         if name in simple:

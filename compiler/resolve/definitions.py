@@ -46,7 +46,7 @@ class DefinitionsPhase:
             self.reads.append((node.name, key, "contains", step.name_span))
             if prev is not None:
                 self.reads.append((prev, key, "precedes", step.name_span))
-            # 'points of STEP' reads the steps before this one (see ex_PointsOf)
+            # SCORING.STEP reads the steps before this one (see points_of)
             self.scoring_steps = (node.name, [s.name for s in node.steps], len(steps))
             body = self.block(step.body, scope, "scoring")
             self.scoring_steps = None

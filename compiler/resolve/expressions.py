@@ -544,6 +544,10 @@ class ExpressionsPhase:
         return I.Const(ANY, node.span, None)
 
     def ex_Attr(self, node: A.Attr, scope: Scope) -> I.Expr:
+        where = getattr(self, "scoring_steps", None)
+        if where is not None and isinstance(node.base, A.Name) and node.base.id == where[0] \
+                and scope.lookup(node.base.id) is None:
+            return self.points_of(node, where)
         base = self.expr(node.base, scope)
         t = base.type
         if isinstance(t, EnumT):
@@ -581,31 +585,27 @@ class ExpressionsPhase:
             self.diag.error(node.name_span, f"a {t} has no '{node.name}'")
         return I.Const(ANY, node.span, None)
 
-    def ex_PointsOf(self, node: A.PointsOf, scope: Scope) -> I.Expr:
-        """``points of STEP``: inside a scoring, the points a step before this one gave (a
+    def points_of(self, node: A.Attr, where: tuple) -> I.Expr:
+        """``SCORING.STEP`` inside that scoring: the points a step before this one gave (a
         local each evaluator binds once the step is done: ``ir.points_local``)."""
-        where = getattr(self, "scoring_steps", None)
-        if where is None:
-            self.diag.error(node.span, f"'points of {node.step}' reads a step of the scoring it is written in",
-                            "outside a scoring, the points of one step of a score are score(g).STEP")
-            return I.Const(INT, node.span, 0)
         scoring, names, here = where
-        if node.step not in names or names.index(node.step) >= here:
+        step = node.name
+        if step not in names or names.index(step) >= here:
             before = names[:here]
-            if node.step == names[here]:
-                message = f"step '{node.step}' cannot read its own points: they are still being counted"
-            elif node.step in names:
-                message = f"step '{node.step}' comes after '{names[here]}' in '{scoring}': its points are not counted yet"
+            if step == names[here]:
+                message = f"step '{step}' cannot read its own points: they are still being counted"
+            elif step in names:
+                message = f"step '{step}' comes after '{names[here]}' in '{scoring}': its points are not counted yet"
             else:
-                message = f"'{scoring}' has no step '{node.step}'"
-            guess = did_you_mean(node.step, before) if node.step not in names else None
+                message = f"'{scoring}' has no step '{step}'"
+            guess = did_you_mean(step, before) if step not in names else None
             hint = (guess or "the steps before this one: " + ", ".join(before)) if before \
                 else "this is the scoring's first step: no step's points are counted before it"
-            self.diag.error(node.step_span, message, hint)
+            self.diag.error(node.name_span, message, hint)
             return I.Const(INT, node.span, 0)
         # the earlier step feeds this one (as a layer it marks does): not a cycle with 'precedes'
-        self.reads.append((f"{scoring}.{node.step}", self.current, "feeds", node.step_span))
-        return I.Local(INT, node.span, I.points_local(node.step))
+        self.reads.append((f"{scoring}.{step}", self.current, "feeds", node.name_span))
+        return I.Local(INT, node.span, I.points_local(step))
 
     def ex_GridLit(self, node: A.GridLit, scope: Scope) -> I.Expr:
         """A grid written out: its cells in reading order, rows x columns of them, each a

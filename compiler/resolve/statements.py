@@ -22,7 +22,14 @@ class StatementsPhase:
     def block(self, stmts, scope: Scope, context: str) -> list[I.Stmt]:
         """Resolve statements in order; ``let`` and ``choose`` names stay visible after them."""
         inner = scope.child(context)
-        return [s for s in (self.stmt(st, inner, context) for st in stmts) if s is not None]
+        out: list[I.Stmt] = []
+        for st in stmts:
+            s = self.stmt(st, inner, context)
+            if isinstance(s, list):         # a statement that is several (swap)
+                out.extend(s)
+            elif s is not None:
+                out.append(s)
+        return out
 
     def stmt(self, node: A.Stmt, scope: Scope, context: str) -> I.Stmt | None:
         return getattr(self, "st_" + type(node).__name__)(node, scope, context)
@@ -317,6 +324,30 @@ class StatementsPhase:
             inner.names[node.var] = coll.type.elem if isinstance(coll.type, CollT) else ANY
             var = node.var
         return I.Report(node.span, node.name, var, coll, self.expr(node.value, inner))
+
+    def st_Swap(self, node: A.Swap, scope, context):
+        """``swap a, b``: a hidden local keeps the first value, then each side is set as
+        ``set`` would (the same checks: state is set in procedures, types must agree)."""
+        def read(side) -> A.Expr:
+            name, span, key = side
+            return A.Name(span, name) if key is None else A.Call(span, name, span, (key,))
+        keep = f"swapped {node.span.line}:{node.span.col}"     # (a name no spec can write)
+        inner = scope
+        first = self.expr(read(node.first), inner)
+        second = self.expr(read(node.second), inner)
+        if first.type != second.type and not (assignable(first.type, second.type)
+                                               and assignable(second.type, first.type)):
+            self.diag.error(node.span, f"swap exchanges two values of one type: {node.first[0]} is {first.type}, "
+                                       f"{node.second[0]} is {second.type}")
+            return None
+        inner.names[keep] = first.type
+        parts = [I.Let(node.span, keep, first)]
+        for (name, span, key), value in ((node.first, read(node.second)), (node.second, A.Name(node.span, keep))):
+            st = self.st_SetVar(A.SetVar(node.span, name, span, key, value), inner, context)
+            if st is None:
+                return None
+            parts.append(st)
+        return parts
 
     def st_SetVar(self, node: A.SetVar, scope, context):
         value = self.expr(node.value, scope)

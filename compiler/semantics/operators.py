@@ -264,10 +264,14 @@ def t_map_get(ts, data):
 
 
 def t_relation_build(ts, data):
+    def a_step(t) -> bool:
+        return isinstance(t, AnyT) or (isinstance(t, TupleT) and len(t.items) == 2
+                                       and all(is_int(x) for x in t.items))
     for i, t in enumerate(ts):
-        need(isinstance(t, (TupleT, AnyT)) and (not isinstance(t, TupleT) or
-                                                (len(t.items) == 2 and all(is_int(x) for x in t.items))),
-             "expected a (row, column) step such as (-1, 0)", i)
+        # steps written out, (-1, 0), or computed: a collection of them
+        need(a_step(t) or (isinstance(t, CollT) and a_step(t.elem)),
+             "expected a (row, column) step such as (-1, 0), or a collection of steps "
+             "([(r, c) for r in -2..2 for c in -2..2 if ...])", i)
     return RELATION
 
 
@@ -401,9 +405,9 @@ op("rel_apply", 1, t_rel_apply, "{D}[{0}]", "the cells a relation reaches from a
 
 op("groups", 1, t_groups, "_rt.groups({0}, {D})", "connected groups of cells under a relation")
 
-op("offsets", None, t_relation_build, "_rt.Relation(offsets=({*},))", "cells at fixed steps", constant_only=True)
+op("offsets", None, t_relation_build, "_rt.relation_of('offsets', {*})", "cells at fixed steps", constant_only=True)
 
-op("rays", None, t_relation_build, "_rt.Relation(rays=({*},))", "cells along repeated steps", constant_only=True)
+op("rays", None, t_relation_build, "_rt.relation_of('rays', {*})", "cells along repeated steps", constant_only=True)
 
 op("rel_union", 2, t_rel_union, "({0} + {1})", "cells reached by either relation", constant_only=True)
 

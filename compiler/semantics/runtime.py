@@ -245,6 +245,19 @@ class Relation:
         return "; ".join(parts) or "nothing"
 
 
+def relation_of(kind: str, *given) -> Relation:
+    """``offsets(...)`` or ``rays(...)``: steps written out, or collections of steps
+    (computed: every step within a distance), in order, each once."""
+    steps = []
+    for g in given:
+        if isinstance(g, tuple) and len(g) == 2 and all(isinstance(x, int) for x in g):
+            steps.append(g)                             # a step: (row, column)
+        else:
+            steps.extend(tuple(x) for x in g)           # a collection of steps
+    steps = tuple(dict.fromkeys(steps))
+    return Relation(offsets=steps) if kind == "offsets" else Relation(rays=steps)
+
+
 class RelationTable(dict):
     """``table[cell]`` -> cells related to it on one grid; computed once per cell."""
 

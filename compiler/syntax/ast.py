@@ -37,6 +37,12 @@ class TypeOf(TypeExpr):
     elem: TypeExpr
 
 
+@dataclass(frozen=True)
+class TypeTuple(TypeExpr):
+    """``(card, cell)``: a tuple of values of these types, in order."""
+    items: tuple[TypeExpr, ...]
+
+
 # ---------------------------------------------------------------- expressions
 @dataclass(frozen=True)
 class Expr(Node):
@@ -90,13 +96,6 @@ class Aggregate(Expr):
 class FieldInit(Node):
     name: str
     value: Expr
-
-
-@dataclass(frozen=True)
-class PointsOf(Expr):
-    """``points of water``: inside a scoring, the points an earlier step of it gave."""
-    step: str
-    step_span: Span
 
 
 @dataclass(frozen=True)
@@ -297,6 +296,14 @@ class SetVar(Stmt):
     name_span: Span
     key: Expr | None
     value: Expr
+
+
+@dataclass(frozen=True)
+class Swap(Stmt):
+    """``swap a, b`` (``swap hand(p), hand(q)``): two values exchanged; each side is a
+    local, shared state, or state kept per key, as ``set`` takes them."""
+    first: tuple[str, Span, Expr | None]
+    second: tuple[str, Span, Expr | None]
 
 
 @dataclass(frozen=True)

@@ -481,6 +481,8 @@ class _Builder(ExpressionBuilder):
     def type(self, node) -> A.TypeExpr:
         if node.data == "type_name":
             return A.TypeName(self.span(node), str(node.children[0]))
+        if node.data == "type_tuple":
+            return A.TypeTuple(self.span(node), tuple(self.type(c) for c in node.children))
         kind = node.data[len("type_"):]
         return A.TypeOf(self.span(node), kind, self.type(node.children[0]))
 
@@ -654,6 +656,13 @@ class _Builder(ExpressionBuilder):
     def st_set_var(self, node):
         name, value = node.children
         return A.SetVar(self.span(node), str(name), self.span(name), None, self.expr(value))
+
+    def st_swap_stmt(self, node):
+        def side(t):
+            name, key = t.children
+            return (str(name), self.span(name), self.expr(key) if key is not None else None)
+        first, second = node.children
+        return A.Swap(self.span(node), side(first), side(second))
 
     def st_set_keyed(self, node):
         name, key, value = node.children

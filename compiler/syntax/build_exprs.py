@@ -98,10 +98,6 @@ class ExpressionBuilder:
         name, *fields = node.children
         return A.New(self.span(node), str(name), self.span(name), self.field_inits(fields))
 
-    def ex_points_of(self, node):
-        name = node.children[0]
-        return A.PointsOf(self.span(node), str(name), self.span(name))
-
     def ex_grid_lit(self, node):
         name, *cells = node.children
         out = []

@@ -35,7 +35,7 @@ class Scorings:
             steps[step.name] = 0
             for st in step.body:
                 self.scoring_stmt(st, env, steps, step.name, choices, mode, sd)
-            env[I.points_local(step.name)] = steps[step.name]     # points of STEP, for the steps after it
+            env[I.points_local(step.name)] = steps[step.name]     # SCORING.STEP, for the steps after it
         score.total = self.linear([(1, v) for v in steps.values()])
         self.scorings.append(score)
         return score

@@ -1,4 +1,4 @@
-"""``points of STEP``: a scoring step reads the points of a step before it. The
+"""``SCORING.STEP``: a scoring step reads the points of a step before it. The
 interpreter and the encoder bind the same local once a step is done; the solver's
 best grid is the best of every grid scored by the interpreter."""
 from __future__ import annotations
@@ -22,8 +22,8 @@ scoring score(g: board) {
   step b_cards = 3 * count(x in cells(g) if g[x] == b) - 4
   step c_cards = count(x in cells(g) if g[x] == c)
   /// Diversity: 5 for each type that scored 0 or less.
-  step diversity = 5 * count(p for p in [points of a_cards, points of b_cards, points of c_cards] if p <= 0)
-  step again = if points of diversity >= 10 then 1 else 0
+  step diversity = 5 * count(p for p in [score.a_cards, score.b_cards, score.c_cards] if p <= 0)
+  step again = if score.diversity >= 10 then 1 else 0
 }
 query best "Best" {
   choose g: board where full(g)
@@ -62,9 +62,9 @@ def test_the_solver_agrees_with_the_interpreter_on_every_grid(program, query, pi
 
 
 @pytest.mark.parametrize("body, message", [
-    ("step x = points of y\n  step y = 1", "step 'y' comes after 'x' in 'sc': its points are not counted yet"),
-    ("step x = 1\n  step y = points of y", "step 'y' cannot read its own points: they are still being counted"),
-    ("step x = 1\n  step y = points of xx", "'sc' has no step 'xx'"),
+    ("step x = sc.y\n  step y = 1", "step 'y' comes after 'x' in 'sc': its points are not counted yet"),
+    ("step x = 1\n  step y = sc.y", "step 'y' cannot read its own points: they are still being counted"),
+    ("step x = 1\n  step y = sc.xx", "'sc' has no step 'xx'"),
 ])
 def test_a_step_that_is_not_before_is_refused(tmp_path, body, message):
     path = spec(tmp_path, f'game g "G"\nscoring sc() {{\n  {body}\n}}\n')
@@ -73,10 +73,10 @@ def test_a_step_that_is_not_before_is_refused(tmp_path, body, message):
     assert message in info.value.render()
 
 
-def test_points_of_outside_a_scoring_is_refused(tmp_path):
-    path = spec(tmp_path, 'game g "G"\ndef x = points of y\n')
-    with pytest.raises(RulesError) as info:
-        load(path)
-    text = info.value.render()
-    assert "'points of y' reads a step of the scoring it is written in" in text
-    assert "score(g).STEP" in text
+def test_a_local_of_the_scoring_s_name_is_read_as_itself(tmp_path):
+    """A parameter named as the scoring is the parameter: sc.x reads its field."""
+    path = spec(tmp_path, 'game g "G"\nrecord r { x: int }\nscoring sc(sc: r) {\n  step x = 1\n  step y = sc.x * 10\n}\n')
+    program = load(path)
+    it = interpreter_for(program)
+    s = it.call("sc", it.record("r", x=4))
+    assert dict(s.steps) == {"x": 1, "y": 40}
