@@ -27,7 +27,7 @@ KEYWORDS = sorted({
     "to", "move", "place", "on", "pass", "repeat", "for", "simultaneously", "if", "else",
     "then", "do", "report", "input", "require", "maximize", "minimize", "or", "and", "not",
     "variant", "extends", "override", "remove", "add", "property", "holds", "domain",
-    "example", "expect", "section",
+    "example", "expect", "section", "swap",
 })
 
 # How a terminal is named in "expected ..." messages.
