@@ -540,9 +540,10 @@ DARWIN_SETTINGS = {"food_units": ["62", "0", "1"], "darwin_points_in_box": ["102
                    "feeding_after_shortfall": ["stop", "skip"], "standing_distribution": ["true", "false"],
                    "tied_feeders": ["all_or_none", "even_split"], "starving_carnivore": ["takes_lower_carnivores", "alone"],
                    "predation_scope": ["same_biome", "anywhere"], "hungry_order": ["most_adapted_first", "least_adapted_first"],
-                   "eaten_species": ["discarded", "removed"], "hurricane_ties": ["all_die", "none_die"],
+                   "eaten_species": ["discarded", "removed"], "hurricane_ties": ["all_die", "none_die", "one_dies"],
                    "darwin_point_stock": ["limited", "unlimited"], "adaptation_symbols": ["central", "all_biome_symbols"],
-                   "eras": ["4", "1", "3", "17"], "boom_effect": ["set_supply", "add_supply"]}
+                   "eras": ["4", "1", "3", "17"], "boom_effect": ["set_supply", "add_supply", "meteor_caps"],
+                   "epidemic_stops_predation": ["stops", "allows", "zero_strength_never_hunts"]}
 DARWIN_QUERIES = ["can-place", "best-create", "best-mutation", "best-migration", "best-move", "explain"]
 SAVANNA_QUERIES = ["best-arrangement", "max-score", "best-placement", "best-pick"]
 DARWIN_VARIANTS = ["beginners", "coop_2v2", "kids", "short_game", "two_player"]

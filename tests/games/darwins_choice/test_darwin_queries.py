@@ -138,7 +138,7 @@ def test_can_place_agrees_with_the_play_rules(doc, data):
 READINGS = {"strength_tie_food": "obtained", "omnivore_meat": "before_carnivores",
             "feeding_after_shortfall": "skip", "tied_feeders": "even_split",
             "predation_scope": "anywhere", "low_mutation_without_points": "forbidden",
-            "boom_effect": "add_supply", "epidemic_stops_predation": False,
+            "boom_effect": "add_supply", "epidemic_stops_predation": "allows",
             "adaptation_symbols": "all_biome_symbols", "main_actions": "per_species"}
 
 
