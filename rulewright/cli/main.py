@@ -217,6 +217,9 @@ def main(argv: list[str] | None = None) -> int:
         for attr in ("paths", "specs"):
             if isinstance(getattr(args, attr, None), list):
                 setattr(args, attr, [files.spec_path(p) for p in getattr(args, attr)])
+        if args.command == "score" and extra and not any(x.startswith("-") for x in extra):
+            args.grids = list(args.grids) + extra       # grid files after an option (--variant V GRID)
+            extra = []
         if args.command != "query" and extra:
             raise UsageError(f"rulewright {args.command}: unrecognized arguments: {' '.join(extra)}")
         if args.command == "query":

@@ -119,9 +119,8 @@ class Expressions:
         info = DEFS.get(id(fd))
         if info is None or info[0] is not fd:
             info = DEFS[id(fd)] = (fd, [p for p, _ in fd.params], fields_read(fd, self.program))
-        # inline the definition's body; what its known arguments decide is folded
-        if self.interp is None:
-            return self.encode(fd.body, dict(zip(info[1], args)))
+        # inline the definition's body; what its known arguments decide is folded; a call
+        # with the same arguments (the same symbolic values) is encoded once
         memo = (e.name, *map(memo_key, args, info[2]))
         hit = self._calls.get(memo)
         if hit is not None:
