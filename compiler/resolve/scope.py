@@ -23,7 +23,7 @@ BUILTIN_ENUMS = {
 BUILTIN_COLLECTIONS = {"seats", "players"}
 BUILTIN_FUNCS = {name for name, _ in BUILTIN_CALLS} | {"cells", "rows", "columns", "groups",
                                                        "least", "most"} | set(AGGREGATES)
-KEYED_AGGREGATES = {"ranked", "sorted", "allocate", "allocate_skipping", "allocate_even"}
+KEYED_AGGREGATES = {"ranked", "sorted", "allocate", "allocate_skipping", "allocate_even", "allocate_skipping_even"}
 TYPE_NAMES = {"int", "bool", "text", "cell", "seat", "relation"}
 
 

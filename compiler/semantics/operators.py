@@ -568,6 +568,10 @@ agg("allocate_skipping", lambda t: MapT(t, INT), "_rt.allocate({supply}, [({key}
 
 agg("allocate_even", lambda t: MapT(t, INT), "_rt.allocate({supply}, [({key}, {var}, {elem}) {fors}], True, True)", "like allocate, but claimants tied when the supply runs short split what is left evenly")
 
+agg("allocate_skipping_even", lambda t: MapT(t, INT), "_rt.allocate({supply}, [({key}, {var}, {elem}) {fors}], False, True)", "like allocate_skipping, but claimants tied when the supply runs short split what is left "
+    "evenly: each whose even share covers its need is served, the others are skipped, and the next ones are "
+    "still served")
+
 agg("list", lambda t: CollT("list", t), "tuple({elem} {fors})", "list comprehension")
 
 agg("set", lambda t: CollT("set", t), "_rt.oset({elem} {fors})", "set comprehension")

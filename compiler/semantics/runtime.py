@@ -358,7 +358,9 @@ def allocate(supply: int, claims, stop: bool, even: bool = False) -> dict:
     members share what is left in proportion to their needs (rounded down) and, with
     ``stop``, nobody after them gets anything; without ``stop`` the group gets nothing
     and the next ones are still served. With ``even`` a short group splits what is
-    left evenly instead."""
+    left evenly instead: with ``stop`` each member gets its even share (at most its
+    need) and nobody after; without, each member whose even share covers its need is
+    served it, the others are skipped, and the next ones are still served."""
     out: dict = {}
     left = supply
     for group in ranked([(key, (who, need)) for key, who, need in claims]):
@@ -372,6 +374,11 @@ def allocate(supply: int, claims, stop: bool, even: bool = False) -> dict:
                 share = left // len(group) if even else (left * need // total if total else 0)
                 out[who] = out.get(who, 0) + min(need, share)
             left = 0
+        elif even:
+            share = left // len(group)
+            for who, need in group:
+                out[who] = out.get(who, 0) + (need if need <= share else 0)
+            left -= sum(need for _, need in group if need <= share)
         else:
             for who, _ in group:
                 out.setdefault(who, 0)

@@ -406,7 +406,12 @@ class Arithmetic:
             if not stop:
                 served = self.linear([(1, self.gate(rel(j, i)[0], shares[j], span)) for j in others[i]])
                 left = self.linear([(1, supply), (-1, served)])
-                share = self.intv(self.gate(self.cmp(group_need, "<=", left, span), need, span))
+                full = self.cmp(group_need, "<=", left, span)
+                if even:        # a short group: served who its even share covers
+                    size = self.linear([(1, 1)] + [(1, self.boolv(rel(j, i)[1])) for j in others[i]])
+                    covered = self.cmp(need, "<=", self.div(self.minmax("max", [0, left], span), size, span), span)
+                    full = self.or_([full, covered]) if full is not True else True
+                share = self.intv(self.gate(full, need, span))
                 self.model.add(shares[i].expr() == (share.expr() if isinstance(share, IntV) else share))
                 return shares[i]
             before = self.linear([(1, self.gate(rel(j, i)[0], claims[j][2], span)) for j in others[i]])

@@ -795,6 +795,8 @@ AGG_ENCODINGS['allocate_skipping'] = _enc_allocate(False, False)
 
 AGG_ENCODINGS['allocate_even'] = _enc_allocate(True, True)
 
+AGG_ENCODINGS['allocate_skipping_even'] = _enc_allocate(False, True)
+
 AGG_ENCODINGS['list'] = enc_list
 
 AGG_ENCODINGS['set'] = enc_set

@@ -106,6 +106,16 @@ ROWS = [
     ("[allocate(a.hearts for a in herd by a.strength from 2)[a] for a in herd]", (0, 1, 0, 0)),
     ("[allocate_skipping(a.hearts for a in herd by a.strength from 6)[a] for a in herd]", (2, 1, 2, 0)),
     ("[allocate_skipping(a.hearts for a in herd by -a.strength from 5)[a] for a in herd]", (0, 1, 0, 4)),
+    # a, b, c tied (strength 3 or more: needs 2, 1, 2), then d (needs 4), from 4: skipping passes
+    # the short group over and serves d; skipping evenly serves b (its share 4 // 3 = 1 covers
+    # its 1), skips a and c, and d (4 > 3 left) gets nothing; evenly and stopping, each gets 1
+    ("[allocate_skipping(a.hearts for a in herd by (if a.strength >= 3 then 1 else 0) from 4)[a] for a in herd]",
+     (0, 0, 0, 4)),
+    ("[allocate_skipping_even(a.hearts for a in herd by (if a.strength >= 3 then 1 else 0) from 4)[a] for a in herd]",
+     (0, 1, 0, 0)),
+    ("[allocate_even(a.hearts for a in herd by (if a.strength >= 3 then 1 else 0) from 4)[a] for a in herd]",
+     (1, 1, 1, 0)),
+    ("[allocate_skipping_even(a.hearts for a in herd by a.strength from 5)[a] for a in herd]", (2, 1, 2, 0)),
     ("[3, 1, 3, 2] - [3, 2]", (1, 3)),
     # errors: (source, message fragment)
     ("1 + true", "error: expected a number, found bool"),

@@ -102,9 +102,9 @@ def _pinned(enc, value: int, lo: int, hi: int):
 
 
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(claims_st, st.integers(0, 12), st.sampled_from([(True, False), (False, False), (True, True)]))
+@given(claims_st, st.integers(0, 12), st.sampled_from([(True, False), (False, False), (True, True), (False, True)]))
 def test_allocate_encoding_agrees_with_runtime(claims, supply, mode):
-    """allocate / allocate_skipping / allocate_even: the encoded shares of claimants
+    """allocate / allocate_skipping / allocate_even / allocate_skipping_even: the encoded shares of claimants
     whose presence, keys and needs are variables equal runtime.allocate's."""
     stop, even = mode
     program, _ = savanna()
@@ -174,7 +174,7 @@ query pinned "The value of one herd, chosen under a constraint" {{
 """
 
 
-@pytest.mark.parametrize("agg", ["allocate", "allocate_skipping", "allocate_even"])
+@pytest.mark.parametrize("agg", ["allocate", "allocate_skipping", "allocate_even", "allocate_skipping_even"])
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.integers(0, 2), min_size=5, max_size=5), st.lists(st.integers(0, 4), min_size=5, max_size=5),
        st.integers(0, 10), st.lists(st.booleans(), min_size=5, max_size=5))
