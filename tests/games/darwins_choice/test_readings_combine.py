@@ -312,9 +312,10 @@ DARWIN_WITNESSES = {
         w_tied_feeders, {"all_or_none": (2, 0), "even_split": (2, 1)},
         affected_by={
             "feeding_after_shortfall":
-                "skip passes over a tied group that what is left cannot cover, whatever the tie rule: the "
-                "language's allocate_skipping has no even split (allocate_even stops after the group), so "
-                "both readings feed the same species under skip",
+                "under skip, species tied in the base game's order need the same (their Hearts are part of "
+                "the order), so an even share covers each exactly when what is left covers them all: both "
+                "readings feed the same species, by construction; with an order without Hearts they differ "
+                "(test_even_split_keeps_its_meaning_under_skip)",
             "omnivore_meat":
                 "tied species need different amounts only when an omnivore short of plants ties with a "
                 "carnivore in the meat queue; before_carnivores puts every omnivore ahead, so tied needs "
@@ -571,3 +572,24 @@ def test_a_zero_strength_carnivore_never_hunts(reading, survivors):
     assert (it.call("strength", frog, state=st), it.call("hearts", frog, state=st)) == (0, 1)
     it.run("food_evaluation", state=st)
     assert sorted(world(st)) == survivors
+
+
+@pytest.mark.parametrize("shortfall, tied, plants", [
+    # Hill country, 6 plants. With the plants handed out by Adaptation alone (a house rule's
+    # order), two gazelles G2 (Adaptation 3, 2 Hearts) and the bongo-bison BB (3, 4 Hearts)
+    # tie, needing 2 + 2 + 4 = 8:
+    ("skip", "all_or_none", (0, 0, 0)),     # the short group is passed over
+    ("skip", "even_split", (2, 2, 0)),      # 6 // 3 = 2 covers each gazelle, not the bongo
+    ("stop", "all_or_none", (1, 1, 3)),     # shared in proportion: 6*2//8, 6*2//8, 6*4//8
+    ("stop", "even_split", (2, 2, 2)),      # 2 each, at most the need
+])
+def test_even_split_keeps_its_meaning_under_skip(tmp_path, shortfall, tied, plants):
+    from helpers import rel
+    house = tmp_path / "by_adaptation.rules"
+    house.write_text(f'variant by_adaptation "Plants by Adaptation" extends "{rel(DARWIN, tmp_path)}"\n'
+                     "override def plant_key(s: species) = adaptation_of(s)\n")
+    it = Interpreter(load(house, {"feeding_after_shortfall": shortfall, "tied_feeders": tied}))
+    st = table(it, [{"cards": G2}, {"cards": G2}, {"cards": BB}])
+    got = food(it, st)
+    assert tuple(got[i][0] for i in (1, 2, 3)) == plants
+
