@@ -1,7 +1,8 @@
 # rulewright: the two commands of the README, plus helpers.
 #   make demo   install, then compile the specs and their variants, score a grid, run the rulebook's
 #               worked examples, play games, answer
-#               queries, save and show a position, diff a house rule, play a variant, simulate a house rule
+#               queries, save and show a position and play it on, diff a house rule, play a variant,
+#               simulate a house rule
 #   make test   install, then run the whole test suite
 #   make fuzz   the fuzzer's long run: FUZZ inputs per category (default 500) of every kind of input
 PYTHON ?= python3
@@ -32,6 +33,7 @@ demo: $(STAMP)
 	$(BIN)/rulewright play spec/darwins_choice --players 4 --seed 7
 	$(BIN)/rulewright play spec/darwins_choice --players 4 --seed 7 --stop-at evaluation:2 --save-state $(VENV)/darwin-era2.json
 	$(BIN)/rulewright show spec/darwins_choice --state $(VENV)/darwin-era2.json
+	$(BIN)/rulewright simulate spec/darwins_choice --from $(VENV)/darwin-era2.json --games 20
 	$(BIN)/rulewright play spec/darwins_choice --players 4 --seed 7 --stop-at turn:9 --save-state $(VENV)/darwin-turn9.json
 	$(BIN)/rulewright query spec/darwins_choice best-move --state $(VENV)/darwin-turn9.json --player p1
 	$(BIN)/rulewright query spec/darwins_choice can-place --state $(VENV)/darwin-turn9.json --player p1 \
