@@ -3,7 +3,9 @@ writes them.
 
 In:  a choices file: one JSON object per line, ``{"seat": "p1", "choice": "act",
      "value": "create"}`` (a game log, ``play --log``, is one: its other lines and the
-     choices made by chance are passed over), ``#`` comments and blank lines allowed.
+     choices made by chance are passed over; the log of a game played on from a
+     position gives the choices after its ``resume`` line), ``#`` comments and blank
+     lines allowed.
 Out: ``read_choices`` (the entries, each with its line) and ``ScriptedAgent`` (plays a
      seat's entries in order, then hands the seat to its own agent).
 
@@ -52,6 +54,9 @@ def read_choices(path: str) -> list[Scripted]:
             fail("not a JSON object on one line")
         if not isinstance(item, dict):
             fail("not a JSON object on one line")
+        if item.get("kind") == "resume":
+            out.clear()     # the log of a game played on from a position: its choices begin here
+            continue
         if item.get("kind", "choose") != "choose" or item.get("seat") is None:
             continue        # a log's other events, and what chance chose
         if not isinstance(item.get("seat"), str) or not isinstance(item.get("choice"), str) or "value" not in item:
@@ -184,6 +189,9 @@ def entries_of(items, where: str = "<choices>") -> list[Scripted]:
     the Python API takes them (a game's log among them: its other events are passed over)."""
     out = []
     for i, item in enumerate(items, start=1):
+        if isinstance(item, dict) and item.get("kind") == "resume":
+            out.clear()     # a game played on from a position: its own choices begin here
+            continue
         if isinstance(item, dict) and (item.get("kind", "choose") != "choose" or item.get("seat", "") is None):
             continue        # a log's other events, and what chance chose
         if not isinstance(item, dict) or not isinstance(item.get("seat"), str) \

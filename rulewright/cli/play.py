@@ -283,7 +283,8 @@ def cmd_play(args) -> int:
             if again == "stop":         # saved and quit, or quit
                 return 0
             given, given_path = again, "<undo>"
-    left = [e for a in scripted for e in a.entries]
+    # (the agents the game went on with: a game played on from a position makes its own)
+    left = [e for a in state.agents.values() if isinstance(a, script.ScriptedAgent) for e in a.entries]
     if left:
         first = min(e.line for e in left)
         print(f"warning: {args.choices}:{first}: {len(left)} choice(s) of the file were not used: the game "

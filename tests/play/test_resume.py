@@ -291,3 +291,17 @@ def test_score_reads_a_position(tmp_path):
 def test_score_usage(args, message):
     code, out, err = run(*args)
     assert code == 2 and message in err
+
+
+def test_the_log_of_a_game_played_on_from_a_position_replays_it(tmp_path):
+    """play --from X --log L, then play --from X --choices L: the same game (the log's
+    choices before its resume line are the position's own history)."""
+    saved = tmp_path / "ev2.json"
+    run("play", DARWIN, "--players", "4", "--seed", "5", "--stop-at", "evaluation:2", "--save-state", str(saved))
+    log = tmp_path / "rest.jsonl"
+    code, out1, err = run("play", DARWIN, "--from", str(saved), "--seed", "9", "--log", str(log), "--json")
+    assert code == 0, err
+    assert any(json.loads(l)["kind"] == "resume" for l in log.read_text().splitlines())
+    code, out2, err = run("play", DARWIN, "--from", str(saved), "--seed", "9", "--choices", str(log), "--json")
+    assert code == 0 and err == "", err
+    assert json.loads(out1)["reports"] == json.loads(out2)["reports"]
