@@ -302,9 +302,12 @@ def test_adaptation_award_ties_and_zero():
     goes to the higher CS, then to more Hearts; still tied, every tied species gets the
     full points; a species with Adaptation 0 gets nothing, even alone in its biome.
 
-    Checked against the mutation that drops ``adaptation_of(s) > 0`` from
-    ``adaptation_award`` (the lone Tortoise sloth then gets the Tundra's 2), and against
-    the one that ranks by Adaptation alone (``by adaptation_of(s)``: every tie wins)."""
+    Checked against the mutation that drops both ``adaptation_of(s) > 0`` and
+    ``meets(s, c)`` from ``adaptation_winners`` (the lone Tortoise sloth then gets the
+    Tundra's 2; either one alone keeps it out, since it does not meet the Tundra's
+    Requirements, and no shipped biome lets a species meet its Requirements with
+    Adaptation 0: each alternative names a central symbol), and against the one that
+    ranks by Adaptation alone (``by adaptation_of(s)``: every tie wins)."""
     it = dc()
     st = table(it, {"africa": "savanna", "asia": "desert", "europe": "tundra"}, [
         ("africa", RHINO_LION_BEAR, 0, 0),   # 1: CS 7, A 3, H 3
