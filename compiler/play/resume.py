@@ -38,6 +38,7 @@ from rulewright.compiler.interpret.state import Event, GameState, RandomAgent
 from rulewright.compiler.semantics import render, runtime as rt
 from rulewright.compiler.types import EnumT, SeatT
 from rulewright.compiler.play.state_io import dump, load, locate
+from rulewright.compiler.play.checks import broken_invariants
 
 TRIES = 60          # games played to a hand-written position's checkpoint, looking for one that fits it
 MOST_HISTORY = 200_000      # choices a saved history holds at most
@@ -112,7 +113,7 @@ def start(position: GameState, doc: dict, path: str, text: str) -> Start:
         if position.mode is None:
             fail(("mode",) if "mode" in doc else ("seats",), "a position to play from names its mode",
                  '"mode": the mode of the game, as play --mode takes it')
-        return Start(path, position, position.stopped, text=text, doc_position=_position_of(doc))
+        return Start(path, _excuse(position), position.stopped, text=text, doc_position=_position_of(doc))
     if not isinstance(raw, dict):
         fail(("resume",), "resume is what play --save-state wrote to resume the game exactly: an object",
              "leave it out to resume a position written by hand from its checkpoint")
@@ -148,7 +149,7 @@ def start(position: GameState, doc: dict, path: str, text: str) -> Start:
         if not isinstance(at, str):
             fail(("resume", "at"), "at is the checkpoint the game was saved at, or {\"choices\": N} (N: the "
                                    "length of the history)")
-    begin = Start(path, position, checkpoint if isinstance(at, str) else None, list(hist), doc["seed"],
+    begin = Start(path, _excuse(position), checkpoint if isinstance(at, str) else None, list(hist), doc["seed"],
                   rng, dict(agents), text)
     began = raw.get("from")
     if began is not None:
@@ -159,7 +160,7 @@ def start(position: GameState, doc: dict, path: str, text: str) -> Start:
         inner = {"spec": doc.get("spec"), "mode": position.mode, "seats": doc.get("seats"),
                  "checkpoint": began["checkpoint"], **_position_of(began["position"])}
         base = load(position.interp, path, inner, text)
-        begin.base = Start(path, base, began["checkpoint"], text=text, doc_position=_position_of(inner))
+        begin.base = Start(path, _excuse(base), began["checkpoint"], text=text, doc_position=_position_of(inner))
         begin.base_seed = began["seed"]
     return begin
 
@@ -173,6 +174,13 @@ def _position_of(doc: dict) -> dict:
 class ResumeError(BadInputError):
     """The position cannot be reached by the rules (the history does not replay, no game
     fits a hand-written position)."""
+
+
+def _excuse(position: GameState) -> GameState:
+    """The position, knowing the invariants it breaks (those written "else warn": the
+    others refuse it): a game played on from it does not check them again."""
+    position.excused = frozenset(b.invariant.name for b in broken_invariants(position.interp, position))
+    return position
 
 
 def _copy_position(state: GameState, position: GameState) -> None:
@@ -189,6 +197,8 @@ def _copy_position(state: GameState, position: GameState) -> None:
     state.shared = fresh(position.shared)
     state.per = fresh(position.per)
     state.checkpoints = dict(position.checkpoints)
+    # (computed when the position was read: evaluating rules here would run them on it)
+    state.excused = getattr(position, "excused", frozenset())
 
 
 def _set_rng(r: random.Random, saved: list) -> None:

@@ -305,3 +305,17 @@ def test_the_log_of_a_game_played_on_from_a_position_replays_it(tmp_path):
     code, out2, err = run("play", DARWIN, "--from", str(saved), "--seed", "9", "--choices", str(log), "--json")
     assert code == 0 and err == "", err
     assert json.loads(out1)["reports"] == json.loads(out2)["reports"]
+
+
+def test_a_position_that_breaks_a_warned_invariant_is_played_on(tmp_path):
+    """A hand-written position without its Continental Chips is read with a warning per
+    chip and played on: the game does not blame the rules for what the position broke,
+    and the chips are set by the rules as the game goes on."""
+    darwin = rulewright.load("darwins_choice")
+    doc, path = hand_written(darwin, tmp_path, "evaluation:2", seed=5)
+    doc["per_key"].pop("continental_chip", None)
+    path.write_text(json.dumps(doc, indent=1))
+    code, out, err = run("play", DARWIN, "--from", str(path), "--json")
+    assert code == 0, err
+    assert "warning:" in err and "chips_mark_the_most_adapted" in err
+    assert json.loads(out)["reports"]["winners"]
