@@ -185,7 +185,7 @@ def scripted_factory(entries: list[Scripted], path: str, base=None):
 
 
 def entries_of(items, where: str = "<choices>") -> list[Scripted]:
-    """Choices given as values (``{"seat": "p1", "choice": "k", "value": "lion"}``), as
+    """Choices given as values (``{"seat": "p1", "choice": "k", "value": "a"}``), as
     the Python API takes them (a game's log among them: its other events are passed over)."""
     out = []
     for i, item in enumerate(items, start=1):

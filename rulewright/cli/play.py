@@ -50,31 +50,40 @@ def cmd_score(args) -> int:
     _grid_warnings(interp, state, args.grids)
     results = [interp.call(program.outcome, seat, state=state) for seat in seats]
     if args.json:
-        players = []
-        for path, res in zip(args.grids, results):
-            entry: dict[str, Any] = {"grid": path}
-            if isinstance(res, rt.Score):
-                entry["scores"] = dict(res.steps)
-                for k, v in res.choices.items():
-                    entry[k] = jsonable(v)
-            entry["total"] = int(res)
-            players.append(entry)
+        players = [{"grid": path, **_score_json(res)} for path, res in zip(args.grids, results)]
         print(json.dumps({"players": players}, indent=2, ensure_ascii=False))
         return 0
     for path, board, res in zip(args.grids, boards, results):
         print(path)
-        prey = set()
-        if isinstance(res, rt.Score):
-            for v in res.choices.values():
-                if isinstance(v, tuple):
-                    prey |= {x for x in v if isinstance(x, tuple)}
-        print("\n".join(board_lines(board, prey)))
-        if isinstance(res, rt.Score):
-            print("\n".join(score_lines(res)))
-        else:
-            print(f"  total {int(res)}")
-        print()
+        _print_score(res, [board])
     return 0
+
+
+def _score_json(res) -> dict:
+    """A score as data: its steps, its choices and its total."""
+    entry: dict[str, Any] = {}
+    if isinstance(res, rt.Score):
+        entry["scores"] = dict(res.steps)
+        for k, v in res.choices.items():
+            entry[k] = jsonable(v)
+    entry["total"] = int(res)
+    return entry
+
+
+def _print_score(res, boards: list) -> None:
+    """The grids scored (the cards a choice of the score took marked) and the score."""
+    prey = set()
+    if isinstance(res, rt.Score):
+        for v in res.choices.values():
+            if isinstance(v, tuple):
+                prey |= {x for x in v if isinstance(x, tuple)}
+    for board in boards:
+        print("\n".join(board_lines(board, prey)))
+    if isinstance(res, rt.Score):
+        print("\n".join(score_lines(res)))
+    else:
+        print(f"  total {int(res)}")
+    print()
 
 
 def _score_position(args) -> int:
@@ -89,33 +98,12 @@ def _score_position(args) -> int:
     boards = [v for v in program.state.values() if v.per_seat and isinstance(v.type, BoardT)]
     results = [(seat, interp.call(program.outcome, seat, state=state)) for seat in state.players]
     if args.json:
-        players = []
-        for seat, res in results:
-            entry: dict[str, Any] = {"seat": seat.name, "title": seat.title}
-            if isinstance(res, rt.Score):
-                entry["scores"] = dict(res.steps)
-                for k, v in res.choices.items():
-                    entry[k] = jsonable(v)
-            entry["total"] = int(res)
-            players.append(entry)
+        players = [{"seat": seat.name, "title": seat.title, **_score_json(res)} for seat, res in results]
         print(json.dumps({"state": args.state, "players": players}, indent=2, ensure_ascii=False))
         return 0
     for seat, res in results:
         print(f"{seat.title} ({seat.name})")
-        prey = set()
-        if isinstance(res, rt.Score):
-            for v in res.choices.values():
-                if isinstance(v, tuple):
-                    prey |= {x for x in v if isinstance(x, tuple)}
-        for var in boards:
-            board = state.per[var.name][seat]
-            if board.cards:
-                print("\n".join(board_lines(board, prey)))
-        if isinstance(res, rt.Score):
-            print("\n".join(score_lines(res)))
-        else:
-            print(f"  total {int(res)}")
-        print()
+        _print_score(res, [b for var in boards if (b := state.per[var.name][seat]).cards])
     return 0
 
 
