@@ -11,16 +11,12 @@ from __future__ import annotations
 import functools
 import http.server
 import shutil
-import subprocess
-import sys
 import threading
 import urllib.parse
 import urllib.request
 from pathlib import Path
 
 import pytest
-
-from helpers import ROOT
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
 try:
@@ -49,11 +45,8 @@ class _Server(http.server.ThreadingHTTPServer):
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    out = tmp_path_factory.mktemp("site")
-    mkdocs = shutil.which("mkdocs") or str(Path(sys.executable).parent / "mkdocs")
-    proc = subprocess.run([mkdocs, "build", "--strict", "-q", "-d", str(out)], cwd=ROOT, capture_output=True,
-                          text=True, timeout=600)
+def site(built_site):
+    out, proc = built_site
     assert proc.returncode == 0, proc.stderr
     server = _Server(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(out)))
     thread = threading.Thread(target=server.serve_forever, daemon=True)
