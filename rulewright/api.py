@@ -162,8 +162,7 @@ class Position:
         else:
             doc = self._doc
         begin = resume.start(self.state, doc, self._path, self._text)
-        factory, _ = script.scripted_factory(_choices(choices), str(choices) if isinstance(choices, (str, Path))
-                                             else "<choices>")
+        factory = _scripted(choices)
         state = resume.play_from(self.state.interp, begin, seed=seed, agent_factory=factory,
                                  stop_at=_label(stop_at))
         return Played(self.game, state.seed, state.mode, dict(state.reports), state.stopped, state)
@@ -261,8 +260,7 @@ class Game:
         n = players if players is not None else m.min_players
         if not m.min_players <= n <= m.max_players:
             raise BadInputError(f"mode '{m.name}' is for {m.min_players}..{m.max_players} players, not {n}")
-        factory, _ = script.scripted_factory(_choices(choices), str(choices) if isinstance(choices, (str, Path))
-                                             else "<choices>")
+        factory = _scripted(choices)
         state = self.interpreter.play(m.name, n, seed, stop_at=_label(stop_at), agent_factory=factory)
         return Played(self, seed, m.name, dict(state.reports), state.stopped, state)
 
@@ -304,13 +302,14 @@ class Game:
         return run_query(self.program, name, values, time_limit=time_limit, workers=workers, state=state)
 
 
-def _choices(given) -> list:
-    """The scripted choices of ``play(choices=...)``: a file, or a list of values."""
+def _scripted(given):
+    """The agent factory of ``play(choices=...)``: the choices of a file, or of a list of
+    values, played first (then random agents)."""
     if given is None:
-        return []
+        return script.scripted_factory([], "<choices>")
     if isinstance(given, (str, Path)):
-        return script.read_choices(str(given))
-    return script.entries_of(list(given))
+        return script.scripted_factory(script.read_choices(str(given)), str(given))
+    return script.scripted_factory(script.entries_of(list(given)), "<choices>")
 
 
 def _label(stop_at: str | None) -> str | None:

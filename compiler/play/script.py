@@ -169,19 +169,16 @@ def _as_rules_value(state, value, options):
 
 def scripted_factory(entries: list[Scripted], path: str, base=None):
     """An agent factory whose seats first play their entries (then ``base``'s agents, or
-    random ones), and the list its scripted agents are kept in (what they left unused)."""
+    random ones); what a game's agents left unused is on its ``state.agents``."""
     by_seat: dict = {}
     for e in entries:
         by_seat.setdefault(e.seat, []).append(e)
-    made: list[ScriptedAgent] = []
-
     def factory(seat, seed):
         agent = base(seat, seed) if base else RandomAgent(seed * 1_000_003 + seat.index)
         if by_seat.get(seat.name):
             agent = ScriptedAgent(path, by_seat[seat.name], agent)
-            made.append(agent)
         return agent
-    return factory, made
+    return factory
 
 
 def entries_of(items, where: str = "<choices>") -> list[Scripted]:

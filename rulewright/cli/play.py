@@ -242,18 +242,18 @@ def cmd_play(args) -> int:
                                                 ensure_ascii=False) + "\n" for e in state.log))
 
     def run(given: list, path: str):
-        factory, agents = script.scripted_factory(given, path, _agents(program, args, kinds, human))
+        factory = script.scripted_factory(given, path, _agents(program, args, kinds, human))
         if begin is not None:
             st = resume.play_from(interp, begin, seed=args.seed, agent_factory=factory, stop_at=stop_at,
                                   watchers=[watch])
         else:
             st = interp.play(mode.name, players, seed, stop_at=stop_at, agent_factory=factory, watchers=[watch])
-        return st, agents
+        return st
     state = None
     given, given_path = entries, args.choices
     while True:
         try:
-            state, scripted = run(given, given_path)
+            state = run(given, given_path)
             if state.stopped is None:
                 watch(state, "end")
             break

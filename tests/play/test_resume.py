@@ -157,8 +157,8 @@ def test_simulate_from_a_position(tmp_path):
     assert data["from"] == str(saved) and data["checkpoint"] == "evaluation:2" and data["games"] == 8
     wins = data["reports"]["winners"]
     assert set(wins["values"]) <= {"p1", "p2", "p3", "p4"} and wins["ci95"]
-    # the points already on the table at the second Evaluation are kept: no player
-    # ends below what the position gives them... unless species die; the banked points stay
+    # a score is the points on a player's species plus those banked, and banked points
+    # are never taken back: no game from the position ends a player below their bank
     doc = json.loads(saved.read_text())
     for seat, banked in doc["per_seat"]["banked"].items():
         assert data["reports"]["score"]["values"][seat]["least"] >= banked
