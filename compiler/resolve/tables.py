@@ -16,10 +16,15 @@ from pathlib import Path
 from rulewright.compiler.syntax import ast as A
 from rulewright.compiler import ir as I, files as files_mod
 from rulewright.compiler.semantics import runtime as rt
-from rulewright.compiler.diagnostics import BadInputError, Span, did_you_mean, whole_number, register_source
+from rulewright.compiler.diagnostics import BadInputError, Diagnostic, Span, did_you_mean, whole_number, register_source
 from rulewright.compiler.types import ANY, AnyT, BoolT, CollT, EnumT, IntT, TextT, Type, assignable, is_bool
 from rulewright.compiler.play.inputs import not_utf8
 from rulewright.compiler.resolve.scope import MOST_ROWS, Scope, NAME_RE, named_options, rt_oset, span_within, written_at
+
+
+# the control characters a table file may not hold: C0 but tab and line feed, a carriage
+# return but before a line feed (a CRLF line end), DEL and C1
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]|\r(?!\n)")
 
 
 class TablesPhase:
@@ -225,6 +230,22 @@ class TablesPhase:
                             notes=((node.span, f"the table '{node.name}' reads it"),))
             return []
         register_source(str(path), text)
+        # a control character (ESC, BEL, a lone CR, NUL, DEL, C1...) has no place in a table
+        # a player reads: refused where written, in the spec's table file (a spec error) and
+        # in the player's own (a bad input) alike; a tab, and a line break in a quoted cell,
+        # are text
+        bad = _CONTROL.search(text)
+        if bad is not None:
+            line = text.count("\n", 0, bad.start()) + 1
+            col = bad.start() - (text.rfind("\n", 0, bad.start()) + 1) + 1
+            shown = "\\r" if bad.group() == "\r" else "\\x%02x" % ord(bad.group())
+            where = Span(str(path), line, col, line, col + 1)
+            message = f"a control character ({shown}) in this table file: a table holds only text a player reads"
+            hint = "remove it (a cell may hold tabs, and line breaks when quoted)"
+            if own:
+                raise BadInputError(Diagnostic(where, message, hint))
+            self.diag.error(where, message, hint, notes=((node.span, f"the table '{node.name}' reads it"),))
+            return []
         rows = []
         # (read as a stream: a quoted cell keeps the line breaks written in it)
         reader = csv.reader(io.StringIO(text, newline=""), strict=True)

@@ -20,6 +20,7 @@ from rulewright.compiler.diagnostics import RulesError, RuntimeRulesError
 
 from rulewright.cli.common import MOST_WORKERS, UsageError, _Parser, _blame_settings, _positive, _whole
 from rulewright.cli.play import cmd_play, cmd_score, cmd_show, cmd_simulate
+from rulewright.cli import terminal
 from rulewright.cli.query import cmd_query
 from rulewright.cli.spec import cmd_check, cmd_diff, cmd_docs, cmd_dump, cmd_examples, cmd_graph
 from rulewright.cli.translate import cmd_translations
@@ -196,6 +197,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """The command: everything it prints, on standard output and standard error, goes
+    through the one printer (``terminal.visible``): no text of a file drives the terminal."""
+    with terminal.shielded():
+        return _main(argv)
+
+
+def _main(argv: list[str] | None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     parser = build_parser()
     query_help = False

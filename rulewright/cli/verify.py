@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import sys
 
+from rulewright.cli import terminal
 from rulewright.cli.common import UsageError, _load
 
 CHECK_HELP = ("never_holds, always_holds, unused, range, choosable, property, differs, invariant, "
@@ -52,7 +53,14 @@ def cmd_verify(args) -> int:
 
 class _Progress:
     """A progress bar on standard error (rich draws it on a terminal only; nothing is
-    written when standard error is a file or a pipe)."""
+    written when standard error is a file or a pipe).
+
+    The bar draws with control sequences of its own (a carriage return, cursor moves):
+    it writes them to the terminal underneath the printer (``terminal.raw``), the one
+    place that does. What it shows of the spec (the name of the definition being
+    checked) goes through ``terminal.visible`` first and is never read as rich markup;
+    nothing else is written through rich while it draws (no redirection of the streams:
+    a line printed meanwhile goes through the printer)."""
 
     def __init__(self, enabled: bool):
         self.enabled = enabled and sys.stderr.isatty()
@@ -62,16 +70,19 @@ class _Progress:
         if self.enabled:
             from rich.console import Console        # (rich draws the bar: loaded for a terminal only)
             from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn  # (the same)
-            self.bar = Progress(TextColumn("verify"), BarColumn(), TextColumn("{task.percentage:>3.0f}%"),
-                                TimeElapsedColumn(), TextColumn("{task.description}"),
-                                console=Console(stderr=True), transient=True)
+            self.bar = Progress(TextColumn("verify", markup=False), BarColumn(),
+                                TextColumn("{task.percentage:>3.0f}%", markup=False),
+                                TimeElapsedColumn(), TextColumn("{task.description}", markup=False),
+                                console=Console(file=terminal.raw(sys.stderr), markup=False, emoji=False,
+                                                highlight=False),
+                                transient=True, redirect_stdout=False, redirect_stderr=False)
             self.bar.__enter__()
             self.task = self.bar.add_task("", total=1.0)
         return self
 
     def update(self, what: str, fraction: float) -> None:
         if self.bar is not None:
-            self.bar.update(self.task, completed=fraction, description=what[:60])
+            self.bar.update(self.task, completed=fraction, description=terminal.visible(what[:60]))
 
     def __exit__(self, *exc):
         if self.bar is not None:
