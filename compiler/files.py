@@ -25,7 +25,7 @@ import os
 import stat
 from pathlib import Path
 
-from rulewright.compiler.diagnostics import BadInputError, Diagnostic, Span
+from rulewright.compiler.diagnostics import NO_SPAN, BadInputError, Diagnostic, Span
 
 MOST_BYTES = 8 * 1024 * 1024        # the largest input file (a spec file, a table, a state, a grid)
 
@@ -176,3 +176,209 @@ def read_bytes(path: str | Path, most: int = MOST_BYTES, span: Span | None = Non
     if len(raw) > most:
         fail(f"more than the {most:,} bytes an input file may have")
     return raw
+
+
+# ------------------------------------------------------------------ writing
+# Every file rulewright writes (docs pages, catalogues, state files, logs, witnesses) is
+# written by ``write_bytes``: never through a symbolic link (a folder shared between
+# players, a repository's docs folder, may hold one pointing anywhere), never outside
+# the folder it is meant for, and never half-written (a new file, then renamed in place).
+
+_DIR_FDS = os.open in os.supports_dir_fd and os.mkdir in os.supports_dir_fd and \
+    os.stat in os.supports_dir_fd and os.replace in os.supports_dir_fd and \
+    os.unlink in os.supports_dir_fd and hasattr(os, "O_DIRECTORY")
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+
+
+def _shown(path) -> str:
+    name = str(path)
+    if len(name) > 200 or not name.isprintable():
+        name = repr(name[:200])
+    return name
+
+
+def _write_error(message: str, hint: str | None = None) -> BadInputError:
+    return BadInputError(Diagnostic(NO_SPAN, message, hint))
+
+
+def _link_refused(link, what: str) -> BadInputError:
+    return _write_error(f"{_shown(link)}: {what} is a symbolic link: rulewright does not write through a "
+                        "symbolic link (it may lead anywhere, outside the folder)",
+                        "remove the link (or write somewhere else): a shared folder may hold links put "
+                        "there to make a command overwrite another file")
+
+
+def write_text(path: str | Path, text: str, *, inside: str | Path | None = None) -> Path:
+    """``text`` written to ``path`` in UTF-8 by ``write_bytes``."""
+    return write_bytes(path, text.encode("utf-8", errors="surrogateescape"), inside=inside)
+
+
+def write_bytes(path: str | Path, data: bytes, *, inside: str | Path | None = None) -> Path:
+    """``data`` written to the file ``path``, safely; the path written.
+
+    * A symbolic link is never followed: when ``path`` is one, or (with ``inside``) a
+      folder between ``inside`` and ``path`` is one, the write is refused with a
+      ``BadInputError`` naming the link (exit 2). ``inside`` itself is the user's own
+      choice and is used where it points.
+    * With ``inside``, ``path`` must lie in that folder (``..`` or an absolute name
+      leading out is refused); the folders missing between them are made.
+    * Only a regular file is replaced (never a folder, a device, a pipe).
+    * The bytes go to a new file in the target's folder (created exclusively, not
+      through a link, with the permissions a plain write gives: those of the file
+      replaced, or the default ones), which then takes the target's place in one
+      step (``os.replace``): a reader sees the old file or the new one, whole.
+    """
+    target = Path(path)
+    if "\0" in str(target) or (inside is not None and "\0" in str(inside)):
+        raise _write_error(f"{_shown(target)}: not a file name (it holds a NUL character)")
+    if inside is not None:
+        base = Path(os.path.normpath(os.path.abspath(inside)))
+        full = Path(os.path.normpath(os.path.abspath(target)))
+        if full == base or not full.is_relative_to(base):
+            raise _write_error(f"{_shown(target)}: leads outside the folder {_shown(inside)}, where it is "
+                               "written", "a file written in a folder is named within it (no '..', no "
+                               "absolute path)")
+        parts = full.relative_to(base).parts
+        folders, name = parts[:-1], parts[-1]
+        try:
+            os.makedirs(base, exist_ok=True)        # (the folder itself is the caller's: made as named)
+        except OSError as exc:
+            raise _cannot(target, exc) from None
+    else:
+        base = target.parent
+        folders, name = (), target.name
+        if not name or name in (".", ".."):
+            raise _write_error(f"{_shown(target)}: not a file name")
+    if _DIR_FDS:
+        return _write_at(target, base, folders, name, data)
+    return _write_by_path(target, base, folders, name, data)
+
+
+def _cannot(target, exc: OSError) -> BadInputError:
+    return _write_error(f"{_shown(target)}: cannot write: {exc.strerror or exc}")
+
+
+def _write_at(target: Path, base: Path, folders: tuple, name: str, data: bytes) -> Path:
+    """``write_bytes`` with folder descriptors: each folder opened without following a
+    link, the file made and renamed within the last one (nothing can be swapped for a
+    link between a look and a write)."""
+    try:
+        fd = os.open(base, os.O_RDONLY | os.O_DIRECTORY)
+    except FileNotFoundError:
+        raise _write_error(f"{_shown(target)}: cannot write: no such folder {_shown(base)}") from None
+    except OSError as exc:
+        raise _cannot(target, exc) from None
+    try:
+        walked = base
+        for part in folders:
+            walked = walked / part
+            try:
+                os.mkdir(part, 0o777, dir_fd=fd)
+            except FileExistsError:
+                pass
+            except OSError as exc:
+                raise _cannot(target, exc) from None
+            try:
+                info = os.stat(part, dir_fd=fd, follow_symlinks=False)
+            except OSError as exc:
+                raise _cannot(target, exc) from None
+            if stat.S_ISLNK(info.st_mode):
+                raise _link_refused(walked, "the folder")
+            if not stat.S_ISDIR(info.st_mode):
+                raise _write_error(f"{_shown(walked)}: {kind_of(info.st_mode)}, not a folder: cannot write "
+                                   f"{_shown(target)} in it")
+            try:
+                inner = os.open(part, os.O_RDONLY | os.O_DIRECTORY | _NOFOLLOW, dir_fd=fd)
+            except OSError as exc:
+                raise _cannot(target, exc) from None
+            os.close(fd)
+            fd = inner
+        mode = _existing_mode(target, lambda: os.stat(name, dir_fd=fd, follow_symlinks=False))
+        tmp = _new_file(target, lambda n, flags, m: os.open(n, flags, m, dir_fd=fd), name, data, mode,
+                        lambda n: os.unlink(n, dir_fd=fd))
+        try:
+            os.replace(tmp, name, src_dir_fd=fd, dst_dir_fd=fd)
+        except OSError as exc:
+            _quietly(lambda: os.unlink(tmp, dir_fd=fd))
+            raise _cannot(target, exc) from None
+    finally:
+        os.close(fd)
+    return target
+
+
+def _write_by_path(target: Path, base: Path, folders: tuple, name: str, data: bytes) -> Path:
+    """``write_bytes`` where the system has no folder descriptors: the same looks, by path."""
+    folder = base
+    for part in folders:
+        folder = folder / part
+        try:
+            folder.mkdir()
+        except FileExistsError:
+            pass
+        except OSError as exc:
+            raise _cannot(target, exc) from None
+        info = os.lstat(folder)
+        if stat.S_ISLNK(info.st_mode):
+            raise _link_refused(folder, "the folder")
+        if not stat.S_ISDIR(info.st_mode):
+            raise _write_error(f"{_shown(folder)}: {kind_of(info.st_mode)}, not a folder")
+    mode = _existing_mode(target, lambda: os.lstat(folder / name))
+    tmp = _new_file(target, lambda n, flags, m: os.open(folder / n, flags, m), name, data, mode,
+                    lambda n: os.unlink(folder / n))
+    try:
+        os.replace(folder / tmp, folder / name)
+    except OSError as exc:
+        _quietly(lambda: os.unlink(folder / tmp))
+        raise _cannot(target, exc) from None
+    return target
+
+
+def _existing_mode(target: Path, look) -> int | None:
+    """The permissions of the file to replace (None: there is none); a link or anything
+    but a regular file there is refused."""
+    try:
+        info = look()
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise _cannot(target, exc) from None
+    if stat.S_ISLNK(info.st_mode):
+        raise _link_refused(target, "the file")
+    if stat.S_ISDIR(info.st_mode):
+        raise _write_error(f"{_shown(target)}: a folder, not a file: cannot write it")
+    if not stat.S_ISREG(info.st_mode):
+        raise _write_error(f"{_shown(target)}: {kind_of(info.st_mode)}, not a file: rulewright writes "
+                           "regular files only")
+    return stat.S_IMODE(info.st_mode)
+
+
+def _new_file(target: Path, open_, name: str, data: bytes, mode: int | None, unlink) -> str:
+    """A new file beside the target holding ``data``: its name."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | getattr(os, "O_BINARY", 0)
+    for _ in range(100):
+        tmp = f".{name[:100]}.{os.urandom(6).hex()}.tmp"
+        try:
+            fd = open_(tmp, flags, 0o666)       # (the umask applies, as to any new file)
+            break
+        except FileExistsError:
+            continue
+        except OSError as exc:
+            raise _cannot(target, exc) from None
+    else:
+        raise _write_error(f"{_shown(target)}: cannot write: no free name for a temporary file beside it")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            if mode is not None and os.chmod in os.supports_fd:
+                os.chmod(f.fileno(), mode)          # (the file it replaces keeps its permissions)
+            f.write(data)
+    except OSError as exc:
+        _quietly(lambda: unlink(tmp))
+        raise _cannot(target, exc) from None
+    return tmp
+
+
+def _quietly(action) -> None:
+    try:
+        action()
+    except OSError:
+        pass

@@ -147,7 +147,7 @@ class Position:
         text = json.dumps(doc, indent=1, ensure_ascii=False)
         if self._doc is None:
             text = text[:-2] + ',\n "resume": ' + json.dumps(resume.entry(self.state), ensure_ascii=False) + "\n}"
-        Path(path).write_text(text + "\n", encoding="utf-8")
+        files.write_text(path, text + "\n")          # (never through a symbolic link: compiler.files)
 
     def to_json(self) -> dict:
         return state_io.dump(self.state, seed=self.seed)

@@ -88,6 +88,120 @@ def measure(variant: I.Program, base: I.Program, games: int, simulate, interpret
             "house": fingerprint(variant), "reports": sides}
 
 
+def read_effects(path) -> dict:
+    """The measured effects kept in ``path`` (``OUT/effects.json``, written by ``docs
+    --measure``), checked to be what ``measure`` writes: a file name -> {mode, players,
+    games, base, house, reports: {base, house: {report: {kind, values}}}}.
+
+    The file sits in a docs folder that may be shared: it is read as any input file
+    (a regular file, at most 8 MiB, UTF-8), and anything else in it (not JSON, nested
+    too deep, NaN, a number where a text is, a key missing) is one ``BadInputError`` at
+    its place in the file, with what to do (exit 2)."""
+    import json
+    import re
+    from rulewright.compiler.diagnostics import BadInputError, Diagnostic, Span
+    from rulewright.compiler.play.inputs import decoded
+    from rulewright.compiler.play.state_io import locate
+
+    most_nesting = 8            # the file nests 6 levels (the file, an effect, reports, a side, a report, values)
+    most_int = 2 ** 63 - 1
+    name = str(path)
+    hint = ("this file keeps the measured effects of the house rules: delete it, or run "
+            "'rulewright docs --measure N' to measure them again")
+    text = decoded(name)        # (a regular file, the size limit, UTF-8: compiler.files)
+
+    def fail(message: str, entry: tuple | None = None, span: Span | None = None):
+        if span is None and entry:
+            span = locate(name, text, entry)
+        raise BadInputError(Diagnostic(span, message, hint) if span is not None else f"{name}: {message} ({hint})")
+
+    def at(offset: int) -> Span:
+        line = text.count("\n", 0, offset) + 1
+        col = offset - (text.rfind("\n", 0, offset) + 1) + 1
+        return Span(name, line, col, line, col + 1)
+
+    depth = 0
+    for m in re.finditer(r'"(?:[^"\\]|\\.)*"|[\[\]{}]', text):
+        c = m.group(0)
+        if c in "[{":
+            depth += 1
+            if depth > most_nesting:
+                fail(f"JSON nested more than {most_nesting} levels deep: not an effects file",
+                     span=at(m.start()))
+        elif c in "]}":
+            depth -= 1
+
+    def constant(word: str):
+        raise ValueError(word)
+    try:
+        doc = json.loads(text, parse_constant=constant)
+    except json.JSONDecodeError as exc:
+        fail(f"not valid JSON: {exc.msg}" if text.strip() else "the file is empty: not valid JSON",
+             span=at(exc.pos) if text.strip() else None)
+    except ValueError as exc:
+        word = str(exc)
+        if word in ("NaN", "Infinity", "-Infinity"):
+            found = re.search(re.escape(word), text)
+            fail(f"{word} is not a number JSON writes (an effects file holds whole numbers)",
+                 span=at(found.start()) if found else None)
+        fail("it holds a number of thousands of digits: not an effects file")
+
+    def kind(value) -> str:
+        return ("true or false" if isinstance(value, bool) else "a number" if isinstance(value, (int, float))
+                else "a text" if isinstance(value, str) else "a list" if isinstance(value, list)
+                else "an object" if isinstance(value, dict) else "null")
+
+    def shown(entry: tuple) -> str:
+        return "".join(f"[{json.dumps(k, ensure_ascii=False)[:80]}]" for k in entry)
+
+    def need(value, entry: tuple, what: str, ok) -> None:
+        if not ok(value):
+            fail(f"{shown(entry) or 'the file'} is {kind(value)}, not {what}", entry or None)
+
+    def whole(least: int):
+        return lambda v: isinstance(v, int) and not isinstance(v, bool) and least <= v <= most_int
+
+    def has(obj: dict, key: str, entry: tuple) -> object:
+        if key not in obj:
+            fail(f"{shown(entry) or 'the file'} has no entry \"{key}\"", entry or None)
+        return obj[key]
+
+    need(doc, (), "an object of house rule files and their effects", lambda v: isinstance(v, dict))
+    for house_file, effect in doc.items():
+        e = (house_file,)
+        need(effect, e, "an object (the effect of a house rule)", lambda v: isinstance(v, dict))
+        for key, what, ok in (("mode", "a mode's name (a text)", lambda v: isinstance(v, str)),
+                              ("players", "a number of players", whole(1)),
+                              ("games", "a number of games", whole(1)),
+                              ("base", "a fingerprint (a text)", lambda v: isinstance(v, str)),
+                              ("house", "a fingerprint (a text)", lambda v: isinstance(v, str)),
+                              ("reports", "an object of the two sides, base and house",
+                               lambda v: isinstance(v, dict))):
+            need(has(effect, key, e), e + (key,), what, ok)
+        for side in ("base", "house"):
+            reports = has(effect["reports"], side, e + ("reports",))
+            r = e + ("reports", side)
+            need(reports, r, "an object of reports", lambda v: isinstance(v, dict))
+            for report, entry in reports.items():
+                where = r + (report,)
+                need(entry, where, "an object (a report's kind and values)", lambda v: isinstance(v, dict))
+                found = has(entry, "kind", where)
+                if found not in ("numbers", "seats"):
+                    fail(f"{shown(where + ('kind',))} is {json.dumps(found, ensure_ascii=False)[:80]}, not "
+                         "\"numbers\" or \"seats\"", where + ("kind",))
+                values = has(entry, "values", where)
+                v = where + ("values",)
+                if found == "numbers":
+                    need(values, v, "a list of whole numbers", lambda x: isinstance(x, list))
+                    for i, n in enumerate(values):
+                        need(n, v + (i,), "a whole number", lambda x: whole(-most_int)(x))
+                else:
+                    need(values, v, "an object of seats and numbers of games", lambda x: isinstance(x, dict))
+                    for seat, n in values.items():
+                        need(n, v + (seat,), "a number of games", whole(0))
+    return doc
+
+
 def effect_pictures(effect: dict, lang: str, base_title: str, house_title: str, tr=None) -> list[str]:
     out: list[str] = []
 

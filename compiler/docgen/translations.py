@@ -12,12 +12,16 @@ Out: every text a player reads (titles, doc comments, rule and check messages, t
 """
 from __future__ import annotations
 
+import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import polib
 
+from rulewright.compiler import files
+from rulewright.compiler.diagnostics import NO_SPAN, BadInputError, Diagnostic, Span, register_source
+from rulewright.compiler.play.inputs import not_utf8
 from rulewright.compiler.syntax import ast as A
 
 LANGUAGES = {"en": "English", "fr": "Français", "es": "Español", "zh": "中文"}
@@ -172,11 +176,73 @@ def _new_catalogue(lang: str) -> polib.POFile:
     return po
 
 
-def load_catalogue(spec_dir: Path, lang: str) -> polib.POFile:
+class _Lines:
+    """A catalogue's text as polib reads it: given a text, ``polib.pofile`` first asks
+    whether it is the name of a file, and reads that file if it is (a catalogue whose
+    whole text is a path would read another file); given this, it reads the lines."""
+
+    def __init__(self, text: str):
+        self._lines = text.splitlines()
+
+    def splitlines(self) -> list[str]:
+        return self._lines
+
+
+_CHARSET = re.compile(r"charset\s*=\s*([^\s;]+)", re.I)
+
+
+def load_catalogue(spec_dir: Path, lang: str, roots: list[Path] | None = None) -> polib.POFile:
+    """The catalogue ``i18n/<lang>.po`` of a spec directory (a new one when there is none).
+
+    It is read as every file a spec names: only inside the allowed folders (``roots``;
+    by default the folder tree of the spec, ``--root`` and the games rulewright ships:
+    a symbolic link leading out of them is refused), only a regular file of at most
+    8 MiB, and only UTF-8 text that says so (``charset=UTF-8`` or none). Anything else
+    is one located ``BadInputError``."""
     path = catalogue_path(spec_dir, lang)
-    if not path.is_file():
+    if not os.path.lexists(path):
         return _new_catalogue(lang)
-    return polib.pofile(str(path), wrapwidth=0)
+    if not path.exists():           # a link to nothing: nothing to read (writing it is refused)
+        return _new_catalogue(lang)
+    roots = roots if roots is not None else files.allowed([files.tree_of(spec_dir)])
+    if not files.inside(path, roots):
+        raise BadInputError(Diagnostic(NO_SPAN, f"{path}: a symbolic link that leads outside the allowed folders",
+                                       files.refusal_hint()))
+    raw = files.read_bytes(path)
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        where = not_utf8(str(path), raw, exc)
+        raise BadInputError(replace(where, hint="a catalogue is UTF-8 text (its header says charset=UTF-8): "
+                                                "save it as UTF-8")) from None
+    register_source(str(path), text)
+    try:
+        po = polib.pofile(_Lines(text), encoding="utf-8", wrapwidth=0)
+    except Exception as exc:        # noqa: BLE001 (polib's parser on a file from anyone: any failure is the file's)
+        found = re.search(r"line (\d+)", str(exc))
+        line = int(found.group(1)) if found else 1
+        what = str(exc).split(": ", 1)[-1] if "unescaped" in str(exc) else "a line polib cannot read"
+        raise BadInputError(Diagnostic(Span(str(path), line, 1, line, 2),
+                                       f"not a translation catalogue (gettext .po): {what}",
+                                       "mend the line, or delete the file and run 'rulewright translations' "
+                                       "to make it again")) from None
+    declared = _CHARSET.search(po.metadata.get("Content-Type", "") or "")
+    if declared and declared.group(1).strip().lower().replace("_", "-") not in ("utf-8", "utf8"):
+        line = next((i for i, ln in enumerate(text.splitlines(), start=1) if "charset" in ln.lower()), 1)
+        raise BadInputError(Diagnostic(Span(str(path), line, 1, line, 2),
+                                       f"the catalogue says it is written in {declared.group(1)[:40]}: "
+                                       "rulewright reads UTF-8 catalogues only",
+                                       "save it as UTF-8 and write charset=UTF-8 in its header "
+                                       "(Content-Type: text/plain; charset=UTF-8)"))
+    return po
+
+
+def save_catalogue(spec_dir: Path, lang: str, po: polib.POFile) -> Path:
+    """``i18n/<lang>.po`` of a spec directory written by the one writer (``files.write_text``):
+    within the spec directory, never through a symbolic link (an ``i18n`` folder or a
+    ``.po`` file that is one is refused), the folder made when missing."""
+    path = catalogue_path(spec_dir, lang)
+    return files.write_text(path, str(po), inside=spec_dir)
 
 
 def update_catalogue(po: polib.POFile, texts: list[Text]) -> polib.POFile:

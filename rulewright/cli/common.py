@@ -168,10 +168,9 @@ def _variant_for(spec: str, players: int) -> str:
 
 
 def _write(path: str, text: str) -> None:
-    try:
-        Path(path).write_text(text, encoding="utf-8")
-    except OSError as exc:
-        raise BadInputError(f"{path}: cannot write: {exc.strerror or exc}") from None
+    """A file the command line asked for (--save-state, --log), written by the one writer
+    (``files.write_text``): never through a symbolic link, never half-written."""
+    files.write_text(path, text)
 
 
 def _load_state(args, program=None):

@@ -83,10 +83,11 @@ class Table:
         doc = state_io.dump(state, seed=state.seed, beside=path)
         text = json.dumps(doc, indent=1, ensure_ascii=False)
         text = text[:-2] + ',\n "resume": ' + json.dumps(resume.entry(state), ensure_ascii=False) + "\n}\n"
+        from rulewright.compiler import files     # (the one writer: no symbolic link, no half-written file)
         try:
-            Path(path).write_text(text, encoding="utf-8")
-        except OSError as exc:
-            self.say(f"cannot write {path}: {exc.strerror}")
+            files.write_text(path, text)
+        except RulesError as exc:
+            self.say(f"not saved: {exc.diagnostics[0].message}")
             return None
         self.saved = path
         return path

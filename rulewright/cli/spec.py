@@ -10,8 +10,8 @@ import sys
 from pathlib import Path
 
 from rulewright.compiler.syntax import ast as A
-from rulewright.compiler import graph as rules_graph, load
-from rulewright.compiler.diagnostics import RulesError
+from rulewright.compiler import files as files_mod, graph as rules_graph, load
+from rulewright.compiler.diagnostics import BadInputError, RulesError
 from rulewright.compiler.variants import lost_checkpoints, diffing
 
 from rulewright.cli.common import UsageError, _load, _overrides
@@ -48,7 +48,7 @@ def _check_targets(path: str) -> list[str]:
     out = []
     own = sorted(p.glob("*.rules"))
     variants = []
-    for f in sorted(p.rglob("*.rules")):
+    for f in _within(path, sorted(p.rglob("*.rules"))):
         try:
             if specs.is_variant(f):
                 variants.append(str(f))
@@ -65,6 +65,19 @@ def _check_targets(path: str) -> list[str]:
                     out.append(str(sub))
     out += [v for v in variants if v not in out]
     return sorted(set(out)) or [path]
+
+
+def _within(named: str, found: list[Path]) -> list[Path]:
+    """The .rules files found below a folder named on the command line (its variants),
+    each of which must lie in the allowed folders: a symbolic link in a spec folder (a
+    file, or a ``variants/`` folder) that leads out of them is refused, as a spec
+    folder's own files are."""
+    roots = files_mod.allowed([files_mod.tree_of(named)])
+    for f in found:
+        if not files_mod.inside(f, roots):
+            raise BadInputError(f"{f}: a symbolic link that leads outside the allowed folders "
+                                f"({files_mod.refusal_hint()})")
+    return found
 
 
 def cmd_check(args) -> int:
@@ -255,7 +268,7 @@ def version_pages(path: str, args, loaded: dict) -> dict[str, str]:
     if not p.is_dir() or not (p / "variants").is_dir() or str(path) not in loaded:
         return out
     base = loaded[str(path)]
-    for f in sorted((p / "variants").glob("*.rules")):
+    for f in _within(path, sorted((p / "variants").glob("*.rules"))):
         program = loaded.get(str(f)) or _load(str(f), args)
         files = [x.path for x in program.files] + [v.path for v in program.variants]
         for lang in languages(args.lang):
@@ -315,7 +328,7 @@ def cmd_docs(args) -> int:
     loaded: dict = {}
     pages: list[tuple[str, str]] = []       # (file name, text): written once every spec has loaded
     effects_file = Path(args.effects) if args.effects else out / "effects.json"
-    effects = json.loads(effects_file.read_text(encoding="utf-8")) if effects_file.is_file() else {}
+    effects = house.read_effects(effects_file) if effects_file.exists() else {}
     for path in args.specs:
         if args.measure:
             measure_effects(path, args, loaded, effects, args.measure)
@@ -338,14 +351,16 @@ def cmd_docs(args) -> int:
                                     languages(args.lang)).items())
         pages.extend(variant_pages(path, args, loaded))
         pages.extend(version_pages(path, args, loaded).items())
+    # (every file through the one writer: within --out, never through a symbolic link a
+    # shared docs folder may hold; --out itself, and --effects, are the user's own)
     out.mkdir(parents=True, exist_ok=True)
     for name, text in pages:
-        (out / name).write_text(text, encoding="utf-8")
+        files_mod.write_text(out / name, text, inside=out)
         print(f"wrote {out / name}")
-    (out / "operators.md").write_text(operators_page(), encoding="utf-8")
+    files_mod.write_text(out / "operators.md", operators_page(), inside=out)
     print(f"wrote {out / 'operators.md'}")
     if args.measure:
-        effects_file.write_text(json.dumps(effects, indent=1, sort_keys=True, ensure_ascii=False) + "\n",
-                                encoding="utf-8")
+        files_mod.write_text(effects_file, json.dumps(effects, indent=1, sort_keys=True, ensure_ascii=False)
+                             + "\n", inside=None if args.effects else out)
         print(f"wrote {effects_file}")
     return 0

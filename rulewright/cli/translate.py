@@ -38,9 +38,7 @@ def cmd_translations(args) -> int:
         for lang in langs:
             po = tr.update_catalogue(tr.load_catalogue(spec, lang), texts)
             if not args.check:
-                path = tr.catalogue_path(spec, lang)
-                path.parent.mkdir(exist_ok=True)
-                po.save(str(path))
+                tr.save_catalogue(spec, lang, po)      # (never through a symbolic link: compiler.files)
             s = tr.status(po, texts, lang)
             incomplete = incomplete or not s.complete
             print(f"{spec} [{lang}]: {s.current} of {len(texts)} texts translated, {len(s.stale)} stale, "

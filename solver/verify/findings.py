@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from rulewright.compiler import files
 from rulewright.compiler.diagnostics import Span
 from rulewright.compiler.semantics import runtime as rt
 from rulewright.compiler.semantics.render import board_lines, jsonable, text_value
@@ -119,6 +120,8 @@ class Report:
     def write_witnesses(self, out: str) -> None:
         """Each finding's witness as files in ``out``: its JSON, and the grids and state
         files other commands read back (``score``, ``show``, ``query --state``)."""
+        # (every file through the one writer, within the folder: never through a symbolic
+        # link the folder holds; the folder itself is the user's own)
         folder = Path(out)
         folder.mkdir(parents=True, exist_ok=True)
         for i, f in enumerate(self.findings):
@@ -126,15 +129,16 @@ class Report:
                 continue
             stem = f"{i + 1:03d}-{f.check}-{_safe(f.definition)}"
             path = folder / f"{stem}.json"
-            path.write_text(json.dumps(f.to_json(), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+            files.write_text(path, json.dumps(f.to_json(), indent=2, ensure_ascii=False) + "\n", inside=folder)
             f.files.append(str(path))
             for suffix, kind, content in f.witness_files:
                 target = folder / f"{stem}{suffix}"
                 if kind == "grid":
-                    target.write_text("\n".join(" ".join(c if c is not None else "." for c in row)
-                                                for row in content) + "\n", encoding="utf-8")
+                    files.write_text(target, "\n".join(" ".join(c if c is not None else "." for c in row)
+                                                       for row in content) + "\n", inside=folder)
                 else:
-                    target.write_text(json.dumps(content, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+                    files.write_text(target, json.dumps(content, indent=2, ensure_ascii=False) + "\n",
+                                     inside=folder)
                 f.files.append(str(target))
 
 
