@@ -17,6 +17,7 @@ from pathlib import Path
 
 from rulewright.compiler import graph as rules_graph
 from rulewright.compiler import ir as I
+from rulewright.compiler.docgen import markup as M
 from rulewright.compiler.docgen import pictures as P
 from rulewright.compiler.docgen.translations import Translator, value_words
 from rulewright.compiler.docgen.words import word
@@ -119,15 +120,15 @@ class Book:
         if self.base is not None:
             mine, theirs = self.defs.get(name), self.base.definitions.get(name)
             if theirs is None or mine is None or mine.span != theirs.span:
-                return f"**{self.name_of(name)}**"
-        return f"[{self.name_of(name)}]({self.ref_page}#{anchor(name)})"
+                return f"**{M.text(self.name_of(name))}**"
+        return f"[{M.text(self.name_of(name))}]({M.url(self.ref_page + '#' + anchor(name))})"
 
     def heading_title(self, d) -> str:
         """A definition's heading: its title, or its name in words."""
         return self.title(d.name, getattr(d, "title", None)) if getattr(d, "title", None) else self.name_of(d.name)
 
     def ids(self, tags) -> str:
-        return " ".join(f"`{t}`" for t in tags)
+        return " ".join(M.code(t) for t in tags)
 
     def code_block(self, d, extra: list[str] = ()) -> list[str]:
         body = []
@@ -136,7 +137,7 @@ class Book:
         body += list(extra)
         src = _source(d)
         if src:
-            body += ["```rules", src, "```"]
+            body += M.fence(src, "rules")
         return folded(self.w("code"), body) if body else []
 
     def uses(self, name: str) -> list[str]:
@@ -153,15 +154,16 @@ class Book:
     def rulebook(self) -> str:
         p = self.p
         game = next((d for f in p.files for d in f.definitions if isinstance(d, A.Game)), None)
-        out = [f"# {self.tr('title ' + game.name, game.title) if game else p.title}", ""]
+        heading = M.text(self.tr('title ' + game.name, game.title) if game else p.title)
+        out = [f"# {heading}", ""]
         if self.base is not None and p.variants:
             v = p.variants[-1]
             title = self.translator(f"{v.name}/title variant", v.title, ()) if v.title else value_words(v.name)
-            out = [f"# {out[0][2:]}: {title}", ""]
+            out = [f"# {heading}: {M.text(title)}", ""]
             if v.doc:
-                out += [self.translator(f"{v.name}/doc variant", v.doc, ()), ""]
+                out += [M.prose(self.translator(f"{v.name}/doc variant", v.doc, ())), ""]
         elif game and game.doc:
-            out += [self.doc(game.name, game.doc), ""]
+            out += [M.prose(self.doc(game.name, game.doc)), ""]
         out += self.glance()
         # (chapter, the kinds of definitions it shows): a section written in the spec stands
         # before the chapter that would have shown its first definition (else before Playing)
@@ -180,14 +182,14 @@ class Book:
                 out += self.section(sec)
             out += chapter()
         out += [f"## {self.w('variants')}", "", self.w("variants_page"), ""]
-        return "\n".join(out).rstrip() + "\n"
+        return M.page("\n".join(out).rstrip() + "\n")
 
     def section(self, sec) -> list[str]:
         """A chapter the spec writes: its title, its text, each definition it names."""
         title = self.title(sec.name, sec.title) if sec.title else self.name_of(sec.name)
-        out = [f"## {title} {{ #{anchor(sec.name)} }}", ""]
+        out = [f"## {M.text(title)} {{ #{anchor(sec.name)} }}", ""]
         if sec.doc:
-            out += [self.doc(sec.name, sec.doc), ""]
+            out += [M.prose(self.doc(sec.name, sec.doc)), ""]
         for name, _ in sec.names:
             d = self.defs.get(name)
             if d is not None:
@@ -200,8 +202,8 @@ class Book:
             players = (f"{m.min_players}" if m.min_players == m.max_players
                        else f"{m.min_players}–{m.max_players}")
             doc = self.doc(m.name, m.node.doc) if m.node.doc else ""
-            out.append(f"- **{self.title(m.name, m.title)}**: {players} {self.w('players')}"
-                       + (f". {_one_line(doc)}" if doc else ""))
+            out.append(f"- **{M.text(self.title(m.name, m.title))}**: {players} {self.w('players')}"
+                       + (f". {M.prose(_one_line(doc))}" if doc else ""))
         return out + [""] if len(out) > 2 else []
 
     def components(self) -> list[str]:
@@ -212,15 +214,15 @@ class Book:
             if not isinstance(d, A.Table) or name in self.placed:
                 continue
             doc = self.doc(name, d.doc)
-            out.append(f"- **{self.name_of(name)}** ({len(info.values)} {self.w('kinds')}, "
-                       f"[{self.w('catalogue')}]({self.cat_page}#{anchor(name)}))"
-                       + (f": {_one_line(doc)}" if doc else ""))
+            out.append(f"- **{M.text(self.name_of(name))}** ({len(info.values)} {self.w('kinds')}, "
+                       f"[{self.w('catalogue')}]({M.url(self.cat_page + '#' + anchor(name))}))"
+                       + (f": {M.prose(_one_line(doc))}" if doc else ""))
         for name, grid in p.grids.items():
             d = self.defs.get(name)
             doc = self.doc(name, d.doc) if d is not None and d.doc else ""
-            out.append(f"- **{self.w('grid')} {self.name_of(name)}**: "
-                       + self.w("grid_of", rows=grid.rows, cols=grid.cols, cells=self.name_of(grid.cell_enum))
-                       + (f". {_one_line(doc)}" if doc else ""))
+            out.append(f"- **{self.w('grid')} {M.text(self.name_of(name))}**: "
+                       + self.w("grid_of", rows=grid.rows, cols=grid.cols, cells=M.text(self.name_of(grid.cell_enum)))
+                       + (f". {M.prose(_one_line(doc))}" if doc else ""))
         out.append("")
         per_seat = [v for v in p.state.values() if v.per_seat]
         shared = [v for v in p.state.values() if not v.keyed]
@@ -228,7 +230,8 @@ class Book:
             shown = [v for v in vars_ if getattr(v.node, "doc", "")]
             if shown:
                 out += [f"**{title}**:", ""]
-                out += [f"- **{self.name_of(v.name)}**: {_one_line(self.doc(v.name, v.node.doc))}" for v in shown]
+                out += [f"- **{M.text(self.name_of(v.name))}**: {M.prose(_one_line(self.doc(v.name, v.node.doc)))}"
+                        for v in shown]
                 out.append("")
         return out if len(out) > 3 else []
 
@@ -317,19 +320,20 @@ class Book:
         """A definition as a player reads it: heading, doc, steps, the rules it uses (their
         docs), and its code folded away."""
         self.shown.add(d.name)
-        out = [f"{'#' * level} {self.heading_title(d)} {{ #{anchor(d.name)} }}", ""]
+        out = [f"{'#' * level} {M.text(self.heading_title(d))} {{ #{anchor(d.name)} }}", ""]
         if d.doc:
-            out += [self.doc(d.name, d.doc), ""]
+            out += [M.prose(self.doc(d.name, d.doc)), ""]
         steps = [n for n in A.nodes_in(d) if isinstance(n, A.Step) and n is not d]
         if steps:
             for st in steps:
                 doc = self.doc(f"{d.name}.{st.name}", st.doc) if st.doc else ""
-                out.append(f"1. **{self.name_of(d.name + '.' + st.name)}**" + (f": {_one_line(doc)}" if doc else ""))
+                out.append(f"1. **{M.text(self.name_of(d.name + '.' + st.name))}**"
+                           + (f": {M.prose(_one_line(doc))}" if doc else ""))
             out.append("")
         rules = self.rules_read(d.name)
         for r in rules:
             doc = self.doc(r, self.defs[r].doc)
-            out.append(f"- {self.link(r)}: {_one_line(doc)}")
+            out.append(f"- {self.link(r)}: {M.prose(_one_line(doc))}")
         if rules:
             out.append("")
         if isinstance(d, (A.Procedure, A.Scoring)):
@@ -379,14 +383,14 @@ class Book:
                 continue
             d = sd.node
             self.shown.add(d.name)
-            out += [f"### {self.name_of(d.name)} {{ #{anchor(d.name)} }}", ""]
+            out += [f"### {M.text(self.name_of(d.name))} {{ #{anchor(d.name)} }}", ""]
             if d.doc:
-                out += [self.doc(d.name, d.doc), ""]
+                out += [M.prose(self.doc(d.name, d.doc)), ""]
             for st in A.steps_of(d):
                 doc = self.doc(f"{d.name}.{st.name}", st.doc) if st.doc else ""
-                out += [f"#### {self.name_of(d.name + '.' + st.name)}", ""]
+                out += [f"#### {M.text(self.name_of(d.name + '.' + st.name))}", ""]
                 if doc:
-                    out += [doc, ""]
+                    out += [M.prose(doc), ""]
                 out += self.sight_pictures(f"{d.name}.{st.name}")
             out += self.code_block(d)
         return out
@@ -432,9 +436,9 @@ class Book:
             ex = self.p.examples[run.name]
             self.shown.add(run.name)
             title = self.title(run.name, ex.title) if ex.title else self.name_of(run.name)
-            out += [f"### {title} {{ #{anchor(run.name)} }}", ""]
+            out += [f"### {M.text(title)} {{ #{anchor(run.name)} }}", ""]
             if ex.node.doc:
-                out += [self.doc(run.name, ex.node.doc), ""]
+                out += [M.prose(self.doc(run.name, ex.node.doc)), ""]
             boards = [(n, v) for n, v in run.values.items() if isinstance(v, rt.Board)]
             scores = [v for v in run.values.values() if isinstance(v, rt.Score)]
             for name, board in boards:
@@ -447,10 +451,10 @@ class Book:
             out += [f"| {self.w('expect')} | {self.w('the_rules_give')} | |", "|---|---|---|"]
             for e in run.expectations:
                 got = "" if e.op is None else render.text_value(e.got)
-                out.append(f"| `{e.text}` | {got} | {'✓' if e.holds else '✗'} |")
+                out.append(f"| {M.code(e.text)} | {M.cell(got)} | {'✓' if e.holds else '✗'} |")
             out.append("")
             if run.error:
-                out += [f"**{self.w('rules_stop')}**: {run.error}", ""]
+                out += [f"**{self.w('rules_stop')}**: {M.text(run.error)}", ""]
             out += self.code_block(ex.node)
         return out
 
@@ -517,7 +521,7 @@ class Book:
         if reports:
             out += [f"**{self.w('reports')}**:", ""]
             for m, st in reports:
-                out.append(f"- {value_words(st.name)}")
+                out.append(f"- {M.text(value_words(st.name))}")
             out.append("")
         return out
 
@@ -528,9 +532,9 @@ class Book:
         out = [f"## {self.w('guarantees')}", ""]
         for d in props:
             self.shown.add(d.name)
-            out += [f"### {self.heading_title(d)} {{ #{anchor(d.name)} }}", ""]
+            out += [f"### {M.text(self.heading_title(d))} {{ #{anchor(d.name)} }}", ""]
             if d.doc:
-                out += [self.doc(d.name, d.doc), ""]
+                out += [M.prose(self.doc(d.name, d.doc)), ""]
             out += [f"**{self.w('status')}**: {self.status_line(d.name)}", ""]
             out += self.code_block(d)
         return out
@@ -541,7 +545,7 @@ class Book:
         status, message = self.guarantees[name]
         key = {"PROVED": "proved", "COUNTEREXAMPLE": "broken", "SAMPLED": "sampled"}.get(status, "unknown")
         line = self.w(key)
-        return line + (f" (`{message}`)" if status == "COUNTEREXAMPLE" and message else "")
+        return line + (f" ({M.code(message)})" if status == "COUNTEREXAMPLE" and message else "")
 
     def readings(self) -> list[str]:
         switches = [d for d in self.defs.values() if isinstance(d, A.Switch) and d.name not in self.placed]
@@ -552,31 +556,32 @@ class Book:
             self.shown.add(d.name)
             chosen = self.p.switches.get(d.name)
             chosen = str(chosen).lower() if isinstance(chosen, bool) else chosen
-            opts = ", ".join(f"**`{o}`**" if str(o) == str(chosen) else f"`{o}`" for o in d.options)
-            out += [f"### `{d.name}` {{ #{anchor(d.name)} }}", ""]
+            opts = ", ".join(f"**{M.code(o)}**" if str(o) == str(chosen) else M.code(o) for o in d.options)
+            out += [f"### {M.code(d.name)} {{ #{anchor(d.name)} }}", ""]
             out += [f"{self.w('options')}: {opts} · {self.w('rulebook')}: {self.ids(d.rule_ids)}", ""]
             if d.doc:
-                out += [self.doc(d.name, d.doc), ""]
+                out += [M.prose(self.doc(d.name, d.doc)), ""]
         return out
 
     # ------------------------------------------------------------ reference
     def reference(self) -> str:
-        out = [f"# {self.p.title}: {self.w('reference')}", "", self.w("reference_intro"), ""]
+        out = [f"# {M.text(self.p.title)}: {self.w('reference')}", "", self.w("reference_intro"), ""]
         for f in self.p.files:
             defs = [d for d in f.definitions if not isinstance(d, (A.Game, A.Variant))]
             if not defs:
                 continue
-            out += [f"## `{Path(f.path).name}`", ""]
+            out += [f"## {M.code(Path(f.path).name)}", ""]
             for d in defs:
                 if isinstance(d, A.State):
                     for v in d.vars:
-                        out += [f"### {self.name_of(v.name)} {{ #{anchor(v.name)} }}", ""]
+                        out += [f"### {M.text(self.name_of(v.name))} {{ #{anchor(v.name)} }}", ""]
                         if v.doc:
-                            out += [self.doc(v.name, v.doc), ""]
+                            out += [M.prose(self.doc(v.name, v.doc)), ""]
                     continue
-                out += [f"### {self.name_of(d.name)} {{ #{anchor(d.name)} }}", "", f"`{d.kind} {d.name}`", ""]
+                out += [f"### {M.text(self.name_of(d.name))} {{ #{anchor(d.name)} }}", "",
+                        M.code(f"{d.kind} {d.name}"), ""]
                 if d.doc:
-                    out += [self.doc(d.name, d.doc), ""]
+                    out += [M.prose(self.doc(d.name, d.doc)), ""]
                 out += self.uses(d.name)
                 users = self.used_by(d.name)
                 if users:
@@ -584,7 +589,7 @@ class Book:
                 if out[-1]:
                     out.append("")
                 out += self.code_block(d)
-        return "\n".join(out).rstrip() + "\n"
+        return M.page("\n".join(out).rstrip() + "\n")
 
     def used_by(self, name: str) -> list[str]:
         if name not in self.g:
@@ -600,14 +605,14 @@ class Book:
 
     # ------------------------------------------------------------ catalogue
     def catalogue(self) -> str:
-        out = [f"# {self.w('catalogue_of', name=self.p.title)}", "", self.w("catalogue_intro"), ""]
+        out = [f"# {self.w('catalogue_of', name=M.text(self.p.title))}", "", self.w("catalogue_intro"), ""]
         for name, info in self.p.enums.items():
             d = self.defs.get(name)
             if not isinstance(d, A.Table):
                 continue
-            out += [f"## {self.name_of(name)} {{ #{anchor(name)} }}", ""]
+            out += [f"## {M.text(self.name_of(name))} {{ #{anchor(name)} }}", ""]
             if d.doc:
-                out += [self.doc(name, d.doc), ""]
+                out += [M.prose(self.doc(name, d.doc)), ""]
             out += [f"*{self.w('rows', n=len(info.values))}*", ""]
             cols = list(info.columns)
             if len(info.values) <= CARD_PICTURES_MOST:
@@ -616,15 +621,15 @@ class Book:
                 out += ["</div>", ""]
             out.append('<div class="rw-table" markdown="1">')
             out.append("")
-            out.append("| " + " | ".join([self.name_of(name)] + [value_words(c) for c in cols]) + " |")
+            out.append("| " + " | ".join(M.cell(x) for x in [self.name_of(name)] + [value_words(c) for c in cols]) + " |")
             out.append("|" + "---|" * (len(cols) + 1))
             for v in info.values:
                 cells = [self.value(name, v)]
                 for c in cols:
                     cells.append(self.cell_text(info.columns[c], info.attrs[c].get(v)))
-                out.append("| " + " | ".join(x.replace("|", "\\|") for x in cells) + " |")
+                out.append("| " + " | ".join(M.cell(x) for x in cells) + " |")
             out += ["", "</div>", ""]
-        return "\n".join(out).rstrip() + "\n"
+        return M.page("\n".join(out).rstrip() + "\n")
 
     def card_picture(self, table: str, info, v) -> str:
         """A row of a table drawn as a card: its name, its first list of enum values as

@@ -8,51 +8,33 @@ installed (``make test`` installs Chromium from the system's packages where it c
 """
 from __future__ import annotations
 
-import functools
-import http.server
-import shutil
-import threading
 import urllib.parse
 import urllib.request
 from pathlib import Path
 
 import pytest
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
 try:
     from playwright.sync_api import sync_playwright
 except ImportError:             # pragma: no cover - the dev install has it
     sync_playwright = None
+
+from browser import CHROMIUM, FLAGS, serving
 
 pytestmark = [
     pytest.mark.skipif(CHROMIUM is None, reason="no Chromium on this machine (apt-get install chromium; "
                                                 "make test installs it where it can)"),
     pytest.mark.skipif(sync_playwright is None, reason="Playwright is not installed (pip install -e '.[dev]')"),
 ]
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 LANGS = ("fr", "es", "zh")
-
-
-class _Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
-
-
-class _Server(http.server.ThreadingHTTPServer):
-    def handle_error(self, request, client_address):
-        pass                    # a page left before its files arrived: not the site's fault
 
 
 @pytest.fixture(scope="module")
 def site(built_site):
     out, proc = built_site
     assert proc.returncode == 0, proc.stderr
-    server = _Server(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(out)))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield out, f"http://127.0.0.1:{server.server_address[1]}"
-    server.shutdown()
+    with serving(out) as base:
+        yield out, base
 
 
 @pytest.fixture(scope="module")
