@@ -16,6 +16,7 @@ from pathlib import Path
 
 from rulewright.compiler import ir as I
 from rulewright.compiler.syntax import ast as A
+from rulewright.compiler.docgen import markup as M
 from rulewright.compiler.docgen import pictures as P
 from rulewright.compiler.docgen.rulebook import folded, picture
 from rulewright.compiler.docgen.translations import Translator, value_words
@@ -242,12 +243,13 @@ def house_page(variant: I.Program, base: I.Program, lang: str, tr: Translator, e
     info = variant.variants[-1]
     v = info.name
     title = tr(f"{v}/title variant", info.title) if info.title else value_words(v)
-    out = [f"# {title}", ""]
-    out += [f"*{word(lang, 'house_of', game=tr('title ' + base.name, base.title))}* · `{Path(info.path).name}`", ""]
+    out = [f"# {M.text(title)}", ""]
+    out += [f"*{word(lang, 'house_of', game=M.text(tr('title ' + base.name, base.title)))}* · "
+            f"{M.code(Path(info.path).name)}", ""]
     if info.doc:
-        out += [tr(f"{v}/doc variant", info.doc), ""]
+        out += [M.prose(tr(f"{v}/doc variant", info.doc)), ""]
     if info.rule_ids:
-        out += [f"{word(lang, 'rule_ids')}: " + " ".join(f"`{t}`" for t in info.rule_ids), ""]
+        out += [f"{word(lang, 'rule_ids')}: " + " ".join(M.code(t) for t in info.rule_ids), ""]
     d = diff(base, variant)
     for heading, entries in (("changes", d.changed), ("additions", d.added), ("removals", d.removed)):
         if not entries:
@@ -259,20 +261,21 @@ def house_page(variant: I.Program, base: I.Program, lang: str, tr: Translator, e
                 key = f"{v}/doc {'remove ' if e.after is None else ''}{e.name}"
                 doc = tr(key, doc)
             name = tr(f"{v}/name {e.name}", value_words(e.name.split(".")[-1]))
-            out.append(f"- **{name}** (`{e.kind} {e.name}`)" + (f": {' '.join(doc.split())}" if doc else ""))
+            out.append(f"- **{M.text(name)}** ({M.code(f'{e.kind} {e.name}')})"
+                       + (f": {M.prose(' '.join(doc.split()))}" if doc else ""))
         out.append("")
-        code = [f"```rules\n{e.after.text}\n```" for e in entries if e.after is not None]
+        code = ["\n".join(M.fence(e.after.text, "rules")) for e in entries if e.after is not None]
         if code:
             out += folded(word(lang, "code"), code)
     if d.downstream:
         # (a long list on screen; the printed card leaves it out)
         out += ['<div class="rw-affects" markdown="1">', "", f"## {word(lang, 'affects')}", "",
-                ", ".join(f"`{x['name']}`" for x in d.downstream), "", "</div>", ""]
+                ", ".join(M.code(x['name']) for x in d.downstream), "", "</div>", ""]
     out += [f"## {word(lang, 'effect')}", ""]
     if effect is None:
         out += [word(lang, "not_measured"), ""]
     else:
-        out += [word(lang, "measured", games=effect["games"], players=effect["players"],
-                     mode=value_words(effect["mode"])), ""]
+        out += [word(lang, "measured", games=M.text(effect["games"]), players=M.text(effect["players"]),
+                     mode=M.text(value_words(str(effect["mode"])))), ""]
         out += effect_pictures(effect, lang, word(lang, "base_game"), title, tr)
-    return "\n".join(out).rstrip() + "\n"
+    return M.page("\n".join(out).rstrip() + "\n")
