@@ -93,14 +93,42 @@ class Diagnostic:
 
     def render(self) -> str:
         where = f"{self.span}: " if self.span.line > 0 else ""
-        out = [f"{where}{self.severity}: {shown_names(self.message)}"]
+        out = [f"{where}{self.severity}: {shortened(shown_names(self.message))}"]
         out.extend(_quote(self.span))
         for span, note in self.notes:
-            out.append(f"{span}: note: {shown_names(note)}")
+            out.append(f"{span}: note: {shortened(shown_names(note))}")
             out.extend(_quote(span))
         if self.hint:
-            out.append(f"  hint: {shown_names(self.hint)}")
+            out.append(f"  hint: {shortened(shown_names(self.hint))}")
         return "\n".join(out)
+
+
+# How much of a message, and of a line of the file, an error shows: a value quoted from a
+# file (a saved game's one-line entry, a pasted number of thousands of digits) is cut to
+# a readable length; the place of the fault (file, line:col, entry) is always kept.
+MOST_MESSAGE = 1_000        # characters of a message, hint or note
+MOST_LINE = 160             # characters of a quoted source line, around the column
+
+
+def shortened(text: str, most: int = MOST_MESSAGE) -> str:
+    """A message cut to ``most`` characters when longer: its beginning (the place, what is
+    wrong) and its end (the hint's words), with how much is left out between them."""
+    if len(text) <= most:
+        return text
+    head, tail = most * 2 // 3, most // 3
+    return f"{text[:head]} [... {len(text) - head - tail:,} characters left out ...] {text[len(text) - tail:]}"
+
+
+def quoted(value, most: int = 200) -> str:
+    """A value as a message quotes it (its ``repr``), cut to ``most`` characters."""
+    try:
+        text = repr(value)
+    except ValueError:          # a number of more digits than Python writes
+        return f"a number of about {int(value.bit_length() * 0.30103):,} digits" if isinstance(value, int) \
+            else f"<a {type(value).__name__}>"
+    if len(text) <= most:
+        return text
+    return f"{text[:most - 40]}... ({len(text):,} characters)"
 
 
 def reason_of(exc: BaseException) -> str:
@@ -135,6 +163,14 @@ def _quote(span: Span) -> list[str]:
         length = max(1, end - start)
     else:
         length = max(1, len(text) - start)
+    if len(text) > MOST_LINE:
+        # a long line (a file written on one line) is shown around the column only
+        low = max(0, min(start - MOST_LINE // 3, len(text) - MOST_LINE))
+        high = min(len(text), low + MOST_LINE)
+        before, after = ("..." if low > 0 else ""), ("..." if high < len(text) else "")
+        length = max(1, min(length, high - start))
+        text = before + text[low:high] + after
+        start = len(before) + start - low
     caret = " " * start + "^" * length
     return [f"  {num} | {text}", f"  {' ' * width} | {caret}"]
 
