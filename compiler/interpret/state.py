@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 
 from rulewright.compiler.semantics import runtime as rt, render
-from rulewright.compiler.diagnostics import Diagnostic, IllegalMoveError, RuntimeRulesError, Span, reason_of
+from rulewright.compiler.diagnostics import Diagnostic, IllegalMoveError, RuntimeRulesError, Span, quoted, reason_of
 
 if TYPE_CHECKING:         # (for the annotation only: the interpreter imports this module)
     from rulewright.compiler.interpret.interpreter import Interpreter
@@ -146,7 +146,7 @@ class GameState:
                 self.refusals = refusals
                 pick = agent.choose(name, options, self, chooser)
                 if pick not in options:
-                    raise IllegalMoveError(f"{chooser} chose an illegal option for '{name}': {pick!r}", span)
+                    raise IllegalMoveError(f"{chooser} chose an illegal option for '{name}': {quoted(pick)}", span)
         self.log.append(Event("choose", who, {"choice": name, "value": render.jsonable(pick, state=True),
                                               "options": len(options)}))
         return pick
@@ -158,21 +158,22 @@ class GameState:
         self.replayed += 1
         n = self.replayed
         if want.get("choice") != name or want.get("seat") != who:
+            seat = str(want.get("seat") or "chance")[:100]
             raise IllegalMoveError(f"the saved history does not replay: its choice {n} is "
-                                   f"{want.get('choice')!r} of {want.get('seat') or 'chance'}, where the game asks "
+                                   f"{quoted(want.get('choice'))} of {seat}, where the game asks "
                                    f"{name!r} of {who or 'chance'} (the rules or the settings changed since)")
         if who is None:
             pick = options[self.rng.randrange(len(options))]
             if render.jsonable(pick, state=True) != want.get("value"):
                 raise IllegalMoveError(f"the saved history does not replay: its choice {n} ({name}, drawn at "
-                                       f"random) drew {want.get('value')!r}, and now draws "
-                                       f"{render.jsonable(pick, state=True)!r}")
+                                       f"random) drew {quoted(want.get('value'))}, and now draws "
+                                       f"{quoted(render.jsonable(pick, state=True))}")
             return pick
         for option in options:
             if render.jsonable(option, state=True) == want.get("value"):
                 return option
         raise IllegalMoveError(f"the saved history does not replay: its choice {n} ({name} of {who}) is "
-                               f"{want.get('value')!r}, which is not an option there")
+                               f"{quoted(want.get('value'))}, which is not an option there")
 
     def refused_by(self, value) -> tuple[bool, Span] | None:
         """Which test of the choice being made refuses ``value``: whether it is the
@@ -195,7 +196,7 @@ class GameState:
             self.resume_at = None
             self.on_resume(self)     # the position a game resumes from replaces this one
             label = f"{name}:{self.checkpoints.get(name, 0)}"
-        self.log.append(Event("checkpoint", None, {"name": name, "count": self.checkpoints[name]}))
+        self.log.append(Event("checkpoint", None, {"name": name, "count": self.checkpoints.get(name, 0)}))
         if self.resume_at is not None or self.replay is not None:
             return          # on the way to the position a game resumes from
         for watch in self.watchers:
@@ -251,7 +252,7 @@ class ReplayAgent:
         for option in options:
             if value in (render.jsonable(option), render.jsonable(option, state=True)):
                 return option
-        raise IllegalMoveError(f"the traced {name} {value!r} is not legal here")
+        raise IllegalMoveError(f"the traced {name} {quoted(value)} is not legal here")
 
 
 class RandomAgent:

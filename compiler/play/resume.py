@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from rulewright.compiler import ir as I
-from rulewright.compiler.diagnostics import BadInputError, Diagnostic, IllegalMoveError
+from rulewright.compiler.diagnostics import BadInputError, Diagnostic, IllegalMoveError, reason_of
 from rulewright.compiler.interpret.state import Event, GameState, RandomAgent
 from rulewright.compiler.semantics import render, runtime as rt
 from rulewright.compiler.types import EnumT, SeatT
@@ -131,15 +131,26 @@ def start(position: GameState, doc: dict, path: str, text: str) -> Start:
         fail(("mode",) if "mode" in doc else ("resume",), "a saved game names its mode")
 
     def a_state(x) -> bool:
-        return (isinstance(x, list) and len(x) == 3 and isinstance(x[1], list) and len(x[1]) == 625
-                and all(type(i) is int and 0 <= i < 2 ** 32 for i in x[1]) and type(x[0]) is int)
+        if not (isinstance(x, list) and len(x) == 3 and isinstance(x[1], list) and len(x[1]) == 625
+                and all(type(i) is int and 0 <= i < 2 ** 32 for i in x[1]) and type(x[0]) is int
+                and (x[2] is None or type(x[2]) is float)):
+            return False
+        try:            # (what Python's generator itself takes: its version, its place, its words)
+            _set_rng(random.Random(), x)
+        except (ValueError, TypeError, OverflowError):
+            return False
+        return True
     rng = raw.get("rng")
     if rng is not None and not a_state(rng):
-        fail(("resume", "rng"), "rng is the state of the game's random generator as saved")
+        fail(("resume", "rng"), "rng is the state of the game's random generator as saved",
+             "[3, [625 whole numbers from 0 to 4294967295, the last at most 624], null], as play --save-state "
+             "writes it; leave \"resume\" out to resume from the checkpoint with a fresh seed")
     agents = raw.get("agents", {})
     if not isinstance(agents, dict) or any(not a_state(v) for v in agents.values()) \
             or any(k not in {s.name for s in position.seats} for k in agents):
-        fail(("resume", "agents"), "agents holds the saved random generator of each seat's agent")
+        fail(("resume", "agents"), "agents holds the saved random generator of each seat's agent",
+             "{\"p1\": [3, [625 whole numbers...], null], ...}, as play --save-state writes it, for seats of "
+             "the position")
     at = raw.get("at")
     checkpoint = position.stopped
     if isinstance(at, str) and at != checkpoint:
@@ -197,6 +208,11 @@ def _copy_position(state: GameState, position: GameState) -> None:
     state.shared = fresh(position.shared)
     state.per = fresh(position.per)
     state.checkpoints = dict(position.checkpoints)
+    if position.stopped is not None:
+        # the game stands at NAME:N, the N-th time it reached NAME: the count a position may
+        # leave out (docs/state.md), and the one the checkpoint the game stands at goes on with
+        name, _, count = position.stopped.partition(":")
+        state.checkpoints.setdefault(name, int(count))
     # (computed when the position was read: evaluating rules here would run them on it)
     state.excused = getattr(position, "excused", frozenset())
 
@@ -248,7 +264,51 @@ def _same(a, b) -> bool:
 def play_from(interp, begin: Start, *, seed: int | None, agent_factory: Callable | None = None,
               stop_at: str | None = None, watchers: list | None = None) -> GameState:
     """The game from a position: ``seed`` None goes on exactly as the saved game would
-    have (a saved game only); a seed plays the rest from that seed."""
+    have (a saved game only); a seed plays the rest from that seed. A rule that fails on
+    the position (a value no game has there: a seat left none) is a located error."""
+    try:
+        return _play_from(interp, begin, seed, agent_factory, stop_at, watchers)
+    except _RULE_FAILURES as exc:
+        refused = _failed_on_position(exc, begin)
+        if refused is None:
+            raise
+        if hasattr(exc, "game"):
+            refused.game = exc.game         # (the game as far as it went, for play --log)
+        raise refused from None
+
+
+# what a rule's code raises on a value the rules never give it (none where a seat is due...)
+_RULE_FAILURES = (AttributeError, TypeError, KeyError, IndexError, ValueError, ArithmeticError)
+_RUNTIME_FILES = (render.__file__, rt.__file__)
+
+
+def _failed_on_position(exc: BaseException, begin: Start) -> BadInputError | None:
+    """A Python error raised by the rules' own code (or the runtime helpers it calls)
+    on a position read from a file, as an error at the rule it was raised in; None when
+    it was raised elsewhere (an agent, the engine: not the position's fault)."""
+    span, inside = None, False
+    tb = exc.__traceback__
+    while tb is not None:
+        code = tb.tb_frame.f_code
+        if code.co_filename.startswith("<rules "):
+            spans = tb.tb_frame.f_globals.get("_LINESPANS") or []
+            if 0 < tb.tb_lineno <= len(spans) and spans[tb.tb_lineno - 1] is not None:
+                span = spans[tb.tb_lineno - 1]
+            inside = True
+        elif inside and code.co_filename not in _RUNTIME_FILES:
+            inside = False          # called on from the rules into other code (an agent)
+        tb = tb.tb_next
+    if not inside or span is None:
+        return None
+    stands = f" at {begin.checkpoint}" if begin.checkpoint else ""
+    return BadInputError(Diagnostic(
+        span, f"the game cannot go on from the position of {begin.path}: this rule fails on it "
+              f"({reason_of(exc)})",
+        f"the position holds a value no game has{stands} (a variable left out of the file keeps its "
+        "initial value: none for a seat): give it one, or save the position from a game (play --save-state)"))
+
+
+def _play_from(interp, begin: Start, seed, agent_factory, stop_at, watchers) -> GameState:
     position = begin.position
     mode = interp.program.modes[position.mode]
     players = sum(1 for s in position.seats if s.kind == "player") - \
