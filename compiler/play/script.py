@@ -18,6 +18,7 @@ or the part of the choice's ``where`` that does not hold for it.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 
 from rulewright.compiler.diagnostics import BadInputError, Diagnostic, Span, source_line
@@ -26,6 +27,34 @@ from rulewright.compiler.play.inputs import read_text
 from rulewright.compiler.semantics import render
 
 MOST_ENTRIES = 200_000
+MOST_NESTING = 32           # levels of a value (a record of a few fields nests 2 or 3); as a state file's
+
+
+def _too_deep(line: str) -> int | None:
+    """The column where a line of JSON nests deeper than ``MOST_NESTING`` levels, else
+    None (measured on the text, before any reader recurses into it)."""
+    depth = 0
+    for m in re.finditer(r'"(?:[^"\\]|\\.)*"|[\[\]{}]', line):
+        c = m.group(0)
+        if c in "[{":
+            depth += 1
+            if depth > MOST_NESTING:
+                return m.start() + 1
+        elif c in "]}":
+            depth -= 1
+    return None
+
+
+def _nests_deeper(value, most: int) -> bool:
+    """Whether a value (lists and objects) nests deeper than ``most`` levels."""
+    todo = [(value, 0)]
+    while todo:
+        v, depth = todo.pop()
+        if isinstance(v, (list, tuple, dict)):
+            if depth >= most:
+                return True
+            todo.extend((x, depth + 1) for x in (v.values() if isinstance(v, dict) else v))
+    return False
 
 
 @dataclass
@@ -48,6 +77,12 @@ def read_choices(path: str) -> list[Scripted]:
         def fail(message: str, hint: str = "a line is {\"seat\": \"p1\", \"choice\": NAME, \"value\": VALUE}, "
                                           "as play --log writes it"):
             raise BadInputError(Diagnostic(Span(str(path), n, 1, n, len(raw) + 1), message, hint))
+        deep = _too_deep(raw)
+        if deep is not None:
+            raise BadInputError(Diagnostic(Span(str(path), n, deep, n, deep + 1),
+                                           f"JSON nested more than {MOST_NESTING} levels deep",
+                                           "a choice's value is a name, a number, a cell [row, column] or a "
+                                           "record's fields: it nests a few levels"))
         try:
             item = json.loads(line)
         except (ValueError, RecursionError):
@@ -194,5 +229,8 @@ def entries_of(items, where: str = "<choices>") -> list[Scripted]:
         if not isinstance(item, dict) or not isinstance(item.get("seat"), str) \
                 or not isinstance(item.get("choice"), str) or "value" not in item:
             raise BadInputError(f"{where}: choice {i} is not {{'seat': ..., 'choice': ..., 'value': ...}}")
+        if _nests_deeper(item["value"], MOST_NESTING):
+            raise BadInputError(f"{where}: the value of choice {i} nests more than {MOST_NESTING} levels deep "
+                                "(a choice's value is a name, a number, a cell or a record's fields)")
         out.append(Scripted(item["seat"], item["choice"], item["value"], i))
     return out
