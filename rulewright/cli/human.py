@@ -13,6 +13,7 @@ Out: ``Table`` (what the human seats share: the streams, an undo, a save) and it
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -59,7 +60,10 @@ class Table:
     def ask(self, prompt: str) -> str | None:
         self.out.write(prompt)
         self.out.flush()
-        line = self.inp.readline()
+        try:
+            line = self.inp.readline()
+        except UnicodeDecodeError:
+            return "\ufffd"        # not text: no answer (said so, and asked again)
         if not line:
             return None         # end of input: as quitting
         return line.strip()
@@ -80,14 +84,17 @@ class Table:
         if path is None:
             return None
         path = path or default
+        refused = _not_a_path(path)
+        if refused:
+            self.say(f"not saved: {refused}")
+            return None
         doc = state_io.dump(state, seed=state.seed, beside=path)
         text = json.dumps(doc, indent=1, ensure_ascii=False)
         text = text[:-2] + ',\n "resume": ' + json.dumps(resume.entry(state), ensure_ascii=False) + "\n}\n"
-        from rulewright.compiler import files     # (the one writer: no symbolic link, no half-written file)
         try:
-            files.write_text(path, text)
-        except RulesError as exc:
-            self.say(f"not saved: {exc.diagnostics[0].message}")
+            Path(path).write_text(text, encoding="utf-8")
+        except OSError as exc:
+            self.say(f"cannot write {path}: {exc.strerror}")
             return None
         self.saved = path
         return path
@@ -122,9 +129,12 @@ class HumanAgent:
             if answer is None or answer == "q":
                 t.say("game left unsaved")
                 raise _Quit()
-            if answer.isdigit() and 1 <= int(answer) <= len(options):
-                return options[int(answer) - 1]
-            if answer == "?":
+            number = _option_number(answer)
+            if number is not None:
+                if 1 <= number <= len(options):
+                    return options[number - 1]
+                t.say(f"{_shown(answer)} is not an option: type a number from 1 to {len(options)}")
+            elif answer == "?":
                 t.say(self._suggestion(name, options, state, seat))
             elif answer == "u":
                 keep = self._undo(state, seat)
@@ -145,7 +155,7 @@ class HumanAgent:
                 if not shown_position:
                     shown_position = True
             else:
-                t.say(f"'{answer}' is not an option: {HELP}")
+                t.say(f"{_shown(answer)} is not an option: {HELP}")
 
     def _news(self, state, seen: int) -> list[str]:
         """What happened since this seat was last asked: the game's notes."""
@@ -201,6 +211,30 @@ class HumanAgent:
         if later:
             why.append("  then: " + ", ".join(later))
         return "\n".join(why)
+
+
+def _option_number(answer: str) -> int | None:
+    """The number of an option as typed: ASCII digits, a few of them ("²" and "٣" are
+    digits to Python, and not numbers to type here), else None."""
+    if re.fullmatch(r"[0-9]{1,18}", answer):
+        return int(answer)
+    return None
+
+
+def _shown(answer: str, most: int = 40) -> str:
+    """An answer quoted back to the player, cut to a readable length, what does not print
+    (a control character, a byte that is not UTF-8) as its escape."""
+    text = "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in answer[:most])
+    return f"'{text}'" if len(answer) <= most else f"'{text}...' ({len(answer):,} characters)"
+
+
+def _not_a_path(path: str) -> str | None:
+    """Why a file name typed to save to cannot be one (in words), else None."""
+    if "\0" in path:
+        return "a file name cannot hold a NUL character (\\0)"
+    if any(0xD800 <= ord(c) <= 0xDFFF for c in path):
+        return "the file name is not text this system can write (bytes that are not UTF-8?)"
+    return None
 
 
 def _objective(answer) -> str:
