@@ -1,0 +1,174 @@
+"""Untrusted input, the second round of an outside audit: each crash, hang or unreadable
+error it found, reproduced from its input, now a located error (exit 1 or 2), a bounded
+run or a message cut to a readable length (see docs/security.md)."""
+from __future__ import annotations
+
+import io
+import json
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from rulewright.cli import main
+from helpers import ROOT
+
+DARWIN = ROOT / "spec" / "darwins_choice"
+TWO_PLAYER_SAVANNA = ROOT / "spec" / "ecosystem_savanna" / "variants" / "two_player.rules"
+
+
+@pytest.fixture(autouse=True)
+def _cache_off(monkeypatch):
+    monkeypatch.setenv("RULEWRIGHT_CACHE", "off")
+
+
+def run(capsys, *argv) -> tuple[int, str, str]:
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    assert "internal error" not in err and "Traceback" not in err, err
+    return code, out, err
+
+
+def game(tmp_path: Path, body: str, name: str = "g") -> Path:
+    folder = tmp_path / name
+    folder.mkdir(exist_ok=True)
+    (folder / "game.rules").write_text(f'game {name} "G"\n' + body, encoding="utf-8")
+    return folder
+
+
+@pytest.fixture(scope="module")
+def saved_game(tmp_path_factory) -> dict:
+    """A saved game of Darwin's Choice at turn:9 (its document, with its resume entry)."""
+    folder = tmp_path_factory.mktemp("saved")
+    state = folder / "x.json"
+    assert main(["play", str(DARWIN), "--players", "4", "--seed", "7", "--stop-at", "turn:9",
+                 "--save-state", str(state)]) == 0
+    return json.loads(state.read_text())
+
+
+def saved(tmp_path: Path, doc: dict, **dumps) -> Path:
+    state = tmp_path / "s.json"
+    state.write_text(json.dumps(doc, **dumps))
+    return state
+
+
+# ------------------------------------------------------------ a saved game's position
+def test_a_saved_position_without_its_checkpoint_counts_goes_on(tmp_path, monkeypatch, capsys, saved_game):
+    """(Was a KeyError in the game state: the checkpoint it stands at was not counted.)
+    The count of the checkpoint a position stands at may be left out: it is N of NAME:N."""
+    monkeypatch.chdir(tmp_path)
+    doc = json.loads(json.dumps(saved_game))
+    del doc["checkpoints"]
+    code, out, err = run(capsys, "play", DARWIN, "--from", saved(tmp_path, doc))
+    assert code == 0 and "winners:" in out, err
+    del doc["resume"]                   # a position written by hand, from its checkpoint
+    code, out, err = run(capsys, "play", DARWIN, "--from", saved(tmp_path, doc), "--seed", "3")
+    assert code == 0 and "winners:" in out, err
+
+
+def test_a_nearly_empty_saved_position_is_a_located_error(tmp_path, monkeypatch, capsys, saved_game):
+    """A saved game whose position is left nearly empty: what the rules then meet (no
+    seat where a seat is due) is an error at the rule, naming the position."""
+    monkeypatch.chdir(tmp_path)
+    doc = {k: v for k, v in saved_game.items() if k not in ("state", "per_seat", "per_key", "checkpoints")}
+    code, out, err = run(capsys, "play", DARWIN, "--from", saved(tmp_path, doc))
+    assert code == 2 and "actions.rules:" in err, err
+    assert "error: the game cannot go on from the position of" in err and "s.json" in err, err
+    assert "hint: the position holds a value no game has at turn:9" in err, err
+
+
+def test_the_position_a_saved_game_began_from_may_leave_its_counts_out(tmp_path, monkeypatch, capsys,
+                                                                          saved_game):
+    """(The position of a resume entry's "from" had no checkpoint counts: a KeyError.)"""
+    monkeypatch.chdir(tmp_path)
+    hand = {k: v for k, v in saved_game.items() if k not in ("resume", "checkpoints")}
+    start = saved(tmp_path, hand)
+    later = tmp_path / "later.json"
+    code, out, err = run(capsys, "play", DARWIN, "--from", start, "--seed", "3", "--stop-at", "turn:12",
+                         "--save-state", later)
+    assert code == 0, err
+    assert "checkpoints" not in json.loads(later.read_text())["resume"]["from"]["position"]
+    code, out, err = run(capsys, "play", DARWIN, "--from", later)
+    assert code == 0 and "winners:" in out, err
+
+
+# ------------------------------------------------------------ random generators
+@pytest.mark.parametrize("entry, change", [
+    ("rng", lambda r: r[1].__setitem__(624, 700)),          # its place past the 624 words: "invalid state"
+    ("rng", lambda r: r.__setitem__(0, 4)),                 # a version Python does not take
+    ("rng", lambda r: r.__setitem__(2, "x")),               # the gauss value
+    ("agents", lambda r: r["p2"][1].__setitem__(624, 1000)),
+])
+def test_a_random_state_python_refuses_is_a_located_error(tmp_path, monkeypatch, capsys, saved_game,
+                                                         entry, change):
+    """(Was a ValueError of random.setstate.)"""
+    monkeypatch.chdir(tmp_path)
+    doc = json.loads(json.dumps(saved_game))
+    change(doc["resume"][entry])
+    code, out, err = run(capsys, "play", DARWIN, "--from", saved(tmp_path, doc, indent=1))
+    assert code == 2 and "s.json:" in err and f"error: {entry} " in err and "hint:" in err, err
+
+
+# ------------------------------------------------------------ choices files
+@pytest.mark.parametrize("value", ["[" * 990 + "]" * 990, '{"a": ' * 990 + "1" + "}" * 990])
+def test_a_choice_nested_deeply_is_a_located_error(tmp_path, monkeypatch, capsys, value):
+    """(Was a RecursionError while the value was compared and quoted.)"""
+    monkeypatch.chdir(tmp_path)
+    choices = tmp_path / "c.log"
+    choices.write_text('{"seat": "p1", "choice": "sz", "value": ' + value + "}\n")
+    code, out, err = run(capsys, "play", DARWIN, "--players", "3", "--seed", "1", "--choices", choices)
+    assert code == 2 and "c.log:1:" in err and "JSON nested more than 32 levels deep" in err, err
+    assert len(err) < 1500, len(err)
+
+
+def test_a_choice_given_to_the_api_nested_deeply_is_refused():
+    from rulewright.compiler.diagnostics import BadInputError
+    from rulewright.compiler.play.script import entries_of
+    value: list = []
+    for _ in range(990):
+        value = [value]
+    with pytest.raises(BadInputError, match="nests more than 32 levels deep"):
+        entries_of([{"seat": "p1", "choice": "sz", "value": value}])
+
+
+# ------------------------------------------------------------ the human seat
+def test_the_human_seat_answers_bad_input_in_words(tmp_path, monkeypatch, capsys):
+    """'²' is a digit to Python and no number to int(); 5,000 digits are more than int()
+    reads; a NUL cannot be in a file name: each is answered, and the prompt asked again."""
+    monkeypatch.chdir(tmp_path)
+    typed = ["²", "9" * 5000, "s", "a\0b.json", "12", "\x1b[31m", "q"]
+    monkeypatch.setattr(sys, "stdin", io.StringIO("".join(line + "\n" for line in typed)))
+    code, out, err = run(capsys, "play", TWO_PLAYER_SAVANNA, "--players", "2", "--seed", "1",
+                         "--seat", "p1=human")
+    assert code == 0, err
+    assert "k> '²' is not an option: type the number of an option" in out
+    assert "k> '" + "9" * 40 + "...' (5,000 characters) is not an option" in out
+    assert "save to [game.json]: not saved: a file name cannot hold a NUL character" in out
+    assert "k> '12' is not an option: type a number from 1 to 11" in out
+    assert "'\\x1b[31m' is not an option" in out and "\x1b" not in out
+    assert out.count("k> ") == len(typed) - 1       # asked again after each (the file name: "save to")
+    assert "game left unsaved" in out and not list(tmp_path.iterdir())
+
+
+# ------------------------------------------------------------ errors cut to a readable length
+def test_a_bad_number_in_a_one_line_resume_entry_is_a_short_error(tmp_path, monkeypatch, capsys, saved_game):
+    """(One bad number in the resume entry, a line of tens of thousands of characters,
+    printed the whole line: 38 KB.) The line is shown around the column."""
+    monkeypatch.chdir(tmp_path)
+    doc = json.loads(json.dumps(saved_game))
+    doc["resume"]["rng"][1][0] = 10 ** 40
+    code, out, err = run(capsys, "play", DARWIN, "--from", saved(tmp_path, doc))
+    assert code == 2 and "s.json:1:" in err and "error: rng is the state" in err, err
+    assert len(err) < 1000, len(err)
+    assert '"rng": [3, [' in err            # the place shown, with a caret under it
+
+
+def test_every_message_is_cut_to_a_readable_length():
+    from rulewright.compiler.diagnostics import BadInputError, Diagnostic, Span, quoted
+    exc = BadInputError(Diagnostic(Span("f.json", 3, 7, 3, 9), "the value " + "x" * 50_000 + " is wrong",
+                                   "hint " + "y" * 50_000))
+    text = str(exc)
+    assert text.startswith("f.json:3:7: error: the value xxx") and "characters left out" in text
+    assert len(text) < 2500 and text.rstrip().endswith("y")
+    assert len(quoted("z" * 100_000)) < 250 and quoted(10 ** 5000) == "a number of about 5,000 digits"
