@@ -17,6 +17,8 @@ from rulewright.compiler.diagnostics import BadInputError, Span, did_you_mean, w
 from rulewright.compiler.types import (ANY, BOOL, INT, RELATION, SEAT, TEXT, AnyT, BoardT, BoolT, CellT, CollT, EnumT,
                     IntT, RecordT, TupleT, Type, assignable, is_bool, is_int)
 from rulewright.compiler.resolve.scope import MOST_GRID_CELLS, Scope, named_options
+from rulewright.compiler.resolve.limits import type_depth
+from rulewright.compiler.syntax.parse import MOST_NESTING
 
 
 class DeclarationsPhase:
@@ -120,6 +122,17 @@ class DeclarationsPhase:
         kind = {"int": "a whole number", "bool": "true or false", "text": "a text"}.get(str(typ), f"a {typ}")
         raise BadInputError(f"'{name}' takes {kind}, not '{text}'")
 
+    def too_deep(self, name: str, node) -> None:
+        """A definition whose value nests deeper than an expression may (each definition
+        putting the one it reads in one more collection): said once, at the first one,
+        for those reading it nest deeper still."""
+        if getattr(self, "_said_too_deep", False):
+            return
+        self._said_too_deep = True
+        self.diag.error(node.value.span, f"'{name}' is a value nested more than {MOST_NESTING} levels deep "
+                                         "(a list of lists of ...)",
+                        "each definition puts the one it reads inside one more collection: nest fewer")
+
     def constant(self, name: str) -> tuple[Any, Type]:
         if name in self.constants:
             return self.constants[name]
@@ -134,6 +147,9 @@ class DeclarationsPhase:
         self.current = saved
         self.in_progress.discard(name)
         typ = e.type
+        if type_depth(typ) > MOST_NESTING:
+            self.too_deep(name, node)
+            typ, e = ANY, I.Const(ANY, e.span, None)
         cannot = self.pending[pending:]     # a part that cannot be computed (a division by 0): that is the error
         if node.type is not None:
             declared = self.type(node.type)
@@ -244,6 +260,9 @@ class DeclarationsPhase:
             if not assignable(typ, declared):
                 self.diag.error(node.value.span, f"'{name}' is declared {declared} but is {typ}")
             typ = declared
+        if type_depth(typ) > MOST_NESTING:
+            self.too_deep(name, node)
+            typ, body = ANY, I.Const(ANY, body.span, None)
         if isinstance(node, A.Rule) and not is_bool(typ):
             self.diag.error(node.value.span, f"a rule is true or false; '{name}' is {typ}")
         if isinstance(node, A.Relation):

@@ -18,6 +18,7 @@ from rulewright.compiler.types import (ANY, BOOL, INT, NONE, RELATION, SEAT, TEX
                     LayerT, MapT, RecordT, ScoreT, SeatT, TextT, TupleT, Type, assignable, is_bool, is_cell,
                     is_coll, is_int, join)
 from rulewright.compiler.interpret import evaluate_closed
+from rulewright.compiler.resolve.limits import TEXT_BUILDERS, text_estimate, too_large
 from rulewright.compiler.resolve.scope import AttrData, BUILTIN_COLLECTIONS, BUILTIN_FUNCS, KEYED_AGGREGATES, MapValue, RelData, Scope
 
 
@@ -35,6 +36,12 @@ class ExpressionsPhase:
         if any(isinstance(a.type, AnyT) for a in e.args):
             return e
         operator = OPERATORS[e.op]
+        if e.op in TEXT_BUILDERS and text_estimate([a.value for a in e.args], rt.MOST_TEXT) > rt.MOST_TEXT:
+            # (not computed: it could take all the memory there is)
+            self.pending.append(Diagnostic(e.span, f"this computes a text of more than the {rt.MOST_TEXT:,} "
+                                                   "characters a spec may hold",
+                                           "the definitions keep adding a text to itself"))
+            return e
         try:
             value = operator.evaluate(*[a.value for a in e.args], data=e.data)
         except RulesError as exc:
@@ -42,6 +49,15 @@ class ExpressionsPhase:
             return e
         except (ArithmeticError, TypeError, ValueError, KeyError) as exc:
             self.pending.append(Diagnostic(e.span, f"cannot compute this: {exc}"))
+            return e
+        return self.folded(e, value)
+
+    def folded(self, e: I.Expr, value) -> I.Expr:
+        """The constant an expression folds to, or the expression (and an error at it)
+        when its value is past the limits of a spec's values."""
+        past = too_large(value)
+        if past is not None:
+            self.pending.append(Diagnostic(e.span, *past))
             return e
         return I.Const(e.type, e.span, value)
 
@@ -379,7 +395,7 @@ class ExpressionsPhase:
         if not self._closed(e, set()):
             return e
         try:
-            return I.Const(e.type, e.span, evaluate_closed(e, what=f"'{self.current}'" if self.current else None))
+            return self.folded(e, evaluate_closed(e, what=f"'{self.current}'" if self.current else None))
         except rt.OutOfSteps as exc:
             self.pending.extend(exc.diagnostics)
         except RulesError as exc:
