@@ -172,3 +172,55 @@ def test_every_message_is_cut_to_a_readable_length():
     assert text.startswith("f.json:3:7: error: the value xxx") and "characters left out" in text
     assert len(text) < 2500 and text.rstrip().endswith("y")
     assert len(quoted("z" * 100_000)) < 250 and quoted(10 ** 5000) == "a number of about 5,000 digits"
+
+
+# ------------------------------------------------------------ folded constants
+def _doubled(first: str, op: str, times: int, name: str = "t") -> str:
+    """``def t0 = FIRST``, then each definition the last one OP itself, ``times`` times."""
+    return "".join([f"def {name}0 = {first}\n"] + [f"def {name}{i} = {name}{i - 1} {op} {name}{i - 1}\n"
+                                                   for i in range(1, times + 1)])
+
+
+@pytest.mark.parametrize("first, times, line, message", [
+    # (a text doubled 40 times was a MemoryError; it is refused before it is computed)
+    ('"ab"', 40, 21, "this computes a text of more than the 1,000,000 characters a spec may hold"),
+    ("[1, 2]", 40, 25, "this computes a collection of more than 10,000,000 values"),
+    # (squared 22 times, 3 took 65 s to check and was said ok)
+    ("3", 22, 8, "this computes a number beyond 64 bits (102 bits)"),
+])
+def test_folded_constants_stay_within_the_limits_of_values(tmp_path, monkeypatch, capsys, first, times, line,
+                                                           message):
+    monkeypatch.chdir(tmp_path)
+    op = "*" if first == "3" else "+"
+    g = game(tmp_path, _doubled(first, op, times) + f'check c: t{times} != t0 else "never"\n')
+    started = time.perf_counter()
+    code, out, err = run(capsys, "check", g)
+    assert code == 1 and f"game.rules:{line}:" in err and f"error: {message}" in err, err
+    assert err.count("error:") == 1 and "the definitions keep" in err, err
+    assert time.perf_counter() - started < 60       # a bound against a hang, not a timing claim
+
+
+def test_a_text_joined_past_the_limit_is_not_computed(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    g = game(tmp_path, _doubled('"ab"', "+", 18) + 'def joined = join([t18, t18, t18, t18], ", ")\n'
+                                                   'check c: joined != "" else "never"\n')
+    code, out, err = run(capsys, "check", g)
+    assert code == 1 and "game.rules:21:14: error: this computes a text of more than the 1,000,000" in err, err
+
+
+def test_the_largest_constants_within_the_limits_fold(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    g = game(tmp_path, _doubled('"ab"', "+", 17) + _doubled("2", "*", 5, "n")
+             + "def big = n5 * 2147483647\n"
+             + 'check c: big > 0 and t17 != "" else "never"\n')
+    assert run(capsys, "check", g)[0] == 0
+
+
+def test_definitions_nesting_a_value_deeper_and_deeper_are_one_error(tmp_path, monkeypatch, capsys):
+    """(1,500 definitions each putting the last in a list: a RecursionError writing its type.)"""
+    monkeypatch.chdir(tmp_path)
+    g = game(tmp_path, "def l0 = [1]\n" + "".join(f"def l{i} = [l{i - 1}]\n" for i in range(1, 1500))
+             + 'check c: size(l1499) > 0 else "never"\n')
+    code, out, err = run(capsys, "check", g)
+    assert code == 1 and "game.rules:81:11: error: 'l79' is a value nested more than 80 levels deep" in err, err
+    assert err.count("error:") == 1, err
