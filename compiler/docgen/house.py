@@ -12,9 +12,14 @@ Out: one Markdown page per house rule and language: its title and text, the rule
 from __future__ import annotations
 
 import hashlib
+import json
+import re
 from pathlib import Path
 
 from rulewright.compiler import ir as I
+from rulewright.compiler.diagnostics import BadInputError, Diagnostic, Span
+from rulewright.compiler.play.inputs import decoded
+from rulewright.compiler.play.state_io import locate
 from rulewright.compiler.syntax import ast as A
 from rulewright.compiler.docgen import markup as M
 from rulewright.compiler.docgen import pictures as P
@@ -98,12 +103,6 @@ def read_effects(path) -> dict:
     (a regular file, at most 8 MiB, UTF-8), and anything else in it (not JSON, nested
     too deep, NaN, a number where a text is, a key missing) is one ``BadInputError`` at
     its place in the file, with what to do (exit 2)."""
-    import json
-    import re
-    from rulewright.compiler.diagnostics import BadInputError, Diagnostic, Span
-    from rulewright.compiler.play.inputs import decoded
-    from rulewright.compiler.play.state_io import locate
-
     most_nesting = 8            # the file nests 6 levels (the file, an effect, reports, a side, a report, values)
     most_int = 2 ** 63 - 1
     name = str(path)

@@ -23,6 +23,8 @@ import html
 import re
 import urllib.parse
 
+from rulewright.compiler.visible import visible
+
 # Markdown's syntax escaped with a backslash, HTML's as character references, so that a
 # text only shows (in a code span written as HTML, every one of them as a reference)
 _ESCAPES = {**{ord(c): "\\" + c for c in "\\`*_{}[]#!|"}, ord("&"): "&amp;", ord("<"): "&lt;", ord(">"): "&gt;"}
@@ -30,21 +32,6 @@ _ENTITIES = {ord(c): f"&#{ord(c)};" for c in "&<>\"'\\`*_{}[]|#!~^$"}
 # a code span written with backticks when it holds none of these (what could end the span,
 # split a table's cell, or look like a tag, a link or an attribute list to the page's guard)
 _PLAIN_CODE = re.compile(r"^(?!.*\]\()(?!.*<[A-Za-z/!?])[^`|\\{}]*$")
-# control characters (C0 but tab and newline, DEL, C1), lone surrogates, and the
-# invisible characters that reorder or hide text (bidirectional overrides and isolates)
-_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff\u200e\u200f\u202a-\u202e\u2066-\u2069"
-                      "\ufeff\ufff9-\ufffb]")
-
-
-def visible(s) -> str:
-    """``s`` with its control and invisible-formatting characters written visibly (``\\x1b``,
-    ``\\u202e``); every other character as it is."""
-    def show(m: re.Match) -> str:
-        n = ord(m.group())
-        return f"\\x{n:02x}" if n < 0x100 else f"\\u{n:04x}"
-    return _CONTROL.sub(show, str(s))
-
-
 def text(s) -> str:
     """``s`` as Markdown text on one line (a heading, a list item, a name in bold): shown
     as it is, read as no syntax; runs of white space made one space."""
