@@ -37,6 +37,7 @@ class Answer:
     settled: tuple = ()         # choices with one possible value: no decision, left out of the text
     cell_choices: tuple = ()    # choices that may hold grid cells (shown as "(r, c)")
     interrupted: bool = False   # Ctrl-C stopped the search: the best found by then
+    reasons_cut_short: bool = False     # the time limit ran out while the reasons were looked for
 
     def to_json(self) -> dict[str, Any]:
         return {"query": self.query, "status": self.status, "objective": self.objective,
@@ -46,6 +47,7 @@ class Answer:
                 "breakdown": jsonable(self.breakdown), "seconds": round(self.seconds, 3),
                 "replayed": self.replayed, "time_limit": self.time_limit, "workers": self.workers,
                 **({"interrupted": True} if self.interrupted else {}),
+                **({"reasons_cut_short": True} if self.reasons_cut_short else {}),
                 **({"reasons": [r.to_json() for r in self.reasons]} if self.status == "INFEASIBLE" else {}),
                 **({"reports": [{"name": n, "value": jsonable(v),
                                  **({"definition": d[0], "ids": list(d[1]), "at": f"{d[2].file}:{d[2].line}"}
@@ -59,6 +61,10 @@ class Answer:
         if self.status == "INFEASIBLE" and self.reasons:
             lines.append("  why not:")
             lines.extend(reason_lines(self.reasons))
+        if self.status == "INFEASIBLE" and self.reasons_cut_short:
+            lines.append(f"  the time limit ({self.time_limit:g} s) ran out while the reasons were looked for: "
+                         + ("these are the ones found by then (a longer --time-limit finds them all)"
+                            if self.reasons else "none was found by then (a longer --time-limit finds them)"))
         if self.interrupted and self.status == "INFEASIBLE":
             lines.append(f"  interrupted (Ctrl-C) after {self.seconds:.1f} s: proven infeasible; "
                          "its reasons were cut short")

@@ -23,7 +23,7 @@ from rulewright.compiler.semantics.render import jsonable, text_value
 
 from rulewright.solver.build import build
 from rulewright.compiler.ir import statements
-from rulewright.solver.encode import Encoder, Leaf, free_locals, is_symbolic
+from rulewright.solver.encode import BuildTimeout, Encoder, Leaf, free_locals, is_symbolic
 from rulewright.solver.solving import _true, read_value, solve_or_stop
 from rulewright.solver.symbolic import RecordV, Sym
 
@@ -136,47 +136,81 @@ def _merged_paths(paths: list[dict], shown) -> str:
     return ", ".join(parts)
 
 
+class Reasons(list):
+    """The reasons ``explain`` found; ``cut_short``: the time it had ran out before it was
+    done (the reasons are those found by then, maybe none)."""
+    cut_short = False
+
+
 def explain(program: I.Program, name: str, inputs: dict[str, Any], state: Any,
-            seconds: float, most: int = 24) -> list[Reason]:
+            deadline: float, most: int = 24) -> Reasons:
     """Why a query's conditions cannot be met: the model again with one assumption
     literal per checked rule; each unsatisfiable core CP-SAT returns is a reason (its
-    rules together), then left out, until the rest can be met."""
+    rules together), then left out, until the rest can be met. Everything it does
+    (building the model again, each solve, the sentences) stops at ``deadline`` (a
+    ``time.perf_counter()`` time): the reasons found by then, marked ``cut_short``."""
+    out = Reasons()
+    try:
+        out.extend(_explain(program, name, inputs, state, deadline, most, out))
+    except BuildTimeout:
+        out.cut_short = True
+    return out
+
+
+def _explain(program, name, inputs, state, deadline: float, most: int, out: Reasons) -> list[Reason]:
+    if time.perf_counter() >= deadline:
+        raise BuildTimeout()
     enc, env, objective, obj, _ = build(program, name, inputs, symmetry=False, state=state, explain=True,
-                                        options={"hard_grid_wheres": False})
+                                        options={"hard_grid_wheres": False}, deadline=deadline)
     leaves = [l for l in enc.leaves if l.assumption is not None]
     active = {enc.key(l.assumption): l for l in leaves}
-    reasons: list[Reason] = []
+    reasons = out           # (a reason found is kept when the time runs out after it)
     cores = 0
     interp = interpreter_for(program)
-    started = time.perf_counter()
 
-    def left(least: float) -> float:
-        return max(least, seconds - (time.perf_counter() - started))
+    def left() -> float:
+        """The seconds left to a solve looking for more (none: the explanation stops there)."""
+        remaining = deadline - time.perf_counter()
+        if remaining <= 0:
+            raise BuildTimeout()
+        return remaining
+
+    def late() -> bool:
+        """Whether the time is over: a core found is still said, as far as it was made
+        minimal, without an example's values (and the explanation is marked cut short)."""
+        if time.perf_counter() < deadline:
+            return False
+        out.cut_short = True
+        return True
 
     while active and len(reasons) < most:
-        solver, code = _solve_assuming(enc, active.values(), left(0.5))
+        solver, code = _solve_assuming(enc, active.values(), left())
         if code != cp_model.INFEASIBLE:
+            if code == cp_model.UNKNOWN:
+                out.cut_short = True        # stopped by the time it had, not by an answer
             break
         core = [active[k] for k in solver.sufficient_assumptions_for_infeasibility() if k in active]
         # the rules that fail whatever the choices, when they are enough on their own,
         # say it best ("the volcano erupts there", not "it requires running")
         certain = [l for l in active.values() if l.lit is False]
         if certain and any(l.lit is not False for l in core) and \
-                _solve_assuming(enc, certain, left(0.2))[1] == cp_model.INFEASIBLE:
+                _solve_assuming(enc, certain, left())[1] == cp_model.INFEASIBLE:
             core = certain
         if not core and certain:
             # infeasible whatever the rules (a choice with no option left), and yet some
             # fail whatever the choices: each of those is a reason on its own (the rules
             # rather than the choices they leave with nothing to choose, when there are)
             for leaf in [l for l in certain if l.empty is None] or certain:
-                reason = _reason(program, interp, leaf, state, 1, enc, None)
+                reason = _reason(program, interp, leaf, state, 1, None if late() else enc, None, deadline)
                 reason.core = cores
                 reasons.append(reason)
                 cores += 1
             break
         if not core:
             break
-        core = _minimal(enc, core, left(0.5))
+        core, whole = _minimal(enc, core, max(0.0, deadline - time.perf_counter()))
+        if not whole:
+            out.cut_short = True        # (a core, not shown minimal)
         if not core:
             break           # infeasible with no checked rule at all: the choices' own conditions
         if reasons and all(l.empty is not None for l in core):
@@ -185,17 +219,21 @@ def explain(program: I.Program, name: str, inputs: dict[str, Any], state: Any,
             del active[enc.key(leaf.assumption)]
         # An example: every other rule met, so the sentences can show the values
         # the core's rules fail on.
-        example, code = _solve_assuming(enc, active.values(), left(0.2))
-        if code not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-            example = None
+        example = None
+        if not late():
+            example, code = _solve_assuming(enc, active.values(), deadline - time.perf_counter())
+            if code not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+                example = None
         for leaf in core:
-            reason = _reason(program, interp, leaf, state, len(core), enc, example)
+            known = not late()
+            reason = _reason(program, interp, leaf, state, len(core), enc if known else None,
+                             example if known else None, deadline)
             reason.core = cores
             reasons.append(reason)
         cores += 1
     if not reasons:
-        reasons = _nothing_to_choose(program, name, enc)
-    return reasons
+        return _nothing_to_choose(program, name, enc)
+    return []           # (all in ``out`` already)
 
 
 def _nothing_to_choose(program: I.Program, name: str, enc) -> list[Reason]:
@@ -235,7 +273,7 @@ def _solve_assuming(enc, leaves, seconds: float):
     return solver, solve_or_stop(solver, enc.model)
 
 
-def _minimal(enc, core: list, seconds: float) -> list:
+def _minimal(enc, core: list, seconds: float) -> tuple[list, bool]:
     """A core with no rule to spare: each rule is left out in turn and kept only if
     the others can then be met, within the time given. Rules that fail whatever the
     choices (their condition is known false on their path) are tried last, so a core
@@ -244,7 +282,7 @@ def _minimal(enc, core: list, seconds: float) -> list:
     (no Head Card, before the food it would need). A choice with nothing to choose from
     on its path is tried first: a rule that closes the same path says more."""
     if len(core) <= 1:
-        return core
+        return core, True
     keep = list(core)
     started = time.perf_counter()
     index = {id(leaf): i for i, leaf in enumerate(enc.leaves)}
@@ -252,11 +290,11 @@ def _minimal(enc, core: list, seconds: float) -> list:
     for leaf in order:
         spent = time.perf_counter() - started
         if spent > seconds:
-            break
+            return keep, False      # the time given ran out: a core, maybe with a rule to spare
         trial = [l for l in keep if l is not leaf]
-        if _solve_assuming(enc, trial, max(0.2, seconds - spent))[1] == cp_model.INFEASIBLE:
+        if _solve_assuming(enc, trial, seconds - spent)[1] == cp_model.INFEASIBLE:
             keep = trial
-    return keep
+    return keep, True
 
 
 def _concrete(solver, v, program):
@@ -269,7 +307,8 @@ def _concrete(solver, v, program):
     return v
 
 
-def _reason(program, interp, leaf, state, together: int, enc=None, example=None) -> Reason:
+def _reason(program, interp, leaf, state, together: int, enc=None, example=None,
+            deadline: float | None = None) -> Reason:
     if leaf.sentence is not None:           # an expression the interpreter cannot compute there
         return Reason("undefined", (), leaf.expr.span, leaf.sentence, dict(leaf.path), together)
     if leaf.empty is not None:              # a choice with nothing to choose from on its path
@@ -314,7 +353,7 @@ def _reason(program, interp, leaf, state, together: int, enc=None, example=None)
             chosen = {k: ("value", v) for k, v in (params or {}).items() if is_symbolic(v)}
             params = {k: (_UNKNOWN if is_symbolic(v) else v) for k, v in (params or {}).items()}
         sentence = render_message(interp, rule, params, state, program,
-                                  same_for_all=_same_for_all(program, state, enc, params, chosen))
+                                  same_for_all=_same_for_all(program, state, enc, params, chosen, deadline))
         if sentence is not None and not sentence.replace("…", "").strip():
             sentence = None
     if sentence is None:
@@ -331,7 +370,7 @@ def _reason(program, interp, leaf, state, together: int, enc=None, example=None)
 _UNKNOWN = object()
 
 
-def _same_for_all(program, state, enc, params: dict, chosen: dict):
+def _same_for_all(program, state, enc, params: dict, chosen: dict, deadline: float | None = None):
     """For a sentence's {expression} over parameters that depend on a choice: its value
     when every option gives it the same one (the encoder works it out to a number or a
     text: "these cards have 0 Head Cards" whatever cards are taken from a hand with no
@@ -346,6 +385,7 @@ def _same_for_all(program, state, enc, params: dict, chosen: dict):
         if scratch is None:
             scratch = Encoder(program, state=state)
             scratch.interp, scratch.product_terms, scratch.relaxation = enc.interp, enc.product_terms, enc.relaxation
+            scratch.deadline = deadline         # (past it, the value is shown as "…")
         env = {}
         try:
             for n in free_locals(part, program) or ():

@@ -178,8 +178,10 @@ def run_query(program: I.Program, name: str, inputs: dict[str, Any], time_limit:
     elif enc.objective_names and all(n == enc.objective_names[0] for n in enc.objective_names):
         answer.objective_names = enc.objective_names[0]     # the same on every path: the bound's
     if status == "INFEASIBLE" and reasons and not stopped:
+        # (within the time limit too: what is left of it after the solve)
         try:
-            answer.reasons = explain(program, name, inputs, state, max(1.0, left()))
+            found = explain(program, name, inputs, state, deadline=started + float(time_limit))
+            answer.reasons, answer.reasons_cut_short = list(found), found.cut_short
         except KeyboardInterrupt:           # proven infeasible; the reasons were cut short
             answer.interrupted = True
         answer.seconds = time.perf_counter() - started

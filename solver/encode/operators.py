@@ -323,6 +323,9 @@ def enc_within(E, n, a, b):
 
 ENCODINGS['within'] = enc_within
 
+LONG_FIRST = 64         # items of a list whose first() is encoded item by item from the last one
+
+
 def enc_first(E, n, coll):
     """The first present item of a guarded list: item i when its guard holds and no
     earlier guard does (a case split over the items)."""
@@ -330,10 +333,21 @@ def enc_first(E, n, coll):
         raise NotSupportedError("the solver takes the first element of a list only", n.span)
     cases = []
     earlier = []
+    none_before = True          # (a long list: no earlier guard holds, one literal per item)
+    long = len(coll.items) > LONG_FIRST
     for g, v in coll.items:
         if g is False:
             continue
-        lit = E.and_([g] + [E.not_(x) for x in earlier])
+        if long:
+            # linear in the items (each "no earlier one" from the last): the pairs of a
+            # hand of 30,000 cards made a model of hundreds of millions of literals
+            E._ticks -= 1
+            if E._ticks <= 0:
+                E._tick()           # (past the deadline of the build: BuildTimeout)
+            lit = E.and_([g, none_before])
+            none_before = E.and_([none_before, E.not_(g)])
+        else:
+            lit = E.and_([g] + [E.not_(x) for x in earlier])
         if lit is not False:
             cases.append((lit, v))
         earlier.append(g)
