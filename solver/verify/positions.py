@@ -14,6 +14,7 @@ finding is SAMPLED and says N).
 from __future__ import annotations
 
 import json
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,6 +23,7 @@ from rulewright.compiler.diagnostics import RulesError
 from rulewright.compiler.interpret import interpreter_for
 from rulewright.compiler.play import state_io
 from rulewright.compiler.semantics import runtime as rt
+from rulewright.solver.verify.sampled import OutOfTime, play_within
 
 
 @dataclass
@@ -42,28 +44,37 @@ class Position:
         return self.states[key]
 
 
-def positions(program: I.Program, count: int, seed: int = 1) -> list[Position]:
+def positions(program: I.Program, count: int, seed: int = 1, time_limit: float | None = None) -> list[Position]:
     """``count`` positions spread over the checkpoints of seeded games of the first mode
-    (its least number of players), one game after another until there are enough."""
+    (its least number of players), one game after another until there are enough, all
+    the games within ``time_limit`` seconds (a game stopped by it gives the positions
+    it reached by then, and no other game is played)."""
     if not program.modes or count <= 0:
         return []
     mode = next(iter(program.modes.values()))
     players = mode.min_players
     interp = interpreter_for(program)
     found: list[Position] = []
+    deadline = None if time_limit is None else time.monotonic() + time_limit
     for s in range(seed, seed + 10):
         snaps: list[Position] = []
 
         def watch(state, label: str, _s=s):
             snaps.append(Position(f"{mode.name}, {players} players, seed {_s}, at {label}",
                                   state_io.dump(state, seed=_s)))
+        out_of_time = False
         try:
-            interp.play(mode.name, players, s, watchers=[watch])
+            left = None if deadline is None else deadline - time.monotonic()
+            if left is not None and left <= 0:
+                break
+            play_within(interp, mode.name, players, s, left, watchers=[watch])
         except (RulesError, rt.OutOfSteps):
             pass                    # the positions up to the error are positions the rules reached
+        except OutOfTime:
+            out_of_time = True      # the same, up to where the time ran out
         if snaps:
             step = max(1, len(snaps) // max(1, count - len(found)))
             found += snaps[::step][:count - len(found)]
-        if len(found) >= count:
+        if len(found) >= count or out_of_time:
             break
     return found

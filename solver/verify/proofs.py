@@ -52,7 +52,7 @@ class Prover:
     def positions(self) -> list:
         """Positions the rules reach in seeded games (made when first needed)."""
         if self._positions is None:
-            self._positions = sample_positions(self.program, self.wanted_positions)
+            self._positions = sample_positions(self.program, self.wanted_positions, time_limit=self.time_limit)
         return self._positions
 
     def ask(self, body: list[I.Stmt], node, limit: float | None = None, state: Any = None) -> Answer:
@@ -586,7 +586,7 @@ def differs(variant: I.Program, base: I.Program, time_limit: float, workers: int
             skip("differs", name, "the variant changes the values of a parameter's type")
             continue
         if stateful and positions is None:
-            positions = sample_positions(base, n_positions)
+            positions = sample_positions(base, n_positions, time_limit=time_limit)
         pairs = [(pos, pos.state_for(variant), pos.state_for(base)) for pos in positions] if stateful \
             else [(None, None, None)]
         pairs = [(pos, sv, sb) for pos, sv, sb in pairs if pos is None or (sv is not None and sb is not None)]

@@ -53,7 +53,8 @@ def verify(program: I.Program, spec: str, kinds: set[str] | None = None, time_li
                                                                     positions)))
     wanted = kinds & set(sampled.SAMPLED_KINDS)
     if wanted and games > 0:
-        steps.append(("games", lambda tell: sampled.sample(program, games, wanted, progress=tell)))
+        steps.append(("games", lambda tell: sampled.sample(program, games, wanted, progress=tell,
+                                                           time_limit=time_limit)))
     for index, (name, run) in enumerate(steps):
         def tell(what: str, _i=index) -> None:
             if progress:

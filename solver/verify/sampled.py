@@ -12,7 +12,10 @@ Out: findings of the kinds ``invariant`` (every invariant holds at every checkpo
 """
 from __future__ import annotations
 
+import signal
+import threading
 import time
+from contextlib import contextmanager
 
 from rulewright.compiler import ir as I
 from rulewright.compiler.diagnostics import RulesError, RuntimeRulesError, reason_of
@@ -23,6 +26,59 @@ from rulewright.compiler.semantics import runtime as rt
 from rulewright.solver.verify.findings import Finding
 
 SAMPLED_KINDS = ("invariant", "playable", "terminates", "runtime")
+
+
+# ---------------------------------------------------------------- a game within a time limit
+class OutOfTime(BaseException):
+    """The time limit of a sampled game ran out while it was played (a BaseException,
+    as KeyboardInterrupt is: no ``except Exception`` of the rules' code holds it up)."""
+
+
+@contextmanager
+def time_limit(seconds: float | None):
+    """``with time_limit(s):`` a game played inside stops with ``OutOfTime`` after ``s``
+    seconds: in the main thread a timer signal interrupts it wherever it runs (a timer
+    already set is set again after); elsewhere ``past(deadline)`` at its checkpoints
+    (``checkpoint_watch``) is all there is. None: no limit."""
+    if seconds is None or not hasattr(signal, "setitimer") or \
+            threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    armed = [True]
+
+    def ring(signum, frame):
+        if armed[0]:
+            raise OutOfTime()
+    started = time.monotonic()
+    before = signal.signal(signal.SIGALRM, ring)
+    outer, _ = signal.setitimer(signal.ITIMER_REAL, max(0.001, seconds))
+    try:
+        yield
+    finally:
+        armed[0] = False
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, before)
+        if outer:           # (someone else's timer: what is left of it)
+            signal.setitimer(signal.ITIMER_REAL, max(0.001, outer - (time.monotonic() - started)))
+        # a game stopped anywhere may have been inside an evaluation's step budget: none
+        # is counting now (the games are played outside any)
+        rt._BUDGET.left = None
+
+
+def checkpoint_watch(deadline: float | None):
+    """A watcher of a game that stops it with ``OutOfTime`` at its first checkpoint past
+    ``deadline`` (a ``time.monotonic()`` time; None: never)."""
+    def watch(state, label: str):
+        if deadline is not None and time.monotonic() > deadline:
+            raise OutOfTime()
+    return watch
+
+
+def play_within(interp, mode: str, players: int, seed: int, seconds: float | None, watchers=()):
+    """A seeded game, stopped with ``OutOfTime`` when it takes more than ``seconds``."""
+    deadline = None if seconds is None else time.monotonic() + seconds
+    with time_limit(seconds):
+        return interp.play(mode, players, seed, watchers=[*watchers, checkpoint_watch(deadline)])
 
 
 def _kind_of(exc: Exception) -> str:
@@ -40,18 +96,30 @@ def _players(mode: I.ModeDef) -> list[int]:
     return sorted({mode.min_players, mode.max_players})
 
 
-def sample(program: I.Program, games: int, kinds: set[str], seed: int = 1, progress=None) -> list[Finding]:
+def sample(program: I.Program, games: int, kinds: set[str], seed: int = 1, progress=None,
+           time_limit: float | None = None) -> list[Finding]:
+    """The findings of ``games`` seeded games of every mode at its least and most players.
+    A game still running after ``time_limit`` seconds is stopped: what it was to show
+    is UNKNOWN (never "all well"), and the games left of that mode are not played (they
+    would most likely take as long)."""
     interp = Interpreter(program)
     out: list[Finding] = []
     broken: dict[tuple[str, str], Finding] = {}     # (kind, definition) -> its first counterexample
     played: dict[str, int] = {}
+    cut: dict[str, tuple[int, int]] = {}            # mode -> (players, seed) of its first game cut
     started = time.perf_counter()
     for mode in program.modes.values():
         for players in _players(mode):
+            if mode.name in cut:
+                break           # (its games at another player count would most likely take as long)
             for s in range(seed, seed + games):
                 if progress:
                     progress(f"game {mode.name} {players}p seed {s}")
-                if _one_game(program, interp, mode, players, s, kinds, broken):
+                ended = _one_game(program, interp, mode, players, s, kinds, broken, time_limit)
+                if ended is None:
+                    cut.setdefault(mode.name, (players, s))
+                    break
+                if ended:
                     played[mode.name] = played.get(mode.name, 0) + 1     # (games that ended)
     seconds = time.perf_counter() - started
     out.extend(broken.values())
@@ -67,10 +135,33 @@ def sample(program: I.Program, games: int, kinds: set[str], seed: int = 1, progr
                 continue
             node = program.invariants[name].node if kind == "invariant" else program.modes[name].node
             n = sum(played.values()) if kind == "invariant" else played.get(name, 0)
+            stopped = sorted(cut.items()) if kind == "invariant" else \
+                ([(name, cut[name])] if name in cut else [])
+            if stopped:
+                out.append(Finding(kind, definition=name, status="UNKNOWN", severity="warning",
+                                   span=node.name_span, rule_ids=tuple(t for t, _ in node.tags), seconds=seconds,
+                                   message=_cut_words(kind, name, n, stopped, time_limit),
+                                   witness={"games": n, "first_seed": seed,
+                                            "cut": [{"mode": m, "players": p, "seed": s_,
+                                                     "replay": f"rulewright play SPEC --mode {m} --players {p} "
+                                                               f"--seed {s_}"} for m, (p, s_) in stopped]}))
+                continue
             out.append(Finding(kind, definition=name, status="SAMPLED", severity="info", span=node.name_span,
                                rule_ids=tuple(t for t, _ in node.tags), seconds=seconds,
                                message=_sampled_words(kind, name, n), witness={"games": n, "first_seed": seed}))
     return out
+
+
+def _cut_words(kind: str, name: str, n: int, stopped: list, limit: float | None) -> str:
+    """What a sampled check could not tell, a game having been stopped by the time limit."""
+    games = "; ".join(f"mode '{m}', {p} players, seed {s}" for m, (p, s) in stopped)
+    what = {"invariant": f"whether invariant '{name}' holds",
+            "playable": f"whether every choice of mode '{name}' has an option",
+            "terminates": f"whether every game of mode '{name}' ends",
+            "runtime": f"whether the rules of mode '{name}' always compute"}[kind]
+    return (f"could not tell {what}: a game was still running when the time limit ({limit:g} s) ran out "
+            f"({games}; the games left of the mode were not played); {n} seeded game(s) ended without showing "
+            "otherwise (a longer --time-limit plays them whole)")
 
 
 def _sampled_words(kind: str, name: str, n: int) -> str:
@@ -80,8 +171,10 @@ def _sampled_words(kind: str, name: str, n: int) -> str:
             "runtime": f"no rule failed to compute in {n} seeded games of mode '{name}'"}[kind]
 
 
-def _one_game(program, interp, mode, players: int, seed: int, kinds: set[str], broken: dict) -> bool:
-    """Play one game, recording what it breaks; whether it ended without an error."""
+def _one_game(program, interp, mode, players: int, seed: int, kinds: set[str], broken: dict,
+              seconds: float | None = None) -> bool | None:
+    """Play one game, recording what it breaks; whether it ended without an error (None:
+    it was stopped by the time limit, having broken nothing by then)."""
     found: list = []
 
     def watch(state, label: str):
@@ -92,8 +185,12 @@ def _one_game(program, interp, mode, players: int, seed: int, kinds: set[str], b
 
     game = {"mode": mode.name, "players": players, "seed": seed}
     try:
-        state = interp.play(mode.name, players, seed, watchers=[watch])
-        watch(state, "end")
+        try:
+            state = play_within(interp, mode.name, players, seed, seconds, watchers=[watch])
+        except OutOfTime:
+            state = None
+        if state is not None:
+            watch(state, "end")
     except (RulesError, rt.OutOfSteps) as exc:
         if isinstance(exc, RuntimeRulesError):
             exc = locate(exc)
@@ -120,4 +217,4 @@ def _one_game(program, interp, mode, players: int, seed: int, kinds: set[str], b
                     f"({'once the game is over' if label == 'end' else 'at checkpoint ' + label}, mode "
                     f"'{mode.name}', {players} players, seed {seed}): {b.message}",
             witness={**game, "checkpoint": label}, witness_files=[(".state.json", "state", doc)])
-    return True
+    return state is not None or None
