@@ -279,7 +279,7 @@ def play_from(interp, begin: Start, *, seed: int | None, agent_factory: Callable
 
 # what a rule's code raises on a value the rules never give it (none where a seat is due...)
 _RULE_FAILURES = (AttributeError, TypeError, KeyError, IndexError, ValueError, ArithmeticError)
-_RUNTIME_FILES = (render.__file__, rt.__file__)
+_RUNTIME_FILES = (render.__file__, rt.__file__, sys.modules[GameState.__module__].__file__)
 
 
 def _failed_on_position(exc: BaseException, begin: Start) -> BadInputError | None:
