@@ -224,3 +224,82 @@ def test_definitions_nesting_a_value_deeper_and_deeper_are_one_error(tmp_path, m
     code, out, err = run(capsys, "check", g)
     assert code == 1 and "game.rules:81:11: error: 'l79' is a value nested more than 80 levels deep" in err, err
     assert err.count("error:") == 1, err
+
+
+# ------------------------------------------------------------ time limits
+def test_a_query_time_limit_covers_explaining_an_infeasible_answer(tmp_path, monkeypatch, capsys, saved_game):
+    """30,000 cards in the hand of a player who has passed: INFEASIBLE at once, and the
+    explanation (the model built again with a literal per rule, its cores made minimal)
+    took 28 s past a --time-limit of 2. It stops at the limit and says so."""
+    monkeypatch.chdir(tmp_path)
+    doc = {k: v for k, v in json.loads(json.dumps(saved_game)).items() if k != "resume"}
+    hand = doc["per_seat"]["hand"]["p1"]
+    doc["per_seat"]["hand"]["p1"] = (hand * (30_000 // len(hand) + 1))[:30_000]
+    doc["per_seat"]["passed"]["p1"] = True
+    state = saved(tmp_path, doc)
+    started = time.perf_counter()
+    code, out, err = run(capsys, "query", DARWIN, "best-create", "--state", state, "--player", "p1",
+                         "--time-limit", "2")
+    assert code == 0 and "best_create: INFEASIBLE" in out, out + err[-2000:]
+    assert "the time limit (2 s) ran out while the reasons were looked for" in out, out
+    assert time.perf_counter() - started < 90      # reading the position included; not a timing claim
+    code, out, err = run(capsys, "query", DARWIN, "best-create", "--state", state, "--player", "p1",
+                         "--time-limit", "2", "--json")
+    assert json.loads(out)["reasons_cut_short"] is True
+
+
+def test_an_explanation_within_the_time_limit_is_whole(tmp_path, monkeypatch, capsys, saved_game):
+    monkeypatch.chdir(tmp_path)
+    doc = {k: v for k, v in json.loads(json.dumps(saved_game)).items() if k != "resume"}
+    doc["per_seat"]["passed"]["p1"] = True
+    code, out, err = run(capsys, "query", DARWIN, "best-create", "--state", saved(tmp_path, doc), "--player", "p1",
+                         "--json")
+    answer = json.loads(out)
+    assert code == 0 and answer["status"] == "INFEASIBLE" and "reasons_cut_short" not in answer, out
+    assert [r["rule"] for r in answer["reasons"]] == ["not_passed"]
+
+
+SLOW_GAMES = """state { n: int = 0 }
+procedure loop { repeat 9000 { set n = count(i for i in 1..10000 if i > n) } }
+invariant small: n <= 10000 else "n is {n}"
+mode m "M" players 1..2 {
+  seats players
+  do loop()
+}
+"""
+
+
+def test_verify_time_limit_bounds_the_games_it_plays(tmp_path, monkeypatch, capsys):
+    """Games of some ten seconds each (90,000,000 steps, within the budget of a game):
+    verify --time-limit 1 played 50 of them for each player count. A game still running
+    at the limit is stopped, and what the games were to show is UNKNOWN, not "all well"."""
+    monkeypatch.chdir(tmp_path)
+    g = game(tmp_path, SLOW_GAMES)
+    started = time.perf_counter()
+    code, out, err = run(capsys, "verify", g, "--time-limit", "1", "--json", "--no-progress",
+                         "--check", "invariant,playable,terminates,runtime")
+    assert time.perf_counter() - started < 60       # a bound against a hang, not a timing claim
+    assert code == 0, err
+    findings = {(f["check"], f["definition"]): f for f in json.loads(out)["findings"]}
+    assert {k: f["status"] for k, f in findings.items()} == {
+        ("invariant", "small"): "UNKNOWN", ("playable", "m"): "UNKNOWN", ("terminates", "m"): "UNKNOWN",
+        ("runtime", "m"): "UNKNOWN"}
+    words = findings[("terminates", "m")]["message"]
+    assert words.startswith("could not tell whether every game of mode 'm' ends: a game was still running when "
+                            "the time limit (1 s) ran out (mode 'm', 1 players, seed 1;"), words
+    assert findings[("terminates", "m")]["witness"]["cut"][0]["replay"] == \
+        "rulewright play SPEC --mode m --players 1 --seed 1"
+
+
+def test_a_game_stopped_by_the_time_limit_leaves_no_step_budget_counting(tmp_path, monkeypatch):
+    """(The timer may stop a game anywhere, inside an evaluation's budget too.)"""
+    from rulewright.compiler import load
+    from rulewright.compiler.interpret import Interpreter
+    from rulewright.compiler.semantics import runtime as rt
+    from rulewright.solver.verify.sampled import OutOfTime, play_within
+    monkeypatch.chdir(tmp_path)
+    interp = Interpreter(load(game(tmp_path, SLOW_GAMES)))
+    with pytest.raises(OutOfTime):
+        play_within(interp, "m", 1, 1, 0.3)
+    assert rt._BUDGET.left is None
+    rt.charge(10 ** 9)          # (no budget counting: nothing to run out of)
