@@ -17,6 +17,7 @@ import re
 import sys
 from pathlib import Path
 
+from rulewright.compiler import files
 from rulewright.compiler.diagnostics import RulesError
 from rulewright.compiler.play import resume, state_io
 from rulewright.compiler.play.script import Scripted
@@ -92,9 +93,9 @@ class Table:
         text = json.dumps(doc, indent=1, ensure_ascii=False)
         text = text[:-2] + ',\n "resume": ' + json.dumps(resume.entry(state), ensure_ascii=False) + "\n}\n"
         try:
-            Path(path).write_text(text, encoding="utf-8")
-        except OSError as exc:
-            self.say(f"cannot write {path}: {exc.strerror}")
+            files.write_text(path, text)
+        except RulesError as exc:
+            self.say(f"not saved: {exc.diagnostics[0].message}")
             return None
         self.saved = path
         return path
