@@ -15,7 +15,6 @@ from __future__ import annotations
 import json
 import re
 import sys
-from pathlib import Path
 
 from rulewright.compiler import files
 from rulewright.compiler.diagnostics import RulesError
