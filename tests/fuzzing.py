@@ -20,7 +20,27 @@ run there):
   then ``show`` and ``query`` on them;
 - ``grid``: ``examples/margot.grid`` and ``examples/partial.grid`` mutated, then
   ``score`` (and ``query best-placement``);
-- ``cmdline``: random combinations of the real options and values, for every command.
+- ``cmdline``: random combinations of the real options and values, for every command;
+- ``resume``: saved games (``play --stop-at ... --save-state``: a ``resume`` entry)
+  with their history (choices removed, swapped, replaced, nested deep, huge numbers,
+  wrong types), where they stand, their generators' states or their position mutated,
+  then ``play --from`` (with and without ``--seed``, ``--until``), ``show``,
+  ``simulate --from``;
+- ``choices``: game logs (``play --log``) mutated as ``--choices`` files (lines
+  dropped, repeated, swapped; values of other types, nested deep, huge; bytes that are
+  not UTF-8; very long lines), then ``play ... --choices FILE``;
+- ``po``: translation catalogues (``i18n/LANG.po``) broken, in another charset, not
+  UTF-8, huge, holding payloads, a msgctxt twice, a link or a folder, then ``docs
+  --lang``, ``translations --check`` and ``translations`` (on a copy of the spec);
+- ``docs``: texts that would run in a browser as HTML in every place a page shows
+  (doc comments, titles, table texts, ``--cards`` / ``--table`` files, a house rule's
+  file name, ``OUT/effects.json``, a catalogue), then ``docs --out out``; every page
+  written is then rendered with the site's Markdown and passed through the site's
+  guard (:class:`PagesRunNoScript`);
+- ``links``: symbolic links in the folders commands write in or read from (``docs
+  --out``, ``verify --out``, ``--save-state`` / ``--log`` files, a spec's ``i18n/``
+  and ``variants/``), pointing into an ``outside/`` folder that no command may change
+  (:class:`Untouched`).
 
 The runner (:class:`ForkServer`) is one Python process that imports ``rulewright.solver.cli``
 once and forks a child per command: the child sets resource limits (address space
@@ -33,9 +53,13 @@ set, so an internal error prints its traceback. :class:`SubprocessRunner`
 ``RULEWRIGHT_FUZZ_RUNNER=subprocess``.
 
 A failure is an exit code outside {0, 1, 2}, "internal error" or "Traceback" on
-standard error, or a hang past the bound. Failing inputs are saved by
-:meth:`Fuzzer.save_failure`, one folder per crash class (the exception class and
-its innermost frame), with a README giving the command line to reproduce it.
+standard error, or a hang past the bound; and what a run's ``check`` finds in the work
+folder after the command (run in this process, not in the fork server's child): active
+content in a written page, a file outside changed through a symbolic link. A run may
+also give the command a standard input (a human seat's answers). Failing inputs are
+saved by :meth:`Fuzzer.save_failure`, one folder per crash class (the exception class
+and its innermost frame, or what the check found), with a README giving the command
+line to reproduce it.
 
 Environment:
 
@@ -48,12 +72,13 @@ Environment:
 Used by ``tests/security/test_fuzz_inputs.py``; also ``python tests/fuzzing.py CATEGORY SEED``
 prints one input's commands and runs them (its folder is kept), and
 ``python tests/fuzzing.py --recheck FOLDER`` runs every saved crash input of a
-findings folder again on the code as it is now.
+findings folder again on the code as it is now (and its check, ``check.json``).
 """
 from __future__ import annotations
 
 import copy
 import csv
+import hashlib
 import io
 import json
 import os
@@ -62,6 +87,7 @@ import re
 import shlex
 import shutil
 import signal
+import stat
 import subprocess
 import sys
 import tempfile
@@ -79,7 +105,7 @@ MEMORY = 3 << 30                                                 # bytes of addr
 FILE_SIZE = 256 << 20                                            # bytes a command may write to one file
 READ_BACK = 200_000                                              # characters of stdout/stderr kept
 
-CATEGORIES = ("spec", "variant", "csv", "state", "grid", "cmdline")
+CATEGORIES = ("spec", "variant", "csv", "state", "grid", "cmdline", "resume", "choices", "po", "docs", "links")
 
 
 # ====================================================================== cases and results
@@ -93,6 +119,11 @@ class Run:
     only_if_ok: bool = False
     slow_ok: bool = False
     timeout: float = BOUND
+    # a look at the work folder after the command (in the fuzzer's own process, never in
+    # the fork server's child): why it is wrong, or None (see :class:`PagesRunNoScript`,
+    # :class:`Untouched`); an object with a ``before(work)`` method is also called before
+    check: Callable[[Path], str | None] | None = None
+    stdin: bytes | None = None          # what the command reads on standard input (else /dev/null)
 
 
 @dataclass
@@ -106,9 +137,13 @@ class Case:
     trees: list[str] = field(default_factory=list)
     files: dict[str, bytes] = field(default_factory=dict)
     what: list[str] = field(default_factory=list)      # what the generator did, for the report
+    # symbolic links made after the files: relative path -> target, as the link holds it
+    # ("{work}" in a target: the absolute path of the folder the case is laid out in)
+    links: dict[str, str] = field(default_factory=dict)
 
     def size(self) -> int:
-        return sum(len(v) for v in self.files.values()) + sum(len(a) for r in self.runs for a in r.argv)
+        return (sum(len(v) for v in self.files.values()) + sum(len(a) for r in self.runs for a in r.argv)
+                + sum(len(k) + len(v) for k, v in self.links.items()))
 
 
 class Outcome(NamedTuple):
@@ -139,6 +174,159 @@ def failure_of(outcome: Outcome, run: Run | None = None) -> str | None:
         return "a traceback on stderr"
     if "internal error" in outcome.err:
         return "'internal error' on stderr"
+    return None
+
+
+# ====================================================================== checks of the work folder
+# A command can exit 0 and still be wrong: a page it wrote that runs a script, a file it
+# wrote through a symbolic link. A run's ``check`` looks for that after the command, in
+# the fuzzer's own process (the fork server's children never import Markdown).
+ACTIVE_CONTENT = "active content in a written page"
+THROUGH_LINK = "wrote through a symbolic link"
+SLOW_PAGE = "a written page takes too long to render"
+# the site's Markdown (mkdocs.yml's markdown_extensions), as tests/security/test_pages_run_no_script.py renders it
+SITE_EXTENSIONS = ["tables", "admonition", "attr_list", "md_in_html", "pymdownx.details", "pymdownx.highlight",
+                   "pymdownx.superfences", "toc"]
+RENDER_BOUND = 60.0          # seconds the rendering of one page may take
+
+
+class _RenderTimeout(Exception):
+    pass
+
+
+def render_page(text: str) -> str:
+    """A page's Markdown as the site's Markdown makes it (its extensions, no guard); a
+    page still rendering after ``RENDER_BOUND`` seconds raises ``_RenderTimeout``."""
+    import threading
+    import markdown
+    md = markdown.Markdown(extensions=SITE_EXTENSIONS)
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
+        return md.convert(text)
+
+    def on_alarm(signum, frame):
+        raise _RenderTimeout()
+    old = signal.signal(signal.SIGALRM, on_alarm)
+    signal.setitimer(signal.ITIMER_REAL, RENDER_BOUND)
+    try:
+        return md.convert(text)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+
+
+def _regular_files(folder: Path, suffix: str = ""):
+    """The regular files under ``folder`` (never through a link), sorted."""
+    found = []
+    for top, dirs, names in os.walk(folder, followlinks=False):
+        for name in names:
+            path = Path(top) / name
+            if name.endswith(suffix) and not path.is_symlink() and path.is_file():
+                found.append(path)
+    return sorted(found)
+
+
+class PagesRunNoScript:
+    """The pages written in ``folders`` (every ``.md``, read as written), rendered with
+    the site's Markdown and passed through the site's guard
+    (``rulewright.compiler.docgen.sanitize.clean``): anything the guard takes out (an
+    element outside its allowlist, a handler, a link that is not relative or http(s))
+    is active content in a written page. Nothing should ever be taken out: the pages
+    escape every text where it lands."""
+
+    def __init__(self, *folders: str):
+        self.folders = folders or ("out",)
+
+    def describe(self) -> dict:
+        return {"check": "pages", "folders": list(self.folders)}
+
+    def __call__(self, work: Path) -> str | None:
+        from rulewright.compiler.docgen import sanitize
+        for folder in self.folders:
+            base = Path(work) / folder
+            if base.is_symlink() or not base.is_dir():
+                continue
+            for page in _regular_files(base, ".md"):
+                text = page.read_bytes().decode("utf-8", "replace")
+                start = time.monotonic()
+                try:
+                    rendered = render_page(text)
+                except _RenderTimeout:
+                    return f"{SLOW_PAGE}: {page.relative_to(work)} ({len(text)} characters) still rendering " \
+                           f"after {RENDER_BOUND:.0f} s"
+                _, removed = sanitize.clean(rendered)
+                if removed:
+                    return (f"{ACTIVE_CONTENT}: {page.relative_to(work)}: "
+                            f"{'; '.join(sorted(set(removed))[:4])}")
+                if time.monotonic() - start > RENDER_BOUND:
+                    return f"{SLOW_PAGE}: {page.relative_to(work)} took {time.monotonic() - start:.0f} s"
+        return None
+
+
+class Untouched:
+    """Nothing in ``paths`` (relative to the work folder: the ``outside/`` folder the
+    links of an input point into, a file a link points to) is created, changed or
+    removed by the command: its snapshot is taken before (``before``) and compared
+    after. What differs was written through a symbolic link."""
+
+    def __init__(self, *paths: str):
+        self.paths = paths or ("outside",)
+        self.snap: dict | None = None
+
+    def describe(self) -> dict:
+        return {"check": "untouched", "paths": list(self.paths)}
+
+    def before(self, work: Path) -> None:
+        self.snap = _snapshot(Path(work), self.paths)
+
+    def __call__(self, work: Path) -> str | None:
+        if self.snap is None:
+            return None
+        now = _snapshot(Path(work), self.paths)
+        changes = [f"{k} created" for k in sorted(set(now) - set(self.snap))]
+        changes += [f"{k} removed" for k in sorted(set(self.snap) - set(now))]
+        changes += [f"{k} changed" for k in sorted(set(now) & set(self.snap)) if now[k] != self.snap[k]]
+        if changes:
+            return f"{THROUGH_LINK}: {', '.join(changes[:5])}{' ...' if len(changes) > 5 else ''}"
+        return None
+
+
+def _snapshot(work: Path, paths) -> dict[str, tuple]:
+    """What each path holds (and everything under a folder, never through a link): its
+    kind, its permissions, its bytes (a hash) or where a link points."""
+    out: dict[str, tuple] = {}
+    todo = [work / p for p in paths]
+    while todo:
+        path = todo.pop()
+        rel = os.path.relpath(path, work)
+        try:
+            info = os.lstat(path)
+        except OSError:
+            continue
+        if stat.S_ISLNK(info.st_mode):
+            out[rel] = ("link", os.readlink(path))
+        elif stat.S_ISDIR(info.st_mode):
+            out[rel] = ("folder", info.st_mode & 0o7777)
+            try:
+                todo.extend(path / name for name in os.listdir(path))
+            except OSError:
+                pass
+        elif stat.S_ISREG(info.st_mode):
+            try:
+                digest = hashlib.sha256(path.read_bytes()).hexdigest()
+            except OSError:
+                digest = "?"
+            out[rel] = ("file", info.st_mode & 0o7777, info.st_size, digest)
+        else:
+            out[rel] = ("other", info.st_mode)
+    return out
+
+
+def check_from(described: dict):
+    """A check made again from what ``describe`` said of it (``--recheck``)."""
+    if described.get("check") == "pages":
+        return PagesRunNoScript(*described["folders"])
+    if described.get("check") == "untouched":
+        return Untouched(*described["paths"])
     return None
 
 
@@ -176,11 +364,15 @@ class ForkServer:
         hello = json.loads(line)
         self.import_errors = hello.get("import_errors", [])
 
-    def run(self, argv: list[str], cwd: str | Path, timeout: float = BOUND) -> Outcome:
+    def run(self, argv: list[str], cwd: str | Path, timeout: float = BOUND, stdin: bytes | None = None) -> Outcome:
         out_path = Path(cwd).parent / (Path(cwd).name + ".stdout")
         err_path = Path(cwd).parent / (Path(cwd).name + ".stderr")
         request = {"argv": list(argv), "cwd": str(cwd), "timeout": timeout,
                    "out": str(out_path), "err": str(err_path)}
+        if stdin is not None:
+            in_path = Path(cwd).parent / (Path(cwd).name + ".stdin")
+            in_path.write_bytes(stdin)
+            request["in"] = str(in_path)
         for attempt in (1, 2):
             try:
                 if self.proc is None or self.proc.poll() is not None:
@@ -227,7 +419,7 @@ class SubprocessRunner:
                                                 if os.environ.get("RULEWRIGHT_FUZZ_CPU") else None)
         self.import_errors: list[str] = []
 
-    def run(self, argv: list[str], cwd: str | Path, timeout: float = BOUND) -> Outcome:
+    def run(self, argv: list[str], cwd: str | Path, timeout: float = BOUND, stdin: bytes | None = None) -> Outcome:
         def limits():
             os.setsid()
             _set_limits(timeout, self.cpu)
@@ -235,9 +427,11 @@ class SubprocessRunner:
         start = time.monotonic()
         # argv may hold surrogates (bytes that are not UTF-8, as a shell passes them)
         args = [PYTHON, "-X", "faulthandler", "-m", "rulewright"] + [os.fsencode(a) for a in argv]
-        with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-            proc = subprocess.Popen(args, cwd=str(cwd), stdin=subprocess.DEVNULL, stdout=out, stderr=err,
-                                    env=env, preexec_fn=limits)
+        with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err, tempfile.TemporaryFile() as inp:
+            inp.write(stdin or b"")
+            inp.seek(0)
+            proc = subprocess.Popen(args, cwd=str(cwd), stdin=subprocess.DEVNULL if stdin is None else inp,
+                                    stdout=out, stderr=err, env=env, preexec_fn=limits)
             hung = False
             try:
                 proc.wait(timeout=timeout)
@@ -380,7 +574,7 @@ def _child(request, encoding, out_errors, faulthandler, traceback) -> int:
     os.setpgid(0, 0)
     timeout = request["timeout"]
     _set_limits(timeout, None)
-    null = os.open(os.devnull, os.O_RDONLY)
+    null = os.open(request.get("in") or os.devnull, os.O_RDONLY)
     os.dup2(null, 0)
     for fd, path in ((1, request["out"]), (2, request["err"])):
         f = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
@@ -592,6 +786,155 @@ ODD_NAMES = ["lambda", "class", "import", "None", "True", "yield", "await", "__c
              "sys", "os", "_", "__", "x" * 10_000, "\u00e9", "Name", "UPPER", "a1", "rt", "compiler", "none",
              "int", "str", "list", "cell", "seat", "seats", "players", "direction", "seat_kind", "left",
              "right", "neutral", "automaton", "player"]
+
+
+# ---------------------------------------------------------------------- the newer categories' inputs
+# the saved games the `resume` category starts from (names of BASE_STATES) and their weights
+RESUME_BASES = {"savanna": 6, "tiny": 5, "darwin": 3, "savanna_2p": 1, "savanna_solo": 1, "darwin_eval": 1,
+                "darwin_2p": 1}
+# a saved game that began at a position written by hand (its resume entry has "from"):
+# base state name -> (the seed it is played on with, the checkpoint it is saved at)
+BEGAN_FROM = {"savanna": (5, "pick:5"), "tiny": (5, "pick:3"), "darwin": (5, "turn:7")}
+# checkpoints a resumed game is played on to (--until), per spec
+UNTIL = {SAVANNA: ["pick:5", "pick:11", "pick:4", "pick:2", "pick:3", "turn:3", "pick", "nope:1", "pick:" + HUGE,
+                   "game_end", "pick:0"],
+         DARWIN: ["turn:7", "turn:6", "turn:9", "evaluation:2", "era:2", "turn:5", "turn:1", "turn", "nope"],
+         TINY_SPEC: ["pick:3", "pick:4", "pick:2", "pick:1", "pick", "nope", "pick:" + HUGE]}
+# the game logs the `choices` category starts from: name -> (spec, play options, checkpoint or None, seeds)
+LOG_BASES = {
+    "savanna": (SAVANNA, ["--players", "4"], None, (1, 2)),
+    "savanna_3": (SAVANNA, ["--players", "3"], "pick:6", (1,)),
+    "tiny": (TINY_SPEC, ["--players", "2"], None, (1, 2)),
+    "darwin": (DARWIN, ["--players", "3"], "turn:6", (1,)),
+    "darwin_2p": (DARWIN, ["--variant", DARWIN + "/variants/two_player.rules"], "turn:4", (1,)),
+    "savanna_solo": (SAVANNA, ["--variant", SAVANNA + "/variants/solo.rules"], None, (1,)),
+}
+LOG_WEIGHTS = [5, 2, 5, 3, 1, 2]
+
+# Tiny with one of each kind of text a rulebook page shows besides its own: a worked
+# example, a section, a property (the `docs` category puts payloads in their titles)
+TINY_DOCS_EXTRA = '''
+/// A goat next to grass scores for it.
+example goat_grass [TY-21] "A goat and its grass" {
+  let g = grid field {
+    goat  grass .
+    .     .     .
+    .     .     .
+  }
+  expect score(g).goat == 2
+}
+
+/// Where a piece may go.
+section putting [TY-22] "Putting a piece" { can_put }
+
+/// Goats never take a field below zero.
+property goats_count [TY-23] "Goats score zero or more" {
+  choose g: field where full(g)
+  holds score(g).goat >= 0
+}
+
+/// Two seats with names of their own.
+mode duel [TY-24] "Duel" players 2 {
+  seats ann: player "Ann", bob: player "Bob"
+  shuffle deck
+  do round()
+  report score for p in seats = final_score(p)
+  report winners = {p in seats if final_score(p) == max(final_score(q) for q in seats)}
+}
+'''
+# a version of Tiny (tiny/variants/short.rules: Tiny named as a folder has variants)
+TINY_VARIANT = '''/// A shorter game.
+variant short [TY-V1] "Short" extends ".."
+
+/// Fewer pieces.
+override param hand_size [TY-V1] = 2
+'''
+# a house rule of Tiny (house/NAME.rules): {doc}, {title}, {label} filled in
+TINY_HOUSE = '''/// {doc}
+variant sheep [HR-T1] {title} extends "../tiny/tiny.rules"
+
+/// {doc2}
+add row piece [HR-T1]: sheep | animal | 4 | {label}
+'''
+
+# texts that would run in a browser if a page let them through as HTML (each holds
+# alert(N), javascript:, data:, a handler or a tag outside the site's allowlist)
+HTML_PAYLOADS = [
+    "<script>alert(1)</script>", "<img src=x onerror=alert(2)>", "<details open ontoggle=alert(3)>x</details>",
+    "<svg onload=alert(4)><circle r=1/></svg>", "<body onpageshow=alert(5)>", "<a href=\"javascript:alert(6)\">j</a>",
+    "[click](javascript:alert(7))", "![pic](javascript:alert(8))",
+    "[data](data:text/html;base64,PHNjcmlwdD5hbGVydCg5KTwvc2NyaXB0Pg==)", "[ref][evil]\n\n[evil]: javascript:alert(10)",
+    "<javascript:alert(11)>", "`` `</code><img src=x onerror=alert(12)>` ``", "\" onmouseover=\"alert(13)\" x=\"",
+    "' autofocus onfocus='alert(14)' x='", "{: onclick=\"alert(15)\" }", "x{ onclick=alert(16) }",
+    "<iframe srcdoc=\"<script>alert(17)</script>\"></iframe>", "<!--><img src=x onerror=alert(18)>-->",
+    "<math><mtext><table><mglyph><style><img src=x onerror=alert(19)>", "&lt;img src=x onerror=alert(20)&gt;",
+    "<a href=\"jav&#x09;ascript:alert(21)\">t</a>", "[t](JaVaScRiPt:alert(22))",
+    "\n```\n<img src=x onerror=alert(23)>\n```\n", "<style>@import 'javascript:alert(24)'</style>",
+    "<input autofocus onfocus=alert(25)>", "<object data=\"javascript:alert(26)\"></object>",
+    "<svg><animate attributeName=href to=javascript:alert(27) /><a><text>x</text></a></svg>",
+    "<svg/onload=alert(28)>", "![x](data:image/svg+xml;base64,PHN2ZyBvbmxvYWQ9YWxlcnQoMjkpPg==)",
+    "`<img src=x onerror=alert(30)>`", "{ #x onclick=alert(31) }", "[a]: javascript:alert(32)",
+    "[a][a]\n\n[a]: javascript:alert(33)", "<div markdown=\"1\">[x](javascript:alert(34))</div>",
+    "<a href=\"&#106;avascript:alert(35)\">x</a>", "<![CDATA[<img src=x onerror=alert(36)>]]>",
+    "<base href=\"javascript:alert(37)//\">", "<meta http-equiv=refresh content=\"0;url=javascript:alert(38)\">",
+    "<form action=javascript:alert(39)><button>x</button></form>", "<video><source onerror=alert(40)>",
+    "<a href=\"vbscript:alert(41)\">x</a>", "<img srcset=\"javascript:alert(42) 1x\">",
+    "<p style=\"background:url(javascript:alert(43))\">x</p>", "!!! note \"<img src=x onerror=alert(44)>\"",
+    "??? note \"<svg onload=alert(45)>\"", "<<script>alert(46)//<</script>", "<scr<script>ipt>alert(47)</script>",
+    "\\<img src=x onerror=alert(48)>", "&#60;img src=x onerror=alert(49)&#62;", "<img src=x onerror=alert(50)//",
+    "[x](<javascript:alert(51)>)", "[x](javascript&#58;alert(52))", "<https://x.example\" onmouseover=\"alert(53)>",
+    "~~~\n<script>alert(54)</script>\n~~~", "    <script>alert(55)</script>", "| <img src=x onerror=alert(56)> | x |",
+    "<a href='javascript:alert(57)'>q</a>", "[x]( javascript:alert(58) )", "![x](x \"t\" onerror=alert(59))",
+    "<details open ontoggle=alert(60)>", "<img src=`x` onerror=alert(61)>", "<IMG SRC=x OnErRoR=alert(62)>",
+]
+# the Markdown around a payload: a heading, a table cell, a list, code, an attribute list,
+# an admonition, HTML a Markdown block reads...
+MD_CONTEXT = ["", "", "\n", "\n\n", "# ", "> ", "- ", "1. ", "    ", "| ", " |", "*", "**", "_", "`", "``", "```",
+              "~~~", "[", "](", ")", "<", "&", "\\", "{:", "}", "!!! note ", "??? ", "<div markdown=\"1\">", "</div>",
+              "<!--", "-->", "\"", "'", "[^1]", "<span>", "</span>", "</td>", "</code>", "</pre>", "</a>", "]]>",
+              "\t", "{ #d-x }", "</div>\n\n", "\n---\n"]
+
+
+def _html_payload(rng: random.Random, one_line: bool = False) -> str:
+    """One payload, alone, in a Markdown context, or two run together."""
+    r = rng.random()
+    out = rng.choice(HTML_PAYLOADS)
+    if r < 0.35:
+        out = rng.choice(MD_CONTEXT) + out + rng.choice(MD_CONTEXT)
+    elif r < 0.5:
+        out = out + rng.choice(MD_CONTEXT) + rng.choice(HTML_PAYLOADS)
+    elif r < 0.55:
+        out = out * rng.choice([2, 20, 300])
+    if one_line:
+        out = out.replace("\n", " ")
+    return out
+
+
+def _spec_quoted(text: str) -> str:
+    """``text`` as a spec's quoted text."""
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\t", "\\t") + '"'
+
+
+def _po_quoted(text: str) -> str:
+    """``text`` as a quoted string of a .po catalogue."""
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\t", "\\t") \
+        .replace("\r", "\\r") + '"'
+
+
+# what the `po` category writes in a catalogue
+PO_GARBAGE = ['msgid', 'msgstr', '"', '""', '"x', 'x"', 'msgid "x', '#~ msgid "x"', '#~ msgstr "y"', 'msgstr[0] "x"',
+              'msgstr[1] "y"', 'msgid_plural "xs"', 'foo bar', '"continuation"', '#, fuzzy', '#, c-format, fuzzy',
+              '#| msgid "old"', '#| msgctxt "old"', 'msgctxt', 'msgctxt ""', '\\', 'msgid ""', 'msgstr ""',
+              'msgid "" "x"', '#:', '#. note', '#', '', 'msgstr "\\"', 'msgstr "\\q"', 'msgstr "\\x41\\777\\u00e9"',
+              'msgid "{0}"', 'msgstr "' + "{" * 100 + '"', '"\\n"' * 50, 'msgctxt "title tiny"',
+              'msgctxt "name card.lion"', 'msgstr[x] "a"', 'msgstr[99999999999999999999] "a"', 'msgstr[-1] "a"',
+              '#~|', '#~ #~', 'domain "x"', 'MSGID "x"', ' msgid "x"', '\tmsgstr "x"', 'msgid\t"x"', 'msgstr"x"',
+              'msgid "a" msgstr "b"']
+CHARSETS = ["ISO-8859-1", "latin-1", "CHARSET", "utf-16", "UTF8", "utf_8", "", "utf-8; charset=latin1", "x" * 1000,
+            "ascii", "cp1252", "UTF-8 ", "\"UTF-8\"", "utf-8-sig", "iso-2022-jp", "nope", "UTF-32", "Utf-8"]
+CONTROL_TEXTS = ["\x1b]0;pwned\x07", "\x1b]52;c;Y2FuYXJ5\x07", "\x1b[2J", "\x07", "a\rb", "\u202egnp.exe", "\x00",
+                 "\x7f\x9b", "\u200b\ufeff", "\u2028", "\ud800", "{0}", "{fors}", "{", "}}", "%s %(x)s", "\\",
+                 "x" * 100_000]
 
 
 # ---------------------------------------------------------------------- command lines
@@ -1013,6 +1356,22 @@ def _byte_mutation(rng: random.Random, data: bytes) -> tuple[bytes, str]:
     return data.decode("utf-8", "replace").encode("utf-16"), "UTF-16"
 
 
+def _clear_way(dest: Path, rel: str) -> None:
+    """Make room for a file or link at ``dest/rel``: what is there (a file, a link, a
+    folder) is taken away, and so is a file or link standing where a folder of its path is
+    to be."""
+    p = dest
+    for part in Path(rel).parts[:-1]:
+        p = p / part
+        if p.is_symlink() or (p.exists() and not p.is_dir()):
+            p.unlink()
+    p = dest / rel
+    if p.is_symlink() or p.is_file():
+        p.unlink()
+    elif p.is_dir():
+        shutil.rmtree(p)
+
+
 # ====================================================================== the fuzzer
 class Fuzzer:
     """A session: a snapshot of the repository's specs and examples, a work folder,
@@ -1032,9 +1391,12 @@ class Fuzzer:
         self.runner = runner or make_runner()
         self.has_root = self._probe_root()
         self._states: dict[tuple[str, int], bytes] = {}
+        self._fingerprint_cache: dict = {}
         self.generators: dict[str, Callable[[random.Random, int], Case]] = {
             "spec": self.gen_spec, "variant": self.gen_variant, "csv": self.gen_csv,
-            "state": self.gen_state, "grid": self.gen_grid, "cmdline": self.gen_cmdline}
+            "state": self.gen_state, "grid": self.gen_grid, "cmdline": self.gen_cmdline,
+            "resume": self.gen_resume, "choices": self.gen_choices, "po": self.gen_po, "docs": self.gen_docs,
+            "links": self.gen_links}
 
     def close(self):
         self.runner.close()
@@ -1075,23 +1437,34 @@ class Fuzzer:
                 shutil.copy2(src, dest / tree)
         for rel, data in case.files.items():
             p = dest / rel
+            _clear_way(dest, rel)
             p.parent.mkdir(parents=True, exist_ok=True)
-            if p.exists():
-                p.unlink()
             p.write_bytes(data)
+        for rel, target in case.links.items():
+            p = dest / rel
+            _clear_way(dest, rel)
+            p.parent.mkdir(parents=True, exist_ok=True)
+            os.symlink(target.replace("{work}", str(dest.resolve())), p)
 
     def execute(self, case: Case) -> list[tuple[Run, Outcome, str | None]]:
-        """Run the case's commands in a fresh work folder: (run, outcome, failure or None)."""
+        """Run the case's commands in a fresh work folder: (run, outcome, failure or None).
+        A run's ``check`` looks at the folder after it (here, in this process)."""
         self.materialize(case, self.work)
         results = []
         first_ok = None
         for run in case.runs:
             if run.only_if_ok and not first_ok:
                 continue
-            outcome = self.runner.run(run.argv, self.work, run.timeout)
+            before = getattr(run.check, "before", None)
+            if before is not None:
+                before(self.work)
+            outcome = self.runner.run(run.argv, self.work, run.timeout, run.stdin)
             if first_ok is None:
                 first_ok = outcome.code == 0 and not outcome.hung
-            results.append((run, outcome, failure_of(outcome, run)))
+            reason = failure_of(outcome, run)
+            if reason is None and run.check is not None:
+                reason = run.check(self.work)
+            results.append((run, outcome, reason))
         return results
 
     def run_one(self, category: str, seed: int):
@@ -1738,11 +2111,528 @@ class Fuzzer:
             argv[rng.randrange(1, len(argv))] = "/dev/zero" if len(argv) > 1 else argv[0]
         return Case("cmdline", seed, [Run(argv, slow_ok=slow)], trees=trees, files=files, what=what)
 
+    # ------------------------------------------------------------ bases of the newer categories
+    def _made(self, argv: list[str], path: str, trees=("spec", "tiny"), files=None) -> bytes:
+        """The bytes of the file ``path`` a command writes in a fresh work folder (a base
+        input); a command that fails is a ``BaseStateError``."""
+        case = Case("base", 0, [Run(argv)], trees=list(trees), files=dict(files or {}))
+        self.materialize(case, self.work)
+        outcome = self.runner.run(argv, self.work, BOUND)
+        made = self.work / path
+        if failure_of(outcome) or outcome.code != 0 or not made.is_file():
+            raise BaseStateError(argv, outcome)
+        return made.read_bytes()
+
+    def began_state(self, name: str) -> bytes:
+        """A saved game that began at a position written by hand: the base state
+        ``name`` (seed 1) without its resume entry, played on from there
+        (``play --from``) and saved at a later checkpoint (its resume entry has ``from``)."""
+        key = ("began:" + name, 1)
+        if key not in self._states:
+            spec, options, _, _ = BASE_STATES[name]
+            seed, stop = BEGAN_FROM[name]
+            hand = json.loads(self.base_state(name, 1))
+            hand.pop("resume", None)
+            argv = ["play", spec, "--from", "hand.json", "--seed", str(seed), "--stop-at", stop,
+                    "--save-state", "base.json"]
+            self._states[key] = self._made(argv, "base.json", files={"hand.json": json.dumps(hand).encode()})
+        return self._states[key]
+
+    def base_log(self, name: str, seed: int) -> bytes:
+        """A game's log (``play --log``): the choices file of the `choices` category."""
+        key = ("log:" + name, seed)
+        if key not in self._states:
+            spec, options, stop, _ = LOG_BASES[name]
+            argv = ["play", spec, *options, "--seed", str(seed)] + \
+                (["--stop-at", stop, "--save-state", "base.json"] if stop else []) + ["--log", "base.jsonl"]
+            self._states[key] = self._made(argv, "base.jsonl")
+        return self._states[key]
+
+    def resumed_log(self, name: str) -> bytes:
+        """The log of the saved game ``name`` (seed 1) played on from its position with
+        seed 3 (``play --from --seed 3 --log``): its choices after the ``resume`` line are
+        those of that game, so that ``--from ... --seed 3 --choices`` plays them again."""
+        key = ("resumed log:" + name, 1)
+        if key not in self._states:
+            spec = BASE_STATES[name][0]
+            self._states[key] = self._made(["play", spec, "--from", "s.json", "--seed", "3", "--log", "base.jsonl"],
+                                           "base.jsonl", files={"s.json": self.base_state(name, 1)})
+        return self._states[key]
+
+    def tiny_catalogue(self) -> bytes:
+        """Tiny's French catalogue: made by ``translations tiny --lang fr``, every text
+        then translated (its English and " (fr)", so that its placeholders are kept)."""
+        key = ("catalogue:tiny", 0)
+        if key not in self._states:
+            import polib
+            raw = self._made(["translations", "tiny", "--lang", "fr"], "tiny/i18n/fr.po", trees=("tiny",))
+            po = polib.pofile(raw.decode("utf-8"), wrapwidth=0)
+            for e in po:
+                e.msgstr = e.msgid + " (fr)"
+            self._states[key] = str(po).encode("utf-8")
+        return self._states[key]
+
+    # ------------------------------------------------------------ (g) saved games resumed
+    def gen_resume(self, rng: random.Random, seed: int) -> Case:
+        """A saved game (``play --stop-at ... --save-state``: a state file with a
+        ``resume`` entry) with its resume entry or its position mutated, then ``play
+        --from`` (with and without ``--seed``, ``--until``, saving again and resuming
+        that), ``show`` and ``simulate --from``."""
+        name = rng.choices(list(RESUME_BASES), weights=list(RESUME_BASES.values()))[0]
+        spec, options, _, seeds = BASE_STATES[name]
+        began = name in BEGAN_FROM and rng.random() < 0.2
+        raw = self.began_state(name) if began else self.base_state(name, rng.choice(seeds))
+        holder = [json.loads(raw)]
+        what = [f"base {name}" + (" (played on from a position written by hand)" if began else "")]
+        extra = rng.random()                             # a human seat, choices from a log, settings changed
+        n = 0 if rng.random() < (0.5 if extra < 0.3 else 0.08) else rng.choice([1, 1, 1, 1, 1, 1, 2, 2, 2, 3])
+        for _ in range(n):
+            note = _mutate_resume(rng, holder)
+            if note:
+                what.append(note)
+        data = _dumps(holder[0], rng.random() < 0.5).encode("utf-8", "surrogatepass")
+        if rng.random() < 0.04:
+            data, note = _byte_mutation(rng, data)
+            what.append(note)
+        variant = [o for o in options if o != "--players" and not o.isdigit()] if rng.random() < 0.5 else []
+        until = UNTIL[spec]
+        play = ["play", spec, "--from", "s.json"] + variant
+        if rng.random() < 0.25:
+            play += ["--seed", rng.choice(["0", "1", "7", str(seed), "-1", str(2 ** 63), HUGE])]
+        if rng.random() < 0.25:
+            play += [rng.choice(["--until", "--stop-at"]), rng.choice(until)]
+        saves = rng.random() < 0.35
+        if saves:
+            play += ["--save-state", "again.json"]
+        if rng.random() < 0.15:
+            play += ["--log", "log.jsonl"]
+        if rng.random() < 0.15:
+            play.append("--json")
+        files = {"s.json": data}
+        links: dict[str, str] = {}
+        r = extra
+        human = None
+        if r < 0.12:                                     # a human seat, answering from a file (or /dev/null)
+            play += ["--seat", ("you" if "solo" in name else rng.choice(["p1", "p2"])) + "=human",
+                     "--agent-time-limit", "1"] if rng.random() < 0.8 else ["--agent", "human", "--agent-time-limit", "1"]
+            human = _human_case(rng, files, links, what)
+        elif r < 0.22 and name in BEGAN_FROM:            # the choices of the rest of the game, from a log
+            lines = self.resumed_log(name).split(b"\n")
+            for _ in range(rng.choice([0, 1, 1, 2])):
+                note = _mutate_log(rng, lines)
+                if note:
+                    what.append(f"choices: {note}")
+            files["choices.jsonl"] = b"\n".join(lines)
+            play += ["--choices", "choices.jsonl"] + ([] if "--seed" in play else ["--seed", "3"])
+        elif r < 0.3:                                    # settings changed since the game was saved
+            settings = DARWIN_SETTINGS if spec == DARWIN else SAVANNA_SETTINGS if spec == SAVANNA else \
+                {"rock_rule": ["steep", "flat"], "hand_size": ["1", "4", "9"]}
+            k = rng.choice(sorted(settings))
+            play += ["--set", f"{k}={rng.choice(settings[k])}"]
+        runs = [Run(play, stdin=human, check=Untouched("outside") if "outside/canary.txt" in files else None)]
+        if saves and rng.random() < 0.7:                 # the game saved again, resumed again
+            again = ["play", spec, "--from", "again.json"] + variant
+            if rng.random() < 0.3:
+                again += ["--seed", "3"]
+            runs.append(Run(again, only_if_ok=True))
+        if rng.random() < 0.7:
+            runs.append(Run(["show", spec, "--state", "s.json"] + variant + (["--json"] if rng.random() < 0.3 else [])))
+        if rng.random() < 0.4:
+            sim = ["simulate", spec, "--from", "s.json", "--games", "2"] + variant
+            if rng.random() < 0.4:
+                sim += ["--seed", rng.choice(["0", "5", str(seed)])]
+            runs.append(Run(sim))
+        trees = ["tiny"] if spec == TINY_SPEC else [spec]
+        return Case("resume", seed, runs, trees=trees, files=files, what=what,
+                    links={rel: _link_target(rel, t) for rel, t in links.items()})
+
+    # ------------------------------------------------------------ (h) choices files
+    def gen_choices(self, rng: random.Random, seed: int) -> Case:
+        """A game's log (``play --log``) mutated as a choices file: lines dropped,
+        repeated, swapped, moved; values of other types, nested deep, huge numbers;
+        bytes that are not UTF-8, very long lines; then ``play ... --choices FILE``
+        with the log's seed (or another one)."""
+        name = rng.choices(list(LOG_BASES), weights=LOG_WEIGHTS)[0]
+        spec, options, stop, seeds = LOG_BASES[name]
+        log_seed = rng.choice(seeds)
+        resumed = name in BEGAN_FROM and rng.random() < 0.2     # a game played on from a saved one
+        if resumed:
+            lines = self.resumed_log(name).split(b"\n")
+            log_seed, stop = 3, None
+            what = [f"the log of the saved game {name} played on (play --from --seed 3)"]
+        else:
+            lines = self.base_log(name, log_seed).split(b"\n")
+            what = [f"base log {name} seed {log_seed}"]
+        if rng.random() < 0.2:                            # the choices only, as a player writes them
+            lines = [ln for ln in lines if b'"choose"' in ln and b'"seat": null' not in ln]
+            what.append("the choices only")
+        with_human = rng.random() < 0.12                 # a human seat after its lines, answering from a file
+        n = 0 if rng.random() < (0.5 if with_human else 0.06) else 1 + min(int(rng.expovariate(0.8)), 5)
+        for _ in range(n):
+            note = _mutate_log(rng, lines)
+            if note:
+                what.append(note)
+        data = b"\n".join(lines)
+        if rng.random() < 0.06:
+            data, note = _byte_mutation(rng, data)
+            what.append(note)
+        play_seed = str(log_seed) if rng.random() < 0.85 else rng.choice(["0", "3", str(seed)])
+        files = {"choices.jsonl": data}
+        if resumed:
+            files["s.json"] = self.base_state(name, 1)
+            argv = ["play", spec, "--from", "s.json", "--seed", play_seed, "--choices", "choices.jsonl"]
+        else:
+            argv = ["play", spec, *options, "--seed", play_seed, "--choices", "choices.jsonl"]
+        if rng.random() < 0.15:
+            argv.append("--json")
+        if rng.random() < 0.15:
+            argv += ["--log", "log.jsonl"]
+        if stop and rng.random() < 0.5:
+            argv += ["--stop-at", stop, "--save-state", "s.json"]
+        elif rng.random() < 0.15:
+            argv += ["--save-state", "s.json"]
+        links: dict[str, str] = {}
+        human = None
+        if with_human:
+            argv += ["--seat", ("you" if "solo" in name else rng.choice(["p1", "p2"])) + "=human",
+                     "--agent-time-limit", "1"]
+            human = _human_case(rng, files, links, what)
+        runs = [Run(argv, stdin=human, check=Untouched("outside") if "outside/canary.txt" in files else None)]
+        if rng.random() < 0.2:
+            runs.append(Run(["play", spec, *options, "--seed", rng.choice(["1", "2", "9"]), "--choices",
+                             "choices.jsonl"] + (["--json"] if rng.random() < 0.5 else [])))
+        trees = ["tiny"] if spec == TINY_SPEC else [spec]
+        return Case("choices", seed, runs, trees=trees, files=files, what=what,
+                    links={rel: _link_target(rel, t) for rel, t in links.items()})
+
+    # ------------------------------------------------------------ (i) translation catalogues
+    def gen_po(self, rng: random.Random, seed: int) -> Case:
+        """A spec's translation catalogue (``i18n/LANG.po``, read by polib) mutated:
+        broken syntax, another charset declared, bytes that are not UTF-8, huge entries,
+        translations holding payloads (HTML and script, control characters,
+        placeholders), a msgctxt twice, stale and obsolete entries; or the catalogue a
+        symbolic link (to a sibling, to itself, to nothing, to a device, out of the
+        allowed folders) or a folder. Then ``docs SPEC --lang LANG`` (its pages checked
+        for active content), ``translations SPEC --check``, and ``translations`` on a
+        copy of the spec (nothing outside changed; what it wrote read back)."""
+        which, lang = rng.choices([("savanna", "fr"), ("savanna", "es"), ("savanna", "zh"), ("tiny", "fr")],
+                                  weights=[6, 1, 1, 5])[0]
+        if which == "tiny":
+            spec_dir, base = "tiny", self.tiny_catalogue()
+            own = {"tiny/tiny.rules": TINY.encode(), "tiny/start.grid": TINY_GRID.encode()}
+        else:
+            spec_dir = SAVANNA
+            base = (self.snapshot / SAVANNA / "i18n" / f"{lang}.po").read_bytes()
+            own = {str(p.relative_to(self.snapshot)): p.read_bytes()
+                   for p in sorted((self.snapshot / SAVANNA).rglob("*")) if p.is_file()}
+        po_rel = f"{spec_dir}/i18n/{lang}.po"
+        blocks = base.decode("utf-8").split("\n\n")
+        what = [po_rel]
+        placed = {"link": None, "folder": False, "i18n": None}
+        byte_ops = []
+        n = 1 + min(int(rng.expovariate(0.9)), 4)
+        for _ in range(n):
+            op = rng.choices(["syntax", "charset", "payload", "context", "stale", "metadata", "huge", "bytes", "place"],
+                             weights=[18, 8, 20, 10, 6, 4, 5, 10, 8])[0]
+            if op == "bytes":
+                byte_ops.append(rng.random())
+                continue
+            if op == "place":
+                r = rng.random()
+                if r < 0.6:
+                    placed["link"] = rng.choice(["sibling", "self", "dangling", "/dev/zero", "/dev/null", ".", "..",
+                                                 "outside", "outside folder", "absolute", "/etc/passwd", "outside"])
+                    what.append(f"the catalogue a symbolic link ({placed['link']})")
+                elif r < 0.8:
+                    placed["folder"] = True
+                    what.append("the catalogue a folder")
+                else:
+                    placed["i18n"] = rng.choice(["outside", "dangling", "absolute"])
+                    what.append(f"the i18n folder a symbolic link ({placed['i18n']})")
+                continue
+            note = _mutate_po(rng, blocks, op)
+            if note:
+                what.append(note)
+        data = "\n\n".join(blocks).encode("utf-8", "surrogatepass")
+        for r in byte_ops:
+            data, note = _po_bytes(rng, data, r)
+            what.append(note)
+        files = {"outside/canary.txt": b"the canary: nothing writes here\n", "outside/dir/inner.txt": b"inner\n"}
+        links: dict[str, str] = {}
+        if placed["i18n"]:
+            files[f"outside/i18n/{lang}.po"] = data
+            target = {"outside": "outside/i18n", "dangling": "outside/none", "absolute": "{work}/outside/i18n"}[
+                placed["i18n"]]
+            links[f"{spec_dir}/i18n"] = target
+        elif placed["link"]:
+            files[f"outside/{lang}.po"] = data
+            other = "es" if lang != "es" else "fr"
+            target = {"sibling": f"{spec_dir}/i18n/{other}.po", "self": po_rel, "dangling": f"{spec_dir}/i18n/none.po",
+                      "outside": f"outside/{lang}.po", "outside folder": "outside/dir",
+                      "absolute": "{work}/outside/" + f"{lang}.po"}.get(placed["link"], placed["link"])
+            if which == "tiny" and placed["link"] == "sibling":
+                files[f"{spec_dir}/i18n/{other}.po"] = data
+            links[po_rel] = target
+        elif placed["folder"]:
+            files[f"{po_rel}/{lang}.po"] = data
+        else:
+            files[po_rel] = data
+        # the same spec again in copy/, for the command that writes its catalogues
+        copy_dir = "copy/" + Path(spec_dir).name
+        for rel, b in own.items():
+            files.setdefault(copy_dir + rel[len(spec_dir):], b)
+        for rel in [r for r in files if r.startswith(spec_dir + "/")]:
+            files[copy_dir + rel[len(spec_dir):]] = files[rel]
+        for rel in list(links):
+            links[copy_dir + rel[len(spec_dir):]] = links[rel]
+        links = {rel: _link_target(rel, t) for rel, t in links.items()}
+        root = ["--root", "."] if rng.random() < 0.2 else []
+        pick = ["--lang", lang]
+        runs = [Run(["docs", spec_dir, "--out", "out", "--lang", lang, "--no-verify"] + root,
+                    check=PagesRunNoScript("out")),
+                Run(["translations", spec_dir, "--check"] + (pick if rng.random() < 0.6 else []) + root),
+                Run(["translations", copy_dir] + (pick if rng.random() < 0.7 else []) + root, check=Untouched("outside"))]
+        if rng.random() < 0.5:                        # what it wrote, read back
+            runs.append(Run(["translations", copy_dir, "--check", "--lang", lang] + root))
+        trees = [] if which == "tiny" else [SAVANNA]
+        return Case("po", seed, runs, trees=trees, files={**own, **files} if which == "tiny" else files,
+                    links=links, what=what)
+
+    # ------------------------------------------------------------ (j) pages with payloads
+    def _fingerprints(self, files: dict[str, bytes], house_rel: str) -> tuple[str, str] | None:
+        """The fingerprints (``docs`` compares them with a measured effect's) of a house
+        rule laid out as ``files`` and of its base game; None when they cannot be had.
+        Loaded here, in the fuzzer's own process: docs shows an effect only when they
+        match."""
+        key = ("fingerprints", hashlib.sha256(repr(sorted(files.items())).encode()).hexdigest())
+        if key not in self._fingerprint_cache:
+            scratch = self.tmp / "fingerprints"
+            self.materialize(Case("fingerprints", 0, [], trees=["tiny"],
+                                  files={k: v for k, v in files.items() if not k.startswith("out/")}), scratch)
+            try:
+                from rulewright.compiler import files as rw_files, load
+                from rulewright.compiler.docgen import house
+                # (loaded as the command loads it: from the folder, by a relative path; the
+                # fingerprint of a spec named by its absolute path is another one)
+                here = os.getcwd()
+                os.chdir(scratch)
+                rw_files.add_root(".")
+                try:
+                    program = load(house_rel)
+                    base = load(program.variants[-1].extends)
+                    found = (house.fingerprint(base), house.fingerprint(program))
+                finally:
+                    rw_files.clear_roots()
+                    os.chdir(here)
+            except Exception:                 # noqa: BLE001 (a house rule that does not load: no effect shown)
+                found = None
+            self._fingerprint_cache[key] = found
+        return self._fingerprint_cache[key]
+
+    def gen_docs(self, rng: random.Random, seed: int) -> Case:
+        """Pages made from texts that would run in a browser as HTML (``HTML_PAYLOADS``,
+        in Markdown contexts): in doc comments, titles (game, mode, example, section,
+        property, query), table texts (the spec's own, a ``--cards`` or ``--table`` CSV
+        file), a house rule's file name, title and texts, a measured-effects file
+        (``OUT/effects.json``, with the fingerprints of the rules as they are, so that
+        its values are shown) and a French catalogue. ``docs ... --out out --no-verify``,
+        then every page written is rendered with the site's Markdown and passed through
+        the site's guard: anything it takes out is a failure."""
+        kind = rng.choices(["tiny", "tiny_csv", "house", "savanna"], weights=[5, 3, 3, 1])[0]
+        files: dict[str, bytes] = {}
+        what = [kind]
+        extra: list[str] = []
+        langs = "en"
+        trees = ["tiny"]
+        k = rng.choice([1, 2, 3, 5, 8])
+        if kind == "savanna":
+            trees = self._without_variants(SAVANNA)
+            spec_arg = SAVANNA
+            for f in self._spec_files(SAVANNA):
+                if rng.random() < 0.5:
+                    text, notes = _payload_texts(rng, (self.snapshot / f).read_text(encoding="utf-8"), k)
+                    files[f] = text.encode("utf-8", "surrogatepass")
+                    what += [f"{f}: {n}" for n in notes]
+            if rng.random() < 0.3:
+                files[f"{SAVANNA}/i18n/fr.po"] = _payload_catalogue(
+                    rng, (self.snapshot / SAVANNA / "i18n" / "fr.po").read_bytes(), what)
+                langs = "en,fr"
+        else:
+            text = TINY + TINY_DOCS_EXTRA
+            if kind == "tiny_csv":
+                text = re.sub(r"(table piece \[TY-04\] \(family: family, count: int, label: text\)) \{.*?\n\}\n",
+                              r'\1 from "pieces.csv" option cards\n', text, flags=re.S)
+                files["tiny/pieces.csv"] = _payload_pieces(rng, what, "pieces.csv")
+                r = rng.random()
+                if r < 0.35:
+                    files["mine.csv"] = _payload_pieces(rng, what, "mine.csv")
+                    extra += [rng.choice(["--cards", "--card-table"]), "mine.csv"]
+                elif r < 0.6:
+                    files["mine.csv"] = _payload_pieces(rng, what, "mine.csv")
+                    extra += ["--table", "piece=mine.csv"]
+            text, notes = _payload_texts(rng, text, k)
+            what += notes
+            files["tiny/tiny.rules"] = text.encode("utf-8", "surrogatepass")
+            spec_arg = rng.choice(["tiny/tiny.rules", "tiny"])
+            if spec_arg == "tiny" and rng.random() < 0.6:          # its versions' pages (variants/)
+                variant, notes = _payload_texts(rng, TINY_VARIANT, rng.choice([1, 2, 3]))
+                files["tiny/variants/short.rules"] = variant.encode("utf-8", "surrogatepass")
+                what += [f"variants/short.rules: {n}" for n in notes]
+            if rng.random() < 0.3:
+                files["tiny/i18n/fr.po"] = _payload_catalogue(rng, self.tiny_catalogue(), what)
+                langs = "en,fr"
+        if kind == "house":
+            name = rng.choice(["sheep", _html_payload(rng, one_line=True)[:120].replace("/", "\u2215")
+                               .replace("\0", "")]) if rng.random() < 0.7 else rng.choice(HOUSE_NAMES)
+            name = name.encode("utf-8", "surrogatepass")[:200].decode("utf-8", "ignore") or "sheep"
+            house_rel = f"house/{name}.rules"
+            pay = [(_html_payload(rng, one_line=True) if rng.random() < 0.6 else w)
+                   for w in ("A house rule.", "Sheep", "More sheep.", "Mouton")]
+            measured = rng.random() < 0.3       # measured by docs itself: the duel's seat titles in effects.json
+            files[house_rel] = (TINY_HOUSE.format(doc=pay[0], title=_spec_quoted(pay[1]), doc2=pay[2],
+                                                  label=_spec_quoted(pay[3]))
+                                + ("\nremove mode standard\n" if measured else "")).encode("utf-8", "surrogatepass")
+            what.append(f"house rule {name!r}: {pay!r}"[:300])
+            spec_arg = "house"
+            extra += ["--root", "."]
+            if measured:
+                extra += ["--measure", "1"]
+                what.append("measured (--measure 1, the duel mode)")
+            elif rng.random() < 0.75:
+                found = self._fingerprints(files, house_rel)
+                fb, fh = found or ("0", "0")
+                p = [_html_payload(rng, one_line=rng.random() < 0.5) for _ in range(5)]
+                numbers, seats = rng.choice(["score", p[1]]), rng.choice(["winners", p[2]])
+                effects = {f"{name}.rules": {
+                    "mode": rng.choice(["standard", p[0]]), "players": rng.choice([3, 2, 100]),
+                    "games": rng.choice([3, 1, 1000]), "base": fb, "house": fh,
+                    "reports": {side: {numbers: {"kind": "numbers",
+                                                 "values": rng.choice([[1, 2, 3], [0], [-5, 2 ** 40], [4, 4, 9, 1]])},
+                                       seats: {"kind": "seats",
+                                               "values": {p[3]: rng.randint(0, 3), "Player 2": 1, p[4]: 0}}}
+                                for side in ("base", "house")}}}
+                files["out/effects.json"] = json.dumps(effects, ensure_ascii=rng.random() < 0.5).encode(
+                    "utf-8", "surrogatepass")
+                what.append(f"effects.json ({'fingerprints match' if found else 'no fingerprints'}): {p!r}"[:300])
+        argv = ["docs", spec_arg, "--out", "out", "--no-verify", "--lang", langs] + extra
+        return Case("docs", seed, [Run(argv, check=PagesRunNoScript("out"))], trees=trees, files=files, what=what)
+
+    # ------------------------------------------------------------ (k) symbolic links in folders
+    def gen_links(self, rng: random.Random, seed: int) -> Case:
+        """Folders holding symbolic links (to a file outside, to a folder outside, to
+        nothing, through another link, to a file of the spec, to a device): the pages of
+        ``docs --out OUT`` and the witnesses of ``verify --out OUT``, the files of ``play
+        --save-state`` and ``--log``, a spec's ``i18n/`` folder or catalogue
+        (``translations``), a spec's ``variants/`` folder or a file of it. The links
+        point into ``outside/`` (a canary file, a folder): after each command nothing
+        there may be created, changed or removed."""
+        files = {"outside/canary.txt": b"the canary: nothing writes here\n", "outside/dir/inner.txt": b"inner\n"}
+        links: dict[str, str] = {}
+        watch = ["outside"]
+        what: list[str] = []
+        argvs: list[list[str]] = []
+
+        def link(rel: str):
+            kind = rng.choices(["file", "folder", "dangling", "absolute", "chain", "inside", "device", "self"],
+                               weights=[6, 3, 6, 2, 2, 2, 1, 1])[0]
+            name = Path(rel).name
+            if kind == "file":
+                target = "outside/canary.txt"
+            elif kind == "folder":
+                target = "outside/dir"
+            elif kind == "dangling":
+                target = "outside/" + name
+            elif kind == "absolute":
+                target = "{work}/outside/" + rng.choice(["canary.txt", name, "dir"])
+            elif kind == "chain":
+                chain = f"chain{len(links)}"
+                links[chain] = rng.choice(["outside/canary.txt", "outside/" + name])
+                target = chain
+            elif kind == "inside":
+                target = "tiny/start.grid"
+                if target not in watch:
+                    watch.append(target)
+            elif kind == "device":
+                target = "/dev/null"
+            else:
+                target = rel
+            links[rel] = target
+            what.append(f"{rel} -> {target} ({kind})")
+
+        scenarios = rng.sample(["docs", "verify", "play", "i18n", "variants"], rng.choice([1, 1, 2, 3]))
+        for scenario in scenarios:
+            if scenario == "docs":
+                names = ["tiny.md", "tiny_reference.md", "tiny_catalogue.md", "operators.md"]
+                measure = rng.random() < 0.25
+                lang = rng.choice(["en", "en", "en,fr"])
+                names += (["effects.json"] if measure else []) + (["tiny.fr.md"] if "fr" in lang else [])
+                for name in rng.sample(names, rng.randint(1, 3)):
+                    link(f"out/{name}")
+                argvs.append(["docs", "tiny/tiny.rules", "--out", "out", "--no-verify", "--lang", lang]
+                             + (["--measure", "1"] if measure else []))
+            elif scenario == "verify":
+                names = ["001-range-score.json", "001-range-score-least-g.grid", "001-range-score-most-g.grid",
+                         "002-range-score_goat.json", "005-range-goats-most-g.grid"]
+                for name in rng.sample(names, rng.randint(1, 3)):
+                    link(f"vout/{name}")
+                argvs.append(["verify", "tiny/tiny.rules", "--out", "vout", "--check", "range", "--games", "0",
+                              "--no-progress", "--time-limit", "2"])
+            elif scenario == "play":
+                argv = ["play", "tiny/tiny.rules", "--players", "2", "--seed", str(seed % 7)]
+                save = rng.random() < 0.7
+                if save:
+                    argv += (["--stop-at", "pick:2"] if rng.random() < 0.5 else []) + ["--save-state", "s.json"]
+                    link("s.json")
+                if not save or rng.random() < 0.4:
+                    argv += ["--log", "log.jsonl"]
+                    link("log.jsonl")
+                argvs.append(argv)
+            elif scenario == "i18n":
+                catalogue = self.tiny_catalogue()
+                r = rng.random()
+                if r < 0.4:
+                    files["outside/i18n/fr.po"] = catalogue
+                    links["tiny/i18n"] = rng.choice(["outside/i18n", "outside/none", "{work}/outside/i18n"])
+                    what.append(f"tiny/i18n -> {links['tiny/i18n']}")
+                elif r < 0.7:
+                    files["outside/fr.po"] = catalogue
+                    links["tiny/i18n/fr.po"] = rng.choice(["outside/fr.po", "outside/none.po", "outside/dir"])
+                    what.append(f"tiny/i18n/fr.po -> {links['tiny/i18n/fr.po']}")
+                else:
+                    files["tiny/i18n/es.po"] = catalogue.replace(b"Language: fr", b"Language: es")
+                    link(f"tiny/i18n/{rng.choice(['fr', 'zh'])}.po")
+                root = ["--root", "."] if rng.random() < 0.35 else []
+                argvs.append(["translations", "tiny", "--lang", rng.choice(["fr", "fr,es", "fr,es,zh"])] + root)
+                if rng.random() < 0.5:
+                    argvs.append(["translations", "tiny", "--check"] + root)
+                if rng.random() < 0.4:
+                    argvs.append(["docs", "tiny", "--out", "out", "--lang", "fr", "--no-verify"] + root)
+            else:                                               # variants
+                files["outside/variants/short.rules"] = TINY_VARIANT.encode()
+                r = rng.random()
+                if r < 0.5:
+                    links["tiny/variants"] = rng.choice(["outside/variants", "{work}/outside/variants", "outside/dir"])
+                    what.append(f"tiny/variants -> {links['tiny/variants']}")
+                elif r < 0.8:
+                    files["tiny/variants/long.rules"] = TINY_VARIANT.replace("short", "long").encode()
+                    links["tiny/variants/short.rules"] = rng.choice(["outside/variants/short.rules", "outside/none.rules"])
+                    what.append(f"tiny/variants/short.rules -> {links['tiny/variants/short.rules']}")
+                else:
+                    files["outside/extra.rules"] = b"/// An extra.\ndef extra [TY-X1] = 1\n"
+                    links["tiny/extra.rules"] = "outside/extra.rules"
+                    what.append("tiny/extra.rules -> outside/extra.rules")
+                argvs.append(["docs", "tiny", "--out", "out", "--no-verify", "--lang", "en"])
+                if rng.random() < 0.5:
+                    argvs.append(["check", "tiny"])
+        links = {rel: _link_target(rel, t) for rel, t in links.items()}
+        runs = [Run(argv, check=Untouched(*watch)) for argv in argvs]
+        return Case("links", seed, runs, trees=["tiny"], files=files, links=links, what=what)
+
     # ------------------------------------------------------------ saving what failed
     def save_failure(self, case: Case, run: Run, outcome: Outcome, reason: str, out_dir: Path) -> Path:
         """Copy the input into ``out_dir/<crash class>/`` (the smallest input per class
         is kept there, every hit is listed in ``hits.txt``) with a README.txt."""
-        key, tail = crash_class(outcome, reason)
+        key, tail = crash_class(outcome, reason, run)
         folder = out_dir / key
         folder.mkdir(parents=True, exist_ok=True)
         entry = {"category": case.category, "seed": case.seed, "argv": run.argv, "reason": reason,
@@ -1757,6 +2647,15 @@ class Fuzzer:
         self.materialize(case, folder / "input")
         meta.write_text(json.dumps(entry, indent=1))
         (folder / "argv.json").write_text(json.dumps(run.argv))
+        if run.stdin is not None:
+            (folder / "stdin.bin").write_bytes(run.stdin)
+        elif (folder / "stdin.bin").exists():
+            (folder / "stdin.bin").unlink()
+        described = getattr(run.check, "describe", None)
+        if described is not None:
+            (folder / "check.json").write_text(json.dumps(described()))
+        elif (folder / "check.json").exists():
+            (folder / "check.json").unlink()
         (folder / "stderr.txt").write_text(outcome.err, errors="backslashreplace")
         cmd = " ".join(_shell_quote(a) for a in run.argv)
         if len(cmd) > 2000:
@@ -1771,10 +2670,14 @@ class Fuzzer:
             "",
             "reproduce (from this folder):",
             f"  cd {folder / 'input'}",
-            f"  RULEWRIGHT_DEBUG=1 {ROOT}/.venv/bin/rulewright {cmd}",
+            f"  RULEWRIGHT_DEBUG=1 {ROOT}/.venv/bin/rulewright {cmd}"
+            + (" < ../stdin.bin" if run.stdin is not None else ""),
             "exactly, with the argv as the fuzzer passed it:",
             f"  cd {folder / 'input'} && RULEWRIGHT_DEBUG=1 PYTHONPATH={ROOT} {PYTHON} -c "
-            f"'import json, sys; from rulewright.solver.cli import main; sys.exit(main(json.load(open(\"../argv.json\"))))'",
+            f"'import json, sys; from rulewright.solver.cli import main; sys.exit(main(json.load(open(\"../argv.json\"))))'"
+            + (" < ../stdin.bin" if run.stdin is not None else ""),
+            *([f"then the check of the folder after it (check.json; python tests/fuzzing.py --recheck "
+               f"{out_dir} runs it too): {reason[:300]}"] if run.check is not None else []),
             "",
             "last lines of stderr:",
             *[f"  {ln}" for ln in tail],
@@ -1809,14 +2712,29 @@ def _short(path: str) -> str:
     return m.group(1) if m else p
 
 
-def crash_class(outcome: Outcome, reason: str) -> tuple[str, list[str]]:
+def crash_class(outcome: Outcome, reason: str, run: Run | None = None) -> tuple[str, list[str]]:
     """A folder name for the failure: the exception class and its innermost frame
     (``file:line``), from the traceback RULEWRIGHT_DEBUG=1 prints; for a hang or a
-    signal the innermost frame of the main thread from faulthandler. Also the last
-    lines of stderr."""
+    signal the innermost frame of the main thread from faulthandler; for a check of the
+    work folder after the command, what it found (the first thing the page guard took
+    out and the kind of page; the command that wrote through a link and what it did).
+    Also the last lines of stderr."""
     err = outcome.err
     lines = err.splitlines()
     tail = lines[-25:]
+    command = run.argv[0] if run is not None and run.argv else "command"
+    if reason.startswith(ACTIVE_CONTENT):
+        page, _, found = reason[len(ACTIVE_CONTENT) + 2:].partition(": ")
+        first = found.split("; ")[0]
+        # what the guard took out: an element, a handler, a link, an attribute, a style
+        kind = "element" if first.startswith("<") else (first.split()[1] if len(first.split()) > 1 else "?")
+        return _safe(f"ActiveContent__{_page_kind(page)}__{kind}"), [reason] + tail
+    if reason.startswith(THROUGH_LINK):
+        first = reason[len(THROUGH_LINK) + 2:].split(", ")[0]
+        return _safe(f"WroteThroughLink__{command}__{first.rsplit(' ', 1)[-1]}"), [reason] + tail
+    if reason.startswith(SLOW_PAGE):
+        page = reason[len(SLOW_PAGE) + 2:].split(" ")[0]
+        return _safe(f"SlowPage__{_page_kind(page)}"), [reason] + tail
     if outcome.hung or outcome.code < 0:
         kind = "Hang" if outcome.hung else reason.replace("killed by ", "").replace(" ", "")
         blocks, cur = [], None
@@ -1858,6 +2776,20 @@ def crash_class(outcome: Outcome, reason: str) -> tuple[str, list[str]]:
         if project and project[-1][0] != f:
             where += f"@{_short(project[-1][0])}:{project[-1][1]}"
     return _safe(f"{exc}__{where}"), block[-25:]
+
+
+def _page_kind(page: str) -> str:
+    """The kind of a written page, from its name: rulebook, reference, catalogue,
+    variants, house, operators (a language's suffix left out)."""
+    name = re.sub(r"(\.[a-z]{2})?\.md$", "", Path(page).name)
+    if name == "operators":
+        return "operators"
+    if name.startswith("house"):
+        return "house"
+    for kind in ("reference", "catalogue", "variants"):
+        if name.endswith("_" + kind):
+            return kind
+    return "rulebook"
 
 
 def _safe(name: str) -> str:
@@ -2090,6 +3022,708 @@ def _replace(doc, old, new):
             return
 
 
+# ====================================================================== saved games and choices files
+_SEAT_VALUES = ["p1", "p2", "p3", "p4", "p9", "", None, 1, True, "neutral", "jhay", "P1", "Player 1", [], {}, "\ud800",
+                "x" * 10_000]
+
+
+def _deep(rng: random.Random) -> Raw:
+    """JSON nested deep: around the limits (32 levels) and far past them."""
+    d = rng.choice([31, 32, 33, 100, 300, 900, 990, 1000, 5000])
+    return rng.choice([Raw("[" * d + "0" + "]" * d), Raw('{"a":' * d + "1" + "}" * d),
+                       Raw("[" * d + "]" * d), Raw('{"id":' * d + '"x"' + "}" * d)])
+
+
+def _huge(rng: random.Random):
+    return rng.choice([Raw(HUGE), Raw("-" + HUGE), Raw(TOO_MANY_DIGITS), Raw("1e999"), Raw("-1e999"), Raw("NaN"),
+                       Raw("Infinity"), 2 ** 63, -(2 ** 63) - 1, 2 ** 64, 10 ** 30, [Raw(HUGE), 0], [0, 2 ** 64],
+                       {"id": Raw(HUGE)}, 1.5, -0.0, 1e308, Raw("1E400")])
+
+
+def _value_payload(rng: random.Random, values: list):
+    """What a choice's value may become: another choice's value, a value of another
+    type, deep nesting, a huge number."""
+    r = rng.random()
+    if r < 0.3 and values:
+        return copy.deepcopy(rng.choice(values))
+    if r < 0.45:
+        return _deep(rng)
+    if r < 0.6:
+        return _huge(rng)
+    return rng.choice([None, True, False, 0, -1, 1, 3, "", "x", "lion", "goat", "rock", "create", "pass", "p1",
+                       [], {}, [0], [0, 0, 0], [None, None], [True, False], ["0", "0"], [0.0, 1.0], [-1, -1],
+                       {"id": 3}, {"id": "1"}, {"": None}, {"nope": 1}, [[0, 0]], "x" * 100_000, "\ud800", "\u00e9",
+                       "{0}", [0, 99999999999], "[0, 0]", "0"])
+
+
+def _rng_mutation(rng: random.Random, state) -> tuple[object, str]:
+    """A random generator's saved state (``[3, [625 words], null]``) made wrong."""
+    if not (isinstance(state, list) and len(state) == 3 and isinstance(state[1], list)):
+        return rng.choice([None, [3, [0] * 625, None], "x"]), "replaced"
+    state = copy.deepcopy(state)
+    words = state[1]
+    r = rng.random()
+    if r < 0.2:
+        k = rng.choice([0, 1, 623, 624, 626, 700, 5000])
+        if k < len(words):
+            del words[k:]
+        else:
+            words.extend([1] * (k - len(words)))
+        return state, f"{k} words"
+    if r < 0.35 and words:
+        i = rng.randrange(len(words))
+        words[i] = rng.choice([-1, 2 ** 32, 2 ** 64, 10 ** 30, "1", 1.5, None, True, Raw(TOO_MANY_DIGITS), Raw("NaN"),
+                               [], Raw("1e999")])
+        return state, f"word {i} -> {str(words[i])[:20]!r}"
+    if r < 0.5 and words:
+        words[-1] = rng.choice([625, 700, 624, 0, 1000, -1, 2 ** 31, 2 ** 32 - 1])
+        return state, f"its place -> {words[-1]}"
+    if r < 0.58:
+        state[1] = [0] * 624 + [624]
+        return state, "every word 0"
+    if r < 0.7:
+        state[0] = rng.choice([2, 1, 4, 0, -1, "3", None, 10 ** 30, 3.0, True])
+        return state, f"version -> {state[0]!r}"
+    if r < 0.8:
+        state[2] = rng.choice([0.5, 1, "x", [], Raw("NaN"), Raw("Infinity"), 1e308, True, Raw("-1e999")])
+        return state, f"gauss -> {str(state[2])[:20]!r}"
+    new = rng.choice([None, [], {}, "x", 5, [3], [3, [], None], state + [1], [state[0], words], [3, words[:624], None],
+                      {"version": 3}])
+    return new, f"replaced by {str(new)[:30]!r}"
+
+
+# what a person at a human seat may type (one answer a line)
+HUMAN_ANSWERS = ["1", "2", "3", "1", "1", "2", "99", "0", "-1", "\u00b2", "1" * 5000, "?", "u", "u", "p", "h", "",
+                 " 1 ", "1.0", "0x1", "\u0661", "1e3", "\x00", "\x1b[2J", "x" * 100_000, "help", "U", "P", "+1",
+                 "\ud800", "q "]
+
+
+def _human_case(rng: random.Random, files: dict, links: dict, what: list) -> bytes | None:
+    """The answers of a human seat (None: it reads /dev/null); ``s`` saves to a file
+    that may be a symbolic link into ``outside/`` (then ``files`` has the canary)."""
+    if rng.random() < 0.2:
+        what.append("a human seat reading nothing")
+        return None
+    save_to = rng.choice(["", "saved.json", "out/x.json", "\x00", "nope/x.json", "saved.json\x00x", ".", "s.json",
+                          "x" * 5000, "/dev/null"])
+    if rng.random() < 0.3:
+        files["outside/canary.txt"] = b"the canary: nothing writes here\n"
+        links["saved.json"] = rng.choice(["outside/canary.txt", "outside/saved.json"])
+        save_to = "saved.json"
+        what.append(f"saved.json -> {links['saved.json']}")
+    answers = []
+    for _ in range(rng.randint(1, 40)):
+        a = rng.choice(HUMAN_ANSWERS + ["s"] * 2)
+        answers += [a, save_to] if a == "s" else [a]
+    if rng.random() < 0.5:
+        answers.append("q")
+    data = "\n".join(answers).encode("utf-8", "surrogatepass") + (b"\n" if rng.random() < 0.8 else b"")
+    if rng.random() < 0.1:
+        pos = rng.randint(0, len(data))
+        data = data[:pos] + rng.choice([b"\xff", b"\xc3", b"\r", b"\x04"]) + data[pos:]
+    what.append(f"a human seat answering {[a[:12] for a in answers][:12]!r}")
+    return data
+
+
+def _mutate_resume(rng: random.Random, holder: list) -> str | None:
+    """One mutation of a saved game (``holder[0]``): its resume entry (history, where it
+    stands, the generators' states, the position it began from) or its position."""
+    doc = holder[0]
+    if not isinstance(doc, dict):
+        return None
+    res = doc.get("resume")
+    hist = res.get("history") if isinstance(res, dict) else None
+    what = rng.choices(["history", "at", "rng", "agents", "from", "resume", "position"],
+                       weights=[30, 10, 16, 7, 5, 5, 27])[0]
+    if what == "history" and isinstance(hist, list):
+        values = [h.get("value") for h in hist if isinstance(h, dict)]
+        names = sorted({h.get("choice") for h in hist if isinstance(h, dict) and isinstance(h.get("choice"), str)})
+        r = rng.random()
+        i = rng.randrange(len(hist)) if hist else None
+        if r < 0.14 and hist:
+            del hist[i]
+            return f"history: choice {i} removed"
+        if r < 0.2 and len(hist) > 2:
+            k = rng.randint(2, max(2, len(hist) // 3))
+            for _ in range(k):
+                del hist[rng.randrange(len(hist))]
+            return f"history: {k} choices removed"
+        if r < 0.32 and len(hist) > 1:
+            j = i + 1 if rng.random() < 0.6 and i + 1 < len(hist) else rng.randrange(len(hist))
+            if i == j:
+                return None
+            hist[i], hist[j] = hist[j], hist[i]
+            return f"history: choices {i} and {j} swapped"
+        if r < 0.4 and hist and isinstance(hist[i], dict):       # a value this choice had elsewhere
+            same = [h.get("value") for h in hist if isinstance(h, dict) and h.get("choice") == hist[i].get("choice")
+                    and h.get("value") != hist[i].get("value")]
+            if not same:
+                return None
+            old, hist[i]["value"] = hist[i].get("value"), copy.deepcopy(rng.choice(same))
+            return f"history[{i}].value: {str(old)[:20]!r} -> {str(hist[i]['value'])[:40]!r} (of another moment)"
+        if r < 0.5 and hist and isinstance(hist[i], dict):
+            old = hist[i].get("value")
+            hist[i]["value"] = _value_payload(rng, values)
+            return f"history[{i}].value: {str(old)[:20]!r} -> {str(hist[i]['value'])[:40]!r}"
+        if r < 0.56 and hist and isinstance(hist[i], dict):
+            hist[i]["seat"] = rng.choice(_SEAT_VALUES)
+            return f"history[{i}].seat -> {str(hist[i]['seat'])[:20]!r}"
+        if r < 0.62 and hist and isinstance(hist[i], dict):
+            hist[i]["choice"] = rng.choice(names + ["", "nope", None, 1, [], "K", "k ", "x" * 5000])
+            return f"history[{i}].choice -> {str(hist[i]['choice'])[:20]!r}"
+        if r < 0.67 and hist:
+            hist[i] = rng.choice([None, [], "x", 1, {}, [copy.deepcopy(hist[i])], _deep(rng)])
+            return f"history[{i}] -> {str(hist[i])[:30]!r}"
+        if r < 0.71 and hist and isinstance(hist[i], dict):
+            key = rng.choice(["value", "choice", "seat"])
+            hist[i].pop(key, None)
+            return f"history[{i}]: no {key}"
+        if r < 0.74 and hist and isinstance(hist[i], dict):
+            hist[i][rng.choice(["options", "kind", "", "value "])] = rng.choice([5, "deal", None, _deep(rng)])
+            return f"history[{i}]: a key added"
+        if r < 0.79:
+            k = rng.randint(0, len(hist))
+            del hist[k:]
+            return f"history cut to {k} choices"
+        if r < 0.85 and hist:
+            n = rng.choice([1, 10, 1000])
+            at = rng.randint(0, len(hist))
+            hist[at:at] = [copy.deepcopy(rng.choice(hist)) for _ in range(n)]
+            return f"history: {n} choices inserted at {at}"
+        if r < 0.88 and hist:
+            hist.extend(copy.deepcopy(hist))
+            return "history twice"
+        if r < 0.9:
+            hist.insert(rng.randint(0, len(hist)), {"seat": None, "choice": rng.choice(names or ["k"]),
+                                                    "value": _value_payload(rng, values)})
+            return "history: a choice by chance inserted"
+        if r < 0.91:
+            res["history"] = [{"seat": "p1", "choice": "k", "value": 0}] * rng.choice([200_000, 200_001])
+            return f"history of {len(res['history'])} choices"
+        res["history"] = rng.choice([None, {}, "x", 5, [hist], {"0": hist[:1]}, _deep(rng), True, [[]]])
+        return f"history -> {str(res['history'])[:30]!r}"
+    if what == "at" and isinstance(res, dict):
+        n = len(hist) if isinstance(hist, list) else 0
+        r = rng.random()
+        if r < 0.2:                                   # as saved between two checkpoints (before a choice)
+            k = rng.randint(0, n)
+            if isinstance(hist, list):
+                del hist[k:]
+            res["at"] = {"choices": k}
+            if rng.random() < 0.7:
+                doc.pop("checkpoint", None)
+            return f"saved before choice {k} (between checkpoints)"
+        if r < 0.3:
+            res.pop("at", None)
+            return "at removed"
+        res["at"] = rng.choice(["pick:2", "pick:99", "turn:1", "turn:5", "nope", "", "pick", "pick:3", "evaluation:1",
+                                {"choices": n + 1}, {"choices": n - 1}, {"choices": 0}, {"choices": -1},
+                                {"choices": 10 ** 30}, {"choices": "3"}, {"choices": None}, {}, None, 3, [], True,
+                                {"choices": n, "x": 1}, doc.get("checkpoint"), _deep(rng)])
+        return f"at -> {str(res['at'])[:30]!r}"
+    if what == "rng" and isinstance(res, dict):
+        if rng.random() < 0.15:
+            res.pop("rng", None)
+            return "rng removed"
+        res["rng"], note = _rng_mutation(rng, res.get("rng"))
+        return f"rng: {note}"
+    if what == "agents" and isinstance(res, dict):
+        agents = res.get("agents")
+        r = rng.random()
+        if isinstance(agents, dict) and agents and r < 0.45:
+            k = rng.choice(sorted(agents))
+            agents[k], note = _rng_mutation(rng, agents[k])
+            return f"agents.{k}: {note}"
+        if isinstance(agents, dict) and agents and r < 0.65:
+            k = rng.choice(sorted(agents))
+            new = rng.choice(["p9", "", "neutral", "P1", "jhay", "p1 ", "\ud800"])
+            agents[new] = agents.pop(k)
+            return f"agents: {k} -> {new!r}"
+        if isinstance(agents, dict) and agents and r < 0.75:
+            del agents[rng.choice(sorted(agents))]
+            return "agents: one removed"
+        res["agents"] = rng.choice([None, [], "x", {"p1": None}, {}, 5, {"p1": [3, [], None]}])
+        return f"agents -> {str(res['agents'])[:30]!r}"
+    if what == "from" and isinstance(res, dict):
+        began = res.get("from")
+        if isinstance(began, dict) and rng.random() < 0.6:
+            r = rng.random()
+            if r < 0.3 and isinstance(began.get("position"), dict) and began["position"]:
+                k = rng.choice(sorted(began["position"]))
+                del began["position"][k]
+                return f"from.position: {k} removed"
+            if r < 0.5 and isinstance(began.get("position"), dict):
+                inner = [began["position"]]
+                note = _mutate_json(rng, inner, sorted(set(_walk_strings(inner[0]))))
+                began["position"] = inner[0]
+                return f"from.position: {note}"
+            k = rng.choice(["checkpoint", "seed", "position"])
+            began[k] = rng.choice([None, 5, "1", 2 ** 63, -1, 10 ** 30, "pick:1", "nope:1", "turn:99", {}, [], 1.0])
+            return f"from.{k} -> {began[k]!r}"
+        res["from"] = rng.choice([None, {}, [], "x", {"checkpoint": doc.get("checkpoint"), "seed": 1, "position": {}},
+                                  {"checkpoint": 5, "seed": "1", "position": []},
+                                  {"checkpoint": "pick:1", "seed": 2 ** 64, "position": {"state": {}}},
+                                  {"checkpoint": "nope:1", "seed": 1, "position": {"state": doc.get("state")}},
+                                  {"checkpoint": doc.get("checkpoint"), "seed": 3,
+                                   "position": {k: doc[k] for k in ("state", "per_seat") if k in doc}}])
+        return f"from -> {str(res['from'])[:40]!r}"
+    if what == "resume":
+        r = rng.random()
+        if r < 0.3:
+            doc["resume"] = rng.choice([None, [], "x", 1, {}, True, _deep(rng)])
+            return f"resume -> {str(doc['resume'])[:20]!r}"
+        if r < 0.5:
+            doc.pop("resume", None)
+            return "resume removed (a position written by hand)"
+        if isinstance(res, dict) and res and r < 0.8:
+            k = rng.choice(sorted(res))
+            del res[k]
+            return f"resume.{k} removed"
+        if isinstance(res, dict):
+            res[rng.choice(["nope", "seed", "history ", "", "checkpoint"])] = _value_payload(rng, [])
+            return "resume: a key added"
+        return None
+    # the position
+    r = rng.random()
+    keys = [k for k in doc if k != "resume"]
+    if r < 0.22 and keys:
+        often = {"checkpoints": 4, "state": 2, "per_seat": 2, "per_key": 2}
+        k = rng.choices(keys, weights=[often.get(k, 1) for k in keys])[0]
+        del doc[k]
+        return f"{k} removed"
+    if r < 0.32:
+        if rng.random() < 0.6:                       # the position's sections taken out, the rest kept
+            gone = rng.sample(["state", "per_seat", "per_key", "checkpoints"], rng.randint(2, 4))
+            for k in gone:
+                doc.pop(k, None)
+            return f"nearly empty: no {', '.join(gone)}"
+        keep = {"format", "resume"} | set(rng.sample(["seed", "mode", "spec", "checkpoint", "seats"], rng.randint(0, 3)))
+        for k in list(doc):
+            if k not in keep:
+                del doc[k]
+        return f"nearly empty: {', '.join(sorted(doc))}"
+    if r < 0.44:
+        doc["seed"] = rng.choice([doc.get("seed", 0) + 1 if type(doc.get("seed")) is int else 0, 0, -1, 2 ** 63,
+                                  2 ** 64, 10 ** 30, "1", 1.0, None, True, Raw(TOO_MANY_DIGITS)])
+        return f"seed -> {str(doc['seed'])[:20]!r}"
+    if r < 0.52:
+        doc["checkpoint"] = rng.choice(["pick:1", "pick:2", "pick:4", "turn:1", "turn:6", "nope:1", "pick", None, 5,
+                                        "evaluation:1", "game_end:1", "pick:" + HUGE])
+        return f"checkpoint -> {doc['checkpoint']!r}"
+    if r < 0.58:
+        doc["mode"] = rng.choice(["two_player", "solo", "nope", None, "kids", 3, "standard"])
+        return f"mode -> {doc['mode']!r}"
+    if r < 0.64 and isinstance(doc.get("seats"), list) and doc["seats"]:
+        seats = doc["seats"]
+        k = rng.random()
+        if k < 0.4:
+            del seats[rng.randrange(len(seats))]
+            return "a seat removed"
+        if k < 0.7:
+            seats.append(copy.deepcopy(seats[-1]))
+            if isinstance(seats[-1], dict):
+                seats[-1]["name"] = rng.choice(["p5", "p1", "p9"])
+            return "a seat added"
+        rng.shuffle(seats)
+        return "seats shuffled"
+    if r < 0.68:
+        doc["reports"] = rng.choice([{"score": {"p1": 3}}, {"x": 1}, [], None, {}])
+        return f"reports -> {doc['reports']!r}"
+    saved = doc.pop("resume", None)
+    try:
+        if rng.random() < 0.6:
+            note = _gentle_json(rng, holder, DARWIN_SETTINGS if "darwin" in str(doc.get("spec")) else SAVANNA_SETTINGS)
+        else:
+            note = _mutate_json(rng, holder, sorted(set(_walk_strings(holder[0]))))
+    finally:
+        if saved is not None and isinstance(holder[0], dict):
+            holder[0]["resume"] = saved
+    return f"position: {note}" if note else None
+
+
+def _mutate_log(rng: random.Random, lines: list[bytes]) -> str | None:
+    """One mutation of a choices file (``lines``, bytes, changed in place)."""
+    if not lines:
+        lines.append(b"")
+    chosen = [i for i, ln in enumerate(lines) if b'"choose"' in ln or b'"choice"' in ln] or list(range(len(lines)))
+
+    def parsed(i):
+        try:
+            item = json.loads(lines[i])
+        except ValueError:
+            return None
+        return item if isinstance(item, dict) else None
+
+    def values():
+        out = []
+        for i in rng.sample(chosen, min(len(chosen), 20)):
+            item = parsed(i)
+            if item is not None and "value" in item:
+                out.append(item["value"])
+        return out
+
+    what = rng.choices(["drop", "drop_many", "dup", "swap", "move", "value", "field", "key", "deep", "huge",
+                        "utf8", "long", "structure", "pairs", "reverse"],
+                       weights=[12, 4, 8, 10, 4, 16, 8, 6, 7, 6, 5, 4, 7, 3, 3])[0]
+    i = rng.choice(chosen)
+    if what == "drop":
+        del lines[i]
+        return f"line {i + 1} removed"
+    if what == "drop_many":
+        k = rng.randint(2, max(2, len(lines) // 4))
+        for _ in range(min(k, len(lines))):
+            del lines[rng.randrange(len(lines))]
+        return f"{k} lines removed"
+    if what == "dup":
+        n = rng.choice([1, 1, 2, 50])
+        lines[i:i] = [lines[i]] * n
+        return f"line {i + 1} {n} more time(s)"
+    if what == "swap":
+        j = next((c for c in chosen if c > i), None) if rng.random() < 0.6 else rng.choice(chosen)
+        if j is None or j == i:
+            return None
+        lines[i], lines[j] = lines[j], lines[i]
+        return f"lines {i + 1} and {j + 1} swapped"
+    if what == "move":
+        line = lines.pop(i)
+        j = rng.randint(0, len(lines))
+        lines.insert(j, line)
+        return f"line {i + 1} moved to {j + 1}"
+    if what == "reverse":
+        seat = (parsed(i) or {}).get("seat")
+        idx = [k for k in chosen if (parsed(k) or {}).get("seat") == seat]
+        got = [lines[k] for k in idx][::-1]
+        for k, line in zip(idx, got):
+            lines[k] = line
+        return f"the lines of {seat!r} in reverse order"
+    if what == "structure":
+        r = rng.random()
+        if r < 0.45:
+            new = rng.choice([b"[]", b"1", b'"x"', b"null", b"{", b"}", b"", b"#", b"\x00", b"{}", b"# comment", b"  ",
+                              b'{"kind": "resume"}', b'{"kind": "resume", "from": "x.json"}', b'{"seat": "p1"}',
+                              b'{"seat": "p1", "choice": "k"}', b"{\"seat\": \"p1\", \"choice\": \"k\", \"value\": }",
+                              b'{"seat": "p1", "choice": "k", "value": "lion"} trailing',
+                              b'{"seat": "p1", "choice": "k", "value": NaN}', b"\xef\xbb\xbf{}", b"\x1a"])
+            lines.insert(rng.randint(0, len(lines)), new)
+            return f"line inserted: {new[:40]!r}"
+        if r < 0.55:
+            lines[0] = b"\xef\xbb\xbf" + lines[0]
+            return "a byte order mark first"
+        if r < 0.65:
+            lines[:] = [ln + b"\r" for ln in lines]
+            return "CRLF line ends"
+        if r < 0.72:
+            lines[:] = [b"\r".join(lines)]
+            return "CR line ends"
+        if r < 0.8:
+            k = rng.randint(0, len(lines))
+            del lines[k:]
+            if lines and rng.random() < 0.7:
+                lines[-1] = lines[-1][:rng.randint(0, len(lines[-1]))]
+            return f"cut at line {k}"
+        if r < 0.86:
+            lines[:] = [b""]
+            return "empty file"
+        if r < 0.93:
+            lines[:] = [b"# " + ln for ln in lines]
+            return "every line a comment"
+        lines[i] = b"    " + lines[i] + b"   "
+        return "indented"
+    item = parsed(i)
+    if item is None:
+        return None
+    if what == "value":
+        old = item.get("value")
+        same = [x.get("value") for x in (parsed(k) for k in rng.sample(chosen, min(len(chosen), 60)))
+                if x is not None and x.get("choice") == item.get("choice") and x.get("value") != old]
+        if same and rng.random() < 0.4:              # a value this choice had at another moment
+            item["value"] = rng.choice(same)
+        else:
+            item["value"] = _value_payload(rng, values())
+        note = f"line {i + 1} value: {str(old)[:20]!r} -> {str(item['value'])[:40]!r}"
+    elif what == "field":
+        k = rng.choice(["seat", "choice", "kind"])
+        item[k] = rng.choice(_SEAT_VALUES if k == "seat" else ["", "nope", None, 1, [], "K", "x" * 5000, "choose",
+                                                               "resume", "deal", "spot", "k", "act"])
+        note = f"line {i + 1} {k} -> {str(item[k])[:20]!r}"
+    elif what == "key":
+        k = rng.choice(sorted(item)) if item else "value"
+        item.pop(k, None)
+        note = f"line {i + 1}: no {k}"
+    elif what == "deep":
+        item["value"] = _deep(rng)
+        note = f"line {i + 1} value nested {str(item['value'])[:12]!r}..."
+    elif what == "huge":
+        item["value"] = _huge(rng)
+        note = f"line {i + 1} value -> {str(item['value'])[:30]!r}"
+    elif what == "utf8":
+        b = rng.choice([b"\xff", b"\xfe", b"\xc3", b"\xed\xa0\x80", b"\x80", b"\xe9", b"\xf4\x90\x80\x80", b"\xc0\xaf"])
+        pos = rng.randint(0, len(lines[i]))
+        lines[i] = lines[i][:pos] + b + lines[i][pos:]
+        return f"line {i + 1}: bytes {b!r} at {pos}"
+    elif what == "long":
+        n = rng.choice([100_000, 1_000_000, 3_000_000])
+        r = rng.random()
+        if r < 0.4:
+            item["value"] = "x" * n
+        elif r < 0.6:
+            item["value"] = [0] * (n // 4)
+        elif r < 0.8:
+            lines[i] = lines[i] + b" " * n
+            return f"line {i + 1} with {n} spaces after"
+        else:
+            lines.insert(i, b"#" + b"x" * n)
+            return f"a comment line of {n} characters"
+        note = f"line {i + 1}: a value of about {n} characters"
+    else:                                             # pairs: a key twice
+        pairs = Pairs(item.items())
+        pairs.insert(rng.randint(0, len(pairs)), (rng.choice(["value", "seat", "choice", "kind"]),
+                                                  _value_payload(rng, values())))
+        item = pairs
+        note = f"line {i + 1}: a key twice"
+    lines[i] = _dumps(item, indent=False).encode("utf-8", "surrogatepass")
+    return note
+
+
+# ====================================================================== catalogues, pages and links
+# house rules' file names that would run as HTML (no "/": a file name)
+HOUSE_NAMES = ["<img src=x onerror=alert(90)> [x](javascript:alert(91))", "<script>alert(92)<\u2215script>",
+               "[x](javascript:alert(93))", "`` ` ``<img src=x onerror=alert(94)>", "\" onmouseover=\"alert(95)\" x=\"",
+               "{: onclick=\"alert(96)\" }", "<!--><img src=x onerror=alert(97)>-->", "<svg onload=alert(98)>",
+               "x](javascript:alert(99)) [y", "<details open ontoggle=alert(100)>", "' onfocus='alert(101)' autofocus '",
+               "&#60;img src=x onerror=alert(102)&#62;", "{ #x onclick=alert(103) }"]
+
+
+def _link_target(rel: str, target: str) -> str:
+    """What the link ``rel`` holds to point at ``target``: a path of the work folder made
+    relative to the link's folder; an absolute path, ``{work}/...``, ``.`` and ``..`` as
+    they are."""
+    if target.startswith(("/", "{work}")) or target in (".", ".."):
+        return target
+    return os.path.relpath(target, os.path.dirname(rel) or ".")
+
+
+def _payload_texts(rng: random.Random, text: str, k: int) -> tuple[str, list[str]]:
+    """A spec's text with ``k`` payloads put in its doc comments, titles and table texts."""
+    lines = text.split("\n")
+    quoted = r'"(?:[^"\\\n]|\\.)*"'
+    places = {
+        "doc comment": [i for i, ln in enumerate(lines) if ln.lstrip().startswith("///")],
+        "title": [i for i, ln in enumerate(lines)
+                  if re.match(r"\s*(game|mode|example|property|section|query|variant)\b[^\"\n]*" + quoted, ln)],
+        "table text": [i for i, ln in enumerate(lines) if "|" in ln and re.search(quoted + r"\s*$", ln)
+                       and not ln.lstrip().startswith(("///", "#"))],
+        "seat title": [i for i, ln in enumerate(lines) if re.match(r"\s*seats\s+\w+\s*:[^\n]*" + quoted, ln)],
+    }
+    places = {p: idx for p, idx in places.items() if idx}
+    notes = []
+    for _ in range(k if places else 0):
+        place = rng.choice(sorted(places))
+        i = rng.choice(places[place])
+        if place == "doc comment":
+            payload = _html_payload(rng, one_line=True)
+            if rng.random() < 0.5:
+                lines[i] = lines[i].rstrip() + " " + payload
+            else:
+                lines[i] = lines[i][:lines[i].index("///") + 3] + " " + payload
+        else:
+            payload = _html_payload(rng)
+            matches = list(re.finditer(quoted, lines[i]))
+            m = matches[0] if place == "title" else rng.choice(matches) if place == "seat title" else matches[-1]
+            lines[i] = lines[i][:m.start()] + _spec_quoted(payload) + lines[i][m.end():]
+        notes.append(f"{place} at line {i + 1}: {payload[:80]!r}")
+    return "\n".join(lines), notes
+
+
+def _payload_catalogue(rng: random.Random, base: bytes, what: list[str]) -> bytes:
+    """A catalogue whose translations (some, or every one) are payloads."""
+    import polib
+    po = polib.pofile(base.decode("utf-8"), wrapwidth=0)
+    entries = [e for e in po if not e.obsolete]
+    chosen = entries if rng.random() < 0.3 else rng.sample(entries, min(len(entries), rng.randint(1, 12)))
+    for e in chosen:
+        e.msgstr = _html_payload(rng) + rng.choice(["", " " + e.msgid])
+        e.flags = [f for f in e.flags if f != "fuzzy"]
+    what.append(f"fr.po: {len(chosen)} translation(s) payloads")
+    return str(po).encode("utf-8", "surrogatepass")
+
+
+def _payload_pieces(rng: random.Random, what: list[str], name: str) -> bytes:
+    """Tiny's piece table as a CSV file whose labels are payloads."""
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow(["name", "family", "count", "label"])
+    for row, family, count in (("rock", "terrain", 6), ("grass", "terrain", 8), ("goat", "animal", 6)):
+        label = _html_payload(rng) if rng.random() < 0.7 else row.title()
+        writer.writerow([row, family, count, label])
+        what.append(f"{name} {row}: {label[:60]!r}")
+    return buf.getvalue().encode("utf-8", "surrogatepass")
+
+
+def _mutate_po(rng: random.Random, blocks: list[str], op: str) -> str | None:
+    """One mutation of a catalogue's text (``blocks``: its entries, separated by blank
+    lines; the first is the header)."""
+    if not blocks:
+        blocks.append('msgid ""\nmsgstr ""')
+    entries = [i for i, b in enumerate(blocks) if "msgctxt" in b] or list(range(len(blocks)))
+    i = rng.choice(entries)
+    lines = blocks[i].split("\n")
+    j = rng.randrange(len(lines))
+    if op == "syntax":
+        r = rng.random()
+        if r < 0.2 and '"' in lines[j]:
+            k = rng.choice([m.start() for m in re.finditer('"', lines[j])])
+            lines[j] = lines[j][:k] + lines[j][k + 1:]
+            note = f"a quote taken out of {lines[j][:40]!r}"
+        elif r < 0.35:
+            note = f"line {lines[j][:40]!r} removed"
+            del lines[j]
+        elif r < 0.5:
+            new = rng.choice(["msgd", "msgstr[0]", "msgctx", "msgid_plural", "msgstr", "msgid", "msgctxt", "MSGSTR", "#"])
+            lines[j] = re.sub(r"^(msgid|msgstr|msgctxt)", new, lines[j])
+            note = f"a keyword -> {new}"
+        elif r < 0.7:
+            g = rng.choice(PO_GARBAGE)
+            lines.insert(rng.randint(0, len(lines)), g)
+            note = f"line inserted: {g[:40]!r}"
+        elif r < 0.82:
+            k = lines[j].rfind('"')
+            esc = rng.choice(["\\q", "\\x41", "\\777", "\\", "\\N", "\\u00e9", "\\0", "\\a\\b\\f\\v", "\\U0001F981"])
+            if k > 0:
+                lines[j] = lines[j][:k] + esc + lines[j][k:]
+            note = f"escape {esc!r} in {lines[j][:40]!r}"
+        elif r < 0.9 and i + 1 < len(blocks):
+            blocks[i + 1] = "\n".join(lines) + "\n" + blocks[i + 1]
+            del blocks[i]
+            return f"entries {i} and {i + 1} run together"
+        elif r < 0.95:
+            rng.shuffle(lines)
+            note = f"entry {i}: lines shuffled"
+        else:
+            cut = rng.randint(0, len(blocks))
+            del blocks[cut:]
+            if blocks:
+                blocks[-1] = blocks[-1][:rng.randint(0, len(blocks[-1]))]
+            return f"cut at entry {cut}"
+        blocks[i] = "\n".join(lines)
+        return note
+    if op == "charset":
+        r = rng.random()
+        head = blocks[0]
+        if r < 0.6:
+            c = rng.choice(CHARSETS)
+            blocks[0] = re.sub(r"charset=[^\\\"]*", "charset=" + c.replace("\\", "\\\\").replace('"', '\\"'), head)
+            return f"charset={c[:30]!r}"
+        if r < 0.72:
+            blocks[0] = "\n".join(ln for ln in head.split("\n") if "Content-Type" not in ln)
+            return "no Content-Type"
+        if r < 0.82:
+            del blocks[0]
+            return "no header"
+        if r < 0.9:
+            blocks.insert(1, head.replace("UTF-8", rng.choice(["ISO-8859-1", "UTF-8"])))
+            return "the header twice"
+        blocks[0] = head.replace('"Content-Type', '"Content-Type: text/plain; charset=latin-1\\n"\n"Content-Type', 1)
+        return "Content-Type twice"
+    if op == "payload":
+        chosen = rng.sample(entries, min(len(entries), rng.choice([1, 2, 5, 50])))
+        shown = []
+        for k in chosen:
+            text = _html_payload(rng) if rng.random() < 0.6 else rng.choice(CONTROL_TEXTS)
+            raw = rng.random() < 0.3                # control characters as they are, not escaped
+            q = ('"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"') if raw \
+                else _po_quoted(text)
+            blocks[k] = re.sub(r'(?ms)^msgstr .*?(?=^#|^msg|\Z)', lambda m: "msgstr " + q + "\n", blocks[k], count=1)
+            shown.append(text[:30])
+        return f"{len(chosen)} translation(s) -> payloads such as {shown[0]!r}"
+    if op == "context":
+        r = rng.random()
+        ctx = re.search(r'^msgctxt .*$', blocks[i], re.M)
+        if r < 0.35:
+            other = re.sub(r'(?m)^msgstr .*$', 'msgstr ' + _po_quoted(_html_payload(rng, one_line=True)), blocks[i])
+            blocks.insert(rng.randint(1, len(blocks)), other)
+            return f"entry {i} twice (its msgctxt twice)"
+        if r < 0.6 and ctx:
+            k = rng.choice(entries)
+            other = re.search(r'^msgctxt .*$', blocks[k], re.M)
+            if other:
+                blocks[i] = blocks[i].replace(ctx.group(0), other.group(0), 1)
+                return f"entry {i} takes the msgctxt of entry {k}"
+            return None
+        if r < 0.75 and ctx:
+            blocks[i] = blocks[i].replace(ctx.group(0) + "\n", "", 1)
+            return f"entry {i}: no msgctxt"
+        if ctx:
+            new = rng.choice(['msgctxt ""', 'msgctxt "x"', 'msgctxt "' + "x" * 10_000 + '"', 'msgctxt "\\n"',
+                              "msgctxt " + _po_quoted(_html_payload(rng))])
+            blocks[i] = blocks[i].replace(ctx.group(0), new, 1)
+            return f"entry {i}: {new[:30]}"
+        return None
+    if op == "stale":
+        r = rng.random()
+        if r < 0.3:
+            blocks[i] = re.sub(r'(?m)^msgid "', 'msgid "changed ', blocks[i], count=1)
+            return f"entry {i}: its msgid changed"
+        if r < 0.5:
+            blocks[i] = "#, fuzzy\n" + blocks[i] if "fuzzy" not in blocks[i] else blocks[i].replace("#, fuzzy\n", "")
+            return f"entry {i}: fuzzy flipped"
+        if r < 0.65:
+            blocks[i] = '#| msgid "old"\n' + blocks[i]
+            return f"entry {i}: a previous msgid"
+        if r < 0.85:
+            blocks[i] = "\n".join("#~ " + ln for ln in blocks[i].split("\n"))
+            return f"entry {i} obsolete"
+        blocks[i] = re.sub(r'(?ms)^msgstr .*?(?=^#|^msg|\Z)',
+                           'msgid_plural "xs"\nmsgstr[0] "a"\nmsgstr[1] "b"\n', blocks[i], count=1)
+        return f"entry {i}: plural forms"
+    if op == "metadata":
+        line = rng.choice(['"Language: xx\\n"', '"Plural-Forms: nplurals=x; plural=__import__(\'os\')\\n"',
+                           '"nocolon\\n"', '"X-' + "x" * 50_000 + ': y\\n"', '"Language: \\n"', '": x\\n"',
+                           '"Content-Type: text/html\\n"', '"Language: ' + _html_payload(rng, True).replace('"', "'")
+                           + '\\n"'])
+        blocks[0] = blocks[0] + "\n" + line
+        return f"header line {line[:40]!r}"
+    # huge
+    r = rng.random()
+    if r < 0.4:
+        n = rng.choice([100_000, 1_000_000, 3_000_000])
+        blocks[i] = re.sub(r'(?ms)^msgstr .*?(?=^#|^msg|\Z)', lambda m: 'msgstr "' + "x" * n + '"\n', blocks[i], count=1)
+        return f"entry {i}: a translation of {n} characters"
+    if r < 0.65:
+        n = rng.choice([1000, 20_000])
+        blocks[i + 1:i + 1] = [blocks[i]] * n
+        return f"entry {i} {n} more times"
+    if r < 0.8:
+        blocks.append("# " + "x" * 9_000_000)
+        return "a comment of 9 MB (past 8 MiB)"
+    blocks[i] = blocks[i] + "\n" + '"x"\n' * 100_000
+    return f"entry {i}: 100000 continuation lines"
+
+
+def _po_bytes(rng: random.Random, data: bytes, r: float) -> tuple[bytes, str]:
+    """A catalogue's bytes made other than UTF-8 text."""
+    if r < 0.35:
+        b = rng.choice([b"\xff", b"\xe9", b"\xc3", b"\xed\xa0\x80", b"\x80", b"\x00", b"\xfe\xff", b"\xc0\xaf"])
+        pos = rng.randint(0, len(data))
+        return data[:pos] + b + data[pos:], f"bytes {b!r} at byte {pos}"
+    if r < 0.55:
+        text = data.decode("utf-8", "replace")
+        out = text.encode("latin-1", "replace")
+        if rng.random() < 0.5:
+            out = out.replace(b"charset=UTF-8", b"charset=ISO-8859-1")
+            return out, "Latin-1 (and said so)"
+        return out, "Latin-1"
+    if r < 0.65:
+        return data.decode("utf-8", "replace").encode("utf-16"), "UTF-16"
+    if r < 0.75:
+        return b"\xef\xbb\xbf" + data, "a byte order mark first"
+    if r < 0.85:
+        return data.replace(b"\n", b"\r\n" if rng.random() < 0.5 else b"\r"), "CR line ends"
+    if r < 0.92:
+        return data[:rng.randint(0, len(data))], "cut short"
+    return b"", "empty"
+
+
 # ====================================================================== a command to look at one input
 def recheck(findings: Path) -> int:
     """Run each saved crash input again on the code as it is now: still failing (and
@@ -2103,9 +3737,16 @@ def recheck(findings: Path) -> int:
             work = scratch / "input"
             shutil.rmtree(work, ignore_errors=True)
             shutil.copytree(folder / "input", work, symlinks=True)
-            outcome = runner.run(argv, work, BOUND)
+            check = check_from(json.loads((folder / "check.json").read_text())) \
+                if (folder / "check.json").is_file() else None
+            if hasattr(check, "before"):
+                check.before(work)
+            stdin = (folder / "stdin.bin").read_bytes() if (folder / "stdin.bin").is_file() else None
+            outcome = runner.run(argv, work, BOUND, stdin)
             reason = failure_of(outcome)
-            now = crash_class(outcome, reason)[0] if reason else f"ok now (exit {outcome.code})"
+            if reason is None and check is not None:
+                reason = check(work)
+            now = crash_class(outcome, reason, Run(argv))[0] if reason else f"ok now (exit {outcome.code})"
             still += bool(reason)
             print(f"{folder.name}: {reason or 'no failure'}; {now}")
     finally:

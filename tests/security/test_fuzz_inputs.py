@@ -1,14 +1,17 @@
 """Fuzzing the command line with untrusted inputs: no input may crash rulewright.
 
-Every spec, variant, CSV table, state file, grid file and command line is untrusted:
-a user error ends with exit code 1 or 2 and one located message, never exit 3
-("rulewright: internal error"), a traceback or a hang. Each test below makes seeded
+Every spec, variant, CSV table, state file (a saved game too), choices file,
+translation catalogue, grid file, folder and command line is untrusted: a user error
+ends with exit code 1 or 2 and one located message, never exit 3 ("rulewright:
+internal error"), a traceback or a hang. The pages ``docs`` writes hold nothing that
+runs in a browser, and nothing is written through a symbolic link. Each test below makes seeded
 inputs of one category (``tests/fuzzing.py``: its generators and its runner, a fork
 server that imports rulewright once and runs each command in a child with a memory
 and a time bound) and runs the real commands on them.
 
 By default a few inputs per category (seeds 0, 1, ...: the same inputs every run),
-about a minute in all. A long run: ``RULEWRIGHT_FUZZ=N`` inputs per category
+about a minute for the first six categories and another for the five newer ones
+(resume, choices, po, docs, links). A long run: ``RULEWRIGHT_FUZZ=N`` inputs per category
 (``RULEWRIGHT_FUZZ_SEED=S`` for the first seed), which prints at the end how many
 inputs each category tried and how many failed:
 
@@ -37,7 +40,9 @@ LONG = int(os.environ.get("RULEWRIGHT_FUZZ", "0") or 0)
 FIRST = int(os.environ.get("RULEWRIGHT_FUZZ_SEED", "0") or 0)
 OUT = Path(os.environ.get("RULEWRIGHT_FUZZ_OUT") or Path(tempfile.gettempdir()) / "rulewright-fuzz-failures")
 # inputs per category in the default run (about a minute on two cores)
-SHORT = {"spec": 20, "variant": 12, "csv": 10, "state": 16, "grid": 20, "cmdline": 40}
+SHORT = {"spec": 20, "variant": 12, "csv": 10, "state": 16, "grid": 20, "cmdline": 40,
+         # the newer categories: about a minute together
+         "resume": 8, "choices": 10, "po": 8, "docs": 12, "links": 12}
 
 TALLY: dict[str, dict] = {}
 
@@ -140,3 +145,39 @@ def test_grid_files(fuzzer):
 def test_command_lines(fuzzer):
     """Random combinations of the real options and odd values, for every command."""
     _fuzz(fuzzer, "cmdline")
+
+
+def test_resumed_games(fuzzer):
+    """Saved games (a state file with a resume entry) with their history, where they
+    stand, their generators' states or their position mutated: play --from (with and
+    without --seed, --until), show, simulate --from."""
+    _fuzz(fuzzer, "resume")
+
+
+def test_choices_files(fuzzer):
+    """Game logs as --choices files with lines dropped, repeated, swapped, values of other
+    types, deep nesting, huge numbers, bytes that are not UTF-8, very long lines."""
+    _fuzz(fuzzer, "choices")
+
+
+def test_translation_catalogues(fuzzer):
+    """Catalogues (.po) broken, in another charset, not UTF-8, huge, holding payloads, a
+    msgctxt twice, a link or a folder: docs --lang, translations --check, translations."""
+    _fuzz(fuzzer, "po")
+
+
+def test_pages_with_payloads(fuzzer):
+    """Texts that would run as HTML in every place a page shows (doc comments, titles,
+    table texts and CSV files, a house rule's file name, effects.json, a catalogue): the
+    pages docs writes, rendered with the site's Markdown, hold nothing the site's guard
+    takes out."""
+    pytest.importorskip("markdown")
+    pytest.importorskip("pymdownx")
+    _fuzz(fuzzer, "docs")
+
+
+def test_symbolic_links_in_folders(fuzzer):
+    """Links in docs --out, verify --out, --save-state and --log files, a spec's i18n/ and
+    variants/ folders, pointing out of the folder: nothing outside is created, changed
+    or removed."""
+    _fuzz(fuzzer, "links")
