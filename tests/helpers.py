@@ -12,6 +12,7 @@ import json
 import os
 from pathlib import Path
 
+from rulewright.cli import main
 from rulewright.compiler import load
 from rulewright.compiler.interpret import Interpreter
 from rulewright.compiler.semantics import runtime as rt
@@ -22,6 +23,16 @@ SAVANNA = ROOT / "spec" / "ecosystem_savanna"
 LETTERS = {"W": "water", "P": "prairie", "T": "tree", "G": "gazelle", "Z": "zebra", "F": "giraffe",
            "C": "cheetah", "L": "lion", "E": "elephant", "H": "hyena", "V": "vulture", ".": None,
            "R": "rhino"}            # the card spec/house_rules/savanna_rhinos.rules adds
+
+
+def run_main(capsys, *argv) -> tuple[int, str, str]:
+    """The command line run in this process: (exit code, standard output, standard error);
+    an internal error or a traceback fails the test."""
+    capsys.readouterr()
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    assert "internal error" not in err and "Traceback" not in err, err
+    return code, out, err
 
 
 def rel(target, folder) -> str:

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from rulewright.compiler import ir as I
 from rulewright.compiler.diagnostics import BadInputError, Diagnostic, Span
-from rulewright.compiler.play.inputs import decoded
+from rulewright.compiler.play.inputs import decoded, json_too_deep, offset_span
 from rulewright.compiler.play.state_io import locate
 from rulewright.compiler.syntax import ast as A
 from rulewright.compiler.docgen import markup as M
@@ -115,21 +115,10 @@ def read_effects(path) -> dict:
             span = locate(name, text, entry)
         raise BadInputError(Diagnostic(span, message, hint) if span is not None else f"{name}: {message} ({hint})")
 
-    def at(offset: int) -> Span:
-        line = text.count("\n", 0, offset) + 1
-        col = offset - (text.rfind("\n", 0, offset) + 1) + 1
-        return Span(name, line, col, line, col + 1)
-
-    depth = 0
-    for m in re.finditer(r'"(?:[^"\\]|\\.)*"|[\[\]{}]', text):
-        c = m.group(0)
-        if c in "[{":
-            depth += 1
-            if depth > most_nesting:
-                fail(f"JSON nested more than {most_nesting} levels deep: not an effects file",
-                     span=at(m.start()))
-        elif c in "]}":
-            depth -= 1
+    deep = json_too_deep(text, most_nesting)
+    if deep is not None:
+        fail(f"JSON nested more than {most_nesting} levels deep: not an effects file",
+             span=offset_span(name, text, deep))
 
     def constant(word: str):
         raise ValueError(word)
@@ -137,13 +126,13 @@ def read_effects(path) -> dict:
         doc = json.loads(text, parse_constant=constant)
     except json.JSONDecodeError as exc:
         fail(f"not valid JSON: {exc.msg}" if text.strip() else "the file is empty: not valid JSON",
-             span=at(exc.pos) if text.strip() else None)
+             span=offset_span(name, text, exc.pos) if text.strip() else None)
     except ValueError as exc:
         word = str(exc)
         if word in ("NaN", "Infinity", "-Infinity"):
             found = re.search(re.escape(word), text)
             fail(f"{word} is not a number JSON writes (an effects file holds whole numbers)",
-                 span=at(found.start()) if found else None)
+                 span=offset_span(name, text, found.start()) if found else None)
         fail("it holds a number of thousands of digits: not an effects file")
 
     def kind(value) -> str:

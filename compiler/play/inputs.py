@@ -21,6 +21,32 @@ from rulewright.compiler.types import BoardT, BoolT, CollT, EnumT, IntT, TextT, 
 EMPTY = {".", "_", "-"}
 
 
+_JSON_NESTING = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
+
+
+def json_too_deep(text: str, most: int) -> int | None:
+    """The offset in ``text`` (JSON) where it nests deeper than ``most`` levels, else None:
+    measured on the text, before any reader recurses into it (a state file, a choices
+    line, an effects file)."""
+    depth = 0
+    for m in _JSON_NESTING.finditer(text):
+        c = m.group(0)
+        if c in "[{":
+            depth += 1
+            if depth > most:
+                return m.start()
+        elif c in "]}":
+            depth -= 1
+    return None
+
+
+def offset_span(path: str, text: str, offset: int) -> Span:
+    """The place of one character of ``text`` (the file at ``path``), from its offset."""
+    line = text.count("\n", 0, offset) + 1
+    col = offset - (text.rfind("\n", 0, offset) + 1) + 1
+    return Span(path, line, col, line, col + 1)
+
+
 def decoded(path: str, span: Span | None = None) -> str:
     """A file's text, UTF-8 with or without a byte-order mark; a file that cannot be
     read (missing, not a regular file, too large: see ``files``), or is not UTF-8, is a

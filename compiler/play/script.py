@@ -18,12 +18,11 @@ or the part of the choice's ``where`` that does not hold for it.
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass
 
 from rulewright.compiler.diagnostics import BadInputError, Diagnostic, Span, source_line
 from rulewright.compiler.interpret.state import RandomAgent
-from rulewright.compiler.play.inputs import read_text
+from rulewright.compiler.play.inputs import json_too_deep, read_text
 from rulewright.compiler.semantics import render
 
 MOST_ENTRIES = 200_000
@@ -31,18 +30,9 @@ MOST_NESTING = 32           # levels of a value (a record of a few fields nests 
 
 
 def _too_deep(line: str) -> int | None:
-    """The column where a line of JSON nests deeper than ``MOST_NESTING`` levels, else
-    None (measured on the text, before any reader recurses into it)."""
-    depth = 0
-    for m in re.finditer(r'"(?:[^"\\]|\\.)*"|[\[\]{}]', line):
-        c = m.group(0)
-        if c in "[{":
-            depth += 1
-            if depth > MOST_NESTING:
-                return m.start() + 1
-        elif c in "]}":
-            depth -= 1
-    return None
+    """The column where a line of JSON nests deeper than ``MOST_NESTING`` levels, else None."""
+    deep = json_too_deep(line, MOST_NESTING)
+    return None if deep is None else deep + 1
 
 
 def _nests_deeper(value, most: int) -> bool:

@@ -27,7 +27,7 @@ from rulewright.compiler.diagnostics import BadInputError, Diagnostic, Span, a_o
 from rulewright.compiler.types import (AnyT, BoardT, BoolT, CellT, CollT, EnumT, IntT, MapT, NoneT, RecordT, SeatT,
                     TextT, TupleT, Type)
 from rulewright.compiler.play.checks import broken_invariants, invariant_note
-from rulewright.compiler.play.inputs import read_text
+from rulewright.compiler.play.inputs import json_too_deep, offset_span, read_text
 
 FORMAT = "rulewright-state/1"
 SEAT_KINDS = ("player", "neutral", "automaton")
@@ -354,19 +354,11 @@ MOST_JSON_NESTING = 32          # a state file nests 5 levels; every reader of i
 def _within_nesting(text: str, path: str) -> None:
     """JSON nested deeper than ``MOST_JSON_NESTING`` is refused where it goes past it
     (measured on the text, before any reader recurses into it)."""
-    depth = 0
-    for m in re.finditer(r'"(?:[^"\\]|\\.)*"|[\[\]{}]', text):
-        c = m.group(0)
-        if c in "[{":
-            depth += 1
-            if depth > MOST_JSON_NESTING:
-                line = text.count("\n", 0, m.start()) + 1
-                col = m.start() - (text.rfind("\n", 0, m.start()) + 1) + 1
-                raise BadInputError(Diagnostic(Span(path, line, col, line, col + 1),
-                                               f"JSON nested more than {MOST_JSON_NESTING} levels deep",
-                                               "a state file nests a few levels (see docs/state.md)"))
-        elif c in "]}":
-            depth -= 1
+    deep = json_too_deep(text, MOST_JSON_NESTING)
+    if deep is not None:
+        raise BadInputError(Diagnostic(offset_span(path, text, deep),
+                                       f"JSON nested more than {MOST_JSON_NESTING} levels deep",
+                                       "a state file nests a few levels (see docs/state.md)"))
 
 
 def read_document(path: str) -> tuple[dict, str]:

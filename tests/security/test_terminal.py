@@ -21,7 +21,7 @@ import pytest
 
 from rulewright.cli import main
 from rulewright.cli.terminal import VisibleStream, raw, visible
-from helpers import ROOT
+from helpers import ROOT, run_main as run
 
 SAVANNA = ROOT / "spec" / "ecosystem_savanna"
 
@@ -41,12 +41,6 @@ def _cache_off(monkeypatch, tmp_path):
     monkeypatch.chdir(tmp_path)
 
 
-def run(capsys, *argv) -> tuple[int, str, str]:
-    capsys.readouterr()
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    assert "internal error" not in err and "Traceback" not in err, err
-    return code, out, err
 
 
 def clean(out: str, err: str) -> None:

@@ -14,7 +14,7 @@ from rulewright.compiler import files, load
 from rulewright.compiler.interpret import Interpreter
 from rulewright.compiler.interpret.codegen import vetted as _vetted
 from rulewright.cli import main
-from helpers import ROOT, rel
+from helpers import ROOT, rel, run_main as run
 
 DARWIN = ROOT / "spec" / "darwins_choice"
 SAVANNA = ROOT / "spec" / "ecosystem_savanna"
@@ -25,11 +25,6 @@ def _cache_off(monkeypatch):
     monkeypatch.setenv("RULEWRIGHT_CACHE", "off")
 
 
-def run(capsys, *argv) -> tuple[int, str, str]:
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    assert "internal error" not in err and "Traceback" not in err, err
-    return code, out, err
 
 
 def game(tmp_path: Path, body: str, name: str = "g") -> Path:

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from rulewright.cli import main
-from helpers import ROOT
+from helpers import ROOT, run_main as run
 
 DARWIN = ROOT / "spec" / "darwins_choice"
 TWO_PLAYER_SAVANNA = ROOT / "spec" / "ecosystem_savanna" / "variants" / "two_player.rules"
@@ -23,11 +23,6 @@ def _cache_off(monkeypatch):
     monkeypatch.setenv("RULEWRIGHT_CACHE", "off")
 
 
-def run(capsys, *argv) -> tuple[int, str, str]:
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    assert "internal error" not in err and "Traceback" not in err, err
-    return code, out, err
 
 
 def game(tmp_path: Path, body: str, name: str = "g") -> Path:
