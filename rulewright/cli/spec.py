@@ -328,6 +328,10 @@ def cmd_docs(args) -> int:
     loaded: dict = {}
     pages: list[tuple[str, str]] = []       # (file name, text): written once every spec has loaded
     effects_file = Path(args.effects) if args.effects else out / "effects.json"
+    if not args.effects and effects_file.is_symlink():
+        # the folder's own effects file, in a folder that may be shared: never read through a link
+        raise BadInputError(f"{effects_file}: a symbolic link: rulewright does not read the effects file of "
+                            "--out through one (remove the link, or name the file with --effects FILE)")
     effects = house.read_effects(effects_file) if effects_file.exists() else {}
     for path in args.specs:
         if args.measure:

@@ -211,6 +211,20 @@ def test_an_effects_file_too_large_is_refused(capsys, tmp_path):
     assert code == 2 and "more than the 8,388,608" in one_error(err), err
 
 
+def test_the_effects_file_of_out_is_not_read_through_a_link(capsys, tmp_path):
+    """A docs folder carrying effects.json as a link to a file elsewhere: refused, nothing of
+    that file printed."""
+    secret = tmp_path / "elsewhere" / "secret.txt"
+    secret.parent.mkdir()
+    secret.write_text("the secret line\n", encoding="utf-8")
+    out = tmp_path / "pages"
+    out.mkdir()
+    (out / "effects.json").symlink_to(secret)
+    code, o, err = run(capsys, "docs", tiny_game(tmp_path / "g"), "--out", out, "--no-verify", "--lang", "en")
+    assert code == 2 and "symbolic link" in one_error(err), err
+    assert "secret line" not in err + o and not (out / "g.md").exists()
+
+
 # ------------------------------------------------------------------ translation catalogues
 PO = ('msgid ""\nmsgstr ""\n"Language: fr\\n"\n"Content-Type: text/plain; charset={charset}\\n"\n\n'
       'msgctxt "title g"\nmsgid "G"\nmsgstr "{title}"\n')
