@@ -138,7 +138,8 @@ class Case:
     files: dict[str, bytes] = field(default_factory=dict)
     what: list[str] = field(default_factory=list)      # what the generator did, for the report
     # symbolic links made after the files: relative path -> target, as the link holds it
-    # ("{work}" in a target: the absolute path of the folder the case is laid out in)
+    # ("{work}" in a target: the absolute path of the folder the case is laid out in;
+    # "hard:PATH": a hard link to the file PATH of the folder)
     links: dict[str, str] = field(default_factory=dict)
 
     def size(self) -> int:
@@ -1444,7 +1445,10 @@ class Fuzzer:
             p = dest / rel
             _clear_way(dest, rel)
             p.parent.mkdir(parents=True, exist_ok=True)
-            os.symlink(target.replace("{work}", str(dest.resolve())), p)
+            if target.startswith("hard:"):
+                os.link(dest / target[5:], p)
+            else:
+                os.symlink(target.replace("{work}", str(dest.resolve())), p)
 
     def execute(self, case: Case) -> list[tuple[Run, Outcome, str | None]]:
         """Run the case's commands in a fresh work folder: (run, outcome, failure or None).
@@ -2278,6 +2282,10 @@ class Fuzzer:
             what.append(note)
         play_seed = str(log_seed) if rng.random() < 0.85 else rng.choice(["0", "3", str(seed)])
         files = {"choices.jsonl": data}
+        links: dict[str, str] = {}
+        if rng.random() < 0.04:                          # no regular file
+            links["choices.jsonl"] = rng.choice(["/dev/zero", "/dev/null", ".", "none.jsonl", "choices.jsonl"])
+            what.append(f"choices.jsonl -> {links['choices.jsonl']}")
         if resumed:
             files["s.json"] = self.base_state(name, 1)
             argv = ["play", spec, "--from", "s.json", "--seed", play_seed, "--choices", "choices.jsonl"]
@@ -2291,7 +2299,6 @@ class Fuzzer:
             argv += ["--stop-at", stop, "--save-state", "s.json"]
         elif rng.random() < 0.15:
             argv += ["--save-state", "s.json"]
-        links: dict[str, str] = {}
         human = None
         if with_human:
             argv += ["--seat", ("you" if "solo" in name else rng.choice(["p1", "p2"])) + "=human",
@@ -2475,16 +2482,15 @@ class Fuzzer:
             files["tiny/tiny.rules"] = text.encode("utf-8", "surrogatepass")
             spec_arg = rng.choice(["tiny/tiny.rules", "tiny"])
             if spec_arg == "tiny" and rng.random() < 0.6:          # its versions' pages (variants/)
-                variant, notes = _payload_texts(rng, TINY_VARIANT, rng.choice([1, 2, 3]))
-                files["tiny/variants/short.rules"] = variant.encode("utf-8", "surrogatepass")
-                what += [f"variants/short.rules: {n}" for n in notes]
+                variant, notes = _payload_texts(rng, TINY_VARIANT, rng.choice([0, 1, 2, 3]))
+                stem = _file_name_payload(rng) if rng.random() < 0.4 else "short"
+                files[f"tiny/variants/{stem}.rules"] = variant.encode("utf-8", "surrogatepass")
+                what += [f"variants/{stem}.rules"] + [f"variants/{stem}.rules: {n}" for n in notes]
             if rng.random() < 0.3:
                 files["tiny/i18n/fr.po"] = _payload_catalogue(rng, self.tiny_catalogue(), what)
                 langs = "en,fr"
         if kind == "house":
-            name = rng.choice(["sheep", _html_payload(rng, one_line=True)[:120].replace("/", "\u2215")
-                               .replace("\0", "")]) if rng.random() < 0.7 else rng.choice(HOUSE_NAMES)
-            name = name.encode("utf-8", "surrogatepass")[:200].decode("utf-8", "ignore") or "sheep"
+            name = "sheep" if rng.random() < 0.35 else _file_name_payload(rng)
             house_rel = f"house/{name}.rules"
             pay = [(_html_payload(rng, one_line=True) if rng.random() < 0.6 else w)
                    for w in ("A house rule.", "Sheep", "More sheep.", "Mouton")]
@@ -2533,8 +2539,8 @@ class Fuzzer:
         argvs: list[list[str]] = []
 
         def link(rel: str):
-            kind = rng.choices(["file", "folder", "dangling", "absolute", "chain", "inside", "device", "self"],
-                               weights=[6, 3, 6, 2, 2, 2, 1, 1])[0]
+            kind = rng.choices(["file", "folder", "dangling", "absolute", "chain", "inside", "device", "self", "hard",
+                                "loop"], weights=[6, 3, 6, 2, 2, 2, 1, 1, 2, 1])[0]
             name = Path(rel).name
             if kind == "file":
                 target = "outside/canary.txt"
@@ -2554,12 +2560,18 @@ class Fuzzer:
                     watch.append(target)
             elif kind == "device":
                 target = "/dev/null"
+            elif kind == "hard":                    # a hard link: a writer that writes in place changes both
+                target = "hard:outside/" + rng.choice(["canary.txt", "dir/inner.txt"])
+            elif kind == "loop":                    # two links pointing at each other
+                other = f"loop{len(links)}"
+                links[other] = rel
+                target = other
             else:
                 target = rel
             links[rel] = target
             what.append(f"{rel} -> {target} ({kind})")
 
-        scenarios = rng.sample(["docs", "verify", "play", "i18n", "variants"], rng.choice([1, 1, 2, 3]))
+        scenarios = rng.sample(["docs", "verify", "play", "i18n", "variants", "named"], rng.choice([1, 1, 2, 3]))
         for scenario in scenarios:
             if scenario == "docs":
                 names = ["tiny.md", "tiny_reference.md", "tiny_catalogue.md", "operators.md"]
@@ -2607,6 +2619,24 @@ class Fuzzer:
                     argvs.append(["translations", "tiny", "--check"] + root)
                 if rng.random() < 0.4:
                     argvs.append(["docs", "tiny", "--out", "out", "--lang", "fr", "--no-verify"] + root)
+            elif scenario == "named":                           # a file named on the command line is a link
+                what_file = rng.choice(["spec", "state", "choices", "log", "cards"])
+                rel = {"spec": "named.rules", "state": "named.json", "choices": "named.jsonl", "log": "named.jsonl",
+                       "cards": "named.csv"}[what_file]
+                if rng.random() < 0.3:              # to a real file of its kind, outside
+                    real = {"spec": TINY.encode(), "state": b"{}", "choices": b"", "log": b"",
+                            "cards": b"name,family,count,label\n"}[what_file]
+                    files[f"outside/{rel}"] = real
+                    links[rel] = f"outside/{rel}"
+                    what.append(f"{rel} -> outside/{rel}")
+                else:
+                    link(rel)
+                argvs.append({"spec": lambda: [rng.choice(["check", "dump", "graph"]), rel],
+                              "state": lambda: ["play", "tiny/tiny.rules", "--from", rel] if rng.random() < 0.5
+                              else ["show", "tiny/tiny.rules", "--state", rel],
+                              "choices": lambda: ["play", "tiny/tiny.rules", "--players", "2", "--choices", rel],
+                              "log": lambda: ["play", "tiny/tiny.rules", "--players", "2", "--log", rel],
+                              "cards": lambda: ["check", "tiny/tiny.rules", "--table", f"piece={rel}"]}[what_file]())
             else:                                               # variants
                 files["outside/variants/short.rules"] = TINY_VARIANT.encode()
                 r = rng.random()
@@ -2677,7 +2707,8 @@ class Fuzzer:
             f"'import json, sys; from rulewright.solver.cli import main; sys.exit(main(json.load(open(\"../argv.json\"))))'"
             + (" < ../stdin.bin" if run.stdin is not None else ""),
             *([f"then the check of the folder after it (check.json; python tests/fuzzing.py --recheck "
-               f"{out_dir} runs it too): {reason[:300]}"] if run.check is not None else []),
+               f"{out_dir} runs it too): {reason[:300]}"]
+              if reason.startswith((ACTIVE_CONTENT, THROUGH_LINK, SLOW_PAGE)) else []),
             "",
             "last lines of stderr:",
             *[f"  {ln}" for ln in tail],
@@ -3350,7 +3381,7 @@ def _mutate_log(rng: random.Random, lines: list[bytes]) -> str | None:
     def parsed(i):
         try:
             item = json.loads(lines[i])
-        except ValueError:
+        except (ValueError, RecursionError):        # (a line an earlier mutation nested deep)
             return None
         return item if isinstance(item, dict) else None
 
@@ -3494,11 +3525,19 @@ HOUSE_NAMES = ["<img src=x onerror=alert(90)> [x](javascript:alert(91))", "<scri
                "&#60;img src=x onerror=alert(102)&#62;", "{ #x onclick=alert(103) }"]
 
 
+def _file_name_payload(rng: random.Random) -> str:
+    """A payload that can be a file's name (no "/", no NUL, at most 200 bytes)."""
+    name = rng.choice(HOUSE_NAMES) if rng.random() < 0.4 else _html_payload(rng, one_line=True)[:120]
+    name = name.replace("/", "\u2215").replace("\0", "").replace("\n", " ")
+    name = name.encode("utf-8", "surrogatepass")[:200].decode("utf-8", "ignore").strip()
+    return name if name not in ("", ".", "..") else "x"
+
+
 def _link_target(rel: str, target: str) -> str:
     """What the link ``rel`` holds to point at ``target``: a path of the work folder made
     relative to the link's folder; an absolute path, ``{work}/...``, ``.`` and ``..`` as
     they are."""
-    if target.startswith(("/", "{work}")) or target in (".", ".."):
+    if target.startswith(("/", "{work}", "hard:")) or target in (".", ".."):
         return target
     return os.path.relpath(target, os.path.dirname(rel) or ".")
 
@@ -3514,6 +3553,7 @@ def _payload_texts(rng: random.Random, text: str, k: int) -> tuple[str, list[str
         "table text": [i for i, ln in enumerate(lines) if "|" in ln and re.search(quoted + r"\s*$", ln)
                        and not ln.lstrip().startswith(("///", "#"))],
         "seat title": [i for i, ln in enumerate(lines) if re.match(r"\s*seats\s+\w+\s*:[^\n]*" + quoted, ln)],
+        "message": [i for i, ln in enumerate(lines) if re.search(r"\belse\s+" + quoted, ln)],
     }
     places = {p: idx for p, idx in places.items() if idx}
     notes = []
@@ -3528,6 +3568,8 @@ def _payload_texts(rng: random.Random, text: str, k: int) -> tuple[str, list[str
                 lines[i] = lines[i][:lines[i].index("///") + 3] + " " + payload
         else:
             payload = _html_payload(rng)
+            if place == "message":              # (a message is a template: no braces of its own)
+                payload = payload.replace("{", "(").replace("}", ")")
             matches = list(re.finditer(quoted, lines[i]))
             m = matches[0] if place == "title" else rng.choice(matches) if place == "seat title" else matches[-1]
             lines[i] = lines[i][:m.start()] + _spec_quoted(payload) + lines[i][m.end():]
