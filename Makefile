@@ -45,7 +45,7 @@ demo: $(STAMP)
 	$(BIN)/rulewright verify spec/house_rules/savanna_rhinos.rules --check property,range --no-progress
 
 test: $(STAMP) browser
-	$(BIN)/python -m pytest tests
+	$(BIN)/python -m pytest tests -n auto --dist loadgroup
 
 # The site's browser test uses the system's Chromium: installed from the system's packages
 # where this machine allows it (as root, with apt-get); otherwise that test is skipped.

@@ -137,6 +137,7 @@ def test_every_darwin_rule_id_is_implemented_by_the_game_or_a_variant():
     assert not uncovered, "Darwin's Choice rules no definition implements"
 
 
+@pytest.mark.xdist_group("site")         # one worker builds the site for every test that reads it
 def test_site_builds_strictly(built_site):
     out, proc = built_site
     assert proc.returncode == 0, proc.stderr

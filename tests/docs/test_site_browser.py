@@ -22,6 +22,7 @@ except ImportError:             # pragma: no cover - the dev install has it
 from browser import CHROMIUM, FLAGS, serving
 
 pytestmark = [
+    pytest.mark.xdist_group("site"),    # one worker builds the site for every test that reads it
     pytest.mark.skipif(CHROMIUM is None, reason="no Chromium on this machine (apt-get install chromium; "
                                                 "make test installs it where it can)"),
     pytest.mark.skipif(sync_playwright is None, reason="Playwright is not installed (pip install -e '.[dev]')"),
