@@ -36,6 +36,14 @@ _TOP = Path(__file__).resolve().parent.parent
 LIBRARY = next((p for p in (_TOP / "games", _TOP / "spec") if p.is_dir()), _TOP / "spec")
 
 
+def real(path: str | Path) -> Path:
+    """``path`` with its symbolic links followed, as far as they lead: a link that loops
+    (to itself, or round a chain) is left where the loop starts, never an error (Python
+    3.11's ``Path.resolve`` raises ``RuntimeError`` there); whoever opens it then says
+    it names no file."""
+    return Path(os.path.realpath(path))
+
+
 def spec_path(given: str) -> str:
     """A spec named on the command line: the path as given when it exists, else the
     shipped game (or variant or house rule) of that name (``darwins_choice``,
@@ -60,7 +68,7 @@ def add_root(folder: str | Path) -> None:
     p = Path(folder)
     if not p.is_dir():
         raise BadInputError(f"--root {folder}: no such folder")
-    resolved = p.resolve()
+    resolved = real(p)
     if resolved not in _roots:
         _roots.append(resolved)
 
@@ -75,7 +83,7 @@ def tree_of(path: str | Path) -> Path:
     its own, so that the variants of a spec (``game/variants/v.rules``, extending
     ``".."``) read their game. The walk up stops at the first folder without a
     ``.rules`` file (``spec/``, a home folder)."""
-    p = Path(path).resolve()
+    p = real(path)
     folder = p if p.is_dir() else p.parent
     while folder.parent != folder and _holds_rules(folder.parent):
         folder = folder.parent
@@ -91,7 +99,7 @@ def _holds_rules(folder: Path) -> bool:
 
 def allowed(trees: list[Path] | tuple = ()) -> list[Path]:
     """The allowed folders: ``trees`` (those of the paths named), ``--root`` and the library."""
-    out = [Path(t).resolve() for t in trees] + list(_roots)
+    out = [real(t) for t in trees] + list(_roots)
     if LIBRARY.is_dir():
         out.append(LIBRARY)
     return out

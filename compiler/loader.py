@@ -71,7 +71,7 @@ def _not_one_file_of_a_folder(p: Path) -> None:
 
 def _shown(p: Path) -> str:
     """A path as messages show it: relative to the working directory when inside it."""
-    p = Path(p).resolve()
+    p = files.real(p)
     try:
         return str(p.relative_to(Path.cwd()))
     except ValueError:
@@ -86,7 +86,7 @@ class _Specs:
         self.roots = roots if roots is not None else files.allowed()   # where 'extends' may lead
 
     def file(self, f: Path):
-        key = f.resolve()
+        key = files.real(f)
         if not files.inside(key, self.roots):
             raise BadInputError(f"{_shown(f)}: a symbolic link that leads outside the allowed folders "
                                 f"({files.refusal_hint()})")
@@ -118,8 +118,8 @@ class _Specs:
         if not self.is_variant(p):
             if not p.exists():
                 raise BadInputError(f"{_shown(p)}: no such spec file or directory")
-            return p.resolve(), []
-        key = p.resolve()
+            return files.real(p), []
+        key = files.real(p)
         head = self.file(p).variant
         if key in seen:
             raise ResolveError(Diagnostic(head.extends_span, "variants extend each other in a cycle",

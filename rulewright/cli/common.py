@@ -220,8 +220,8 @@ def _load_state(args, program=None):
               f"{_shown(v.path for v in program.variants)}: the position is read under those rules",
               file=sys.stderr)
     elif saved_variants and program.variants:
-        here = [str(Path(v.path).resolve()) for v in program.variants]
-        then = [str(Path(v).resolve()) for v in saved_variants]
+        here = [str(files.real(v.path)) for v in program.variants]
+        then = [str(files.real(v)) for v in saved_variants]
         if sorted(here) != sorted(then):
             other_rules = _shown(saved_variants)
             print(f"warning: {args.state}: the game was played under {other_rules}, and this "
@@ -393,7 +393,7 @@ def _shown(paths) -> str:
     inside it, else absolute; one file named twice (two spellings) shown once."""
     out = []
     for p in paths:
-        full = Path(p).resolve()
+        full = files.real(p)
         try:
             text = str(full.relative_to(Path.cwd().resolve()))
         except ValueError:
@@ -405,7 +405,7 @@ def _shown(paths) -> str:
 
 def _same_file(a: str, b: str) -> bool:
     try:
-        return Path(a).resolve() == Path(b).resolve()
+        return files.real(a) == files.real(b)
     except OSError:
         return False
 

@@ -373,3 +373,24 @@ def test_verify_does_not_write_witnesses_through_a_link(capsys, tmp_path):
     code, out, err = run(capsys, *argv, "--out", tmp_path / "second")
     assert code == 2 and f"{written[0]}: the file is a symbolic link" in one_error(err), err
     untouched(tmp_path)
+
+
+@pytest.mark.parametrize("command", ["graph", "check", "play", "diff", "verify", "save-state", "log"])
+def test_a_symbolic_link_to_itself_is_one_message(capsys, tmp_path, command):
+    """A file that is a link to itself (a loop Python 3.11 meets as RuntimeError) named as
+    a spec, or as the file a game is saved or logged to: one message, exit 2."""
+    game = tiny_game(tmp_path / "g")
+    loop = tmp_path / ("loop.json" if command in ("save-state", "log") else "loop.rules")
+    loop.symlink_to(loop.name)
+    if command in ("save-state", "log"):
+        argv = ["play", game, "--players", "1", "--seed", "1", f"--{command}", loop]
+    elif command == "diff":
+        argv = ["diff", game, loop]
+    elif command == "play":
+        argv = ["play", loop, "--players", "1"]
+    elif command == "verify":
+        argv = ["verify", loop, "--no-progress"]
+    else:
+        argv = [command, loop]
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and one_error(err), err
