@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
 import traceback
 from pathlib import Path
@@ -196,11 +197,32 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+class _Interruption:
+    """Whether Ctrl-C came while the command ran: a library that loads or runs native code
+    (OR-Tools) may turn the KeyboardInterrupt into an error of its own ("ImportError:
+    initialization failed"), which is then an interruption, not an internal error."""
+    came = False
+
+    @classmethod
+    def handler(cls, signum, frame):
+        cls.came = True
+        raise KeyboardInterrupt
+
+
 def main(argv: list[str] | None = None) -> int:
     """The command: everything it prints, on standard output and standard error, goes
     through the one printer (``terminal.visible``): no text of a file drives the terminal."""
-    with terminal.shielded():
-        return _main(argv)
+    _Interruption.came = False
+    try:
+        before = signal.signal(signal.SIGINT, _Interruption.handler)
+    except ValueError:              # not the main thread: Ctrl-C is not ours to handle
+        before = None
+    try:
+        with terminal.shielded():
+            return _main(argv)
+    finally:
+        if before is not None:
+            signal.signal(signal.SIGINT, before)
 
 
 def _main(argv: list[str] | None) -> int:
@@ -256,6 +278,9 @@ def _main(argv: list[str] | None) -> int:
         print(f"error: {shown}: {exc.strerror or exc}", file=sys.stderr)
         return 2
     except Exception:  # a bug in rulewright, not a user error
+        if _Interruption.came:      # Ctrl-C, turned into another error by a library
+            print("interrupted", file=sys.stderr)
+            return 130
         if os.environ.get("RULEWRIGHT_DEBUG"):
             traceback.print_exc()
         else:
