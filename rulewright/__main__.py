@@ -1,6 +1,6 @@
 """``python -m rulewright``: the rulewright command."""
 import sys
 
-from rulewright.cli import main
+from rulewright.command import main
 
 sys.exit(main())
