@@ -23,6 +23,11 @@ import html
 import re
 import urllib.parse
 
+from pygments import highlight
+from pygments.formatters import HtmlFormatter
+from pygments.lexers.special import TextLexer
+
+from rulewright.compiler.docgen.lexer import RulesLexer
 from rulewright.compiler.visible import visible
 
 # Markdown's syntax escaped with a backslash, HTML's as character references, so that a
@@ -75,12 +80,15 @@ def cell(s) -> str:
 
 
 def fence(body, lang: str = "") -> list[str]:
-    """``body`` as a fenced code block, its fence longer than any run of backticks in it
-    (a line of the body cannot close the block)."""
+    """``body`` as a block of code, highlighted (``rules``) or plain: written as HTML by
+    Pygments, every character of the body escaped, so no text of a rule is ever raw in
+    the page (a fenced block would hold it as it is, for the renderer to escape)."""
     body = visible(str(body)).replace("\t", "    ")
-    longest = max((len(m) for m in re.findall(r"`+", body)), default=0)
-    bar = "`" * max(3, longest + 1)
-    return [bar + lang, body, bar]
+    lexer = RulesLexer() if lang == "rules" else TextLexer()
+    made = highlight(body, lexer, HtmlFormatter(cssclass="highlight", wrapcode=True)).rstrip("\n")
+    # a blank line would end the HTML block for Markdown: an empty span keeps it whole
+    lines = [line if line.strip() else "<span></span>" for line in made.split("\n")]
+    return ['<div class="rw-code" markdown="0">', *lines, "</div>"]
 
 
 def attr(s) -> str:
@@ -118,7 +126,8 @@ def url(target: str) -> str:
 # tag is made text.
 HTML_TAGS = frozenset({
     "div", "code", "svg", "g", "defs", "title", "desc", "rect", "circle", "ellipse", "line", "polyline",
-    "polygon", "path", "text", "tspan", "marker", "pattern", "a", "clippath", "lineargradient", "stop"})
+    "polygon", "path", "text", "tspan", "marker", "pattern", "a", "clippath", "lineargradient", "stop",
+    "pre", "span"})
 _ATTRIBUTE = re.compile(r"""\s+([^\s"'>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+)))?""")
 _TAG = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9:_-]*)((?:" + _ATTRIBUTE.pattern + r")*)\s*/?>")
 _LINK = re.compile(r"\]\(")                             # where a link's or an image's target opens

@@ -216,6 +216,11 @@ def test_the_pages_hold_nothing_that_runs(probe):
     out, pages = probe
     problems = []
     for name, text in sorted(pages.items()):
+        # not even as the Markdown's text (a rule's code included): no raw script or handler
+        tags = [re.sub(r"\"[^\"]*\"|'[^']*'", "", t) for t in re.findall(r"<[a-zA-Z][^<>]*>", text)]
+        raw = [t for t in tags if t.lower().startswith("<script") or re.search(r"\son[a-z]+\s*=", t)]
+        if raw:
+            problems.append(f"{name}: raw in the Markdown: {raw[:2]}")
         rendered = _render(text)
         _, removed = sanitize.clean(rendered)
         if removed:
