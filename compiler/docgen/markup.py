@@ -34,6 +34,7 @@ from rulewright.compiler.visible import visible
 # text only shows (in a code span written as HTML, every one of them as a reference)
 _ESCAPES = {**{ord(c): "\\" + c for c in "\\`*_{}[]#!|"}, ord("&"): "&amp;", ord("<"): "&lt;", ord(">"): "&gt;"}
 _ENTITIES = {ord(c): f"&#{ord(c)};" for c in "&<>\"'\\`*_{}[]|#!~^$"}
+_INERT = {ord(c): f"&#{ord(c)};" for c in "\\`*_{}[]|#!~^$"}
 # a code span written with backticks when it holds none of these (what could end the span,
 # split a table's cell, or look like a tag, a link or an attribute list to the page's guard)
 _PLAIN_CODE = re.compile(r"^(?!.*\]\()(?!.*<[A-Za-z/!?])[^`|\\{}]*$")
@@ -86,6 +87,9 @@ def fence(body, lang: str = "") -> list[str]:
     body = visible(str(body)).replace("\t", "    ")
     lexer = RulesLexer() if lang == "rules" else TextLexer()
     made = highlight(body, lexer, HtmlFormatter(cssclass="highlight", wrapcode=True)).rstrip("\n")
+    # and Markdown's syntax in its texts written as references: a block nested in another
+    # (a folded one) may still be read for links and emphasis
+    made = re.sub(r"[^<>]+(?=<|$)", lambda m: m.group().translate(_INERT), made)
     # a blank line would end the HTML block for Markdown: an empty span keeps it whole
     lines = [line if line.strip() else "<span></span>" for line in made.split("\n")]
     return ['<div class="rw-code" markdown="0">', *lines, "</div>"]
