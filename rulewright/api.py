@@ -27,7 +27,8 @@ from rulewright.compiler.semantics import runtime as rt
 from rulewright.compiler.play import resume, script, state_io
 from rulewright.compiler.diagnostics import BadInputError, RulesError
 from rulewright.compiler.play.inputs import parse_value, read_grid
-from rulewright.compiler.interpret import Interpreter
+from rulewright.compiler.interpret import Interpreter, RandomAgent
+from rulewright.compiler.interpret.live import Live
 from rulewright.compiler.semantics.render import board_lines, jsonable, score_lines, text as render_text
 from rulewright.compiler.types import SeatT
 
@@ -180,6 +181,68 @@ class Position:
         return f"<position of {self.game.title}{where}: seats {', '.join(s.name for s in self.state.seats)}>"
 
 
+class Table:
+    """A game in progress that a program drives choice by choice: the seats given to
+    ``Game.start`` are played from outside (a search bot, a person, a test), the others
+    by random agents. ``choice``, ``seat`` and ``options`` say what is asked now;
+    ``apply`` answers it and runs the rules on to the next choice asked; ``copy`` is the
+    same game at the same choice, independent of this one (to try a continuation and drop
+    it: that is undo); ``play_out`` plays the rest at random. See docs/api.md."""
+
+    def __init__(self, game: "Game", live: Live):
+        self.game, self._live = game, live
+
+    @property
+    def choice(self) -> str | None:
+        """The name of the choice asked now (None: the game is over)."""
+        return self._live.asked.name if self._live.asked is not None else None
+
+    @property
+    def seat(self) -> str | None:
+        """The seat asked now."""
+        return self._live.seat
+
+    @property
+    def options(self) -> list:
+        """The legal options of the choice asked now, as the rules' values."""
+        return self._live.options
+
+    @property
+    def finished(self) -> bool:
+        return self._live.finished
+
+    @property
+    def reports(self) -> dict[str, Any]:
+        """What the mode reports (each seat's result, the winners) once the game is over."""
+        return dict(self._live.state.reports)
+
+    @property
+    def position(self) -> Position:
+        """The state now, to show or query (a copy: it does not change with this table)."""
+        return Position(self.game, self._live.copy().state if not self.finished else self._live.state,
+                        self._live.state.seed)
+
+    def apply(self, value) -> "Table":
+        self._live.apply(value)
+        return self
+
+    def copy(self) -> "Table":
+        return Table(self.game, self._live.copy())
+
+    def play_out(self, seed: int | None = None) -> Played:
+        """The rest of the game with random agents for every seat (the outside ones seeded
+        by ``seed``, the game's seed by default)."""
+        st = self._live.state
+        base = st.seed if seed is None else seed
+        state = self._live.play_out(lambda seat, _s: RandomAgent(base * 1_000_003 + seat.index))
+        return Played(self.game, st.seed, st.mode, dict(state.reports), state.stopped, state)
+
+    def __repr__(self) -> str:
+        if self.finished:
+            return f"<{self.game.title}: finished>"
+        return f"<{self.game.title}: {self.seat} to choose {self.choice!r} among {len(self.options)} options>"
+
+
 class Game:
     """A compiled and checked spec."""
 
@@ -248,21 +311,38 @@ class Game:
         return out[0] if len(out) == 1 else out
 
     # ------------------------------------------------------------ games and positions
+    def _mode(self, mode: str | None, players: int | None):
+        if not self.program.modes:
+            raise BadInputError(f"{self.title}: the spec has no 'mode' to play")
+        if mode is not None and mode not in self.program.modes:
+            raise BadInputError(f"{self.title} has no mode {mode!r}: its modes are {', '.join(self.program.modes)}")
+        m = self.program.modes[mode] if mode else next(iter(self.program.modes.values()))
+        n = players if players is not None else m.min_players
+        if not m.min_players <= n <= m.max_players:
+            raise BadInputError(f"mode '{m.name}' is for {m.min_players}..{m.max_players} players, not {n}")
+        return m
+
     def play(self, players: int | None = None, *, seed: int = 0, mode: str | None = None,
              stop_at: str | None = None, choices=None) -> Played:
         """A whole seeded game with random legal agents (or up to a checkpoint,
         ``"turn:9"``), as ``rulewright play``. ``choices``: the choices the seats make
         first, in order (``play --choices``): a file, or a list of ``{"seat": "p1",
         "choice": "k", "value": "lion"}`` (``Played.log`` lists them)."""
-        if not self.program.modes:
-            raise BadInputError(f"{self.title}: the spec has no 'mode' to play")
-        m = self.program.modes[mode] if mode else next(iter(self.program.modes.values()))
+        m = self._mode(mode, players)
         n = players if players is not None else m.min_players
-        if not m.min_players <= n <= m.max_players:
-            raise BadInputError(f"mode '{m.name}' is for {m.min_players}..{m.max_players} players, not {n}")
         factory = _scripted(choices)
         state = self.interpreter.play(m.name, n, seed, stop_at=_label(stop_at), agent_factory=factory)
         return Played(self, seed, m.name, dict(state.reports), state.stopped, state)
+
+    def start(self, players: int | None = None, *, seed: int = 0, mode: str | None = None,
+              seats=None) -> Table:
+        """A game in progress whose ``seats`` (their names; the first player by default) are
+        played from outside, choice by choice: a ``Table`` waiting at their first choice
+        (the other seats play at random, as in ``play``: with the outside seats choosing as
+        ``play``'s random agents would, the same game)."""
+        m = self._mode(mode, players)
+        n = players if players is not None else m.min_players
+        return Table(self, Live(self.interpreter, m.name, n, seed, outside=tuple(seats) if seats else None))
 
     def position(self, path: str | Path) -> Position:
         """A position read from a state file (checked against the rules, located errors);

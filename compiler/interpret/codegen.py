@@ -93,7 +93,7 @@ def vetted(source: str, filename: str, mode: str = "exec") -> ast.AST:
             if node.attr.startswith("__"):
                 bad = f"the attribute {node.attr[:40]!r}"
         elif isinstance(node, (ast.Import, ast.ImportFrom, ast.Global, ast.Nonlocal, ast.ClassDef,
-                               ast.AsyncFunctionDef, ast.Await, ast.Yield, ast.YieldFrom, ast.With,
+                               ast.AsyncFunctionDef, ast.Await, ast.With,
                                ast.Try, ast.Delete)):
             bad = f"a {type(node).__name__} statement"
         if bad is not None:

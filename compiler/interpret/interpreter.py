@@ -8,6 +8,8 @@ Out: ``Interpreter`` (``call`` a definition, ``score`` a scoring with its breakd
 from __future__ import annotations
 
 
+import re
+from types import SimpleNamespace
 from typing import Any, Callable
 
 
@@ -24,9 +26,23 @@ from rulewright.compiler.interpret.state import GameState, RandomAgent, StopGame
 GAME_STEPS = 5 * rt.MOST_STEPS
 
 
+# statements that change no state the rules read: locals, the log, the reports, a choice (its
+# agent decides; a game that waits at a choice is set back on its state when it goes on);
+# those that hold others clear after each of them
+_KEEPS_STATE = (I.Let, I.Block, I.Repeat, I.For, I.If, I.Do, I.While, I.Choose, I.Note, I.Report)
+
+
 class Interpreter:
-    def __init__(self, program: I.Program):
+    def __init__(self, program: I.Program, fast: bool = True):
+        """``fast=False``: the code path before the speed-ups (no memo of definitions), kept
+        as the baseline ``benchmarks/play.py`` measures against."""
         self.program = program
+        self.fast = fast
+        # definitions that read the state remember their values until the state changes:
+        # the generated procedures clear this after every statement that may change it,
+        # and every entry from outside (call, run, evaluate, play, use) clears it
+        self._sm: dict = {}
+        self._func_src: dict[str, str] = {}
         self.em = Emitter()
         self.exc = ExprCompiler(program, self.em)
         self.flat = Flattener(self.exc, self.em)
@@ -42,12 +58,21 @@ class Interpreter:
         for md in program.modes.values():
             self._procedure(mname(md.name), [s.name for s in md.seats if s.name], md.body)
         self.source = "\n".join(self.funcs)
-        self.ns: dict[str, Any] = {"_rt": rt, "_show": render, "ST": None, "_S": self._span_list, "_err": RuntimeRulesError,
+        runtime = rt if fast else SimpleNamespace(**{**vars(rt), **rt.BASELINE})
+        self.ns: dict[str, Any] = {"_rt": runtime, "_show": render, "ST": None, "_S": self._span_list, "_err": RuntimeRulesError,
+                                   "_SM": self._sm,
                                    "_FORCE": None, "_LINESPANS": line_spans(self.source, self._span_list),
                                    **self.em.values}
         where = f"<rules {program.name}>"
         code = compile(vetted(self.source, where), where, "exec")
         exec(code, self.ns)  # noqa: S102 - generated from the checked program
+        if fast:
+            memoize(self.ns, self._func_src, self._sm)
+
+    def use(self, state: GameState | None):
+        """Run the generated code on ``state`` from now on (what it remembered is forgotten)."""
+        self.ns["ST"] = state
+        self._sm.clear()
 
     def span_ref(self, span: Span) -> str:
         """Code naming a span, so a run-time error can point at the rule."""
@@ -90,6 +115,7 @@ class Interpreter:
         body = self.flat.value(fd.body, lines, "    ")
         lines.append(f"    return {body}")
         self.funcs.append("\n".join(self._hoist(fd.params, lines)) + "\n")
+        self._func_src[fname(fd.name)] = self.funcs[-1]
 
     def _scoring(self, sd: I.ScoringDef):
         params = ", ".join(pyname(p) for p, _ in sd.params)
@@ -221,8 +247,12 @@ class Interpreter:
 
     # ------------------------------------------------------------ procedures
     def _procedure(self, name: str, params: list[str], body: list[I.Stmt]):
+        """A procedure is a generator: a choice asked of a seat played from outside the
+        game (``Game``) is a value it yields and is sent back; otherwise it runs through."""
         lines = [f"def {name}({', '.join(pyname(p) for p in params)}):"]
         self._block(body, lines, 1)
+        lines.append("    if False:")
+        lines.append("        yield")
         self.funcs.append("\n".join(lines) + "\n")
 
     def _block(self, body: list[I.Stmt], lines: list[str], depth: int):
@@ -246,8 +276,10 @@ class Interpreter:
             lines.append(f"{pad}{pyname(st.name)} = {self.stored(ex(st.value), st.value)}")
         elif isinstance(st, I.Choose):
             chooser = self.em.const("random") if st.chooser == "random" else (ex(st.chooser) if st.chooser else "None")
-            lines.append(f"{pad}{pyname(st.name)} = ST.choose({self.em.const(st.name)}, {chooser}, "
-                         f"{self._options(st)}, {span}, {self._refusals(st)})")
+            # (the options as a function: a game rolled forward along its history skips them)
+            options = f"lambda: {self._options(st)}" if self.fast else self._options(st)
+            lines.append(f"{pad}{pyname(st.name)} = yield from ST.ask({self.em.const(st.name)}, {chooser}, "
+                         f"{options}, {span}, {self._refusals(st)})")
         elif isinstance(st, I.Shuffle):
             lines.append(f"{pad}ST.shuffle({ex(st.zone)}, {span})")
         elif isinstance(st, I.Deal):
@@ -286,7 +318,7 @@ class Interpreter:
                 lines.append(f"{pad}else:")
                 self._block(st.other, lines, depth + 1)
         elif isinstance(st, I.Do):
-            lines.append(f"{pad}{prname(st.proc)}({', '.join(ex(a) for a in st.args)})")
+            lines.append(f"{pad}yield from {prname(st.proc)}({', '.join(ex(a) for a in st.args)})")
         elif isinstance(st, I.SetVar):
             value = self.stored(ex(st.value), st.value)
             var = self.program.state.get(st.name) if st.scope != "local" else None
@@ -322,6 +354,8 @@ class Interpreter:
                 lines.append(f"{pad}    ST.report({self.em.const(st.name)}, {ex(st.value)}, {v})")
         else:
             raise RuntimeRulesError(f"'{type(st).__name__.lower()}' cannot be used here", st.span)
+        if self.fast and not isinstance(st, _KEEPS_STATE) and not (isinstance(st, I.SetVar) and st.scope == "local"):
+            lines.append(f"{pad}_SM.clear()")    # the state may have changed: what was read of it is gone
 
     # ------------------------------------------------------------ running
     def compiled(self, e: I.Expr, names: tuple[str, ...]):
@@ -343,8 +377,7 @@ class Interpreter:
         choices made inside scorings (to replay a witness)."""
         names = tuple(sorted(env))
         fn = self.compiled(e, names)
-        if state is not None:
-            self.ns["ST"] = state
+        self.use(state if state is not None else self.ns["ST"])
         self.ns["_FORCE"] = forced
         try:
             with rt.bounded("the expression"):
@@ -355,8 +388,7 @@ class Interpreter:
     def call(self, name: str, *args, state: GameState | None = None, forced: dict | None = None,
              mode: int = 1):
         """Evaluate a definition or a scoring on concrete arguments."""
-        if state is not None:
-            self.ns["ST"] = state
+        self.use(state if state is not None else self.ns["ST"])
         with rt.bounded(f"'{name}'"):
             if name in self.program.scorings:
                 return self.ns[sname(name)](mode, forced, *args)
@@ -366,10 +398,9 @@ class Interpreter:
 
     def run(self, procedure: str, *args, state: GameState | None = None):
         """Run one procedure of the spec on the current (or given) state."""
-        if state is not None:
-            self.ns["ST"] = state
+        self.use(state if state is not None else self.ns["ST"])
         with rt.bounded(f"the procedure '{procedure}'"):
-            return self.ns[prname(procedure)](*args)
+            return run_through(self.ns[prname(procedure)](*args))
 
     def record(self, name: str, **fields):
         """A record value of the spec: ``record('token', owner=seat, power=3)``."""
@@ -378,7 +409,7 @@ class Interpreter:
 
     def new_state(self, seats: list[rt.Seat], seed: int | None = None, agents=None) -> GameState:
         st = GameState(self, seats, seed, agents)
-        self.ns["ST"] = st
+        self.use(st)
         for var in self.program.state.values():
             if var.per_seat:
                 st.per[var.name] = {s: self.initial(var, s) for s in seats}
@@ -439,7 +470,7 @@ class Interpreter:
         args = [named[s.name] for s in mode.seats if s.name]
         try:
             with rt.bounded("the game", GAME_STEPS):
-                self.ns[mname(mode.name)](*args)
+                run_through(self.ns[mname(mode.name)](*args))
         except StopGame as stop:
             st.stopped = str(stop)
         except Exception as exc:
@@ -458,6 +489,44 @@ class Interpreter:
 
 
 _INTERPRETERS: dict = {}
+
+
+def run_through(procedure) -> None:
+    """Run a procedure's generator to its end: every choice is made inside it."""
+    for asked in procedure:
+        raise RuntimeError(f"the game asked {asked.name!r} of a seat played from outside, "
+                           "where no seat is: a bug of rulewright")
+
+
+def memoize(ns: dict, sources: dict[str, str], state_memo: dict) -> None:
+    """Each definition of ``sources`` (generated name -> its Python source) is replaced in
+    ``ns`` by one that remembers its values: a definition that reads no state, directly or
+    through those it calls, for as long as the interpreter lives (bounded); one that reads
+    the state in ``state_memo``, which the procedures clear whenever the state may change.
+    A definition that reads a scoring's forced choices is not remembered. Values of the
+    language are immutable, and compared and hashed by value; a call whose arguments cannot
+    be hashed (a pile) is evaluated."""
+    calls = {name: set(_CALLED.findall(src)) & sources.keys() for name, src in sources.items()}
+    reads = {name for name, src in sources.items() if "ST." in src or "_FORCE" in src}
+    forced = {name for name, src in sources.items() if "_FORCE" in src}
+    changed = True
+    while changed:          # reading the state (or forced choices) passes to the callers
+        changed = False
+        for name, called in calls.items():
+            if name not in reads and called & reads:
+                reads.add(name)
+                changed = True
+            if name not in forced and called & forced:
+                forced.add(name)
+                changed = True
+    for name in sources:
+        if name in forced:
+            continue
+        ns[name] = rt.remembered(ns[name], state_memo if name in reads else {}, name if name in reads else None,
+                                 ns, name)
+
+
+_CALLED = re.compile(r"\b([fs]_[A-Za-z0-9_]+)\(")
 
 
 def interpreter_for(program: I.Program):

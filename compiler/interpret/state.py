@@ -59,6 +59,12 @@ class GameState:
         self.resume_at: str | None = None
         self.on_resume: Callable | None = None
         self.refusals: tuple = ()       # the tests of the choice an agent is asked (refused_by)
+        # every choice made, in order, as (value, number of options, value as logged): what a copy of a game
+        # in progress is rolled forward along (compiler/interpret/live.py)
+        self.history: list[tuple] = []
+        self.outside: frozenset = frozenset()   # seats (indices) whose choices the game yields
+        self.forward: list[tuple] | None = None  # the history a copy is rolled forward along
+        self.forwarded = 0
 
     # --------------------------------------------------------------- zones
     def _take(self, zone: rt.Zone, card, span: Span):
@@ -106,7 +112,8 @@ class GameState:
 
     def place(self, card, source: rt.Zone, var: str, seat: rt.Seat | None, at, span: Span):
         board = self.per[var][seat] if seat is not None else self.shared[var]
-        if at not in rt.placements(board):
+        # (rolled forward along a history, the move was checked when it was made)
+        if self.forward is None and at not in self.interp.ns["_rt"].placements(board):
             raise IllegalMoveError(f"cannot place '{card}' at {rt.pos_text(at)}", span)
         self._take(source, card, span)
         new = rt.placed(board, card, at)
@@ -127,6 +134,48 @@ class GameState:
         self.log.append(Event("pass", None, {"zone": var, "to": direction}))
 
     # --------------------------------------------------------------- choices
+    def ask(self, name: str, chooser, options, span: Span, refusals: tuple = ()):
+        """A choice of the rules (a generator: ``x = yield from ST.ask(...)``). ``options``
+        is the list of options, or a function that makes it (not called when a game is
+        rolled forward along its history, where it can be skipped). A choice of a seat
+        played from outside is yielded as ``Asked`` and the value sent back is checked."""
+        if self.forward is not None:
+            if self.forwarded < len(self.forward):
+                return self._rolled_forward(name, chooser, options, span)
+            self.forward = None
+        if not isinstance(options, list):
+            options = options()
+        if self.outside and chooser is not None and chooser != "random" and chooser.index in self.outside \
+                and self.replay is None:
+            if not options:
+                raise IllegalMoveError(f"no legal option for choice '{name}'", span)
+            pick = yield Asked(name, chooser, options, span, refusals)
+            if pick not in options:
+                raise IllegalMoveError(f"{chooser} cannot choose {quoted(render.jsonable(pick))} for '{name}': "
+                                       "it is not among the options", span)
+            self._chosen(name, chooser.name, pick, len(options))
+            return pick
+        return self.choose(name, chooser, options, span, refusals)
+
+    def _rolled_forward(self, name: str, chooser, options, span: Span):
+        """The next choice of the history a copy is rolled forward along. What the game's
+        generator drew is drawn again (from the options, so the generator moves the same);
+        an agent's or an outside seat's choice is taken as it was, its options not made."""
+        made = self.forward[self.forwarded]
+        self.forwarded += 1
+        who = None if chooser == "random" or chooser is None else chooser.name
+        if who is None or (chooser.index not in self.outside and self.agents.get(chooser.index) is None):
+            options = options if isinstance(options, list) else options()
+            options[self.rng.randrange(len(options))]       # (the same draw: the generator moves the same)
+        self.history.append(made)
+        self.log.append(Event("choose", who, {"choice": name, "value": made[2], "options": made[1]}))
+        return made[0]
+
+    def _chosen(self, name: str, who: str | None, pick, count: int) -> None:
+        shown = render.jsonable(pick, state=True)
+        self.history.append((pick, count, shown))
+        self.log.append(Event("choose", who, {"choice": name, "value": shown, "options": count}))
+
     def choose(self, name: str, chooser, options: list, span: Span, refusals: tuple = ()):
         if self.replay is not None and self.replayed >= len(self.replay) and self.on_replayed is not None:
             done, self.on_replayed = self.on_replayed, None
@@ -147,8 +196,7 @@ class GameState:
                 pick = agent.choose(name, options, self, chooser)
                 if pick not in options:
                     raise IllegalMoveError(f"{chooser} chose an illegal option for '{name}': {quoted(pick)}", span)
-        self.log.append(Event("choose", who, {"choice": name, "value": render.jsonable(pick, state=True),
-                                              "options": len(options)}))
+        self._chosen(name, who, pick, len(options))
         return pick
 
     def _replayed(self, name: str, who: str | None, options: list):
@@ -233,6 +281,17 @@ class GameState:
             self.reports.setdefault(name, {})[item] = value
 
 
+@dataclass
+class Asked:
+    """A choice a game in progress asks of a seat played from outside: its name, the seat,
+    the legal options, where the rules make it, the tests a refused value fails."""
+    name: str
+    seat: rt.Seat
+    options: list
+    span: Span
+    refusals: tuple = ()
+
+
 class StopGame(Exception):
     """Raised at the checkpoint a game was asked to stop at."""
 
@@ -260,6 +319,12 @@ class RandomAgent:
 
     def __init__(self, seed: int):
         self.rng = random.Random(seed)
+
+    def __deepcopy__(self, memo):
+        new = RandomAgent.__new__(RandomAgent)
+        new.rng = random.Random()
+        new.rng.setstate(self.rng.getstate())
+        return new
 
     def choose(self, name, options, state, seat):
         return options[self.rng.randrange(len(options))]

@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import collections
 import itertools
+from time import perf_counter
 import math
+import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
@@ -30,7 +32,7 @@ class Board:
     box is at (0, 0); placing left of or above it shifts every card.
     """
 
-    __slots__ = ("grid", "rows", "cols", "floating", "cards", "_index", "_sets")
+    __slots__ = ("grid", "rows", "cols", "floating", "cards", "_index", "_sets", "_free", "_hash")
 
     def __init__(self, grid: str, rows: int, cols: int, floating: bool,
                  cards: dict[tuple[int, int], str] | None = None):
@@ -41,6 +43,8 @@ class Board:
         self.cards: dict[tuple[int, int], str] = dict(cards or {})
         self._index = None
         self._sets = None
+        self._free = None           # its placements (computed once)
+        self._hash = None
 
     def index(self) -> dict:
         """Value -> the cells holding it, in reading order (built once: boards never change)."""
@@ -69,7 +73,10 @@ class Board:
         return isinstance(other, Board) and self.grid == other.grid and self.cards == other.cards
 
     def __hash__(self):
-        return hash((self.grid, frozenset(self.cards.items())))
+        h = self._hash
+        if h is None:
+            h = self._hash = hash((self.grid, frozenset(self.cards.items())))
+        return h
 
     def __repr__(self):
         return f"Board({self.grid}, {self.cards})"
@@ -127,7 +134,38 @@ def normalised(board: Board) -> Board:
 
 
 def placements(board: Board) -> tuple:
-    """Free positions where a card may go without breaking the grid's frame."""
+    """Free positions where a card may go without breaking the grid's frame (computed
+    once per board: boards never change)."""
+    free = board._free
+    if free is None:
+        free = board._free = _free_cells(board)
+    return free
+
+
+def _free_cells(board: Board) -> tuple:
+    cards = board.cards
+    if not board.floating:
+        return tuple(p for p in frame(board.rows, board.cols) if p not in cards)
+    if not cards:
+        return ((0, 0),)
+    rows, cols = board.rows, board.cols
+    r0, c0, r1, c1 = board.bbox()
+    if r1 - r0 < rows and c1 - c0 < cols:
+        # the cards fit the frame: every cell of these ranges keeps them in it
+        return tuple((r, c) for r in range(r1 - rows + 1, r0 + rows) for c in range(c1 - cols + 1, c0 + cols)
+                     if (r, c) not in cards)
+    out = []
+    for r in range(r1 - rows + 1, r0 + rows):
+        if max(r1, r) - min(r0, r) >= rows:
+            continue
+        for c in range(c1 - cols + 1, c0 + cols):
+            if (r, c) not in cards and max(c1, c) - min(c0, c) < cols:
+                out.append((r, c))
+    return tuple(out)
+
+
+def _placements(board: Board) -> tuple:
+    """(``placements`` as it was, the baseline's: computed each time, the frame each cell.)"""
     if not board.floating:
         return tuple(p for p in frame(board.rows, board.cols) if p not in board.cards)
     if not board.cards:
@@ -397,18 +435,70 @@ def _count_at_most(n: int, most: int) -> int:
 def subsets_of(items, most: int | None = None) -> tuple:
     """Every distinct sub-collection (with multiplicity), each in sorted order,
     shortest first; with ``most``, those of at most that many elements (the same
-    ones in the same order as the whole list keeps)."""
-    values = sorted(as_tuple(items), key=repr)
+    ones in the same order as the whole list keeps). The last ones enumerated are
+    remembered: a hand is enumerated again and again."""
+    items = as_tuple(items)
+    key = (items, most)
+    try:
+        hit = _SUBSETS.get(key)
+    except TypeError:           # (values that cannot be hashed: enumerated each time)
+        return _subsets(items, most)
+    if hit is None:
+        hit = _subsets(items, most)
+        if len(_SUBSETS) >= 2_000:
+            _SUBSETS.clear()
+        _SUBSETS[key] = hit
+    return hit
+
+
+_SUBSETS: dict = {}     # (the collection, most) -> its subsets
+
+
+def _subsets(items, most: int | None = None, typed: bool = True) -> tuple:
+    items = as_tuple(items)
+    plain = typed and plain_texts(items)
+    values = sorted(items) if plain else sorted(items, key=repr)
     most = len(values) if most is None else max(0, int(most))
     if _count_at_most(len(values), most) > MOST_SUBSETS:
         raise RuntimeRulesError(
             f"subsets() of {len(values)} elements" + (f" (at most {most} each)" if most < len(values) else "")
             + f" lists up to {_count_at_most(len(values), most):,} sub-collections, more than the "
             f"{MOST_SUBSETS:,} one enumeration may: bound their size (subsets(C, n)) or enumerate fewer")
+    if plain:
+        out = []
+        distinct = len(set(values)) == len(values)
+        for k in range(min(most, len(values)) + 1):   # each size in the tuples' own order
+            combos = itertools.combinations(values, k)
+            # of distinct sorted values, combinations come distinct and in order already
+            out.extend(combos if distinct else sorted(set(combos)))
+        return tuple(out)
     out = set()
     for k in range(min(most, len(values)) + 1):
         out.update(itertools.combinations(values, k))     # each in sorted order already
     return tuple(sorted(out, key=lambda s: (len(s), repr(s))))
+
+
+_PLAIN = re.compile(r"[0-9A-Za-z_]*")
+
+
+def plain_texts(values) -> bool:
+    """Whether every value is a text of letters, digits and ``_`` only (an enum's values):
+    ``repr`` writes each as itself between quotes, which sort before any of those
+    characters, so ordering such values (or tuples of them) by ``repr`` is ordering them
+    by their own order, without writing any ``repr``."""
+    seen = _PLAIN_SEEN
+    for v in values:
+        if type(v) is not str:
+            return False
+        if v not in seen:
+            if _PLAIN.fullmatch(v) is None:
+                return False
+            if len(seen) < 100_000:
+                seen.add(v)
+    return True
+
+
+_PLAIN_SEEN: set = set()
 
 
 def sublists_of(items) -> tuple:
@@ -427,6 +517,11 @@ def sublists_of(items) -> tuple:
 
 
 def sort_values(items) -> tuple:
+    items = as_tuple(items)
+    return tuple(sorted(items) if plain_texts(items) else sorted(items, key=repr))
+
+
+def _sort_values(items) -> tuple:
     return tuple(sorted(as_tuple(items), key=repr))
 
 
@@ -545,6 +640,12 @@ def within(small: Iterable, big: Iterable) -> bool:
 
 
 def multiset_eq(a: Iterable, b: Iterable) -> bool:
+    if type(a) is tuple and type(b) is tuple and plain_texts(a) and plain_texts(b):
+        return sorted(a) == sorted(b)
+    return sorted(map(repr, a)) == sorted(map(repr, b))
+
+
+def _multiset_eq(a: Iterable, b: Iterable) -> bool:
     return sorted(map(repr, a)) == sorted(map(repr, b))
 
 
@@ -608,6 +709,69 @@ def tick(span=None) -> bool:
         if left <= 0:
             charge(1, span)
     return True
+
+
+# The runtime as it was before the speed-ups (``Interpreter(program, fast=False)``, the
+# baseline of benchmarks/play.py): what the generated code calls, by name.
+BASELINE = {"subsets_of": lambda items, most=None: _subsets(items, most, typed=False),
+            "sort_values": _sort_values, "multiset_eq": _multiset_eq, "placements": _placements}
+
+_MISSING = object()
+MOST_REMEMBERED = 50_000        # values a definition that reads no state keeps (then forgets all)
+TRIAL_CALLS = 2_000             # calls after which a memo that does not pay is dropped
+_MEMO_COST = 4e-7               # seconds a memo costs a call (hash, look-up), about
+
+
+def remembered(fn, memo: dict, name: str | None, ns: dict, gname: str):
+    """``fn`` (a generated definition, ``ns[gname]``), remembering its values in ``memo``:
+    keyed by its arguments alone (``name`` None: a definition that reads no state, its
+    own memo, kept to ``MOST_REMEMBERED`` values), or by ``name`` and its arguments (a memo
+    shared by the definitions that read the state, which the caller clears whenever the
+    state may change). Arguments that cannot be hashed (a pile) are evaluated each time.
+
+    Over its first ``TRIAL_CALLS`` calls it counts what the memo saves (its hits times
+    the time a miss takes) against what it costs (every call's look-up); then it puts
+    in ``ns[gname]`` the memo without the counting, or ``fn`` itself when the memo does
+    not pay. Either way the values are the same: only the time differs."""
+    keyed = (lambda args: args) if name is None else (lambda args: (name, args))
+    hits = misses = 0
+    spent = 0.0
+
+    def lean(*args):
+        key = args if name is None else (name, args)
+        try:
+            value = memo.get(key, _MISSING)
+        except TypeError:
+            return fn(*args)
+        if value is _MISSING:
+            value = fn(*args)
+            if name is None and len(memo) >= MOST_REMEMBERED:
+                memo.clear()
+            memo[key] = value
+        return value
+
+    def trial(*args):
+        nonlocal hits, misses, spent
+        key = keyed(args)
+        try:
+            value = memo.get(key, _MISSING)
+        except TypeError:
+            return fn(*args)
+        if value is _MISSING:
+            start = perf_counter()
+            value = fn(*args)
+            spent += perf_counter() - start
+            misses += 1
+            if name is None and len(memo) >= MOST_REMEMBERED:
+                memo.clear()
+            memo[key] = value
+            if hits + misses >= TRIAL_CALLS and ns.get(gname) is trial:
+                pays = hits * (spent / misses) > 2 * (hits + misses) * _MEMO_COST
+                ns[gname] = lean if pays else fn
+        else:
+            hits += 1
+        return value
+    return trial
 
 
 class bounded:

@@ -56,7 +56,7 @@ class Expressions:
                 interp = self.interp
                 if info[4] is not interp:
                     info[3], info[4] = interp.compiled(e, free), interp
-                interp.ns["ST"] = self.state
+                interp.use(self.state)
                 try:
                     return info[3](*args)
                 except Exception:   # an error of the rules (a division by 0...), or RulesError:
@@ -107,7 +107,7 @@ class Expressions:
                 # the encoder's own interpreter when it has one (a query on a position), else
                 # the program's, used for this value only
                 interp = self.interp if self.interp is not None else interpreter_for(self.program)
-                interp.ns["ST"] = self.state        # (none without a position: not a stale one)
+                interp.use(self.state)        # (none without a position: not a stale one)
                 try:
                     value = interp.call(e.name, *args, mode=e.mode)
                 except Exception:   # (it reads a game state the query has none of...): walked

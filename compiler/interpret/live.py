@@ -1,0 +1,125 @@
+"""A game in progress that a program drives choice by choice, and copies to branch from.
+
+In:  an interpreter, a mode, its players, a seed, agents for the seats played inside the
+     game, the seats played from outside (a search bot, a person, a test).
+Out: ``Live``: the choice asked now (``asked``: name, seat, options), ``apply`` a value,
+     ``copy`` (the same game at the same choice, to explore a continuation and drop),
+     ``play_out`` (the rest of the game with agents), the state and its reports.
+
+The rules run as generators (compiler/interpret/interpreter.py): a choice of an outside
+seat is yielded, so a game waits at it without replaying anything, and ``apply`` runs on
+to the next one. A running Python generator cannot be copied, so ``copy`` makes a new
+game and rolls it forward along the original's history of choices: the rules run again,
+but the options of every choice made by a seat are not made again (they are what costs:
+a Darwin's Choice turn enumerates the species a hand can create), only chance's draws,
+so the game's random generator moves the same. ``benchmarks/play.py`` measures a copy
+against a whole game.
+"""
+from __future__ import annotations
+
+import copy as _copy
+from typing import Any, Callable
+
+from rulewright.compiler.semantics import runtime as rt, render
+from rulewright.compiler.diagnostics import BadInputError, IllegalMoveError, quoted
+from rulewright.compiler.interpret.codegen import mname
+from rulewright.compiler.interpret.state import Asked, GameState, RandomAgent, StopGame
+
+
+class Live:
+    """A game in progress, waiting at a choice of a seat played from outside (``asked``),
+    or finished (``finished``; ``state.reports``, ``state.stopped``)."""
+
+    def __init__(self, interp, mode: str, players: int, seed: int, outside=None,
+                 agent_factory: Callable | None = None):
+        """``outside``: the names of the seats played from outside (the first player by
+        default); the others are played by ``agent_factory(seat, seed)`` (random agents
+        seeded as ``Interpreter.play``'s by default)."""
+        self.interp = interp
+        self.mode = interp.program.modes[mode]
+        seats = interp.seats_for(self.mode, players)
+        if outside is None:
+            outside = (next(s.name for s in seats if s.kind == "player"),)
+        unknown = [n for n in outside if n not in {s.name for s in seats if s.kind == "player"}]
+        if unknown:
+            raise BadInputError(f"no player seat {unknown[0]!r} in this game: its seats are "
+                             + ", ".join(s.name for s in seats if s.kind == "player"))
+        factory = agent_factory or (lambda seat, s: RandomAgent(s * 1_000_003 + seat.index))
+        agents = {s.index: factory(s, seed) for s in seats if s.kind == "player" and s.name not in outside}
+        self._begin(seats, seed, agents, frozenset(s.index for s in seats if s.name in outside), None)
+
+    def _begin(self, seats, seed, agents, outside, forward) -> None:
+        interp = self.interp
+        st = interp.new_state(list(seats), seed, agents)
+        st.mode = self.mode.name
+        st.outside = outside
+        st.forward = forward
+        self.state: GameState = st
+        named = {s.name: s for s in seats}
+        self._gen = interp.ns[mname(self.mode.name)](*[named[s.name] for s in self.mode.seats if s.name])
+        self.asked: Asked | None = None
+        self.finished = False
+        self._run(None)
+
+    def _run(self, value) -> None:
+        """Run the rules on from the choice being answered to the next one asked (or the end);
+        every stretch between two choices runs under the budget of a whole game."""
+        from rulewright.compiler.interpret.interpreter import GAME_STEPS
+        self.interp.use(self.state)
+        try:
+            with rt.bounded("the game", GAME_STEPS):
+                self.asked = self._gen.send(value)
+        except StopIteration:
+            self.asked, self.finished = None, True
+        except StopGame as stop:
+            self.asked, self.finished = None, True
+            self.state.stopped = str(stop)
+
+    # ------------------------------------------------------------ what a search uses
+    @property
+    def options(self) -> list:
+        """The legal options of the choice asked now ([] when the game is over)."""
+        return list(self.asked.options) if self.asked is not None else []
+
+    @property
+    def seat(self) -> str | None:
+        """The seat whose choice is asked now."""
+        return self.asked.seat.name if self.asked is not None else None
+
+    def apply(self, value: Any) -> "Live":
+        """Make the choice asked now and run on to the next one (or the end)."""
+        if self.asked is None:
+            raise IllegalMoveError("the game is over: there is no choice to make")
+        if value not in self.asked.options:
+            raise IllegalMoveError(f"{quoted(render.jsonable(value))} is not an option of "
+                                   f"'{self.asked.name}' for {self.asked.seat.name}")
+        self._run(value)
+        return self
+
+    def copy(self) -> "Live":
+        """The same game at the same choice, independent of this one: its state, its random
+        generator, its agents' generators; made by rolling a new game forward along this
+        one's history."""
+        if self.asked is None and self.finished:
+            raise IllegalMoveError("the game is over: copy its state instead")
+        new = Live.__new__(Live)
+        new.interp, new.mode = self.interp, self.mode
+        st = self.state
+        new._begin(st.seats, st.seed, _copy.deepcopy(st.agents), st.outside, list(st.history))
+        return new
+
+    def play_out(self, agent_factory: Callable | None = None) -> GameState:
+        """Play the rest of the game, the outside seats too (by ``agent_factory(seat, seed)``,
+        random agents from the game's seed by default); the finished state."""
+        st = self.state
+        factory = agent_factory or (lambda seat, s: RandomAgent(s * 1_000_003 + seat.index))
+        for seat in st.seats:
+            if seat.index in st.outside:
+                st.agents[seat.index] = factory(seat, st.seed if st.seed is not None else 0)
+        st.outside = frozenset()
+        if self.asked is not None:
+            asked, self.asked = self.asked, None
+            agent = st.agents[asked.seat.index]
+            st.refusals = asked.refusals
+            self._run(agent.choose(asked.name, asked.options, st, asked.seat))
+        return st

@@ -1,0 +1,99 @@
+"""A game in progress driven choice by choice, and its copies: what a search bot branches
+from (compiler/interpret/live.py, ``rulewright.api.Table``)."""
+import random
+
+import pytest
+
+import rulewright
+from rulewright.compiler import load
+from rulewright.compiler.diagnostics import BadInputError, IllegalMoveError
+from rulewright.compiler.interpret import Interpreter, RandomAgent
+from rulewright.compiler.interpret.live import Live
+from rulewright.compiler.semantics.render import jsonable
+
+from helpers import ROOT
+
+
+def _agents(seat, seed):
+    return RandomAgent(seed * 1_000_003 + seat.index)
+
+
+def _log(st):
+    return repr(st.reports), [(e.kind, e.seat, repr(e.detail)) for e in st.log]
+
+
+@pytest.fixture(scope="module", params=[("spec/darwins_choice", 4), ("spec/ecosystem_savanna", 4),
+                                        ("spec/ecosystem_savanna/variants/solo.rules", 1)])
+def game(request):
+    path, players = request.param
+    program = load(ROOT / path)
+    mode = next(m for m, info in program.modes.items() if info.min_players <= players <= info.max_players)
+    return Interpreter(program), mode, players
+
+
+def test_a_seat_driven_from_outside_plays_the_same_game_as_its_agent(game):
+    interp, mode, players = game
+    live = Live(interp, mode, players, 5)
+    first = live.state.players[0]
+    agent = _agents(first, 5)
+    asked = 0
+    while not live.finished:
+        assert live.seat == first.name and live.options
+        live.apply(agent.choose(live.asked.name, live.asked.options, live.state, live.asked.seat))
+        asked += 1
+    assert asked > 0
+    assert _log(live.state) == _log(interp.play(mode, players, 5, agent_factory=_agents))
+
+
+def test_a_copy_goes_on_as_the_original_and_apart_from_it(game):
+    interp, mode, players = game
+    live = Live(interp, mode, players, 2)
+    rng = random.Random(0)
+    copies = []
+    while not live.finished:
+        if len(copies) < 4 or rng.random() < 0.2:
+            copies.append((live.copy(), len(live.state.log), live.options))
+        live.apply(live.options[rng.randrange(len(live.options))])
+    ended = _log(live.state)
+    # each copy asks what the original asked there; the original's choices played on it end
+    # the same game; another choice made on a copy leaves the original as it was
+    first = live.state.players[0].name
+    picks = [e.detail["value"] for e in live.state.log if e.kind == "choose" and e.seat == first]
+    for copy, at, options in copies:
+        assert copy.options == options
+        assert _log(copy.state)[1] == ended[1][:at]
+        done = sum(1 for e in copy.state.log if e.kind == "choose" and e.seat == first)
+        branch = copy.copy()
+        branch.apply(branch.options[-1])
+        for value in picks[done:]:
+            copy.apply(next(o for o in copy.options if jsonable(o, state=True) == value))
+        assert copy.finished and _log(copy.state) == ended
+    assert _log(live.state) == ended
+
+
+def test_wrong_choices_and_seats_are_refused(game):
+    interp, mode, players = game
+    live = Live(interp, mode, players, 1)
+    with pytest.raises(IllegalMoveError, match="not an option"):
+        live.apply(("no", "such", "option"))
+    with pytest.raises(BadInputError, match="no player seat 'p9'"):
+        Live(interp, mode, players, 1, outside=("p9",))
+    st = live.play_out()
+    assert live.finished and st.reports
+    with pytest.raises(IllegalMoveError, match="game is over"):
+        live.apply(None)
+
+
+def test_the_api_table():
+    game = rulewright.load(ROOT / "spec/darwins_choice")
+    table = game.start(4, seed=3, seats=("p1", "p2"))
+    assert table.seat in ("p1", "p2") and table.options and table.choice
+    before = table.copy()
+    while table.seat == before.seat and not table.finished:
+        table.apply(table.options[0])
+    assert before.seat == "p1" and before.options      # untouched by the play on the original
+    played = before.play_out(seed=9)
+    assert before.finished and played.reports["winners"] and before.reports == played.reports
+    assert "p1 to choose" in repr(game.start(4, seed=3))
+    with pytest.raises(BadInputError, match="no mode"):
+        game.start(4, mode="nosuch")

@@ -1,0 +1,101 @@
+"""The speed-ups change nothing that is played: definitions remember their values only as
+long as what they read stays the same, the runtime's faster paths give the same values in
+the same order, and the interpreter with them (the default) plays every seeded game as the
+one without them (``fast=False``, the baseline benchmarks/play.py measures against)."""
+import pytest
+
+from rulewright.compiler import load
+from rulewright.compiler.interpret import Interpreter, RandomAgent
+from rulewright.compiler.semantics import runtime as rt
+
+from helpers import ROOT, spec
+
+CHANGING = """
+game g "G"
+enum colour { red, blue }
+state { counter: int   hand: pile of colour = [red, blue, red] }
+def doubled = counter * 2
+def reds(cards: list of colour) = size([c for c in cards if c == red])
+def in_hand = reds(hand)
+def total(n: int) = n + doubled
+mode play "Play" players 1 {
+  seats players
+  report before = total(1)
+  set counter = counter + 5
+  report after = total(1)
+  take [red] from hand
+  report reds_left = in_hand
+  set counter = counter + 1
+  report last = [total(1), total(1), doubled]
+}
+"""
+
+
+def _log(st):
+    return repr(st.reports), [(e.kind, e.seat, repr(e.detail)) for e in st.log]
+
+
+def test_a_definition_that_reads_the_state_is_evaluated_again_once_the_state_changed(tmp_path):
+    interp = Interpreter(load(spec(tmp_path, CHANGING)))
+    r = interp.play("play", 1, 0).reports
+    assert r["before"] == 1 and r["after"] == 11 and r["reds_left"] == 1
+    assert r["last"] == (13, 13, 12)
+    assert Interpreter(load(spec(tmp_path, CHANGING)), fast=False).play("play", 1, 0).reports == r
+
+
+def test_a_state_changed_from_outside_between_calls_is_read_afresh(tmp_path):
+    interp = Interpreter(load(spec(tmp_path, CHANGING)))
+    st = interp.play("play", 1, 0)
+    assert interp.call("doubled", state=st) == 12
+    st.shared["counter"] = 100
+    assert interp.call("doubled", state=st) == 200
+    assert interp.call("in_hand", state=st) == 1
+    st.shared["hand"].cards.append("red")        # a pile changed in place
+    assert interp.call("in_hand", state=st) == 2
+
+
+def test_a_memo_that_does_not_pay_gives_way_and_values_stay_the_same(tmp_path, monkeypatch):
+    monkeypatch.setattr(rt, "TRIAL_CALLS", 5)
+    interp = Interpreter(load(spec(tmp_path, CHANGING)))
+    first = interp.ns["f_reds"]
+    values = [interp.call("reds", tuple(["red"] * (i % 7) + ["blue"] * i)) for i in range(40)]
+    assert interp.ns["f_reds"] is not first             # the trial is over: decided
+    assert values == [i % 7 for i in range(40)]
+    assert [interp.call("reds", tuple(["red"] * (i % 7) + ["blue"] * i)) for i in range(40)] == values
+
+
+@pytest.mark.parametrize("items, most", [(("b", "a", "c", "a"), None), (("b", "a", "c", "d"), 2),
+                                         ((3, 10, 2), None), (("x y", "a", "_"), None), ((), None),
+                                         (("zz", "z", "z_", "Z"), 3)])
+def test_subsets_and_sorting_keep_the_order_by_repr(items, most):
+    assert rt.subsets_of(items, most) == rt.BASELINE["subsets_of"](items, most)
+    assert rt.subsets_of(items, most) == rt.subsets_of(list(items), most)       # remembered: the same
+    assert rt.sort_values(items) == rt.BASELINE["sort_values"](items)
+    assert rt.multiset_eq(items, tuple(reversed(items)))
+    assert rt.multiset_eq(items, items + ("a",)) is False
+
+
+def test_placements_of_a_floating_board_are_those_of_the_baseline():
+    for cards in ({}, {(0, 0): "a"}, {(0, 0): "a", (0, 1): "b", (1, 1): "c"},
+                  {(r, c): "a" for r in range(3) for c in range(4)},
+                  {(0, 0): "a", (0, 6): "b"}):          # (wider than its frame: the careful path)
+        for floating in (True, False):
+            board = rt.Board("g", 4, 5, floating, cards)
+            assert rt.placements(board) == rt.BASELINE["placements"](rt.Board("g", 4, 5, floating, cards))
+
+
+@pytest.mark.parametrize("path, players, seeds", [
+    ("spec/darwins_choice", 4, range(3)),
+    ("spec/darwins_choice", 3, range(1)),
+    ("spec/ecosystem_savanna", 4, range(4)),
+    ("spec/ecosystem_savanna/variants/solo.rules", 1, range(4)),
+    ("spec/house_rules/darwin_no_cannibals.rules", 4, range(1)),
+])
+def test_the_same_seeded_games_as_the_baseline(path, players, seeds):
+    program = load(ROOT / path)
+    mode = next(m for m, info in program.modes.items() if info.min_players <= players <= info.max_players)
+    fast, slow = Interpreter(program), Interpreter(program, fast=False)
+    for seed in seeds:
+        agents = (lambda seat, s: RandomAgent(s * 7 + seat.index))
+        assert _log(fast.play(mode, players, seed, agent_factory=agents)) == \
+            _log(slow.play(mode, players, seed, agent_factory=agents))
