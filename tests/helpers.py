@@ -8,9 +8,14 @@ tables built like the rulebook's examples, small spec files written to a folder.
 from __future__ import annotations
 
 import copy
+import io
 import json
 import os
+import sys
+import tempfile
+import traceback
 from pathlib import Path
+from typing import NamedTuple
 
 from rulewright.cli import main
 from rulewright.compiler import load
@@ -33,6 +38,97 @@ def run_main(capsys, *argv) -> tuple[int, str, str]:
     out, err = capsys.readouterr()
     assert "internal error" not in err and "Traceback" not in err, err
     return code, out, err
+
+
+class Ran(NamedTuple):
+    """What a command did: unpacks as ``(code, out, err)``, reads as a completed process."""
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+def run_command(*argv, cwd=None, env: dict | None = None, stdin: str | bytes = b"") -> Ran:
+    """``python -m rulewright ARGV`` run in this process, as it runs in a process of its own:
+    the entry point (``rulewright.command.main``), in the folder ``cwd`` (default: this
+    one), with ``env`` set in the environment (a value None: unset), ``stdin`` as
+    standard input (default: empty), standard output and standard error written to
+    files through file descriptors 1 and 2 (what native code writes there too) with the
+    encodings of a command whose output is a pipe here (UTF-8; standard error escapes
+    what it cannot encode), and read back as ``subprocess.run(..., text=True)`` reads
+    them (universal newlines). A traceback that escapes is printed to standard error
+    (exit 1), ``SystemExit`` gives its code, as the interpreter would. The disk cache's
+    folder is found again when ``env`` may move it; the interpreters the command built
+    are forgotten after it, as a process ends."""
+    from rulewright.command import main as entry_point
+    from rulewright.compiler import cache
+    from rulewright.compiler.interpret import interpreter as interpreter_module
+    data = stdin.encode() if isinstance(stdin, str) else stdin
+    for stream in (sys.stdout, sys.stderr):
+        stream.flush()
+    saved_streams = sys.stdin, sys.stdout, sys.stderr
+    saved_fds = {fd: os.dup(fd) for fd in (1, 2)}
+    files = {fd: tempfile.TemporaryFile() for fd in (1, 2)}
+    saved_env = {k: os.environ.get(k) for k in env or {}}
+    saved_cwd = os.getcwd()
+    interpreters = dict(interpreter_module._INTERPRETERS)
+    moves_cache = bool(set(env or {}) & {"RULEWRIGHT_CACHE", "XDG_CACHE_HOME", "HOME"})
+    code = 1
+    try:
+        for k, v in (env or {}).items():
+            _setenv(k, v)
+        if moves_cache:
+            cache.directory.cache_clear()
+        if cwd is not None:
+            os.chdir(cwd)
+        for fd, f in files.items():
+            os.dup2(f.fileno(), fd)
+        sys.stdin = io.TextIOWrapper(io.BytesIO(data), encoding="utf-8", errors="surrogateescape")
+        sys.stdout = open(1, "w", encoding="utf-8", errors="surrogateescape", closefd=False)
+        sys.stderr = open(2, "w", buffering=1, encoding="utf-8", errors="backslashreplace", closefd=False)
+        try:
+            code = entry_point([str(a) for a in argv])
+        except SystemExit as exc:
+            if exc.code is None or isinstance(exc.code, int):
+                code = exc.code or 0
+            else:
+                print(exc.code, file=sys.stderr)
+                code = 1
+        except BaseException:       # noqa: BLE001 - as the interpreter ends on it: a traceback, exit 1
+            traceback.print_exc()
+            code = 1
+    finally:
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except (OSError, ValueError):
+                pass
+        sys.stdin, sys.stdout, sys.stderr = saved_streams
+        for fd, saved in saved_fds.items():
+            os.dup2(saved, fd)
+            os.close(saved)
+        os.chdir(saved_cwd)
+        for k, v in saved_env.items():
+            _setenv(k, v)
+        if moves_cache:
+            cache.directory.cache_clear()
+        interpreter_module._INTERPRETERS.clear()
+        interpreter_module._INTERPRETERS.update(interpreters)
+    out, err = (_read_text(files[fd]) for fd in (1, 2))
+    return Ran(code, out, err)
+
+
+def _setenv(name: str, value) -> None:
+    if value is None:
+        os.environ.pop(name, None)
+    else:
+        os.environ[name] = str(value)
+
+
+def _read_text(f) -> str:
+    """A file's bytes as ``subprocess.run(..., text=True)`` reads a pipe (UTF-8, universal newlines)."""
+    with f:
+        f.seek(0)
+        return io.TextIOWrapper(io.BytesIO(f.read()), encoding="utf-8", newline=None).read()
 
 
 def rel(target, folder) -> str:

@@ -4,15 +4,14 @@ import subprocess
 import sys
 
 import pytest
-from helpers import ROOT, rel
+from helpers import ROOT, rel, run_command
 
 SPEC = "spec/ecosystem_savanna"
 
 
 def run(*args, cwd=ROOT):
-    proc = subprocess.run([sys.executable, "-m", "rulewright", *args], cwd=cwd, capture_output=True,
-                          text=True, timeout=600)
-    return proc.returncode, proc.stdout, proc.stderr
+    """The command run in this process, as it runs in its own (``helpers.run_command``)."""
+    return run_command(*args, cwd=cwd)
 
 
 def test_check_ok():

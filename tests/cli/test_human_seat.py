@@ -10,7 +10,7 @@ import sys
 import time
 
 import pytest
-from helpers import ROOT
+from helpers import ROOT, run_command
 
 SAVANNA = "spec/ecosystem_savanna"
 
@@ -132,7 +132,7 @@ def test_the_rest_of_a_game_with_a_human_seat_is_played_by_the_others(table, tmp
 
 
 def test_a_human_seat_is_for_play_only():
-    proc = subprocess.run([sys.executable, "-m", "rulewright", "simulate", SAVANNA, "--players", "3",
-                           "--seat", "p1=human"], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    proc = run_command("simulate", SAVANNA, "--players", "3",
+                       "--seat", "p1=human", cwd=ROOT)
     assert proc.returncode == 2
     assert "no agent 'human' here (a human seat plays with 'play')" in proc.stderr

@@ -1,12 +1,10 @@
 """The documentation: generated rules pages are up to date and the site builds strictly."""
-import subprocess
-import sys
 
 import pytest
 
 from rulewright.compiler.syntax import ast as A
 from rulewright.compiler import load
-from helpers import ROOT
+from helpers import ROOT, run_command
 
 
 DOC_SPECS = ("spec/ecosystem_savanna", "spec/darwins_choice", "spec/house_rules")
@@ -17,9 +15,8 @@ def test_rules_pages_are_current(tmp_path, update_golden):
     four languages (the rulebook, reference and catalogue of each game, each version's
     rulebook, the variants' and operators' pages); a stale page fails."""
     out = tmp_path / "rules"
-    proc = subprocess.run([sys.executable, "-m", "rulewright", "docs", *DOC_SPECS, "--out", str(out),
-                           "--effects", "docs/rules/effects.json"], cwd=ROOT,
-                          capture_output=True, text=True, timeout=600)
+    proc = run_command("docs", *DOC_SPECS, "--out", str(out),
+                       "--effects", "docs/rules/effects.json", cwd=ROOT)
     assert proc.returncode == 0, proc.stderr
     written = {p.name: p.read_text(encoding="utf-8") for p in out.glob("*.md")}
     assert {"ecosystem_savanna.md", "ecosystem_savanna.fr.md", "darwins_choice.zh.md", "darwins_choice_kids.es.md",

@@ -5,13 +5,11 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from helpers import ROOT
+from helpers import ROOT, run_command
 from rulewright.compiler import load
 from rulewright.compiler.diagnostics import RulesError
 from rulewright.compiler.interpret import Interpreter
@@ -22,9 +20,8 @@ DARWIN = [ROOT / "spec" / "darwins_choice"] + sorted((ROOT / "spec" / "darwins_c
 
 
 def run(*args, cwd=ROOT):
-    proc = subprocess.run([sys.executable, "-m", "rulewright", *map(str, args)], cwd=cwd, capture_output=True,
-                          text=True, timeout=600)
-    return proc.returncode, proc.stdout, proc.stderr
+    """The command run in this process, as it runs in its own (``helpers.run_command``)."""
+    return run_command(*args, cwd=cwd)
 
 
 @pytest.mark.parametrize("spec", GAMES, ids=lambda p: p.relative_to(ROOT).as_posix())

@@ -7,14 +7,12 @@ at its own line, in whichever file it came from.
 import csv
 import json
 import re
-import subprocess
-import sys
 
 import pytest
 
 from rulewright.compiler import load
 from rulewright.compiler.diagnostics import BadInputError, ResolveError
-from helpers import ROOT
+from helpers import ROOT, run_command
 
 DARWIN = ROOT / "spec" / "darwins_choice"
 CATALOGUE = DARWIN / "animal_cards.csv"
@@ -186,14 +184,12 @@ def test_play_with_own_catalogue(tmp_path):
         r[rows[0].index("source")] = "printed"
     own = write(rows, tmp_path / "printed.csv")
     state = tmp_path / "s.json"
-    cmd = [sys.executable, "-m", "rulewright", "play", "spec/darwins_choice", "--players", "3", "--seed", "5",
-           "--cards", str(own), "--stop-at", "evaluation", "--save-state", str(state)]
-    proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=600)
+    proc = run_command("play", "spec/darwins_choice", "--players", "3", "--seed", "5",
+                       "--cards", str(own), "--stop-at", "evaluation", "--save-state", str(state), cwd=ROOT)
     assert proc.returncode == 0, proc.stderr
     # written relative to the state file, as paths in shared files are
     assert json.loads(state.read_text())["tables"] == {"animal_card": "printed.csv"}
-    proc = subprocess.run([sys.executable, "-m", "rulewright", "show", "spec/darwins_choice", "--state",
-                           str(state)], cwd=ROOT, capture_output=True, text=True, timeout=600)
+    proc = run_command("show", "spec/darwins_choice", "--state", str(state), cwd=ROOT)
     assert proc.returncode == 0, proc.stderr
     program = load(DARWIN, options={"cards": str(own)})
     shipped = load(DARWIN)
@@ -248,8 +244,7 @@ def test_a_bad_own_table_is_a_bad_input_file_exit_2(tmp_path):
     good = write(catalogue_rows(), tmp_path / "good.csv")
 
     def check(*extra):
-        return subprocess.run([sys.executable, "-m", "rulewright", "check", "spec/darwins_choice", *extra],
-                              cwd=ROOT, capture_output=True, text=True, timeout=600)
+        return run_command("check", "spec/darwins_choice", *extra, cwd=ROOT)
     bad = check("--cards", str(own))
     assert bad.returncode == 2 and "the box holds 237 Animal Cards: found 241" in bad.stderr, bad.stderr
     # located at the player's file (its header), the check as a note
@@ -296,9 +291,8 @@ def test_savanna_grid_too_small_for_the_draft_stops_before_the_first_card(spec, 
     than partway through with no cell left for a card."""
     load(SAVANNA / spec if spec else SAVANNA, settings)       # small grids load
     sets = [a for k, v in settings.items() for a in ("--set", f"{k}={v}")]
-    proc = subprocess.run([sys.executable, "-m", "rulewright", "play", str(SAVANNA / spec if spec else SAVANNA),
-                           "--players", players, "--seed", "1", *sets],
-                          cwd=ROOT, capture_output=True, text=True, timeout=600)
+    proc = run_command("play", str(SAVANNA / spec if spec else SAVANNA),
+                       "--players", players, "--seed", "1", *sets, cwd=ROOT)
     # the command's setting is what the game cannot be played with: a bad command line
     assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
     first = proc.stderr.splitlines()[0]
@@ -306,9 +300,8 @@ def test_savanna_grid_too_small_for_the_draft_stops_before_the_first_card(spec, 
     assert f"(with {' '.join(sets)}: a setting the game cannot be played with)" in proc.stderr
     assert "play.rules:" in first and "requirement 'draft_fits_grid' (ES-PLACE-03 ES-DRAFT-04)" in proc.stderr
     # a grid as large as the draft plays to the end
-    ok = subprocess.run([sys.executable, "-m", "rulewright", "play", str(SAVANNA / spec if spec else SAVANNA),
-                         "--players", players, "--seed", "1", "--set", "grid_rows=2", "--set", "grid_columns=10"],
-                        cwd=ROOT, capture_output=True, text=True, timeout=600)
+    ok = run_command("play", str(SAVANNA / spec if spec else SAVANNA),
+                     "--players", players, "--seed", "1", "--set", "grid_rows=2", "--set", "grid_columns=10", cwd=ROOT)
     assert ok.returncode == 0, ok.stderr
 
 
@@ -353,8 +346,7 @@ def test_settings_from_the_command_line_that_break_the_spec_are_usage_errors():
     """--set of an unknown name, or of a value that leaves a mode no player count, is the
     command's mistake (exit 2), said once for a base and its variants."""
     def check(*extra):
-        return subprocess.run([sys.executable, "-m", "rulewright", "check", *extra],
-                              cwd=ROOT, capture_output=True, text=True, timeout=600)
+        return run_command("check", *extra, cwd=ROOT)
     unknown = check("spec/darwins_choice", "--set", "nosuch=1")
     assert unknown.returncode == 2 and unknown.stderr.count("cannot set 'nosuch'") == 1, unknown.stderr
     assert "variants/kids.rules: the same error as spec/darwins_choice, above" in unknown.stderr
@@ -372,8 +364,7 @@ def test_a_quote_never_closed_in_a_table_file_is_located_at_its_row(tmp_path):
     lines[5] = lines[5].replace(",", ',"', 1)
     own = tmp_path / "quote.csv"
     own.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    proc = subprocess.run([sys.executable, "-m", "rulewright", "check", "spec/darwins_choice", "--cards", str(own)],
-                          cwd=ROOT, capture_output=True, text=True, timeout=600)
+    proc = run_command("check", "spec/darwins_choice", "--cards", str(own), cwd=ROOT)
     assert proc.returncode == 2, proc.stderr
     assert proc.stderr.startswith(f"{own}:6:1: error: a quote (\") opened in this row is never closed"), proc.stderr
     # a quoted cell over two lines is still one cell, and the rows after it keep their lines
@@ -381,6 +372,5 @@ def test_a_quote_never_closed_in_a_table_file_is_located_at_its_row(tmp_path):
     rows[1][rows[0].index("note")] = "two\nlines"
     rows[3][rows[0].index("part")] = "tial"
     bad = write(rows, tmp_path / "multi.csv")
-    proc = subprocess.run([sys.executable, "-m", "rulewright", "check", "spec/darwins_choice", "--cards", str(bad)],
-                          cwd=ROOT, capture_output=True, text=True, timeout=600)
+    proc = run_command("check", "spec/darwins_choice", "--cards", str(bad), cwd=ROOT)
     assert proc.returncode == 2 and f"{bad}:5:" in proc.stderr and "'tial'" in proc.stderr, proc.stderr

@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import copy
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -23,7 +21,7 @@ from rulewright.compiler.play.checks import broken_invariants
 from rulewright.compiler.play.checks import invariant_watcher
 from rulewright.compiler.diagnostics import BadInputError, RuntimeRulesError
 from rulewright.solver.queries import interpreter_for
-from helpers import ROOT
+from helpers import ROOT, run_command
 
 DARWIN = ROOT / "spec" / "darwins_choice"
 _PROGRAMS: dict = {}
@@ -152,8 +150,8 @@ def test_queries_on_broken_positions_are_errors_of_the_file_not_internal_errors(
     for i, (d, query, where) in enumerate(cases):
         path = tmp_path / f"pos{i}.json"
         path.write_text(json.dumps(d, indent=1))
-        proc = subprocess.run([sys.executable, "-m", "rulewright", "query", "spec/darwins_choice", *query,
-                               "--state", str(path)], cwd=ROOT, capture_output=True, text=True, timeout=300)
+        proc = run_command("query", "spec/darwins_choice", *query,
+                           "--state", str(path), cwd=ROOT)
         assert proc.returncode == 2, proc.stderr
         assert f"{path}:" in proc.stderr and where in proc.stderr, proc.stderr
         assert "internal error" not in proc.stderr and "Traceback" not in proc.stderr
@@ -284,8 +282,8 @@ def test_the_hand_written_position_of_the_docs_loads_and_needs_a_player(tmp_path
     assert broken_invariants(interpreter_for(program(DARWIN)), st) == []
     path = tmp_path / "pos.json"
     path.write_text(block)
-    proc = subprocess.run([sys.executable, "-m", "rulewright", "query", "spec/darwins_choice", "best-move",
-                           "--state", str(path)], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    proc = run_command("query", "spec/darwins_choice", "best-move",
+                       "--state", str(path), cwd=ROOT)
     assert proc.returncode == 2
     assert "--player is needed" in proc.stderr
     assert "hint: give --player ann (the players: ann, bo, cy), or set in the position what its default " \
@@ -524,15 +522,13 @@ def test_a_query_on_a_position_beyond_the_box_answers_after_the_warning(tmp_path
     hand = doc["per_seat"]["hand"]["p1"]
     path = tmp_path / "many.json"
     path.write_text(json.dumps(hand_with(doc, "p1", [hand[0]] * 6), indent=1))
-    done = subprocess.run([sys.executable, "-m", "rulewright", "query", str(DARWIN), "best-create",
-                           "--state", str(path), "--player", "p1", "--time-limit", "20"],
-                          capture_output=True, text=True, cwd=ROOT)
+    done = run_command("query", str(DARWIN), "best-create",
+                       "--state", str(path), "--player", "p1", "--time-limit", "20", cwd=ROOT)
     assert done.returncode == 0, done.stderr
     assert f"warning: per_seat.hand.p1[0]: 7 copies of {hand[0]} are out of the draw stacks" in done.stderr
     assert "best_create:" in done.stdout
     # --json: the answer carries them too
-    done = subprocess.run([sys.executable, "-m", "rulewright", "query", str(DARWIN), "best-create",
-                           "--state", str(path), "--player", "p1", "--time-limit", "20", "--json"],
-                          capture_output=True, text=True, cwd=ROOT)
+    done = run_command("query", str(DARWIN), "best-create",
+                       "--state", str(path), "--player", "p1", "--time-limit", "20", "--json", cwd=ROOT)
     (warning,) = json.loads(done.stdout)["warnings"]
     assert warning["at"].startswith(f"{path}:") and warning["message"].startswith("per_seat.hand.p1[0]: 7 copies")

@@ -1,21 +1,18 @@
 """Playing on from a position (play --from, simulate --from, Position.play) and
 scripted choices (play --choices, play --log read back)."""
 import json
-import subprocess
-import sys
 
 import pytest
 import rulewright
-from helpers import ROOT
+from helpers import ROOT, run_command
 
 DARWIN = "spec/darwins_choice"
 SAVANNA = "spec/ecosystem_savanna"
 
 
 def run(*args, cwd=ROOT):
-    proc = subprocess.run([sys.executable, "-m", "rulewright", *args], cwd=cwd, capture_output=True,
-                          text=True, timeout=600)
-    return proc.returncode, proc.stdout, proc.stderr
+    """The command run in this process, as it runs in its own (``helpers.run_command``)."""
+    return run_command(*args, cwd=cwd)
 
 
 @pytest.fixture(scope="module")

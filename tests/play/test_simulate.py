@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import json
 import statistics
-import subprocess
-import sys
 
 import pytest
 
@@ -19,15 +17,15 @@ from rulewright.compiler.play.simulate import aggregate
 from rulewright.compiler.play.simulate import mean_interval
 from rulewright.compiler.play.simulate import share_interval
 from rulewright.compiler.play.simulate import simulate
-from helpers import ROOT
+from helpers import ROOT, run_command
 
 SAVANNA = ROOT / "spec" / "ecosystem_savanna"
 RARE_LIONS = ROOT / "spec" / "house_rules" / "savanna_rare_lions.rules"
 
 
 def run(*args):
-    out = subprocess.run([sys.executable, "-m", "rulewright", *args], capture_output=True, text=True, cwd=ROOT)
-    return out.returncode, out.stdout, out.stderr
+    """The command run in this process, as it runs in its own (``helpers.run_command``)."""
+    return run_command(*args, cwd=ROOT)
 
 
 def one_by_one(path, players, seeds):

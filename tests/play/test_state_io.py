@@ -13,7 +13,7 @@ from rulewright.compiler.play import state_io
 from rulewright.compiler.semantics import render
 from rulewright.compiler.diagnostics import BadInputError
 from rulewright.compiler.interpret import Interpreter
-from helpers import ROOT, rel
+from helpers import ROOT, rel, run_command
 
 DARWIN = ROOT / "spec" / "darwins_choice"
 
@@ -281,11 +281,9 @@ def test_an_invariant_points_at_the_field_its_false_part_reads(darwin, saved, tm
 
 
 def run_cli(*args):
-    import subprocess
-    import sys
-    proc = subprocess.run([sys.executable, "-m", "rulewright", *args], cwd=ROOT, capture_output=True,
-                          text=True, timeout=300)
-    return proc.returncode, proc.stderr
+    """The command run in this process, as it runs in its own (``helpers.run_command``)."""
+    code, _, err = run_command(*args, cwd=ROOT)
+    return code, err
 
 
 def test_a_seat_is_found_by_its_name_before_its_title_and_number(darwin, saved, tmp_path):

@@ -9,15 +9,13 @@ tests/interpret/test_runtime_errors.py, its queries in tests/solver/test_query_m
 """
 from __future__ import annotations
 
-import subprocess
-import sys
 
 import pytest
 
 from rulewright.compiler import load
 from rulewright.compiler.diagnostics import ResolveError
 from rulewright.solver.queries import interpreter_for
-from helpers import ROOT, spec
+from helpers import ROOT, spec, run_command
 
 
 def test_a_part_a_constant_condition_leaves_out_is_never_computed(tmp_path):
@@ -88,6 +86,6 @@ def test_a_range_too_long_to_build_and_a_setting_given_twice_are_errors(tmp_path
     x=2 silently kept the last."""
     with pytest.raises(ResolveError, match="the range 1..100000000000 holds 100,000,000,000 numbers, more than"):
         load(spec(tmp_path, 'game m "M"\ndef v = size(1..100000000000)\n'))
-    proc = subprocess.run([sys.executable, "-m", "rulewright", "check", "spec/darwins_choice", "--set", "eras=3",
-                           "--set", "eras=4"], cwd=ROOT, capture_output=True, text=True, timeout=600)
+    proc = run_command("check", "spec/darwins_choice", "--set", "eras=3",
+                       "--set", "eras=4", cwd=ROOT)
     assert proc.returncode == 2 and "--set eras is given twice, as 3 and as 4" in proc.stderr, proc.stderr

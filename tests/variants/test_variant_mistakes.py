@@ -5,14 +5,12 @@ run-time error in a variant's step is located in the variant.
 """
 from __future__ import annotations
 
-import subprocess
-import sys
 
 import pytest
 
 from rulewright.compiler import load
 from rulewright.compiler.diagnostics import ResolveError, SpecSyntaxError
-from helpers import ROOT, rel, spec
+from helpers import ROOT, rel, spec, run_command
 
 DARWIN = ROOT / "spec" / "darwins_choice"
 
@@ -36,8 +34,7 @@ def test_check_of_a_variant_with_a_param_of_its_own_set(tmp_path):
 param hand_limit: int = 12
 def over_the_limit(p: seat) = size(hand(p)) > hand_limit
 ''', "hl.rules")
-    proc = subprocess.run([sys.executable, "-m", "rulewright", "check", str(variant), "--set", "hand_limit=5"],
-                          cwd=ROOT, capture_output=True, text=True, timeout=600)
+    proc = run_command("check", str(variant), "--set", "hand_limit=5", cwd=ROOT)
     assert proc.returncode == 0 and proc.stdout.startswith(f"ok: {variant}"), proc.stdout + proc.stderr
 
 
@@ -78,8 +75,7 @@ def test_a_run_time_error_in_a_variant_scoring_step_is_located_in_the_variant(tm
     step of the variant, not at the base's call of the scoring."""
     v = spec(tmp_path, f'variant v "V" extends "{rel(ROOT / "spec" / "ecosystem_savanna", tmp_path)}"\n'
                        "override step score.tree = size(contents(placed(g, tree, first(cells(g)))))\n")
-    out = subprocess.run([sys.executable, "-m", "rulewright", "score", str(ROOT / "spec" / "ecosystem_savanna"),
-                          "--variant", str(v), str(ROOT / "examples" / "margot.grid")],
-                         capture_output=True, text=True, cwd=ROOT)
+    out = run_command("score", str(ROOT / "spec" / "ecosystem_savanna"),
+                      "--variant", str(v), str(ROOT / "examples" / "margot.grid"), cwd=ROOT)
     assert out.returncode != 0
     assert out.stderr.startswith(f"{v}:2:26: error: cell (0, 0) is already taken"), out.stderr

@@ -5,8 +5,6 @@ composition itself, on small variants of the two real specs written to a
 temporary directory.
 """
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -15,7 +13,7 @@ from rulewright.compiler import load
 from rulewright.compiler.diagnostics import ResolveError
 from rulewright.compiler.variants.diffing import diff, to_json
 from rulewright.compiler.interpret import Interpreter
-from helpers import ROOT, grid, rel
+from helpers import ROOT, grid, rel, run_command
 
 DARWIN = ROOT / "spec" / "darwins_choice"
 SAVANNA = ROOT / "spec" / "ecosystem_savanna"
@@ -214,9 +212,8 @@ def test_diff_of_identical_specs_is_empty():
 
 
 def run(*args):
-    proc = subprocess.run([sys.executable, "-m", "rulewright", *args], cwd=ROOT, capture_output=True,
-                          text=True, timeout=600)
-    return proc.returncode, proc.stdout, proc.stderr
+    """The command run in this process, as it runs in its own (``helpers.run_command``)."""
+    return run_command(*args, cwd=ROOT)
 
 
 def test_cli_diff_text_and_json():

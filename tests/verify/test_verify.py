@@ -4,11 +4,11 @@ language, with their mistakes located."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from helpers import run_command
 
 from rulewright.compiler import load
 from rulewright.compiler.diagnostics import RulesError
@@ -62,9 +62,8 @@ def write(tmp_path: Path, text: str, name: str = "tiles.rules") -> Path:
 
 
 def run(*args, cwd=ROOT):
-    proc = subprocess.run([sys.executable, "-m", "rulewright", *map(str, args)], cwd=cwd, capture_output=True,
-                          text=True, timeout=600)
-    return proc.returncode, proc.stdout, proc.stderr
+    """The command run in this process, as it runs in its own (``helpers.run_command``)."""
+    return run_command(*args, cwd=cwd)
 
 
 def findings(report, check=None, name=None):

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
 import pytest
+
+from helpers import run_command
 
 from rulewright.compiler import load
 from rulewright.compiler.diagnostics import RulesError
@@ -34,9 +34,8 @@ SAVANNA = ROOT / "spec" / "ecosystem_savanna"
 
 
 def run(*args, cwd=ROOT):
-    proc = subprocess.run([sys.executable, "-m", "rulewright", *map(str, args)], cwd=cwd, capture_output=True,
-                          text=True, timeout=600)
-    return proc.returncode, proc.stdout, proc.stderr
+    """The command run in this process, as it runs in its own (``helpers.run_command``)."""
+    return run_command(*args, cwd=cwd)
 
 
 @dataclass

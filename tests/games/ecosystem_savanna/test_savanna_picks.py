@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-import sys
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -20,7 +18,7 @@ from rulewright.compiler import load
 from rulewright.compiler.semantics import runtime as rt
 from rulewright.solver.agent import SolverAgent, summary
 from rulewright.solver.queries import interpreter_for, run_query
-from helpers import ROOT, rel
+from helpers import ROOT, rel, run_command
 
 SPEC = ROOT / "spec" / "ecosystem_savanna"
 TWO = SPEC / "variants" / "two_player.rules"
@@ -194,9 +192,8 @@ def test_solver_agent_plays_every_pick(mode, players, choices):
 
 
 def test_play_with_the_solver_agent_from_the_command_line():
-    out = subprocess.run([sys.executable, "-m", "rulewright", "play", str(SPEC), "--players", "3", "--seed", "2",
-                          "--agent", "solver", "--agent-seats", "p2", "--json"],
-                         capture_output=True, text=True, cwd=ROOT)
+    out = run_command("play", str(SPEC), "--players", "3", "--seed", "2",
+                      "--agent", "solver", "--agent-seats", "p2", "--json", cwd=ROOT)
     assert out.returncode == 0, out.stderr
     doc = json.loads(out.stdout)
     assert doc["solver_agents"]["p2"]["query"] == "best_pick"
@@ -212,8 +209,7 @@ def test_least_of_a_chosen_grid_is_refused_with_a_hint(tmp_path):
                        '  choose g: ecosystem where full(g) and within(contents(g), box)\n'
                        '  maximize 0 - least(score(g, []))\n'
                        '}\n')
-    out = subprocess.run([sys.executable, "-m", "rulewright", "query", str(variant), "worst"],
-                         capture_output=True, text=True, cwd=ROOT)
+    out = run_command("query", str(variant), "worst", cwd=ROOT)
     assert out.returncode == 1, out.stderr
     assert "Traceback" not in out.stderr
     first = out.stderr.splitlines()[0]
@@ -226,8 +222,8 @@ def test_least_of_a_chosen_grid_is_refused_with_a_hint(tmp_path):
                        .replace("choose g: ecosystem where full(g) and within(contents(g), box)",
                                 "input g: ecosystem\n  input k: card\n  choose spot in placements(g) where can_place(g, spot)")
                        .replace("least(score(g, []))", "least(score(placed(g, k, spot), []))"))
-    out = subprocess.run([sys.executable, "-m", "rulewright", "query", str(variant), "worst", "--g",
-                          "examples/partial.grid", "--k", "lion"], capture_output=True, text=True, cwd=ROOT)
+    out = run_command("query", str(variant), "worst", "--g",
+                      "examples/partial.grid", "--k", "lion", cwd=ROOT)
     assert out.returncode == 1 and "Traceback" not in out.stderr and "internal error" not in out.stderr
     assert "the query is asked on a position" in out.stderr
 
@@ -258,8 +254,8 @@ def test_a_rule_without_parameters_gives_its_sentence(tmp_path):
 
 def test_a_scoring_choice_of_cells_is_shown_as_cells():
     """The lion's prey chosen inside the score is shown as cells: "(r, c)"."""
-    out = subprocess.run([sys.executable, "-m", "rulewright", "query", str(SPEC), "best-placement", "--state",
-                          "examples/partial.grid", "--card", "hyena"], capture_output=True, text=True, cwd=ROOT)
+    out = run_command("query", str(SPEC), "best-placement", "--state",
+                      "examples/partial.grid", "--card", "hyena", cwd=ROOT)
     assert out.returncode == 0, out.stderr
     line = next(ln for ln in out.stdout.splitlines() if ln.startswith("  lion prey:"))
     assert re.fullmatch(r"  lion prey: (none|\(-?\d+, -?\d+\)( \(-?\d+, -?\d+\))*)", line), line
