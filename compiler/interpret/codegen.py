@@ -24,6 +24,7 @@ from rulewright.compiler.types import BoardT, CollT
 
 
 _SAFE_NAME = re.compile(r"[a-z_][a-z0-9_]*")
+_FIELD = re.compile(r"f_[a-z0-9_]+")
 _INT64 = range(-2 ** 63, 2 ** 63)
 
 
@@ -146,6 +147,7 @@ class ExprCompiler:
         self.program = program
         self.em = em
         self.rename: dict[str, str] = {}     # binder -> Python name inside flattened loops
+        self.fast = True        # (False: the code as before the speed-ups, the baseline of benchmarks/play.py)
 
     def ex(self, e: I.Expr) -> str:
         return getattr(self, "ex_" + type(e).__name__)(e)
@@ -180,6 +182,9 @@ class ExprCompiler:
     def ex_Op(self, e: I.Op) -> str:
         operator = OPERATORS[e.op]
         args = [self.ex(a) for a in e.args]
+        if e.op == "field" and self.fast and isinstance(e.data, str) and _FIELD.fullmatch(e.data):
+            return f"{args[0]}.{e.data}"        # a record's field, read as an attribute (its name is made
+            #                                     of the fixed alphabet; vetted checks it again)
         data = self.em.const(e.data) if e.data is not None else None
         return operator.emit(args, data, self.span_of(operator.py, e))
 

@@ -45,6 +45,7 @@ class Interpreter:
         self._func_src: dict[str, str] = {}
         self.em = Emitter()
         self.exc = ExprCompiler(program, self.em)
+        self.exc.fast = fast
         self.flat = Flattener(self.exc, self.em)
         self._span_list: list[Span] = []
         self._eval_cache: dict = {}
