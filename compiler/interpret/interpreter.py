@@ -504,9 +504,9 @@ def memoize(ns: dict, sources: dict[str, str], state_memo: dict) -> None:
     ``ns`` by one that remembers its values: a definition that reads no state, directly or
     through those it calls, for as long as the interpreter lives (bounded); one that reads
     the state in ``state_memo``, which the procedures clear whenever the state may change.
-    A definition that reads a scoring's forced choices is not remembered. Values of the
-    language are immutable, and compared and hashed by value; a call whose arguments cannot
-    be hashed (a pile) is evaluated."""
+    A definition that reads a scoring's forced choices is not remembered, nor one cheaper
+    than a memo (no loop, at most one call). Values of the language are immutable
+    (``runtime.remembered`` says how each memo is keyed)."""
     calls = {name: set(_CALLED.findall(src)) & sources.keys() for name, src in sources.items()}
     reads = {name for name, src in sources.items() if "ST." in src or "_FORCE" in src}
     forced = {name for name, src in sources.items() if "_FORCE" in src}
@@ -520,9 +520,10 @@ def memoize(ns: dict, sources: dict[str, str], state_memo: dict) -> None:
             if name not in forced and called & forced:
                 forced.add(name)
                 changed = True
-    for name in sources:
-        if name in forced:
-            continue
+    for name, src in sources.items():
+        body = src.split("\n", 1)[1]
+        if name in forced or (" for " not in body and len(_CALLED.findall(body)) < 2):
+            continue        # (a definition without a loop that calls at most one other: cheaper than a memo)
         ns[name] = rt.remembered(ns[name], state_memo if name in reads else {}, name if name in reads else None,
                                  ns, name)
 

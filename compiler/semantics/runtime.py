@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import collections
 import itertools
-from time import perf_counter
+from time import thread_time_ns
 import math
 import re
 from dataclasses import dataclass, field
@@ -719,7 +719,18 @@ BASELINE = {"subsets_of": lambda items, most=None: _subsets(items, most, typed=F
 _MISSING = object()
 MOST_REMEMBERED = 50_000        # values a definition that reads no state keeps (then forgets all)
 TRIAL_CALLS = 2_000             # calls after which a memo that does not pay is dropped
-_MEMO_COST = 4e-7               # seconds a memo costs a call (hash, look-up), about
+_MEMO_COST = 400             # nanoseconds a memo's look-up costs a call, about
+
+
+def _clock_cost() -> int:
+    """Nanoseconds that reading the thread's clock twice takes (taken off each miss)."""
+    start = thread_time_ns()
+    for _ in range(200):
+        thread_time_ns()
+    return (thread_time_ns() - start) // 200
+
+
+_CLOCK_COST = _clock_cost()
 
 
 def remembered(fn, memo: dict, name: str | None, ns: dict, gname: str):
@@ -730,12 +741,13 @@ def remembered(fn, memo: dict, name: str | None, ns: dict, gname: str):
     state may change). Arguments that cannot be hashed (a pile) are evaluated each time.
 
     Over its first ``TRIAL_CALLS`` calls it counts what the memo saves (its hits times
-    the time a miss takes) against what it costs (every call's look-up); then it puts
-    in ``ns[gname]`` the memo without the counting, or ``fn`` itself when the memo does
-    not pay. Either way the values are the same: only the time differs."""
+    the processor time a miss takes: the thread's own, so a busy machine does not sway
+    it) against what it costs (a look-up for every call); then it puts in ``ns[gname]``
+    the memo without the counting, or ``fn`` itself when the memo does not pay. Either
+    way the values are the same: only the time differs."""
     keyed = (lambda args: args) if name is None else (lambda args: (name, args))
     hits = misses = 0
-    spent = 0.0
+    spent = 0
 
     def lean(*args):
         key = args if name is None else (name, args)
@@ -758,15 +770,15 @@ def remembered(fn, memo: dict, name: str | None, ns: dict, gname: str):
         except TypeError:
             return fn(*args)
         if value is _MISSING:
-            start = perf_counter()
+            start = thread_time_ns()
             value = fn(*args)
-            spent += perf_counter() - start
+            spent += thread_time_ns() - start - _CLOCK_COST
             misses += 1
             if name is None and len(memo) >= MOST_REMEMBERED:
                 memo.clear()
             memo[key] = value
             if hits + misses >= TRIAL_CALLS and ns.get(gname) is trial:
-                pays = hits * (spent / misses) > 2 * (hits + misses) * _MEMO_COST
+                pays = hits * max(0, spent) / misses > 2 * (hits + misses) * _MEMO_COST
                 ns[gname] = lean if pays else fn
         else:
             hits += 1
