@@ -6,55 +6,18 @@ In:  parsed arguments. Out: a checked program, a game state, or a located error.
 """
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from dataclasses import replace
 from pathlib import Path
 
-from rulewright.compiler import graph as rules_graph, load, files
-from rulewright.compiler.diagnostics import BadInputError, Diagnostic, RulesError, did_you_mean, whole_number, Span
+from rulewright.compiler import load, files
+from rulewright.compiler.diagnostics import BadInputError, Diagnostic, RulesError, did_you_mean, Span
 from rulewright.compiler.types import BoardT
 from rulewright.compiler.play import state_io
 from rulewright.compiler.interpret import Interpreter
-import networkx as nx
 from rulewright.compiler.play.state_io import locate, path_text
-
-
-class UsageError(BadInputError):
-    pass
-
-
-class _Once(argparse.Action):
-    """An option with one value: given twice (or under two names, --cards and
-    --card-table), it is refused rather than the last one silently winning."""
-
-    def __call__(self, parser, namespace, values, option_string=None):
-        given = namespace.__dict__.setdefault("_given", {})
-        # a whole number given to a decimal option is shown as written (--time-limit 1, not 1.0)
-        shown = int(values) if isinstance(values, float) and values.is_integer() else values
-        if self.dest in given:
-            before, first = given[self.dest]
-            what = f"{option_string} is given twice" if first == option_string else \
-                f"{first} and {option_string} are one option, given twice"
-            parser.error(f"{what} ({before}, then {option_string} {shown}): give it once")
-        given[self.dest] = (f"{option_string} {shown}", option_string)
-        setattr(namespace, self.dest, values)
-
-
-class _Parser(argparse.ArgumentParser):
-    def __init__(self, *args, **kwargs):
-        kwargs.setdefault("allow_abbrev", False)   # a query input --card is not --card-table
-        super().__init__(*args, **kwargs)
-
-    def add_argument(self, *args, **kwargs):
-        if args and str(args[0]).startswith("--") and kwargs.get("action") is None and \
-                kwargs.get("nargs") in (None, "?"):
-            kwargs["action"] = _Once
-        return super().add_argument(*args, **kwargs)
-
-    def error(self, message):  # one clear message, exit 2
-        raise UsageError(f"{self.prog}: {message} (see {self.prog} --help)")
+from rulewright.cli.options import UsageError
 
 
 def _overrides(items: list[str] | None) -> dict[str, str]:
@@ -426,34 +389,8 @@ def _seat(raw: str, state, name: str):
 def _reads_state(program, query):
     """Whether a query reads the game state (a state variable is downstream of it in
     the rules graph)."""
+    import networkx as nx                                   # (lazy: networkx, for this question
+    from rulewright.compiler import graph as rules_graph   # only)
     g = rules_graph.build(program)
     seen = nx.descendants(g, query.name) if query.name in g else set()
     return [n in program.state for n in seen]
-
-
-MOST_WORKERS = 1024      # CP-SAT's model is invalid past 10,000 workers; no machine here has more cores
-
-
-def _whole(what: str):
-    """An argparse type: a whole number written in at most 18 digits (as every number a
-    user types: see ``whole_number``)."""
-    def parse(text: str):
-        value = whole_number(text)
-        if value is None:
-            raise argparse.ArgumentTypeError(f"'{text[:40]}' is not {what}")
-        return value
-    return parse
-
-
-def _positive(kind, what: str, most=None, least=None):
-    """An argparse type: a number of ``kind`` above 0 (a time limit, a worker count), or
-    at least ``least`` when given, and at most ``most`` when given."""
-    def parse(text: str):
-        try:
-            value = kind(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"'{text}' is not {what}") from None
-        if not (value > 0 if least is None else value >= least) or value != value or value == float("inf") or (most is not None and value > most):
-            raise argparse.ArgumentTypeError(f"'{text}' is not {what}")
-        return value
-    return parse

@@ -10,6 +10,7 @@ Commands: check, diff, graph, dump, docs (``spec``); score, play, simulate, show
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import signal
 import sys
@@ -19,15 +20,21 @@ from pathlib import Path
 from rulewright import __version__
 from rulewright.compiler.diagnostics import RulesError, RuntimeRulesError
 
-from rulewright.cli.common import MOST_WORKERS, UsageError, _Parser, _blame_settings, _positive, _whole
-from rulewright.cli.play import cmd_play, cmd_score, cmd_show, cmd_simulate
+from rulewright.cli.options import CHECK_HELP, MOST_WORKERS, UsageError, _Parser, _positive, _whole
 from rulewright.cli import terminal
-from rulewright.cli.query import cmd_query
-from rulewright.cli.spec import cmd_check, cmd_diff, cmd_docs, cmd_dump, cmd_examples, cmd_graph
-from rulewright.cli.translate import cmd_translations
-from rulewright.cli.verify import CHECK_HELP, cmd_verify
 from rulewright.compiler import files
-from rulewright.compiler.interpret import locate
+
+# Each command's module, loaded when the command runs (inside the guard of Ctrl-C): the
+# parser, --help and --version load none of them, nor the compiler, Lark, networkx,
+# OR-Tools or rich.
+COMMANDS = {"check": "spec", "diff": "spec", "graph": "spec", "dump": "spec", "docs": "spec",
+            "examples": "spec", "score": "play", "play": "play", "simulate": "play", "show": "play",
+            "query": "query", "verify": "verify", "translations": "translate"}
+
+
+def command(name: str):
+    """The function of the command ``name`` (``cmd_check`` of ``rulewright.cli.spec``...)."""
+    return getattr(importlib.import_module(f"rulewright.cli.{COMMANDS[name]}"), f"cmd_{name}")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -227,7 +234,6 @@ def main(argv: list[str] | None = None) -> int:
 
 def _main(argv: list[str] | None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    parser = build_parser()
     query_help = False
     if argv[:1] == ["query"] and len([a for a in argv[1:] if not a.startswith("-")]) >= 2 and \
             ("-h" in argv or "--help" in argv):
@@ -235,6 +241,7 @@ def _main(argv: list[str] | None) -> int:
         query_help = True
         argv = [a for a in argv if a not in ("-h", "--help")]
     try:
+        parser = build_parser()         # (inside the guard: the first parser loads argparse's helpers)
         args, extra = parser.parse_known_args(argv)
         args.query_help = query_help
         files.clear_roots()
@@ -253,19 +260,19 @@ def _main(argv: list[str] | None) -> int:
         if args.command != "query" and extra:
             raise UsageError(f"rulewright {args.command}: unrecognized arguments: {' '.join(extra)}")
         if args.command == "query":
-            code = cmd_query(args, extra)
+            code = command("query")(args, extra)
         else:
-            code = {"check": cmd_check, "graph": cmd_graph, "dump": cmd_dump, "score": cmd_score,
-                    "play": cmd_play, "docs": cmd_docs, "show": cmd_show, "diff": cmd_diff,
-                    "simulate": cmd_simulate, "verify": cmd_verify,
-                    "translations": cmd_translations, "examples": cmd_examples}[args.command](args)
+            code = command(args.command)(args)
     except RulesError as exc:
         refused = getattr(exc, "requirement", None)
         if isinstance(exc, RuntimeRulesError):
+            from rulewright.compiler.interpret import locate     # (lazy: the error of a rule that ran)
             exc = locate(exc)
         print(exc.render(), file=sys.stderr)
-        if refused and "args" in locals() and _blame_settings(args, refused):
-            return 2
+        if refused and "args" in locals():
+            from rulewright.cli.common import _blame_settings     # (lazy: a requirement refused the game)
+            if _blame_settings(args, refused):
+                return 2
         return exc.exit_code
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)

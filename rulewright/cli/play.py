@@ -27,7 +27,6 @@ from rulewright.compiler.interpret import Interpreter, locate, RandomAgent
 from rulewright.compiler.play.checks import broken_invariants, invariant_note, invariant_watcher
 from rulewright.compiler.ir import checkpoint_names
 from rulewright.compiler.play import resume, script, state_io
-from rulewright.compiler.play.simulate import simulate, compare
 from rulewright.compiler.diagnostics import RuntimeRulesError
 
 
@@ -346,6 +345,7 @@ def cmd_play(args) -> int:
 
 def cmd_simulate(args) -> int:
     """Many seeded games of one mode; with --against, the same seeds under another spec."""
+    from rulewright.compiler.play.simulate import compare, simulate     # (loaded for simulate only)
     begin = None
     if args.from_state:
         if args.against:
@@ -467,6 +467,7 @@ def _differences_json(diffs: dict) -> dict:
 def _summary_lines(mine, theirs=None) -> list[str]:
     """Each report's aggregate as a table; with ``theirs``, its column and the
     difference (paired by seed, with its interval)."""
+    from rulewright.compiler.play.simulate import compare     # (loaded for simulate only)
     diffs = compare(mine, theirs) if theirs is not None else {}
     clear_seen = False
 

@@ -9,7 +9,8 @@ import json
 from rulewright.compiler.diagnostics import did_you_mean
 from rulewright.compiler.semantics.render import text_value
 
-from rulewright.cli.common import UsageError, _Parser, _load, _load_state, _reads_state, _seat
+from rulewright.cli.common import UsageError, _load, _load_state, _reads_state, _seat
+from rulewright.cli.options import _Parser
 from rulewright.compiler.types import BoolT, SeatT
 from rulewright.compiler import ir as I
 from rulewright.compiler.play.inputs import parse_value

@@ -12,18 +12,13 @@ from pathlib import Path
 from rulewright.compiler.syntax import ast as A
 from rulewright.compiler import files as files_mod, graph as rules_graph, load
 from rulewright.compiler.diagnostics import BadInputError, RulesError
-from rulewright.compiler.variants import lost_checkpoints, diffing
+from rulewright.compiler.variants import lost_checkpoints
 
 from rulewright.cli.common import UsageError, _load, _overrides
 from rulewright.compiler.loader import _Specs, unread_settings, parse_files, spec_files
 from rulewright.compiler.interpret import Interpreter
-from rulewright.compiler.play.examples import run_examples
-from rulewright.compiler.play.simulate import simulate
-from rulewright.compiler.semantics.render import jsonable, text_value
-from rulewright.compiler.syntax.ast import dump
-from rulewright.compiler.docgen import variants_page, operators_page
-from rulewright.compiler.docgen import house, markup, rulebook
-from rulewright.compiler.docgen.translations import LANGUAGES, Translator
+# (the pages' modules, the examples' and the games' load with the commands that use them:
+# check loads none of them)
 
 
 # ------------------------------------------------------------------ commands
@@ -130,6 +125,7 @@ def cmd_check(args) -> int:
 
 
 def cmd_diff(args) -> int:
+    from rulewright.compiler.variants import diffing      # (lazy, as every module below that check needs not)
     base = _load(args.base, args)
     variant = _load(args.variant_spec, args)
     if base.name != variant.name:
@@ -155,6 +151,7 @@ def cmd_graph(args) -> int:
 
 
 def cmd_dump(args) -> int:
+    from rulewright.compiler.syntax.ast import dump       # (lazy)
     if args.stage == "ast":
         for f in parse_files(spec_files(args.path)):
             print(dump(f))
@@ -168,6 +165,7 @@ def variant_pages(path: str, args=None, loaded: dict | None = None) -> list[tupl
     """(file name, Markdown) of the variants page of a spec directory (its variants
     below it) or of a directory of variants (one page for all). ``loaded``: programs
     already loaded, by path (each spec is loaded once)."""
+    from rulewright.compiler.docgen import markup, variants_page     # (lazy: the pages' modules)
     sets = _overrides(args.set) if args is not None else {}
     loaded = {} if loaded is None else loaded
 
@@ -200,6 +198,8 @@ def variant_pages(path: str, args=None, loaded: dict | None = None) -> list[tupl
 def cmd_examples(args) -> int:
     """Run every worked example of the specs: each expectation, the rulebook's number and the
     rules' side by side; exit 1 when one does not hold."""
+    from rulewright.compiler.play.examples import run_examples              # (lazy: the examples'
+    from rulewright.compiler.semantics.render import jsonable, text_value   # modules)
     failed = 0
     report = []
     for path in args.specs:
@@ -241,6 +241,7 @@ def cmd_examples(args) -> int:
 
 def languages(text: str | None) -> list[str]:
     """The languages of ``--lang`` (all four when not given)."""
+    from rulewright.compiler.docgen.translations import LANGUAGES     # (lazy: the pages' modules)
     if not text:
         return list(LANGUAGES)
     langs = [x.strip() for x in text.split(",") if x.strip()]
@@ -254,6 +255,8 @@ def languages(text: str | None) -> list[str]:
 def game_pages(program, spec: str, guarantees, langs: list[str]) -> dict[str, str]:
     """A game's pages (rulebook, reference, catalogue) in each language, its texts translated
     by the catalogues beside the spec."""
+    from rulewright.compiler.docgen import rulebook                    # (lazy: the pages'
+    from rulewright.compiler.docgen.translations import Translator    # modules)
     out: dict[str, str] = {}
     files = [f.path for f in program.files] + [v.path for v in program.variants]
     for lang in langs:
@@ -263,6 +266,8 @@ def game_pages(program, spec: str, guarantees, langs: list[str]) -> dict[str, st
 
 def version_pages(path: str, args, loaded: dict) -> dict[str, str]:
     """The rulebook of each version of a game (its ``variants/`` files), in each language."""
+    from rulewright.compiler.docgen import rulebook                    # (lazy: the pages'
+    from rulewright.compiler.docgen.translations import Translator    # modules)
     p = Path(path)
     out: dict[str, str] = {}
     if not p.is_dir() or not (p / "variants").is_dir() or str(path) not in loaded:
@@ -280,6 +285,8 @@ def version_pages(path: str, args, loaded: dict) -> dict[str, str]:
 def house_pages(path: str, args, loaded: dict, effects: dict) -> dict[str, str]:
     """A page per house rule of a directory of variants (one that is no game's own), in each
     language, with its measured effect where ``effects`` holds one for the rules as they are."""
+    from rulewright.compiler.docgen import house                       # (lazy: the pages'
+    from rulewright.compiler.docgen.translations import Translator    # modules)
     p = Path(path)
     out: dict[str, str] = {}
     if not p.is_dir() or any(not t.endswith(".rules") for t in _check_targets(path)):
@@ -304,6 +311,8 @@ def house_pages(path: str, args, loaded: dict, effects: dict) -> dict[str, str]:
 def measure_effects(path: str, args, loaded: dict, effects: dict, games: int) -> None:
     """Play ``games`` seeded games of each house rule of ``path`` and of its base game (only
     those whose rules changed since they were measured), into ``effects``."""
+    from rulewright.compiler.docgen import house                       # (lazy: the pages' and
+    from rulewright.compiler.play.simulate import simulate            # the games' modules)
     p = Path(path)
     if not p.is_dir() or any(not t.endswith(".rules") for t in _check_targets(path)):
         return
@@ -322,6 +331,7 @@ def measure_effects(path: str, args, loaded: dict, effects: dict, games: int) ->
 
 
 def cmd_docs(args) -> int:
+    from rulewright.compiler.docgen import house, markup, operators_page, variants_page   # (lazy: the pages')
     out = Path(args.out)
     if out.exists() and not out.is_dir():
         raise UsageError(f"--out {args.out}: a file, not a folder (the pages are written in a folder)")

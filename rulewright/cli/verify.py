@@ -15,9 +15,6 @@ import sys
 from rulewright.cli import terminal
 from rulewright.cli.common import UsageError, _load
 
-CHECK_HELP = ("never_holds, always_holds, unused, range, choosable, property, differs, invariant, "
-              "playable, terminates, runtime")
-
 
 def cmd_verify(args) -> int:
     # the solver, and OR-Tools with it, loads only for the commands that solve
