@@ -12,29 +12,40 @@ Out: a graph whose nodes are definitions (the steps of scorings, procedures and
 It gives the execution order of steps, cycle errors printed edge by edge
 (``a -> b -> a`` with a location per edge), what a change can affect
 (``downstream``), and the JSON and Graphviz dumps of ``rulewright graph``.
+
+networkx loads when a graph is built, or a cycle is found: the check that there is
+none, which every spec's resolution runs, needs nothing of it.
 """
 from __future__ import annotations
 
 import json
-
-import networkx as nx
+from typing import TYPE_CHECKING
 
 from rulewright.compiler.syntax import ast as A
 from rulewright.compiler.diagnostics import Diagnostic, GraphError, Span
 
+if TYPE_CHECKING:
+    import networkx as nx
+
 
 def check_cycles(edges, defs: dict[str, A.Definition]) -> None:
-    g = nx.DiGraph()
+    spans: dict[tuple[str, str], Span] = {}         # each edge once, with the span that made it first
+    after: dict[str, list[str]] = {}
     for src, dst, kind, span in edges:
         if src == dst:
-            d = defs.get(src)
             raise GraphError(Diagnostic(span, f"'{src}' uses itself: {src} -> {src}",
                                         "a definition cannot refer to itself; "
                                         "use an aggregate (sum, count, ...) to go over a collection"))
-        if not g.has_edge(src, dst):
-            g.add_edge(src, dst, span=span)
-    if nx.is_directed_acyclic_graph(g):      # a topological sort: much faster than find_cycle
+        if (src, dst) not in spans:
+            spans[src, dst] = span
+            after.setdefault(src, []).append(dst)
+            after.setdefault(dst, [])
+    if _acyclic(after):
         return
+    import networkx as nx       # a cycle: networkx finds it (the same one, whatever the run)
+    g = nx.DiGraph()
+    for (src, dst), span in spans.items():
+        g.add_edge(src, dst, span=span)
     try:
         cycle = nx.find_cycle(g)
     except nx.NetworkXNoCycle:
@@ -47,11 +58,31 @@ def check_cycles(edges, defs: dict[str, A.Definition]) -> None:
                                 notes=notes))
 
 
+def _acyclic(after: dict[str, list[str]]) -> bool:
+    """Whether the graph (each node -> the nodes its edges lead to) has no cycle: a
+    topological sort (Kahn's) that reaches every node."""
+    before = dict.fromkeys(after, 0)
+    for targets in after.values():
+        for m in targets:
+            before[m] += 1
+    ready = [n for n, count in before.items() if count == 0]
+    sorted_ = 0
+    while ready:
+        n = ready.pop()
+        sorted_ += 1
+        for m in after[n]:
+            before[m] -= 1
+            if before[m] == 0:
+                ready.append(m)
+    return sorted_ == len(before)
+
+
 def _span_text(span: Span) -> str:
     return f"{span.file}:{span.line}:{span.col}"
 
 
 def build(program) -> nx.DiGraph:
+    import networkx as nx       # (lazy: loaded when a graph is asked for)
     g = nx.DiGraph(name=program.name)
     for name, d in program.definitions.items():
         if isinstance(d, A.Game):
@@ -91,6 +122,7 @@ def _kind(d: A.Definition) -> str:
 
 
 def step_order(g: nx.DiGraph, scoring: str) -> list[str]:
+    import networkx as nx       # (lazy: loaded when a graph is asked for)
     steps = [n for n in g.successors(scoring) if g.edges[scoring, n]["kind"] == "contains"]
     sub = g.subgraph(steps)
     return list(nx.topological_sort(sub))
