@@ -1,6 +1,7 @@
 """What the front end computes from files, kept between runs.
 
-In:  a kind (``grammar``, ``ast``), the texts a result is computed from, the result.
+In:  a kind (``grammar``, ``ast``, ``program``, ``code``), the texts a result is computed
+     from, the result.
 Out: the result of an earlier run on the same texts and the same front end, or None.
 
 Building the parser's tables takes about a second and parsing a large spec half a
@@ -10,18 +11,33 @@ else ``~/.cache/rulewright``; ``RULEWRIGHT_CACHE=off`` keeps nothing. A file's k
 is a hash of its inputs and of the front end's own source (the grammar and every
 module of ``compiler/``), so a changed spec, a changed path or a changed compiler
 never reads an old result. A cache that cannot be read or written is passed over.
+
+What is kept: a file's syntax tree (``ast``, by ``loader.parse_files``), a checked
+program with what it was made from (``program``, by ``loader.load``), the compiled code
+of a program's generated module (``code``, by ``interpret/codecache.py``). Every entry
+is written by the one writer (``files.write_bytes``: never through a symbolic link,
+whole or not at all) and read only when it is a regular file of this user's, not
+through a link (``read``).
 """
 from __future__ import annotations
 
+import gc
 import hashlib
+import io
 import os
 import pickle
+import stat
 import sys
-import tempfile
 from functools import lru_cache
 from pathlib import Path
 
+from rulewright.compiler import files
+from rulewright.compiler.semantics import runtime as rt
+
 _HERE = Path(__file__).parent
+
+# The largest entry read back (a program of a large spec is about a megabyte).
+MOST_BYTES = 256 * 1024 * 1024
 
 
 @lru_cache(maxsize=1)
@@ -50,39 +66,138 @@ def front_end_version() -> str:
     return h.hexdigest()
 
 
-def path_for(kind: str, *inputs: str) -> Path | None:
+def key(kind: str, *inputs: str) -> str:
+    """The hash naming a result of ``kind`` computed from ``inputs`` by this front end."""
+    h = hashlib.sha256(front_end_version().encode())
+    h.update(b"\0" + kind.encode())
+    for text in inputs:
+        h.update(b"\0" + text.encode("utf-8", errors="surrogatepass"))
+    return h.hexdigest()
+
+
+def path_for(kind: str, *inputs: str, suffix: str = ".pickle") -> Path | None:
     """The file of a result computed from ``inputs`` (None when caching is off)."""
     where = directory()
     if where is None:
         return None
-    h = hashlib.sha256(front_end_version().encode())
-    for text in inputs:
-        h.update(b"\0" + text.encode("utf-8"))
-    return where / f"{kind}-{h.hexdigest()[:24]}.pickle"
+    return where / f"{kind}-{key(kind, *inputs)[:24]}{suffix}"
+
+
+def read(path: Path | None) -> bytes | None:
+    """The bytes of a cache entry; None when there is none, or it is not a regular file of
+    this user's (a link, a folder, a file another user put there) or larger than
+    ``MOST_BYTES``."""
+    if path is None:
+        return None
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0))
+    except OSError:
+        return None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > MOST_BYTES or \
+                (hasattr(os, "geteuid") and info.st_uid != os.geteuid()):
+            return None
+        with os.fdopen(fd, "rb", closefd=False) as f:
+            return f.read(MOST_BYTES + 1)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
+def write(path: Path | None, data: bytes) -> bool:
+    """``data`` kept as the entry ``path`` by the one writer; False when it cannot be."""
+    where = directory()
+    if path is None or where is None:
+        return False
+    try:
+        files.write_bytes(path, data, inside=where)
+    except Exception:       # a full disk, a folder taken away: the entry is not kept
+        return False
+    return True
+
+
+def digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+class _Pickler(pickle.Pickler):
+    """Plain pickle, and the run-time's values it cannot carry by itself: the tuple class
+    of a record (made by ``runtime.record_class``) and its values, a record field's name
+    with its type (``runtime.FieldData``)."""
+
+    def reducer_override(self, obj):
+        kind = type(obj)
+        if kind is type:
+            if issubclass(obj, tuple) and "rw_fields" in vars(obj):
+                return rt.record_class, (obj.rw_name, list(obj.rw_fields))
+        elif "rw_fields" in getattr(kind, "__dict__", ()) and isinstance(obj, tuple):
+            return kind, tuple(obj[1:])
+        elif kind is rt.FieldData:
+            return _field_data, (str(obj), obj.type)
+        return NotImplemented
+
+
+def _field_data(text: str, type_):
+    obj = str.__new__(rt.FieldData, text)
+    obj.type = type_
+    return obj
+
+
+def pickled(*values) -> bytes:
+    """``values`` pickled one after the other (``unpickled`` reads them one by one)."""
+    out = io.BytesIO()
+    pickler = _Pickler(out, protocol=pickle.HIGHEST_PROTOCOL)
+    for value in values:
+        pickler.dump(value)
+        pickler.clear_memo()
+    return out.getvalue()
+
+
+def unpickled(stream: io.BytesIO):
+    """The next value pickled in ``stream``. The garbage collector waits meanwhile: a
+    large tree of new objects would start it again and again, for nothing (the values
+    read hold no cycles to collect), tripling the time."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return pickle.load(stream)
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def fetch(kind: str, *inputs: str):
+    """(the result kept for ``inputs``, the hash of its entry's bytes), or None."""
+    data = read(path_for(kind, *inputs))
+    if data is None:
+        return None
+    try:
+        return unpickled(io.BytesIO(data)), digest(data)
+    except Exception:       # partly written by a run that stopped, or unreadable
+        return None
 
 
 def load(kind: str, *inputs: str):
+    kept = fetch(kind, *inputs)
+    return None if kept is None else kept[0]
+
+
+def store(kind: str, value, *inputs: str) -> str | None:
+    """``value`` kept for ``inputs``; the hash of the entry's bytes (None: not kept)."""
     path = path_for(kind, *inputs)
     if path is None:
         return None
     try:
-        with open(path, "rb") as f:
-            return pickle.load(f)
-    except Exception:       # missing, partly written by a run that stopped, or unreadable
+        data = pickled(value)
+    except Exception:       # a value pickle cannot carry, or one nested too deeply
         return None
+    return digest(data) if write(path, data) else None
 
 
-def store(kind: str, value, *inputs: str) -> None:
-    path = path_for(kind, *inputs)
-    if path is None:
-        return
-    try:
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
-        with os.fdopen(fd, "wb") as f:
-            pickle.dump(value, f, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(tmp, path)
-    except Exception:
-        try:
-            os.unlink(tmp)
-        except Exception:
-            pass
+def entry_digest(kind: str, *inputs: str) -> str | None:
+    """The hash of the bytes kept for ``inputs`` (None: none kept), without reading them
+    back as a value."""
+    data = read(path_for(kind, *inputs))
+    return None if data is None else digest(data)

@@ -65,7 +65,7 @@ class Interpreter:
                                    "_FORCE": None, "_LINESPANS": line_spans(self.source, self._span_list),
                                    **self.em.values}
         where = f"<rules {program.name}>"
-        code = compile(vetted(self.source, where), where, "exec")
+        from rulewright.compiler.interpret.codecache import compiled; code = compiled(self.source, where)  # noqa: E702 (vetted, compiled, kept)
         exec(code, self.ns)  # noqa: S102 - generated from the checked program
         if fast:
             memoize(self.ns, self._func_src, self._sm)
