@@ -3,22 +3,28 @@
 In:  a spec directory (every ``*.rules`` file directly in it, in name order) or
      one ``.rules`` file, and optional overrides of switches and params.
 Out: an ``ir.Program``; any problem raises a ``RulesError`` with spans.
+
+A checked program is kept in the cache (``cache``) with what it was made from: the
+text of each ``.rules`` file and its kept syntax tree, the ``.rules`` files of each
+spec folder, each table file, the position files of its examples, each one's real
+path (links followed). A later load with the same command line, working folder and
+allowed folders reads those files again and, when every one is as it was, returns the
+program kept, parsing, resolving and checking nothing (``_Kept``).
 """
 from __future__ import annotations
 
+import io
+import os
 import re
 from pathlib import Path
 from typing import Any
 
-from rulewright.compiler import cache, files, variants as V
-from rulewright.compiler.syntax.build_ast import build
-from rulewright.compiler.diagnostics import (BadInputError, Diagnostic, ResolveError, Span, SpecSyntaxError, register_source)
+from rulewright.compiler import cache, diagnostics, files
+from rulewright.compiler.diagnostics import (BadInputError, Diagnostic, ResolveError, Span, SpecSyntaxError,
+                                             did_you_mean, register_source)
 from rulewright.compiler.play.inputs import decoded
-from rulewright.compiler.syntax.parse import parse_text
-from rulewright.compiler.resolve import Resolver
 from rulewright.compiler.syntax import ast as A
-from rulewright.compiler.play.checks import run_checks
-from rulewright.compiler.diagnostics import did_you_mean
+# (the parser, the variants, the resolver and the checks load when a spec is not kept)
 
 
 def spec_files(path: str | Path) -> list[Path]:
@@ -84,6 +90,10 @@ class _Specs:
     def __init__(self, roots: list[Path] | None = None):
         self.parsed: dict[Path, object] = {}
         self.roots = roots if roots is not None else files.allowed()   # where 'extends' may lead
+        # what was read, for the program kept in the cache: each file's name as read ->
+        # (its text, the hash of its kept syntax tree); each spec folder -> its .rules files
+        self.read: dict[str, tuple[str, str | None]] = {}
+        self.listed: dict[str, list[str]] = {}
 
     def file(self, f: Path):
         key = files.real(f)
@@ -91,7 +101,7 @@ class _Specs:
             raise BadInputError(f"{_shown(f)}: a symbolic link that leads outside the allowed folders "
                                 f"({files.refusal_hint()})")
         if key not in self.parsed:
-            self.parsed[key] = parse_files([Path(_shown(key))])[0]
+            self.parsed[key] = parse_files([Path(_shown(key))], self.read)[0]
         return self.parsed[key]
 
     def is_variant(self, p: Path) -> bool:
@@ -100,7 +110,10 @@ class _Specs:
     def base(self, p: Path):
         """The base files of a spec directory (its variant files left out) or one file."""
         files, errors = [], []
-        for f in spec_files(p):
+        found = spec_files(p)
+        if p.is_dir():
+            self.listed[str(p)] = [f.name for f in found]
+        for f in found:
             try:
                 files.append(self.file(f))
             except SpecSyntaxError as exc:
@@ -146,13 +159,18 @@ class _Specs:
         return base, chain + [key]
 
 
-def parse_files(files: list[Path]):
+def parse_files(files: list[Path], read: dict | None = None):
+    """The syntax tree of each file (kept in the cache, or parsed and kept). ``read``, when
+    given, gets each file's name -> (its text, the hash of its kept tree or None)."""
     out, errors = [], []
     for f in files:
         text = decoded(str(f))
         register_source(str(f), text)
-        built = cache.load("ast", str(f), text)
+        kept = cache.fetch("ast", str(f), text)
+        built, tree = kept if kept is not None else (None, None)
         if built is None:
+            from rulewright.compiler.syntax.build_ast import build     # (lazy: Lark and the parser load
+            from rulewright.compiler.syntax.parse import parse_text    # for a file whose tree is not kept)
             try:
                 built = build(parse_text(text, str(f)), str(f))
             except SpecSyntaxError as exc:
@@ -162,7 +180,9 @@ def parse_files(files: list[Path]):
                 errors.append(Diagnostic(Span(str(f), 1, 1, 1, 2), "an expression of this file nests too deeply "
                                          "for the compiler", "split it into definitions"))
                 continue
-            cache.store("ast", built, str(f), text)
+            tree = cache.store("ast", built, str(f), text)
+        if read is not None:
+            read[str(f)] = (text, tree)
         out.append(built)
     if errors:
         raise SpecSyntaxError(errors)
@@ -182,10 +202,27 @@ def load(path: str | Path, overrides: dict[str, Any] | None = None,
     are more variant files applied on top (each with the variants it extends).
     ``tables`` replaces the file of a table read ``from "file.csv"`` by name;
     ``options`` does the same by the option the table declares (``option cards``
-    makes ``--cards FILE``). Every ``check`` of the spec then runs on what was read."""
+    makes ``--cards FILE``). Every ``check`` of the spec then runs on what was read.
+    A program checked before from the same files is read back from the cache."""
     _not_one_file_of_a_folder(Path(path))
     roots = files.allowed([files.tree_of(p) for p in (path, *variants) if Path(p).exists()])
+    kept = _Kept.of(path, overrides, tables, options, variants, roots)
+    program = kept.program() if kept is not None else None
+    if program is not None:
+        return program
     specs = _Specs(roots)
+    program = _checked(specs, path, overrides, tables, options, variants, roots)
+    if kept is not None:
+        kept.keep(program, specs)
+    return program
+
+
+def _checked(specs: _Specs, path: str | Path, overrides, tables, options, variants, roots):
+    """``load`` itself: the files parsed (or their kept trees), the variants composed,
+    the program resolved and checked."""
+    from rulewright.compiler import variants as V               # (lazy: a program read back from
+    from rulewright.compiler.play.checks import run_checks     # the cache needs none of these:
+    from rulewright.compiler.resolve import Resolver           # the resolver, the checks)
     base, first = specs.chain(Path(path))
     chains = [first]
     for extra in variants:
@@ -253,3 +290,102 @@ def load(path: str | Path, overrides: dict[str, Any] | None = None,
                             "would change nothing")
     run_checks(program)
     return program
+
+
+class _Kept:
+    """A checked program in the cache, with what it was made from. Its entry is found by
+    the command line's spec, variants, settings and tables, the working folder (the
+    program's spans name files relative to it) and the allowed folders; it is used only
+    when every file it was made from is as it was."""
+
+    def __init__(self, where: Path):
+        self.where = where
+
+    @classmethod
+    def of(cls, path, overrides, tables, options, variants, roots) -> _Kept | None:
+        given = [overrides or {}, tables or {}, options or {}]
+        if any(not isinstance(k, str) or not isinstance(v, (str, int, float, bool, type(None)))
+               for d in given for k, v in d.items()):
+            return None         # (a value with no faithful text: loaded afresh each time)
+        try:
+            here = os.getcwd()
+        except OSError:
+            return None
+        command = repr((str(path), [str(v) for v in variants],
+                        *[sorted((k, repr(v)) for k, v in d.items()) for d in given]))
+        where = cache.path_for("program", command, here, *[str(r) for r in roots])
+        return cls(where) if where is not None else None
+
+    def program(self):
+        """The program kept, its files' texts registered for located errors; None when
+        there is none, or a file it was made from has changed."""
+        data = cache.read(self.where)
+        if data is None:
+            return None
+        try:
+            stream = io.BytesIO(data)
+            sources = _as_they_were(cache.unpickled(stream))
+            if sources is None:
+                return None
+            program = cache.unpickled(stream)
+        except Exception:       # noqa: BLE001 (a damaged entry, a file now unreadable: loaded afresh)
+            return None
+        for name, text in sources:
+            register_source(name, text)
+        return program
+
+    def keep(self, program, specs: _Specs) -> None:
+        made_from: dict[str, list] = {"rules": [], "tables": [], "folders": [], "positions": []}
+        for name, (text, tree) in specs.read.items():
+            if tree is None:        # (its tree is not kept: nor is the program)
+                return
+            made_from["rules"].append((name, str(files.real(name)), _hash(text), tree))
+        for name in dict.fromkeys(program.table_files.values()):
+            text = diagnostics._SOURCES.get(name)       # the text the resolver read (and registered)
+            if text is None:
+                return
+            made_from["tables"].append((name, str(files.real(name)), _hash(text)))
+        for name, listed in specs.listed.items():
+            made_from["folders"].append((name, str(files.real(name)), listed))
+        for example in program.examples.values():
+            if example.position is not None:
+                made_from["positions"].append((example.position, str(files.real(example.position))))
+        try:
+            data = cache.pickled(made_from, program)
+        except Exception:       # noqa: BLE001 (a value pickle cannot carry, or nested too deeply)
+            return
+        cache.write(self.where, data)
+
+
+def _hash(text: str) -> str:
+    return cache.digest(text.encode("utf-8", errors="surrogatepass"))
+
+
+def _as_they_were(made_from: dict) -> list[tuple[str, str]] | None:
+    """The (name, text) of each file a kept program was made from, when every one is
+    as it was then (the same real path, the same text, the same kept syntax tree; each
+    spec folder with the same .rules files, each example's position still a file);
+    else None."""
+    sources = []
+    for name, real, text_hash, tree in made_from["rules"]:
+        if str(files.real(name)) != real:
+            return None
+        text = decoded(name)
+        if _hash(text) != text_hash or cache.entry_digest("ast", name, text) != tree:
+            return None
+        sources.append((name, text))
+    for name, real, text_hash in made_from["tables"]:
+        if str(files.real(name)) != real:
+            return None
+        text = files.read_bytes(name).decode("utf-8-sig")
+        if _hash(text) != text_hash:
+            return None
+        sources.append((name, text))
+    for name, real, listed in made_from["folders"]:
+        if not Path(name).is_dir() or str(files.real(name)) != real or \
+                [f.name for f in spec_files(name)] != listed:
+            return None
+    for name, real in made_from["positions"]:
+        if not Path(name).is_file() or str(files.real(name)) != real:
+            return None
+    return sources
