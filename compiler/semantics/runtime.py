@@ -745,26 +745,15 @@ def remembered(fn, memo: dict, name: str | None, ns: dict, gname: str):
     it) against what it costs (a look-up for every call); then it puts in ``ns[gname]``
     the memo without the counting, or ``fn`` itself when the memo does not pay. Either
     way the values are the same: only the time differs."""
-    keyed = (lambda args: args) if name is None else (lambda args: (name, args))
+    arity = fn.__code__.co_argcount
+    keyed = _KEYS[(name is None, arity if arity in (1, 2) else None)]
+    lean = _lean(fn, memo, name, arity)
     hits = misses = 0
     spent = 0
 
-    def lean(*args):
-        key = args if name is None else (name, args)
-        try:
-            value = memo.get(key, _MISSING)
-        except TypeError:
-            return fn(*args)
-        if value is _MISSING:
-            value = fn(*args)
-            if name is None and len(memo) >= MOST_REMEMBERED:
-                memo.clear()
-            memo[key] = value
-        return value
-
     def trial(*args):
         nonlocal hits, misses, spent
-        key = keyed(args)
+        key = keyed(name, args)
         try:
             value = memo.get(key, _MISSING)
         except TypeError:
@@ -784,6 +773,68 @@ def remembered(fn, memo: dict, name: str | None, ns: dict, gname: str):
             hits += 1
         return value
     return trial
+
+
+# The key of a call, by (reads no state, number of arguments): one shape per definition, the
+# same in its trial and after (in the memo the state-reading ones share, the name comes first)
+_KEYS = {(True, 1): lambda name, args: args[0], (True, 2): lambda name, args: args,
+         (True, None): lambda name, args: args,
+         (False, 1): lambda name, args: (name, args[0]), (False, 2): lambda name, args: (name, *args),
+         (False, None): lambda name, args: (name, args)}
+
+
+def _lean(fn, memo: dict, name: str | None, arity: int):
+    """The memo of ``remembered`` without its trial's counting; for one or two arguments,
+    without packing them. Keys as ``_KEYS`` makes them."""
+    if name is None and arity == 1:
+        def lean(a):
+            try:
+                value = memo.get(a, _MISSING)
+            except TypeError:
+                return fn(a)
+            if value is _MISSING:
+                value = fn(a)
+                if len(memo) >= MOST_REMEMBERED:
+                    memo.clear()
+                memo[a] = value
+            return value
+        return lean
+    if name is not None and arity == 1:
+        def lean(a):
+            key = (name, a)
+            try:
+                value = memo.get(key, _MISSING)
+            except TypeError:
+                return fn(a)
+            if value is _MISSING:
+                value = memo[key] = fn(a)
+            return value
+        return lean
+    if name is not None and arity == 2:
+        def lean(a, b):
+            key = (name, a, b)
+            try:
+                value = memo.get(key, _MISSING)
+            except TypeError:
+                return fn(a, b)
+            if value is _MISSING:
+                value = memo[key] = fn(a, b)
+            return value
+        return lean
+
+    def lean(*args):
+        key = args if name is None else (name, args)
+        try:
+            value = memo.get(key, _MISSING)
+        except TypeError:
+            return fn(*args)
+        if value is _MISSING:
+            value = fn(*args)
+            if name is None and len(memo) >= MOST_REMEMBERED:
+                memo.clear()
+            memo[key] = value
+        return value
+    return lean
 
 
 class bounded:
