@@ -14,9 +14,8 @@ from pathlib import Path
 from rulewright.compiler import load, files
 from rulewright.compiler.diagnostics import BadInputError, Diagnostic, RulesError, did_you_mean, Span
 from rulewright.compiler.types import BoardT
-from rulewright.compiler.play import state_io
 from rulewright.compiler.interpret import Interpreter
-from rulewright.compiler.play.state_io import locate, path_text
+# (the state files' module loads with the commands that read one: score of grids needs it not)
 from rulewright.cli.options import UsageError
 
 
@@ -140,6 +139,7 @@ def _load_state(args, program=None):
     """The spec and a saved game state, with the switches, params and tables the game
     was played with unless the command line says otherwise. When the spec cannot be
     loaded with those, the error is the state file's, at the entry that names them."""
+    from rulewright.compiler.play import state_io                  # (lazy: see the imports)
     doc, text = state_io.read_document(args.state)
     given = _overrides(args.set)
     program = program or _load(args.spec, args, given)
@@ -258,6 +258,7 @@ class _FromPosition:
         return 1 if name and f"'{name}'" in said else 0
 
     def __exit__(self, kind, exc, tb):
+        from rulewright.compiler.play.state_io import locate, path_text     # (lazy: see the imports)
         if not isinstance(exc, RulesError):
             return False
         if self.own_fault is not None and self.own_fault():
@@ -326,6 +327,7 @@ def _within_allowed(args, text: str, entries) -> None:
     """The files a state file names (variants, tables) lie in the allowed folders: the
     folder trees of the state file and of the spec and files on the command line, the
     folders given with --root, and the games rulewright ships (see compiler.files)."""
+    from rulewright.compiler.play import state_io                  # (lazy: see the imports)
     named = [args.state, args.spec, *(getattr(args, "variant", None) or [])]
     roots = files.allowed([files.tree_of(p) for p in named if p and Path(p).exists()])
     for entry, written, path in entries:

@@ -18,7 +18,6 @@ from rulewright.compiler.diagnostics import (BadInputError, Diagnostic, RulesErr
                                              whole_number)
 from rulewright.compiler.semantics.render import board_lines, jsonable, score_lines, text_value
 from rulewright.compiler.types import BoardT, SeatT
-from rulewright.compiler.variants import lost_checkpoints
 
 from rulewright.cli.common import (UsageError, _blame_settings, _given_settings, _load, _load_state, _pick_mode,
                      _players_text, _same_file, _seat_board_var, _write)
@@ -26,7 +25,8 @@ from rulewright.compiler.play.inputs import read_grid, parse_value
 from rulewright.compiler.interpret import Interpreter, locate, RandomAgent
 from rulewright.compiler.play.checks import broken_invariants, invariant_note, invariant_watcher
 from rulewright.compiler.ir import checkpoint_names
-from rulewright.compiler.play import resume, script, state_io
+# (the variants', the state files' and the resumed games' modules load with play and show:
+# score needs none of them)
 from rulewright.compiler.diagnostics import RuntimeRulesError
 
 
@@ -134,6 +134,7 @@ def _written_in(paths: list[str], word: str) -> Span | None:
 
 
 def _stop_label(program, stop_at: str) -> str:
+    from rulewright.compiler.variants import lost_checkpoints      # (lazy: see the imports)
     name, _, count = stop_at.partition(":")
     known = checkpoint_names(program)
     if name not in known:
@@ -167,6 +168,7 @@ def _narrative(state) -> list[str]:
 def _start_of(args):
     """The program and the position of ``--from FILE`` (read under the settings it was
     saved with), as a place to resume from."""
+    from rulewright.compiler.play import resume, state_io          # (lazy: see the imports)
     program, position, doc = _load_state(argparse.Namespace(**{**vars(args), "state": args.from_state}))
     _, text = state_io.read_document(args.from_state)
     begin = resume.start(position, doc, args.from_state, text)
@@ -194,6 +196,7 @@ def _with_resume(doc: dict, entry: dict) -> str:
 
 
 def cmd_play(args) -> int:
+    from rulewright.compiler.play import resume, script, state_io  # (lazy: see the imports)
     begin = None
     if args.from_state:
         program, begin, mode, players = _start_of(args)
@@ -658,6 +661,7 @@ def _agent_inputs(program, query: str, given: list[str]) -> dict:
 
 
 def cmd_show(args) -> int:
+    from rulewright.compiler.play import state_io                  # (lazy: see the imports)
     program, state, doc = _load_state(args)
     if args.json:
         out = state_io.dump(state, seed=doc.get("seed"))
