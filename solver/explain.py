@@ -24,7 +24,7 @@ from rulewright.compiler.semantics.render import jsonable, text_value
 from rulewright.solver.build import build
 from rulewright.compiler.ir import statements
 from rulewright.solver.encode import BuildTimeout, Encoder, Leaf, free_locals, is_symbolic
-from rulewright.solver.solving import _true, read_value, solve_or_stop
+from rulewright.solver.solving import _true, limit, read_value, solve_or_stop
 from rulewright.solver.symbolic import RecordV, Sym
 
 # ---------------------------------------------------------------- reasons
@@ -269,7 +269,7 @@ def _solve_assuming(enc, leaves, seconds: float):
     enc.model.add_assumptions([l.assumption for l in leaves])
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1
-    solver.parameters.max_time_in_seconds = seconds
+    limit(solver, seconds, clock=seconds, least=0.0)
     return solver, solve_or_stop(solver, enc.model)
 
 

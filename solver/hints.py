@@ -26,7 +26,7 @@ from rulewright.compiler.semantics import runtime as rt
 from rulewright.compiler.interpret import Interpreter
 
 from rulewright.solver.replay import interpret_query
-from rulewright.solver.solving import read_value, solve_or_stop
+from rulewright.solver.solving import limit, plan, read_value, solve_or_stop
 from rulewright.solver.symbolic import BoardV
 from rulewright.solver.symmetry import canonical
 
@@ -36,11 +36,17 @@ def _read(solver, value):
 
 
 def local_search_hint(enc, program: I.Program, query: I.QueryDef, inputs: dict[str, Any],
-                      seconds: float, seed: int = 0) -> int | None:
-    """Add a hint to ``enc.model``; return the interpreter's objective of it (or None)."""
+                      seconds: float, seed: int = 0, clock: float | None = None) -> int | None:
+    """Add a hint to ``enc.model``; return the interpreter's objective of it (or None).
+    ``seconds``: the search's budget; ``clock``: the seconds left of the whole query (the
+    bound of the deterministic solve plan, ``solving.plan``: its budget is grids tried)."""
     if seconds <= 0:
         return None
     started = time.perf_counter()
+    deadline = started + (seconds if clock is None else max(seconds, clock))
+
+    def clock_left() -> float:
+        return deadline - time.perf_counter()
     boards = [c for c in enc.choices if c.scoring is None and isinstance(c.value, BoardV)]
     if not boards:
         return None
@@ -52,7 +58,7 @@ def local_search_hint(enc, program: I.Program, query: I.QueryDef, inputs: dict[s
     feas = enc.model.clone()
     feas.clear_objective()
     solver = cp_model.CpSolver()
-    solver.parameters.max_time_in_seconds = max(2.0, seconds * 0.2)   # stops at the first answer
+    limit(solver, max(2.0, seconds * 0.2), clock=clock_left())   # stops at the first answer
     solver.parameters.num_workers = 2
     if solve_or_stop(solver, feas) not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return None
@@ -77,15 +83,31 @@ def local_search_hint(enc, program: I.Program, query: I.QueryDef, inputs: dict[s
     cards = list(program.enums[grid.cell_enum].values)
     cells = list(grid.cells)
     t_start, t_end = 4.0, 0.3
+    # the search's progress: seconds on the clock (the wall plan), or grids tried (the
+    # deterministic plan: as many each second of its budget as a small machine tries)
+    chosen = plan()
     begin = time.perf_counter()
-    budget = started + seconds * 0.85
-    span = max(1e-3, budget - begin)
+    if chosen.deterministic:
+        rate = chosen.steps_per_second
+        span = max(1.0, seconds * 0.85 * rate)
+        tried = [0]
+
+        def progress() -> float:
+            return tried[0]
+    else:
+        rate = 1.0
+        span = max(1e-3, started + seconds * 0.85 - begin)
+
+        def progress() -> float:
+            return time.perf_counter() - begin
     temp = t_start
-    last_gain = begin
-    while time.perf_counter() < budget:
-        now = time.perf_counter()
-        if now - last_gain > max(2.0, 0.5 * (now - begin)) and now - begin > 0.4 * span:
+    last_gain = 0.0
+    while progress() < span and (not chosen.deterministic or clock_left() > 0.15 * (deadline - started)):
+        now = progress()
+        if now - last_gain > max(2.0 * rate, 0.5 * now) and now > 0.4 * span:
             break               # no better grid for a while: stop searching
+        if chosen.deterministic:
+            tried[0] += 1
         board: rt.Board = values[name]
         new = dict(board.cards)
         if rng.random() < 0.7:
@@ -103,8 +125,8 @@ def local_search_hint(enc, program: I.Program, query: I.QueryDef, inputs: dict[s
             values, current = cand, score
             if score > best:
                 best, best_vals = score, dict(cand)
-                last_gain = time.perf_counter()
-        temp = t_start * (t_end / t_start) ** min(1.0, (time.perf_counter() - begin) / span)
+                last_gain = progress()
+        temp = t_start * (t_end / t_start) ** min(1.0, progress() / span)
     # complete the hint: fix the best grid and solve for everything else
     fixed = enc.model.clone()
     for choice in boards:
@@ -116,7 +138,7 @@ def local_search_hint(enc, program: I.Program, query: I.QueryDef, inputs: dict[s
                 continue
             fixed.add_bool_or([lit])
     solver = cp_model.CpSolver()
-    solver.parameters.max_time_in_seconds = max(1.0, seconds * 0.5)
+    limit(solver, max(1.0, seconds * 0.5), clock=clock_left())
     solver.parameters.num_workers = 2
     if solve_or_stop(solver, fixed) not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return None

@@ -34,6 +34,7 @@ from rulewright.solver.explain import Reason, explain, reason_lines, render_mess
 from rulewright.solver.hints import local_search_hint
 from rulewright.solver.replay import ReplayError, _sense, interpret_query, replay  # noqa: F401 (what callers take from here)
 from rulewright.solver.solving import STATUS, _true, read_int, read_value, solve_or_stop, solve_stoppably  # noqa: F401
+from rulewright.solver.solving import limit, plan
 from rulewright.solver.symbolic import CaseV, IntV, ListV, SetV
 
 
@@ -58,10 +59,10 @@ def run_query(program: I.Program, name: str, inputs: dict[str, Any], time_limit:
     sense = _sense(program.queries[name])
     stopped = False         # Ctrl-C: no later phase
 
-    def solve(seconds: float):
+    def solve(seconds: float, clock: float):
         nonlocal stopped
         solver = cp_model.CpSolver()
-        solver.parameters.max_time_in_seconds = max(0.1, seconds)
+        limit(solver, seconds, clock)       # (the solve plan: solving.plan)
         solver.parameters.num_workers = int(workers)
         solver.parameters.log_search_progress = log
         chosen, subsolvers = solver_settings(enc, state)
@@ -78,8 +79,20 @@ def run_query(program: I.Program, name: str, inputs: dict[str, Any], time_limit:
     def left() -> float:
         return float(time_limit) - (time.perf_counter() - started)
 
+    # The phases' shares of the time limit: what is left of it on the clock (the wall
+    # plan), or the limit less the shares of the phases before (the deterministic plan:
+    # the same every run; a phase before the last stops at half of what is left on the
+    # clock, so the last keeps the rest however slow the machine is).
+    deterministic = plan().deterministic
+    given = [0.0]
+
+    def share() -> float:
+        return float(time_limit) - given[0] if deterministic else left()
+
     # A short solve settles small questions; only then is local search worth it.
-    solver, status_code = solve(min(1.0, 0.1 * time_limit))
+    probe = min(1.0, 0.1 * time_limit)
+    given[0] += probe
+    solver, status_code = solve(probe, 0.5 * left())
     if status_code == cp_model.INFEASIBLE and enc.hardened and not stopped:
         # a grid's condition required everywhere may fail on a path not taken: encode
         # the query again with it required on its own path only
@@ -89,18 +102,20 @@ def run_query(program: I.Program, name: str, inputs: dict[str, Any], time_limit:
                                                         deadline=started + float(time_limit))
         except BuildTimeout:
             return out_of_time()
-        solver, status_code = solve(min(1.0, 0.1 * time_limit))
+        solver, status_code = solve(probe, 0.5 * left())
     hinted = None
-    if status_code not in (cp_model.OPTIMAL, cp_model.INFEASIBLE) and left() > 0.5 and not stopped:
+    if status_code not in (cp_model.OPTIMAL, cp_model.INFEASIBLE) and min(share(), left()) > 0.5 and not stopped:
         if hint_seconds is None:
-            hint_seconds = min(20.0, 0.5 * left())
+            hint_seconds = min(20.0, 0.5 * share())
         if isinstance(obj, IntV) and hint_seconds > 0:     # (a number: the hints compare numbers)
+            given[0] += hint_seconds
             try:
-                hinted = local_search_hint(enc, program, program.queries[name], inputs, hint_seconds)
+                hinted = local_search_hint(enc, program, program.queries[name], inputs, hint_seconds,
+                                           clock=0.5 * left())
             except KeyboardInterrupt:       # the first solve's answer stands
                 stopped = True
         if not stopped:
-            solver, status_code = solve(left())
+            solver, status_code = solve(share(), left())
     seconds = time.perf_counter() - started
     solved = seconds - built
     status = STATUS.get(status_code, "UNKNOWN")

@@ -4,10 +4,23 @@ In:  a ``cp_model.CpSolver`` and a model (the encoder's); after solving, symboli
      values (``solver.symbolic``).
 Out: CP-SAT's status (``STATUS`` names it) with whether Ctrl-C stopped the search;
      the values the solver chose (``read_value``, ``read_int``).
+
+The solve plan (``plan``, ``limit``): how the phases of a query (a short first solve,
+the local search for a good grid, the solve with what is left) spend their budgets.
+``wall``, the default: each phase has seconds on the clock, so what a phase reaches
+depends on the machine and its load. ``deterministic`` (``RULEWRIGHT_SOLVE_PLAN=
+deterministic``; the test suite sets it): each phase has a budget of work that no load
+changes: CP-SAT's deterministic time (its own count of work, in units meant to be
+about a second) with a fixed random seed, and the local search a number of grids
+tried; the clock then only bounds the whole query, the user's time limit. Neither
+plan changes what an answer means: OPTIMAL and INFEASIBLE only when the search
+closed, else the best found with its bound.
 """
 from __future__ import annotations
 
+import os
 import threading
+from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
 
@@ -18,6 +31,51 @@ from rulewright.solver.symbolic import BoardV, BoolV, CaseV, EnumV, IntV, ListV,
 STATUS = {cp_model.OPTIMAL: "OPTIMAL", cp_model.FEASIBLE: "FEASIBLE",
           cp_model.INFEASIBLE: "INFEASIBLE", cp_model.UNKNOWN: "UNKNOWN",
           cp_model.MODEL_INVALID: "MODEL_INVALID"}
+
+PLAN_VARIABLE = "RULEWRIGHT_SOLVE_PLAN"
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A solve plan (see the module's docstring). Under the deterministic plan a phase of
+    S seconds has ``work_per_second`` x S units of CP-SAT's deterministic time (each
+    worker), and the local search tries ``steps_per_second`` x S grids: about what an
+    unloaded two-core machine does in S seconds (measured on the shipped games' queries:
+    half a unit a second a worker; 7,000 to 9,000 grids a second), so a phase takes about
+    the time the wall plan gives it there, and the same work anywhere. ``seed``:
+    CP-SAT's random seed (its own default: the plans differ only in their budgets)."""
+    name: str
+    deterministic: bool
+    seed: int = 1
+    work_per_second: float = 0.5
+    steps_per_second: int = 5000
+
+
+WALL = Plan("wall", False)
+DETERMINISTIC = Plan("deterministic", True)
+
+
+def plan() -> Plan:
+    """The solve plan in force: ``RULEWRIGHT_SOLVE_PLAN`` (``wall`` or ``deterministic``;
+    read at each query, so a test may set it)."""
+    name = os.environ.get(PLAN_VARIABLE, "").strip().lower()
+    return DETERMINISTIC if name == "deterministic" else WALL
+
+
+def limit(solver, seconds: float, clock: float | None = None, least: float = 0.1) -> None:
+    """Sets the budget of one CP-SAT phase: ``seconds``, the phase's share of the query's
+    time; ``clock``, the seconds on the clock past which it may not go (None: its
+    ``seconds``); ``least``, the fewest seconds on the clock it is given. Under the wall
+    plan the phase stops after ``seconds`` on the clock; under the deterministic plan
+    after the work of ``seconds`` (``Plan``), with a fixed random seed, or at ``clock`` on
+    the clock if the machine is that much slower."""
+    chosen = plan()
+    if not chosen.deterministic:
+        solver.parameters.max_time_in_seconds = max(least, seconds)
+        return
+    solver.parameters.max_deterministic_time = max(0.01, seconds * chosen.work_per_second)
+    solver.parameters.max_time_in_seconds = max(least, seconds if clock is None else clock)
+    solver.parameters.random_seed = chosen.seed
 
 
 def solve_stoppably(solver, model) -> tuple[int, bool]:

@@ -3,6 +3,7 @@ once (strictly) for the tests that read it, the --update-golden option. The help
 (ROOT, savanna, grid, score, rel, ...) are in helpers.py."""
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -15,6 +16,28 @@ from helpers import ROOT, savanna
 
 def pytest_addoption(parser):
     parser.addoption("--update-golden", action="store_true", help="rewrite golden files")
+
+
+def pytest_configure(config):
+    # Queries follow the deterministic solve plan (rulewright.solver.solving.plan): each
+    # phase of a search has a budget of work, not of seconds, so a test's query costs
+    # the same and takes the same path whatever the machine's load; the time limits
+    # the tests give still bound each query as a whole. (Set before the workers start:
+    # the commands the tests run as processes follow it too.)
+    os.environ.setdefault("RULEWRIGHT_SOLVE_PLAN", "deterministic")
+
+
+@pytest.fixture(autouse=True)
+def _one_cache_folder():
+    """The front end's cache folder (``compiler.cache.directory``, found once per process)
+    is the same for every test, whatever an earlier test set in the environment: a test
+    that sets ``RULEWRIGHT_CACHE`` and finds the folder again (``cache_clear``) leaves it
+    as it was, so no test turns the cache off for the tests after it."""
+    from rulewright.compiler import cache
+    before = cache.directory()
+    yield
+    if cache.directory() != before:
+        cache.directory.cache_clear()
 
 
 @pytest.fixture

@@ -29,7 +29,7 @@ from rulewright.compiler.types import BOOL, INT, BoardT, BoolT, CellT, CollT, En
 from rulewright.solver.answer import Answer
 from rulewright.solver.encode import Encoder
 from rulewright.solver.encode.base import hashable
-from rulewright.solver.solving import STATUS, read_value, solve_stoppably
+from rulewright.solver.solving import STATUS, limit, read_value, solve_stoppably
 from rulewright.solver.queries import run_query
 from rulewright.solver.replay import ReplayError, ConcreteWalk
 from rulewright.solver.verify.findings import Finding
@@ -798,7 +798,7 @@ def _disagreement(variant, base, name, params, typ, body, time_limit: float, wor
     ev.add_pair_marginals()
     eb.add_pair_marginals()
     solver = cp_model.CpSolver()
-    solver.parameters.max_time_in_seconds = max(0.1, time_limit)
+    limit(solver, time_limit)
     solver.parameters.num_workers = int(workers)
     code, _ = solve_stoppably(solver, model)
     status = STATUS.get(code, "UNKNOWN")
