@@ -8,7 +8,6 @@ Out: ``Interpreter`` (``call`` a definition, ``score`` a scoring with its breakd
 from __future__ import annotations
 
 
-import re
 from types import SimpleNamespace
 from typing import Any, Callable
 
@@ -18,6 +17,8 @@ from rulewright.compiler.semantics import runtime as rt, render
 from rulewright.compiler.diagnostics import RuntimeRulesError, Span
 from rulewright.compiler.types import BoardT, BoolT, CollT, IntT, TextT
 from rulewright.compiler.interpret.codegen import ExprCompiler, Flattener, Emitter, fname, line_spans, mname, prname, pyname, sname, vetted
+from rulewright.compiler.interpret.baseline import BASELINE
+from rulewright.compiler.interpret.memo import memoize
 from rulewright.compiler.interpret.state import GameState, RandomAgent, StopGame
 
 
@@ -59,7 +60,7 @@ class Interpreter:
         for md in program.modes.values():
             self._procedure(mname(md.name), [s.name for s in md.seats if s.name], md.body)
         self.source = "\n".join(self.funcs)
-        runtime = rt if fast else SimpleNamespace(**{**vars(rt), **rt.BASELINE})
+        runtime = rt if fast else SimpleNamespace(**{**vars(rt), **BASELINE})
         self.ns: dict[str, Any] = {"_rt": runtime, "_show": render, "ST": None, "_S": self._span_list, "_err": RuntimeRulesError,
                                    "_SM": self._sm,
                                    "_FORCE": None, "_LINESPANS": line_spans(self.source, self._span_list),
@@ -68,7 +69,7 @@ class Interpreter:
         from rulewright.compiler.interpret.codecache import compiled; code = compiled(self.source, where)  # noqa: E702 (vetted, compiled, kept)
         exec(code, self.ns)  # noqa: S102 - generated from the checked program
         if fast:
-            memoize(self.ns, self._func_src, self._sm)
+            memoize(self.ns, self._func_src, self._sm)      # (compiler/interpret/memo.py)
 
     def use(self, state: GameState | None):
         """Run the generated code on ``state`` from now on (what it remembered is forgotten)."""
@@ -497,38 +498,6 @@ def run_through(procedure) -> None:
     for asked in procedure:
         raise RuntimeError(f"the game asked {asked.name!r} of a seat played from outside, "
                            "where no seat is: a bug of rulewright")
-
-
-def memoize(ns: dict, sources: dict[str, str], state_memo: dict) -> None:
-    """Each definition of ``sources`` (generated name -> its Python source) is replaced in
-    ``ns`` by one that remembers its values: a definition that reads no state, directly or
-    through those it calls, for as long as the interpreter lives (bounded); one that reads
-    the state in ``state_memo``, which the procedures clear whenever the state may change.
-    A definition that reads a scoring's forced choices is not remembered, nor one cheaper
-    than a memo (no loop, at most one call). Values of the language are immutable
-    (``runtime.remembered`` says how each memo is keyed)."""
-    calls = {name: set(_CALLED.findall(src)) & sources.keys() for name, src in sources.items()}
-    reads = {name for name, src in sources.items() if "ST." in src or "_FORCE" in src}
-    forced = {name for name, src in sources.items() if "_FORCE" in src}
-    changed = True
-    while changed:          # reading the state (or forced choices) passes to the callers
-        changed = False
-        for name, called in calls.items():
-            if name not in reads and called & reads:
-                reads.add(name)
-                changed = True
-            if name not in forced and called & forced:
-                forced.add(name)
-                changed = True
-    for name, src in sources.items():
-        body = src.split("\n", 1)[1]
-        if name in forced or (" for " not in body and len(_CALLED.findall(body)) < 2):
-            continue        # (a definition without a loop that calls at most one other: cheaper than a memo)
-        ns[name] = rt.remembered(ns[name], state_memo if name in reads else {}, name if name in reads else None,
-                                 ns, name)
-
-
-_CALLED = re.compile(r"\b([fs]_[A-Za-z0-9_]+)\(")
 
 
 def interpreter_for(program: I.Program):

@@ -23,6 +23,7 @@ from typing import Any, Callable
 from rulewright.compiler.semantics import runtime as rt, render
 from rulewright.compiler.diagnostics import BadInputError, IllegalMoveError, quoted
 from rulewright.compiler.interpret.codegen import mname
+from rulewright.compiler.interpret.interpreter import GAME_STEPS
 from rulewright.compiler.interpret.state import Asked, GameState, RandomAgent, StopGame
 
 
@@ -64,7 +65,6 @@ class Live:
     def _run(self, value) -> None:
         """Run the rules on from the choice being answered to the next one asked (or the end);
         every stretch between two choices runs under the budget of a whole game."""
-        from rulewright.compiler.interpret.interpreter import GAME_STEPS
         self.interp.use(self.state)
         try:
             with rt.bounded("the game", GAME_STEPS):

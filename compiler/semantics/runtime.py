@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import collections
 import itertools
-from time import thread_time_ns
 import math
 import re
 from dataclasses import dataclass, field
@@ -160,21 +159,6 @@ def _free_cells(board: Board) -> tuple:
             continue
         for c in range(c1 - cols + 1, c0 + cols):
             if (r, c) not in cards and max(c1, c) - min(c0, c) < cols:
-                out.append((r, c))
-    return tuple(out)
-
-
-def _placements(board: Board) -> tuple:
-    """(``placements`` as it was, the baseline's: computed each time, the frame each cell.)"""
-    if not board.floating:
-        return tuple(p for p in frame(board.rows, board.cols) if p not in board.cards)
-    if not board.cards:
-        return ((0, 0),)
-    r0, c0, r1, c1 = board.bbox()
-    out = []
-    for r in range(r1 - board.rows + 1, r0 + board.rows):
-        for c in range(c1 - board.cols + 1, c0 + board.cols):
-            if (r, c) not in board.cards and board.fits_with((r, c)):
                 out.append((r, c))
     return tuple(out)
 
@@ -521,10 +505,6 @@ def sort_values(items) -> tuple:
     return tuple(sorted(items) if plain_texts(items) else sorted(items, key=repr))
 
 
-def _sort_values(items) -> tuple:
-    return tuple(sorted(as_tuple(items), key=repr))
-
-
 def group_rank(x, groups) -> int:
     for i, group in enumerate(groups, start=1):
         if x in group:
@@ -645,10 +625,6 @@ def multiset_eq(a: Iterable, b: Iterable) -> bool:
     return sorted(map(repr, a)) == sorted(map(repr, b))
 
 
-def _multiset_eq(a: Iterable, b: Iterable) -> bool:
-    return sorted(map(repr, a)) == sorted(map(repr, b))
-
-
 def first(items, span=None):
     for x in items:
         return x
@@ -709,132 +685,6 @@ def tick(span=None) -> bool:
         if left <= 0:
             charge(1, span)
     return True
-
-
-# The runtime as it was before the speed-ups (``Interpreter(program, fast=False)``, the
-# baseline of benchmarks/play.py): what the generated code calls, by name.
-BASELINE = {"subsets_of": lambda items, most=None: _subsets(items, most, typed=False),
-            "sort_values": _sort_values, "multiset_eq": _multiset_eq, "placements": _placements}
-
-_MISSING = object()
-MOST_REMEMBERED = 50_000        # values a definition that reads no state keeps (then forgets all)
-TRIAL_CALLS = 2_000             # calls after which a memo that does not pay is dropped
-_MEMO_COST = 400             # nanoseconds a memo's look-up costs a call, about
-
-
-def _clock_cost() -> int:
-    """Nanoseconds that reading the thread's clock twice takes (taken off each miss)."""
-    start = thread_time_ns()
-    for _ in range(200):
-        thread_time_ns()
-    return (thread_time_ns() - start) // 200
-
-
-_CLOCK_COST = _clock_cost()
-
-
-def remembered(fn, memo: dict, name: str | None, ns: dict, gname: str):
-    """``fn`` (a generated definition, ``ns[gname]``), remembering its values in ``memo``:
-    keyed by its arguments alone (``name`` None: a definition that reads no state, its
-    own memo, kept to ``MOST_REMEMBERED`` values), or by ``name`` and its arguments (a memo
-    shared by the definitions that read the state, which the caller clears whenever the
-    state may change). Arguments that cannot be hashed (a pile) are evaluated each time.
-
-    Over its first ``TRIAL_CALLS`` calls it counts what the memo saves (its hits times
-    the processor time a miss takes: the thread's own, so a busy machine does not sway
-    it) against what it costs (a look-up for every call); then it puts in ``ns[gname]``
-    the memo without the counting, or ``fn`` itself when the memo does not pay. Either
-    way the values are the same: only the time differs."""
-    arity = fn.__code__.co_argcount
-    keyed = _KEYS[(name is None, arity if arity in (1, 2) else None)]
-    lean = _lean(fn, memo, name, arity)
-    hits = misses = 0
-    spent = 0
-
-    def trial(*args):
-        nonlocal hits, misses, spent
-        key = keyed(name, args)
-        try:
-            value = memo.get(key, _MISSING)
-        except TypeError:
-            return fn(*args)
-        if value is _MISSING:
-            start = thread_time_ns()
-            value = fn(*args)
-            spent += thread_time_ns() - start - _CLOCK_COST
-            misses += 1
-            if name is None and len(memo) >= MOST_REMEMBERED:
-                memo.clear()
-            memo[key] = value
-            if hits + misses >= TRIAL_CALLS and ns.get(gname) is trial:
-                pays = hits * max(0, spent) / misses > 2 * (hits + misses) * _MEMO_COST
-                ns[gname] = lean if pays else fn
-        else:
-            hits += 1
-        return value
-    return trial
-
-
-# The key of a call, by (reads no state, number of arguments): one shape per definition, the
-# same in its trial and after (in the memo the state-reading ones share, the name comes first)
-_KEYS = {(True, 1): lambda name, args: args[0], (True, 2): lambda name, args: args,
-         (True, None): lambda name, args: args,
-         (False, 1): lambda name, args: (name, args[0]), (False, 2): lambda name, args: (name, *args),
-         (False, None): lambda name, args: (name, args)}
-
-
-def _lean(fn, memo: dict, name: str | None, arity: int):
-    """The memo of ``remembered`` without its trial's counting; for one or two arguments,
-    without packing them. Keys as ``_KEYS`` makes them."""
-    if name is None and arity == 1:
-        def lean(a):
-            try:
-                value = memo.get(a, _MISSING)
-            except TypeError:
-                return fn(a)
-            if value is _MISSING:
-                value = fn(a)
-                if len(memo) >= MOST_REMEMBERED:
-                    memo.clear()
-                memo[a] = value
-            return value
-        return lean
-    if name is not None and arity == 1:
-        def lean(a):
-            key = (name, a)
-            try:
-                value = memo.get(key, _MISSING)
-            except TypeError:
-                return fn(a)
-            if value is _MISSING:
-                value = memo[key] = fn(a)
-            return value
-        return lean
-    if name is not None and arity == 2:
-        def lean(a, b):
-            key = (name, a, b)
-            try:
-                value = memo.get(key, _MISSING)
-            except TypeError:
-                return fn(a, b)
-            if value is _MISSING:
-                value = memo[key] = fn(a, b)
-            return value
-        return lean
-
-    def lean(*args):
-        key = args if name is None else (name, args)
-        try:
-            value = memo.get(key, _MISSING)
-        except TypeError:
-            return fn(*args)
-        if value is _MISSING:
-            value = fn(*args)
-            if name is None and len(memo) >= MOST_REMEMBERED:
-                memo.clear()
-            memo[key] = value
-        return value
-    return lean
 
 
 class bounded:

@@ -7,6 +7,8 @@ import pytest
 from rulewright.compiler import load
 from rulewright.compiler.interpret import Interpreter, RandomAgent
 from rulewright.compiler.semantics import runtime as rt
+from rulewright.compiler.interpret import memo
+from rulewright.compiler.interpret.baseline import BASELINE
 
 from helpers import ROOT, spec
 
@@ -55,7 +57,7 @@ def test_a_state_changed_from_outside_between_calls_is_read_afresh(tmp_path):
 
 
 def test_a_memo_that_does_not_pay_gives_way_and_values_stay_the_same(tmp_path, monkeypatch):
-    monkeypatch.setattr(rt, "TRIAL_CALLS", 5)
+    monkeypatch.setattr(memo, "TRIAL_CALLS", 5)
     interp = Interpreter(load(spec(tmp_path, CHANGING)))
     first = interp.ns["f_reds"]
     values = [interp.call("reds", tuple(["red"] * (i % 7) + ["blue"] * i)) for i in range(40)]
@@ -68,9 +70,9 @@ def test_a_memo_that_does_not_pay_gives_way_and_values_stay_the_same(tmp_path, m
                                          ((3, 10, 2), None), (("x y", "a", "_"), None), ((), None),
                                          (("zz", "z", "z_", "Z"), 3)])
 def test_subsets_and_sorting_keep_the_order_by_repr(items, most):
-    assert rt.subsets_of(items, most) == rt.BASELINE["subsets_of"](items, most)
+    assert rt.subsets_of(items, most) == BASELINE["subsets_of"](items, most)
     assert rt.subsets_of(items, most) == rt.subsets_of(list(items), most)       # remembered: the same
-    assert rt.sort_values(items) == rt.BASELINE["sort_values"](items)
+    assert rt.sort_values(items) == BASELINE["sort_values"](items)
     assert rt.multiset_eq(items, tuple(reversed(items)))
     assert rt.multiset_eq(items, items + ("a",)) is False
 
@@ -81,7 +83,7 @@ def test_placements_of_a_floating_board_are_those_of_the_baseline():
                   {(0, 0): "a", (0, 6): "b"}):          # (wider than its frame: the careful path)
         for floating in (True, False):
             board = rt.Board("g", 4, 5, floating, cards)
-            assert rt.placements(board) == rt.BASELINE["placements"](rt.Board("g", 4, 5, floating, cards))
+            assert rt.placements(board) == BASELINE["placements"](rt.Board("g", 4, 5, floating, cards))
 
 
 @pytest.mark.parametrize("path, players, seeds", [

@@ -1,0 +1,37 @@
+"""The runtime as it was before the speed-ups: what ``Interpreter(program, fast=False)``
+puts in place of the runtime's faster functions (the baseline ``benchmarks/play.py``
+measures the games against, and the tests check the same games against).
+"""
+from __future__ import annotations
+
+from typing import Iterable
+
+from rulewright.compiler.semantics import runtime as rt
+
+
+def _placements(board: rt.Board) -> tuple:
+    """``placements`` as it was: computed each time, the frame measured for each cell."""
+    if not board.floating:
+        return tuple(p for p in rt.frame(board.rows, board.cols) if p not in board.cards)
+    if not board.cards:
+        return ((0, 0),)
+    r0, c0, r1, c1 = board.bbox()
+    out = []
+    for r in range(r1 - board.rows + 1, r0 + board.rows):
+        for c in range(c1 - board.cols + 1, c0 + board.cols):
+            if (r, c) not in board.cards and board.fits_with((r, c)):
+                out.append((r, c))
+    return tuple(out)
+
+
+def _sort_values(items) -> tuple:
+    return tuple(sorted(rt.as_tuple(items), key=repr))
+
+
+def _multiset_eq(a: Iterable, b: Iterable) -> bool:
+    return sorted(map(repr, a)) == sorted(map(repr, b))
+
+
+# what the generated code calls, by name
+BASELINE = {"subsets_of": lambda items, most=None: rt._subsets(items, most, typed=False),
+            "sort_values": _sort_values, "multiset_eq": _multiset_eq, "placements": _placements}
