@@ -3,14 +3,15 @@
 #               worked examples, play games, answer
 #               queries, save and show a position and play it on, diff a house rule, play a variant,
 #               simulate a house rule
-#   make test   install, then run the whole test suite
+#   make test   install, then run the whole test suite (what CI runs)
+#   make test-fast  the tests marked slow left out (about a minute: the edit loop)
 #   make fuzz   the fuzzer's long run: FUZZ inputs per category (default 500) of every kind of input
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test install bench docs clean fuzz browser
+.PHONY: demo test test-fast install bench docs clean fuzz browser
 FUZZ ?= 500
 
 $(STAMP): pyproject.toml
@@ -46,6 +47,10 @@ demo: $(STAMP)
 
 test: $(STAMP) browser
 	$(BIN)/python -m pytest tests -n auto --dist loadgroup
+
+# the slow marker: tests/conftest.py (SLOW) lists the tests that take a second of CPU or more
+test-fast: $(STAMP)
+	$(BIN)/python -m pytest tests -n auto --dist loadgroup -m "not slow"
 
 # The site's browser test uses the system's Chromium: installed from the system's packages
 # where this machine allows it (as root, with apt-get); otherwise that test is skipped.

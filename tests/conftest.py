@@ -1,6 +1,8 @@
 """Shared fixtures: the compiled Savanna spec and its interpreter, the docs site built
-once (strictly) for the tests that read it, the --update-golden option. The helpers
-(ROOT, savanna, grid, score, rel, ...) are in helpers.py."""
+once (strictly) for the tests that read it, the --update-golden option; the session's
+settings: the deterministic solve plan, the ``slow`` marker (``make test-fast``), the
+``xdist_group`` of the site's tests kept on one worker. The helpers (ROOT, savanna, grid,
+score, rel, run_command, ...) are in helpers.py."""
 from __future__ import annotations
 
 import os
@@ -25,6 +27,7 @@ def pytest_configure(config):
     # the tests give still bound each query as a whole. (Set before the workers start:
     # the commands the tests run as processes follow it too.)
     os.environ.setdefault("RULEWRIGHT_SOLVE_PLAN", "deterministic")
+    config.pluginmanager.register(_GroupIds(), "rulewright-group-ids")
 
 
 @pytest.fixture(autouse=True)
@@ -38,6 +41,204 @@ def _one_cache_folder():
     yield
     if cache.directory() != before:
         cache.directory.cache_clear()
+
+
+# The tests marked ``slow``, which ``make test-fast`` (``-m "not slow"``) leaves out so that the
+# rest runs in about a minute; ``make test`` runs them all. Slow: the files whose tests share a
+# long set-up or come in thousands (SLOW_FILES: the site built and opened in Chromium, the
+# fuzzer, the 2,000 injection attempts), and the functions whose tests take about a second of
+# CPU or more each on the 2-core machine (SLOW: queries that prove an optimum, whole games
+# under every reading, the verify corpus...), whatever their parameters.
+SLOW_FILES = {"docs/test_site_browser.py", "security/test_fuzz_inputs.py", "security/test_injection.py"}
+SLOW = {
+    "cli/test_cli.py": (
+        "test_a_choice_with_nothing_to_choose_from_is_the_reason",
+        "test_a_two_player_version_is_for_two_and_the_base_game_says_where_it_is",
+        "test_cards_beyond_the_box_are_the_reason_a_query_has_no_answer",
+        "test_check_says_a_base_error_once_for_its_variants",
+        "test_command_line_mistakes_are_usage_errors_said_once", "test_ctrl_c_stops_a_query_and_says_so",
+        "test_darwin_best_move_json", "test_darwin_explain_traces_rules", "test_darwin_play_with_solver_agent",
+        "test_darwin_play_with_solver_agent_inputs", "test_darwin_query_mistakes_exit_2",
+        "test_files_with_a_byte_order_mark_read_as_without_and_unreadable_files_say_why",
+        "test_play_darwin_json_and_log", "test_query_input_is_not_taken_for_a_longer_option",
+        "test_save_state_then_show", "test_small_mistakes_get_plain_messages",
+    ),
+    "cli/test_human_seat.py": (
+        "test_a_human_seat_plays_asks_undoes_saves_and_goes_on",
+        "test_the_rest_of_a_game_with_a_human_seat_is_played_by_the_others",
+    ),
+    "docs/test_docs.py": (
+        "test_a_section_of_the_spec_places_its_definitions_in_the_rulebook",
+        "test_catalogue_shows_names_not_python_values",
+        "test_every_house_rule_has_its_effect_measured_for_the_rules_as_they_are", "test_rules_pages_are_current",
+        "test_site_builds_strictly",
+    ),
+    "games/darwins_choice/test_darwin_play.py": (
+        "test_every_reading_keeps_the_invariants", "test_main_actions_reading",
+        "test_random_games_keep_the_invariants",
+    ),
+    "games/darwins_choice/test_darwin_queries.py": (
+        "test_a_further_action_is_never_a_second_creation",
+        "test_a_further_action_of_a_per_species_turn_equals_brute_force",
+        "test_a_player_who_has_passed_has_no_main_action", "test_best_create_and_best_move_equal_brute_force",
+        "test_best_mutation_and_migration_equal_brute_force", "test_can_place_agrees_with_the_play_rules",
+        "test_queries_equal_brute_force_under_other_readings", "test_the_benchmark_positions_offer_a_move",
+    ),
+    "games/darwins_choice/test_darwin_variants.py": (
+        "test_best_move_on_every_version_equals_its_play_rules", "test_coop_games_keep_every_card_and_the_team_wins",
+        "test_coop_with_team_actions_as_often_as_wanted_plays_to_the_end",
+    ),
+    "games/darwins_choice/test_readings_combine.py": (
+        "test_a_zero_strength_carnivore_never_hunts", "test_each_reading_survives_every_other",
+        "test_hurricane_one_dies_breaks_ties_by_strength_then_hearts", "test_meteor_strike_caps_the_plants",
+    ),
+    "games/darwins_choice/test_rule_numbers.py": (
+        "test_hurricane_kills_the_least_adapted_below_4",
+    ),
+    "games/ecosystem_savanna/test_savanna_picks.py": (
+        "test_a_scoring_choice_of_cells_is_shown_as_cells", "test_best_pick_equals_brute_force",
+        "test_play_with_the_solver_agent_from_the_command_line", "test_solo_best_turn_equals_brute_force",
+        "test_solver_agent_plays_every_pick",
+    ),
+    "games/test_worked_examples.py": (
+        "test_every_shipped_darwin_example_holds",
+    ),
+    "interpret/test_speed_same_games.py": (
+        "test_the_same_seeded_games_as_the_baseline",
+    ),
+    "package/test_layout.py": (
+        "test_an_import_inside_a_function_is_a_commented_lazy_one", "test_imports_run_one_way",
+        "test_no_cycle_between_modules",
+    ),
+    "package/test_package.py": (
+        "test_the_installed_command_plays_a_game_by_name_from_anywhere",
+        "test_the_wheel_carries_the_games_and_nothing_at_the_top_level",
+    ),
+    "play/test_checks.py": (
+        "test_a_bad_own_table_is_a_bad_input_file_exit_2",
+        "test_a_quote_never_closed_in_a_table_file_is_located_at_its_row",
+        "test_own_biome_table_against_the_food_chips", "test_play_with_own_catalogue",
+        "test_settings_a_game_runs_out_with_are_refused_before_play",
+        "test_settings_from_the_command_line_that_break_the_spec_are_usage_errors",
+    ),
+    "play/test_invariants.py": (
+        "test_games_of_every_spec_and_mode_keep_the_invariants", "test_games_under_per_species_keep_the_invariants",
+    ),
+    "play/test_resume.py": (
+        "test_a_log_read_back_replays_the_game", "test_a_position_that_breaks_a_warned_invariant_is_played_on",
+        "test_a_saved_game_goes_on_exactly_as_it_would_have", "test_play_from_on_the_command_line_and_until",
+        "test_simulate_from_a_position", "test_the_log_of_a_game_played_on_from_a_position_replays_it",
+    ),
+    "play/test_simulate.py": (
+        "test_every_shipped_mode_is_summed_up", "test_the_intervals_hold_the_true_mean_95_times_in_100",
+        "test_the_solver_seats_say_what_they_did",
+    ),
+    "play/test_state_io.py": (
+        "test_a_negative_darwin_point_stock_or_banked_points_are_refused",
+        "test_a_table_path_written_relative_is_relative_to_the_state_file",
+        "test_settings_variants_and_tables_of_a_position_are_the_files_mistakes",
+    ),
+    "security/test_pages_run_no_script.py": (
+        "test_the_attacks_show_as_text", "test_the_pages_hold_nothing_that_runs",
+        "test_the_probe_reaches_every_kind_of_page", "test_the_probe_site_fires_no_dialog_in_a_browser",
+    ),
+    "security/test_terminal.py": (
+        "test_no_escape_reaches_a_real_terminal", "test_the_progress_bar_draws_and_the_spec_does_not",
+    ),
+    "security/test_untrusted.py": (
+        "test_a_card_table_of_thousands_of_bad_rows_is_refused_quickly",
+        "test_a_query_time_limit_covers_building_the_model",
+        "test_a_runaway_evaluation_stops_with_its_definition_named",
+        "test_a_state_file_names_files_only_inside_the_allowed_folders",
+    ),
+    "security/test_untrusted_round2.py": (
+        "test_a_query_time_limit_covers_explaining_an_infeasible_answer",
+        "test_a_random_state_python_refuses_is_a_located_error",
+        "test_a_saved_position_without_its_checkpoint_counts_goes_on",
+        "test_definitions_nesting_a_value_deeper_and_deeper_are_one_error",
+        "test_folded_constants_stay_within_the_limits_of_values",
+        "test_the_position_a_saved_game_began_from_may_leave_its_counts_out",
+        "test_verify_time_limit_bounds_the_games_it_plays",
+    ),
+    "semantics/test_language_gaps.py": (
+        "test_a_definition_called_again_with_the_same_arguments_is_encoded_once",
+    ),
+    "solver/test_encoder.py": (
+        "test_agreement_on_predator_heavy_grids", "test_agreement_under_every_reading",
+        "test_allocate_encoding_agrees_with_runtime", "test_allocation_aggregates_agree_through_a_query",
+        "test_solver_scores_like_the_interpreter",
+    ),
+    "solver/test_fuzz_queries.py": (
+        "test_nested_sums_over_a_chosen_herd_are_proven_optimal",
+        "test_the_solver_finds_the_best_option_of_a_random_query",
+    ),
+    "solver/test_solver.py": (
+        "test_best_arrangement_equals_brute_force_on_2x3", "test_best_placement_keeps_the_partial_grid",
+        "test_full_grid_answer_and_bound_are_never_beaten", "test_two_numbers_chosen_are_not_shown_as_a_grid_cell",
+    ),
+    "solver/test_solver_agent.py": (
+        "test_darwin_solver_agent_plays_every_action_of_a_per_species_turn",
+        "test_darwin_solver_agent_trades_when_allowed",
+    ),
+    "variants/test_corpus.py": (
+        "test_variant_compiles_and_plays",
+    ),
+    "variants/test_house_rules.py": (
+        "test_house_rule_loads_as_a_variant", "test_no_degeneration_leaves_the_card_in_the_box",
+        "test_no_strength_award_gives_no_points_for_strength", "test_one_direction_passes_left_in_both_rounds",
+        "test_one_migration_per_species", "test_the_house_rules_of_a_game_combine_without_conflict",
+    ),
+    "variants/test_variants.py": (
+        "test_a_row_removed_and_changed_by_unrelated_variants_conflicts_and_checks_note_the_removal",
+        "test_a_state_of_a_variant_queried_through_the_base_spec",
+        "test_a_step_added_at_the_end_of_a_mode_comes_before_its_reports", "test_base_names_the_replaced_definition",
+        "test_cli_state_remembers_its_variant_and_query_applies_it",
+        "test_setting_what_no_rule_reads_is_an_error_and_check_warns", "test_switch_default_override_keeps_options",
+        "test_unordered_variants_conflict",
+    ),
+    "verify/test_verify.py": (
+        "test_a_choice_with_no_option_and_a_game_that_never_ends",
+        "test_no_ecosystem_below_zero_is_refuted_under_the_default_reading",
+    ),
+    "verify/test_verify_corpus.py": (
+        "test_seeded_bug_is_found",
+    ),
+}
+
+
+def pytest_collection_modifyitems(config, items):
+    here = Path(__file__).parent
+    for item in items:
+        try:
+            where = item.path.relative_to(here).as_posix()
+        except ValueError:
+            continue
+        if where in SLOW_FILES or getattr(item, "originalname", item.name) in SLOW.get(where, ()):
+            item.add_marker(pytest.mark.slow)
+
+
+
+class _GroupIds:
+    """``--dist loadgroup`` sends the tests of one ``xdist_group`` to one worker by adding
+    ``@GROUP`` to their node IDs in the worker; pytest-xdist 3.8 sets the old ``_nodeid``,
+    which pytest 9.2's structured IDs no longer read (pytest-xdist issue 1386), so the
+    groups were not kept: the site was built on both workers. Here the suffix is added
+    as xdist adds it, after xdist's own hook, where it is not there already."""
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_collection_modifyitems(self, config, items):
+        if not getattr(config.option, "loadgroup", False):
+            return
+        try:
+            from _pytest.nodeid import NodeId
+        except ImportError:         # an older pytest: xdist's own suffix holds
+            return
+        for item in items:
+            names = sorted({str(m.args[0] if m.args else m.kwargs.get("name", "default"))
+                            for m in item.iter_markers("xdist_group")})
+            suffix = "@" + "_".join(names)
+            if names and not item.nodeid.endswith(suffix):
+                item._id = NodeId.parse(item.nodeid + suffix)
 
 
 @pytest.fixture

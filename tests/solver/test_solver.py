@@ -92,13 +92,18 @@ def test_infeasible_and_unsupported_are_reported():
     assert "take" in info.value.render() or "first n elements" in info.value.render()
 
 
-def test_best_placement_keeps_the_partial_grid():
-    program, interp = savanna()
+@pytest.fixture(scope="module")
+def placed_hyena():
+    """best_placement of a hyena on examples/partial.grid (time limit 60): the partial
+    grid and the answer, asked once for the tests that read it (the query takes seconds)."""
+    program, _ = savanna()
     from rulewright.compiler.play.inputs import read_grid
-    from pathlib import Path
-    root = ROOT
-    state = read_grid(str(root / "examples" / "partial.grid"), program, "ecosystem", allow_free=True)
-    answer = run_query(program, "best_placement", {"state": state, "card": "hyena"}, time_limit=60)
+    state = read_grid(str(ROOT / "examples" / "partial.grid"), program, "ecosystem", allow_free=True)
+    return state, run_query(program, "best_placement", {"state": state, "card": "hyena"}, time_limit=60)
+
+
+def test_best_placement_keeps_the_partial_grid(placed_hyena):
+    state, answer = placed_hyena
     assert answer.status == "OPTIMAL" and answer.replayed
     spot, final = answer.witness["spot"], answer.witness["g"]
     assert spot in rt.placements(state)
@@ -271,7 +276,7 @@ query big "Big" {
     assert "too large for CP-SAT" in text
 
 
-def test_two_numbers_chosen_are_not_shown_as_a_grid_cell(tmp_path):
+def test_two_numbers_chosen_are_not_shown_as_a_grid_cell(tmp_path, placed_hyena):
     from rulewright.compiler import load
     spec = tmp_path / "t.rules"
     spec.write_text('''game t "Pairs"
@@ -282,11 +287,6 @@ query q "Q" {
 ''')
     answer = run_query(load(spec), "q", {}, time_limit=30, workers=1)
     assert "  h: 6, 7\n" in answer.to_text()
-    program, _ = savanna()
-    from rulewright.compiler.play.inputs import read_grid
-    from pathlib import Path
-    state = read_grid(str(ROOT / "examples" / "partial.grid"), program,
-                      "ecosystem", allow_free=True)
-    placed = run_query(program, "best_placement", {"state": state, "card": "hyena"}, time_limit=60)
+    _, placed = placed_hyena
     r, c = placed.witness["spot"]
     assert f"  spot: ({r}, {c})\n" in placed.to_text()          # a cell stays a cell
