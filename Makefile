@@ -64,6 +64,8 @@ fuzz: $(STAMP)
 	RULEWRIGHT_FUZZ=$(FUZZ) $(BIN)/python -m pytest tests/security/test_fuzz_inputs.py -m fuzz -s
 
 bench: $(STAMP)
+	$(BIN)/python benchmarks/play.py
+	$(BIN)/python benchmarks/startup.py
 	$(BIN)/python benchmarks/scoring.py
 	$(BIN)/python benchmarks/queries.py
 	$(BIN)/python benchmarks/darwin_queries.py
