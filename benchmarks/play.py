@@ -19,6 +19,7 @@ time of a copy and how many copies cost one game.
 from __future__ import annotations
 
 import argparse
+import gc
 import random
 import sys
 import time
@@ -54,9 +55,7 @@ def game(interp: Interpreter, mode: str, players: int, seed: int) -> tuple[float
 
 def copies(interp: Interpreter, mode: str, players: int, seed: int) -> tuple[float, int]:
     """(total seconds, number) of copies of a game taken at every fifth choice of its first seat."""
-    seat = interp.seats_for(interp.program.modes[mode], players)
-    first = next(s.name for s in seat if s.kind == "player")
-    live = Live(interp, mode, players, seed, outside=(first,))
+    live = Live(interp, mode, players, seed)        # (its first seat played from here)
     rng = random.Random(seed)
     spent, n, made = 0.0, 0, 0
     while not live.finished:
@@ -80,6 +79,7 @@ def main() -> int:
     for title, spec, players in CASES:
         if args.only and args.only not in spec:
             continue
+        gc.collect()            # (the last case's interpreters and memos go now, not during a timed game)
         program = load(ROOT / spec)
         mode = next(m for m, info in program.modes.items() if info.min_players <= players <= info.max_players)
         sides = {False: Interpreter(program, fast=False), True: Interpreter(program, fast=True)}
