@@ -31,7 +31,7 @@ class Board:
     box is at (0, 0); placing left of or above it shifts every card.
     """
 
-    __slots__ = ("grid", "rows", "cols", "floating", "cards", "_index", "_sets", "_free", "_hash")
+    __slots__ = ("grid", "rows", "cols", "floating", "cards", "_index", "_sets", "_free", "_hash", "_box")
 
     def __init__(self, grid: str, rows: int, cols: int, floating: bool,
                  cards: dict[tuple[int, int], str] | None = None):
@@ -44,6 +44,7 @@ class Board:
         self._sets = None
         self._free = None           # its placements (computed once)
         self._hash = None
+        self._box = False           # its bounding box (computed once; None: no card)
 
     def index(self) -> dict:
         """Value -> the cells holding it, in reading order (built once: boards never change)."""
@@ -85,11 +86,16 @@ class Board:
 
     # bounding box of the cards, as (min_r, min_c, max_r, max_c)
     def bbox(self):
-        if not self.cards:
-            return None
-        rs = [r for r, _ in self.cards]
-        cs = [c for _, c in self.cards]
-        return min(rs), min(cs), max(rs), max(cs)
+        box = self._box
+        if box is False:
+            if not self.cards:
+                box = None
+            else:
+                rs = [r for r, _ in self.cards]
+                cs = [c for _, c in self.cards]
+                box = min(rs), min(cs), max(rs), max(cs)
+            self._box = box
+        return box
 
     def fits_with(self, pos) -> bool:
         box = self.bbox()
