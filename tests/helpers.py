@@ -14,6 +14,7 @@ import os
 import sys
 import tempfile
 import traceback
+import warnings
 from pathlib import Path
 from typing import NamedTuple
 
@@ -56,7 +57,8 @@ def run_command(*argv, cwd=None, env: dict | None = None, stdin: str | bytes = b
     encodings of a command whose output is a pipe here (UTF-8; standard error escapes
     what it cannot encode), and read back as ``subprocess.run(..., text=True)`` reads
     them (universal newlines). A traceback that escapes is printed to standard error
-    (exit 1), ``SystemExit`` gives its code, as the interpreter would. The disk cache's
+    (exit 1), ``SystemExit`` gives its code, and a Python warning is printed there under
+    a new process's filters, as the interpreter would. The disk cache's
     folder is found again when ``env`` may move it; the interpreters the command built
     are forgotten after it, as a process ends."""
     from rulewright.command import main as entry_point
@@ -86,7 +88,11 @@ def run_command(*argv, cwd=None, env: dict | None = None, stdin: str | bytes = b
         sys.stdout = open(1, "w", encoding="utf-8", errors="surrogateescape", closefd=False)
         sys.stderr = open(2, "w", buffering=1, encoding="utf-8", errors="backslashreplace", closefd=False)
         try:
-            code = entry_point([str(a) for a in argv])
+            with warnings.catch_warnings():     # Python's own filters, printed on standard error
+                warnings.resetwarnings()
+                for category, action, module in _DEFAULT_WARNINGS:
+                    warnings.filterwarnings(action, category=category, module=module)
+                code = entry_point([str(a) for a in argv])
         except SystemExit as exc:
             if exc.code is None or isinstance(exc.code, int):
                 code = exc.code or 0
@@ -115,6 +121,12 @@ def run_command(*argv, cwd=None, env: dict | None = None, stdin: str | bytes = b
         interpreter_module._INTERPRETERS.update(interpreters)
     out, err = (_read_text(files[fd]) for fd in (1, 2))
     return Ran(code, out, err)
+
+
+# A new process's warning filters (Python 3.11, no -W or PYTHONWARNINGS), the last first.
+_DEFAULT_WARNINGS = ((ResourceWarning, "ignore", ""), (ImportWarning, "ignore", ""),
+                     (PendingDeprecationWarning, "ignore", ""), (DeprecationWarning, "ignore", ""),
+                     (DeprecationWarning, "default", "__main__"))
 
 
 def _setenv(name: str, value) -> None:
