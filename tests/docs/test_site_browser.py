@@ -68,36 +68,55 @@ def test_every_page_loads_clean(site, browser):
     checked: dict = {}
     problems = []
     context = browser.new_context(viewport={"width": 1280, "height": 900})
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    for path in pages:
-        errors.clear()
-        page.goto(base + path, wait_until="load")
-        found = page.evaluate("""() => {
-            const links = [...document.querySelectorAll('a[href]')]
-                .map(a => new URL(a.getAttribute('href'), location.href).href);
-            const wide = [...document.querySelectorAll('.md-content pre > code')]
-                .filter(c => c.scrollWidth > c.parentElement.clientWidth + 2).length;
-            const images = [...document.querySelectorAll('img')].filter(i => !(i.complete && i.naturalWidth > 0))
-                .map(i => i.src);
-            return {links, wide, images};
-        }""")
-        if errors:
-            problems.append(f"{path}: console errors {errors[:3]}")
-        if found["wide"]:
-            problems.append(f"{path}: {found['wide']} code block(s) wider than their frame")
-        if found["images"]:
-            problems.append(f"{path}: images that did not load {found['images'][:3]}")
-        for href in found["links"]:
-            url = urllib.parse.urlsplit(href)
-            if url.netloc != urllib.parse.urlsplit(base).netloc or not url.path:
-                continue
-            if not _exists(base, urllib.parse.unquote(url.path), checked):
-                problems.append(f"{path}: broken link {url.path}")
+    # a few tabs load their pages at once (a page spends most of its load waiting, not
+    # computing); each tab's own console errors are its page's
+    tabs = []
+    for _ in range(TABS):
+        tab, errors = context.new_page(), []
+        tab.on("console", lambda m, errors=errors: errors.append(m.text) if m.type == "error" else None)
+        tab.on("pageerror", lambda e, errors=errors: errors.append(str(e)))
+        tabs.append((tab, errors))
+    for at in range(0, len(pages), TABS):
+        batch = list(zip(tabs, pages[at:at + TABS]))
+        for (tab, errors), path in batch:
+            errors.clear()
+            tab.goto(base + path, wait_until="commit")
+        for (tab, errors), path in batch:
+            tab.wait_for_load_state("load")
+            problems.extend(_page_problems(tab, errors, path, base, checked))
     context.close()
     assert not problems, "\n".join(problems[:30])
+
+
+TABS = 4
+
+
+def _page_problems(page, errors: list, path: str, base: str, checked: dict) -> list[str]:
+    """What is wrong with the page a tab has loaded: console errors, code blocks wider
+    than their frame, images that did not load, links to pages that do not exist."""
+    problems = []
+    found = page.evaluate("""() => {
+        const links = [...document.querySelectorAll('a[href]')]
+            .map(a => new URL(a.getAttribute('href'), location.href).href);
+        const wide = [...document.querySelectorAll('.md-content pre > code')]
+            .filter(c => c.scrollWidth > c.parentElement.clientWidth + 2).length;
+        const images = [...document.querySelectorAll('img')].filter(i => !(i.complete && i.naturalWidth > 0))
+            .map(i => i.src);
+        return {links, wide, images};
+    }""")
+    if errors:
+        problems.append(f"{path}: console errors {errors[:3]}")
+    if found["wide"]:
+        problems.append(f"{path}: {found['wide']} code block(s) wider than their frame")
+    if found["images"]:
+        problems.append(f"{path}: images that did not load {found['images'][:3]}")
+    for href in found["links"]:
+        url = urllib.parse.urlsplit(href)
+        if url.netloc != urllib.parse.urlsplit(base).netloc or not url.path:
+            continue
+        if not _exists(base, urllib.parse.unquote(url.path), checked):
+            problems.append(f"{path}: broken link {url.path}")
+    return problems
 
 
 def test_the_language_switcher_reaches_the_same_page(site, browser):
