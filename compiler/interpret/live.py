@@ -11,7 +11,7 @@ seat is yielded, so a game waits at it without replaying anything, and ``apply``
 to the next one. A running Python generator cannot be copied, so ``copy`` makes a new
 game and rolls it forward along the original's history of choices: the rules run again,
 but the options of every choice made by a seat are not made again (they are what costs:
-a Darwin's Choice turn enumerates the species a hand can create), only chance's draws,
+enumerating every group of cards a hand can play, say), only chance's draws,
 so the game's random generator moves the same. ``benchmarks/play.py`` measures a copy
 against a whole game.
 """

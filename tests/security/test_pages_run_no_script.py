@@ -221,6 +221,10 @@ def test_the_pages_hold_nothing_that_runs(probe):
         raw = [t for t in tags if t.lower().startswith("<script") or re.search(r"\son[a-z]+\s*=", t)]
         if raw:
             problems.append(f"{name}: raw in the Markdown: {raw[:2]}")
+        # nor a handler even as escaped text: a scan of the source finds none to flag
+        handlers = re.findall(r"(?i)\bon[a-z]+\s*=", text)
+        if handlers:
+            problems.append(f"{name}: a handler's text in the source: {handlers[:2]}")
         rendered = _render(text)
         _, removed = sanitize.clean(rendered)
         if removed:
