@@ -3,14 +3,18 @@
 In:  a spec (or a variant file), ``--variant``, ``--against BASE``, the checks to run,
      the time limit and workers of each question, the games per mode, ``--json``,
      ``--out DIR``.
-Out: the findings as text (or JSON), a progress bar on standard error while the checks
-     run, witness files in ``--out``; exit 0 when nothing is refuted, 1 when a guarantee
-     is broken (a counterexample) or the spec has an error, 2 on bad input.
+Out: the findings as text (or JSON), its last line counting each status ("12 proved,
+     3 sampled, 0 refuted, could not tell: 2"), every finding it could not tell listed; a
+     progress bar on standard error while the checks run (on a terminal, not with
+     ``--no-progress``); witness files in ``--out``; exit 0 when nothing is refuted (some
+     findings UNKNOWN included: the text says so), 1 when a guarantee is broken (a
+     counterexample) or the spec has an error, 2 on bad input.
 """
 from __future__ import annotations
 
 import json
 import sys
+import time
 
 from rulewright.cli import terminal
 from rulewright.cli.common import UsageError, _load
@@ -44,13 +48,66 @@ def cmd_verify(args) -> int:
     if args.json:
         print(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
     else:
-        print(report.to_text(everything=args.all))
+        print(report_text(report, everything=args.all))
     return 1 if report.refuted() else 0
+
+
+def report_text(report, everything: bool = False) -> str:
+    """The findings for people: errors, warnings and every finding it could not tell
+    (UNKNOWN), each with its witness (an UNKNOWN one of severity info: with ``--all``);
+    the rest counted (``everything``: shown too); what was not checked; and a last line
+    that counts each status in words and never calls UNKNOWN findings well."""
+    from rulewright.solver.verify.findings import _witness_lines    # (the solver's side loads with verify)
+    order = {"error": 0, "warning": 1, "info": 2}
+    shown = [f for f in report.findings if everything or f.severity != "info" or f.status == "UNKNOWN"]
+    lines = []
+    for f in sorted(shown, key=lambda f: (order[f.severity], f.status != "UNKNOWN")):
+        lines.append(f"{f'{f.at}: ' if f.at else ''}{f.severity}: [{f.check}] {f.status}: {f.message}")
+        if f.witness is not None and f.status != "SAMPLED" and (everything or f.severity != "info"):
+            lines += ["    " + ln for ln in _witness_lines(f.witness)]
+        lines += [f"    witness file: {path}" for path in f.files]
+    listed = {id(f) for f in shown}
+    hidden: dict[str, int] = {}
+    for f in report.findings:
+        if id(f) not in listed:
+            hidden[f.check] = hidden.get(f.check, 0) + 1
+    if hidden:
+        lines.append(f"not shown, nothing wrong found: {', '.join(f'{n} {k}' for k, n in sorted(hidden.items()))} "
+                     "(proved, or sampled without a problem: --all shows them with their witnesses)")
+    for check, name, why in report.not_checked[:20]:
+        lines.append(f"not checked: [{check}] {name}: {why}")
+    if len(report.not_checked) > 20:
+        lines.append(f"not checked: {len(report.not_checked) - 20} more (--json lists them)")
+    lines.append(summary_line(report))
+    return "\n".join(lines)
+
+
+def summary_line(report) -> str:
+    """The last line: how many findings of each status, in words ("12 proved, 3 sampled,
+    0 refuted, could not tell: 2"), and what that means; never "all well" while a finding
+    is UNKNOWN."""
+    count = {s: sum(1 for f in report.findings if f.status == s)
+             for s in ("PROVED", "SAMPLED", "COUNTEREXAMPLE", "UNKNOWN")}
+    line = (f"{report.spec}: {len(report.findings)} findings: {count['PROVED']} proved, {count['SAMPLED']} sampled, "
+            f"{count['COUNTEREXAMPLE']} refuted, could not tell: {count['UNKNOWN']}")
+    if report.refuted():
+        line += "; a guarantee is broken"
+    if count["UNKNOWN"]:
+        line += (" (listed above as UNKNOWN: the time limit ran out before they were settled; a longer "
+                 "--time-limit may settle them)")
+    if report.not_checked:
+        line += f"; not checked: {len(report.not_checked)}"
+    warnings = sum(1 for f in report.findings if f.severity == "warning")
+    if warnings:
+        line += f"; {warnings} warning{'s' if warnings > 1 else ''} above"
+    return line
 
 
 class _Progress:
     """A progress bar on standard error (rich draws it on a terminal only; nothing is
-    written when standard error is a file or a pipe).
+    written when standard error is a file or a pipe, nor with ``--no-progress``): how far
+    the checks are (it moves as each item of a check is done), the time taken, an
+    estimate of the time left, and what runs, in words.
 
     The bar draws with control sequences of its own (a carriage return, cursor moves):
     it writes them to the terminal underneath the printer (``terminal.raw``), the one
@@ -62,6 +119,7 @@ class _Progress:
     def __init__(self, enabled: bool):
         self.enabled = enabled and sys.stderr.isatty()
         self.bar = self.task = None
+        self.started = time.monotonic()
 
     def __enter__(self):
         if self.enabled:
@@ -69,19 +127,35 @@ class _Progress:
             from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn  # (the same)
             self.bar = Progress(TextColumn("verify", markup=False), BarColumn(),
                                 TextColumn("{task.percentage:>3.0f}%", markup=False),
-                                TimeElapsedColumn(), TextColumn("{task.description}", markup=False),
+                                TimeElapsedColumn(), TextColumn("{task.fields[left]}", markup=False),
+                                TextColumn("{task.description}", markup=False),
                                 console=Console(file=terminal.raw(sys.stderr), markup=False, emoji=False,
                                                 highlight=False),
                                 transient=True, redirect_stdout=False, redirect_stderr=False)
             self.bar.__enter__()
-            self.task = self.bar.add_task("", total=1.0)
+            self.task = self.bar.add_task("", total=1.0, left="")
+        self.started = time.monotonic()
         return self
 
     def update(self, what: str, fraction: float) -> None:
         if self.bar is not None:
-            self.bar.update(self.task, completed=fraction, description=terminal.visible(what[:60]))
+            self.bar.update(self.task, completed=fraction, description=terminal.visible(what[:70]),
+                            left=time_left(time.monotonic() - self.started, fraction))
 
     def __exit__(self, *exc):
         if self.bar is not None:
             self.bar.__exit__(*exc)
         return False
+
+
+def time_left(elapsed: float, fraction: float) -> str:
+    """An estimate of the time left, in words, at the pace so far ("" until there is one
+    to make: the first seconds, or nothing done yet)."""
+    if elapsed < 3 or fraction < 0.01 or fraction >= 1:
+        return ""
+    left = elapsed * (1 - fraction) / fraction
+    if left < 60:
+        return f"about {max(5, round(left / 5) * 5):.0f} s left"
+    if left < 3600:
+        return f"about {round(left / 60):.0f} min left"
+    return f"about {left / 3600:.1f} h left"

@@ -2,7 +2,9 @@
 
 In:  a checked program (a spec, or a variant on its base), the kinds to run, the time
      limit of each question, workers, games per mode; for ``differs``, the base program.
-Out: a ``findings.Report``.
+Out: a ``findings.Report``; as the checks run, ``progress(what, fraction)`` once as each
+     step begins and once as each of its items begins (a rule, a score, a property, a
+     game: the items before it are done), ``what`` in words, ``fraction`` never going back.
 """
 from __future__ import annotations
 
@@ -10,6 +12,8 @@ import time
 from typing import Callable
 
 from rulewright.compiler import ir as I
+from rulewright.compiler.types import INT, EnumT
+from rulewright.compiler.variants import diffing
 from rulewright.solver.verify import proofs, sampled, static
 from rulewright.solver.verify.findings import Report
 
@@ -18,6 +22,15 @@ CHECKS = ("never_holds", "always_holds", "unused", "range", "choosable", "proper
           "invariant", "playable", "terminates", "runtime")
 DEFAULT_GAMES = 50
 DEFAULT_POSITIONS = 3
+# what each step checks, in the words the progress bar shows
+STEP_WORDS = {"never_holds": "rules that never or always hold", "unused": "what nothing reads",
+              "range": "the least and most of each score", "choosable": "values no choice can take",
+              "property": "the spec's guarantees", "differs": "what the variant changes",
+              "games": "seeded games"}
+# what the checks call each item they begin (a prefix of the progress text, left out of the words)
+_ITEM_WORDS = ("rule ", "range ", "choosable ", "property ", "differs ", "game ")
+# an item's share of the bar against a question to CP-SAT: a seeded game is quicker
+_GAME_SHARE = 0.3
 
 
 def verify(program: I.Program, spec: str, kinds: set[str] | None = None, time_limit: float = 10.0,
@@ -25,7 +38,8 @@ def verify(program: I.Program, spec: str, kinds: set[str] | None = None, time_li
            positions: int = DEFAULT_POSITIONS,
            progress: Callable[[str, float], None] | None = None) -> Report:
     """Run the checks of ``kinds`` (all by default; ``differs`` needs ``base``).
-    ``progress(what, fraction)`` is told what runs and how far the checks are."""
+    ``progress(what, fraction)`` is told what runs and how far the checks are: as each
+    step begins and as each of its items does (see ``_Told``)."""
     kinds = set(CHECKS if kinds is None else kinds)
     if base is None:
         kinds.discard("differs")
@@ -55,17 +69,76 @@ def verify(program: I.Program, spec: str, kinds: set[str] | None = None, time_li
     if wanted and games > 0:
         steps.append(("games", lambda tell: sampled.sample(program, games, wanted, progress=tell,
                                                            time_limit=time_limit)))
+    told = _Told(progress, [(name, _items(name, program, base, games)) for name, _ in steps])
     for index, (name, run) in enumerate(steps):
-        def tell(what: str, _i=index) -> None:
-            if progress:
-                progress(what, _i / max(1, len(steps)))
-        tell(name)
+        told.step(index)
         started = time.perf_counter()
-        found = run(tell)
+        found = run(told.item)
         report.seconds_by_check[name] = time.perf_counter() - started
         for f in found:
             if f.check in kinds or (name == "never_holds" and f.check in ("never_holds", "always_holds")):
                 report.add(f)
-    if progress:
-        progress("done", 1.0)
+    told.done()
     return report
+
+
+class _Told:
+    """What ``progress`` is told: each step's share of the bar is its items (as the checks
+    will count them, estimated from the program; a game weighs less than a question), and
+    an item begun means the ones before it are done. An estimate short of the real count
+    holds at the step's end; one over it jumps there when the step ends. The fraction never
+    goes back."""
+
+    def __init__(self, progress, steps: list[tuple[str, int]]):
+        self.progress, self.steps = progress, steps
+        shares = [n * (_GAME_SHARE if name == "games" else 1.0) for name, n in steps]
+        self.total = sum(shares) or 1.0
+        self.starts = [sum(shares[:i]) for i in range(len(shares) + 1)]
+        self.index = self.begun = 0
+        self.last = 0.0
+
+    def _tell(self, what: str, at: float) -> None:
+        self.last = max(self.last, min(at / self.total, 1.0))
+        if self.progress:
+            self.progress(what, self.last)
+
+    def step(self, index: int) -> None:
+        self.index, self.begun = index, 0
+        name = self.steps[index][0]
+        self._tell(STEP_WORDS.get(name, name), self.starts[index])
+
+    def item(self, what: str) -> None:
+        name, n = self.steps[self.index]
+        start, end = self.starts[self.index], self.starts[self.index + 1]
+        at = min(start + (end - start) * self.begun / n, end)
+        self.begun += 1
+        thing = next((what[len(p):] for p in _ITEM_WORDS if what.startswith(p)), what)
+        self._tell(f"{STEP_WORDS.get(name, name)}: {thing}" + (f" ({self.begun} of {n})" if self.begun <= n else ""),
+                   at)
+
+    def done(self) -> None:
+        self._tell("done", self.total)
+
+
+def _items(step: str, program: I.Program, base: I.Program | None, games: int) -> int:
+    """How many items a step will begin, as its check picks them (an estimate: a check may
+    pass over some, quickly); at least 1."""
+    funcs = [fd for fd in program.funcs.values() if fd.body is not None and "__before_" not in fd.name]
+    rules = [fd for fd in funcs if fd.kind == "rule"]
+    if step == "never_holds":
+        n = len(rules)
+    elif step == "range":
+        n = sum(1 + (len(sd.steps) if len(sd.steps) > 1 else 0) for sd in program.scorings.values()) + \
+            sum(1 for fd in funcs if fd.kind == "def" and fd.params and fd.type == INT)
+    elif step == "choosable":
+        n = sum(1 for fd in rules for _, t in fd.params if isinstance(t, EnumT) and t.name in program.enums)
+    elif step == "property":
+        n = len(program.properties)
+    elif step == "differs" and base is not None:
+        d = diffing.diff(base, program)
+        n = len(set(e.name for e in d.changed) | set(x["name"] for x in d.downstream))
+    elif step == "games":
+        n = games * sum(len({m.min_players, m.max_players}) for m in program.modes.values())   # (as sampled plays them)
+    else:
+        n = 1
+    return max(1, n)
