@@ -1,0 +1,73 @@
+"""The commands that sum up say no more than they know: ``examples`` counts every example
+that fails (and exits 1), ``simulate --against`` claims no difference that chance could
+give, ``check`` says "ok" only of what compiled. (``verify``'s summary: tests/verify/
+test_honest_summary.py.)"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from helpers import run_command
+
+TILES = """
+game tiles "Tiles"
+enum colour { red, green, blue }
+grid board: 2 by 2 of colour
+def worth(c: colour) = if c == red then 2 else if c == green then 1 else 0
+scoring points(g: board) {
+  step tiles = sum(worth(g[x]) for x in cells(g) if g[x] != none)
+}
+state { placed: int }
+procedure turn(p: seat) {
+  choose c in colour by p
+  set placed = placed + worth(c)
+  checkpoint turn_end
+}
+mode standard "Standard" players 1..2 {
+  seats players
+  repeat 2 { for p in players { do turn(p) } }
+  report placed = placed
+}
+example all_red "Four reds" {
+  let g = grid board { red red red red }
+  expect points(g) == 8
+}
+example all_green "Four greens, as a misprint says" {
+  let g = grid board { green green green green }
+  expect points(g) == 5
+}
+"""
+
+
+def write(tmp_path: Path, text: str, name: str) -> Path:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_examples_count_the_one_that_fails(tmp_path):
+    spec = write(tmp_path, TILES, "tiles.rules")
+    code, out, err = run_command("examples", spec)
+    assert code == 1, err
+    assert f"{spec}: example all_red (Four reds): ok" in out
+    assert f"{spec}: example all_green (Four greens, as a misprint says): FAILS" in out
+    assert "(the rules give 4, the example says 5)" in out
+    assert out.rstrip().splitlines()[-1] == "2 examples, 1 failing"
+
+
+def test_simulate_against_the_same_rules_claims_no_difference(tmp_path):
+    spec = write(tmp_path, TILES, "tiles.rules")
+    same = write(tmp_path, TILES, "same.rules")
+    code, out, err = run_command("simulate", spec, "--against", same, "--games", "6", "--players", "2")
+    assert code == 0, err
+    assert "No difference here is told apart from chance at 95%" in out
+    assert " *" not in out and "* marks" not in out
+    assert out.rstrip().splitlines()[-1].startswith("6 game(s) in ") and "; 6 against in " in out
+
+
+def test_check_says_ok_only_of_what_compiled(tmp_path):
+    good = write(tmp_path, TILES, "tiles.rules")
+    bad = write(tmp_path, TILES.replace("def worth(c: colour) =", "def worth(c: colour) = nowhere +"), "bad.rules")
+    code, out, err = run_command("check", good, bad)
+    assert code != 0
+    assert out.startswith(f"ok: {good}: Tiles:") and f"ok: {bad}" not in out
+    assert str(bad) in err
