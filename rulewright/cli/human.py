@@ -3,28 +3,38 @@
 In:  the program, the command's arguments, each seat's agent kind; standard input and
      output (a terminal, or any stream: the tests drive it through a pseudo-terminal).
 Out: ``Table`` (what the human seats share: the streams, an undo, a save) and its
-     agents. At each choice of a human seat the position is shown as that player sees
-     it (their own hand, everyone's boards and the shared state; other hands only
-     counted), with what happened since, then the legal options numbered. Besides a
-     number the player may type ``?`` (the solver's suggestion and its reason, from
-     the playing query), ``u`` (undo: take back their last choice), ``p`` (the
-     position again), ``s`` (save the game and quit), ``q`` (quit) or ``h``.
+     agents. The whole position is shown at a seat's first choice; then at each choice a
+     status line (the seat to play, where the game stands, the scores) and what happened
+     since the seat last played, the question in the words of the spec's doc comments
+     (translated with ``lang``), and the options: equal ones as one (``lion ×2``), each
+     with what it is worth where the playing query can say it (``seat_values``), best
+     first; the free cells of a board lettered on the board. Besides an option the
+     player may type ``?`` (the solver's suggestion and its reason, from the playing
+     query), ``l NAME`` (a card looked up), ``u`` (undo: take back their last choice;
+     the other seats make the same moves again where their options are the same),
+     ``p`` (the whole position), ``s`` (save the game and quit), ``q`` (quit) or ``h``.
 """
 from __future__ import annotations
 
 import json
+import random
 import re
 import sys
 
 from rulewright.compiler import files
 from rulewright.compiler.diagnostics import RulesError
+from rulewright.compiler.interpret import interpreter_for
+from rulewright.compiler.ir import Play, statements
 from rulewright.compiler.play import resume, state_io
 from rulewright.compiler.play.script import Scripted
 from rulewright.compiler.semantics import render, runtime as rt
-from rulewright.compiler.types import CollT, SeatT
+from rulewright.compiler.types import SeatT
 
-HELP = ("type the number of an option; ? the solver's suggestion, u undo your last choice, "
-        "p the position again, s save and quit, q quit")
+from rulewright.cli import seat_screen as screen
+from rulewright.cli.seat_values import cells, option_values
+
+HELP = ("type the number of an option (a cell: its letter); ? the solver's suggestion, l NAME look a card up, "
+        "u undo your last choice, p the whole position, s save and quit, q quit")
 
 
 class _Undo(Exception):
@@ -50,6 +60,13 @@ class Table:
         self.out = out or sys.stdout
         self.saved: str | None = None
         self.seen: dict[str, int] = {}      # seat -> the log events already shown to it
+        self.words = screen.Words(program, getattr(args, "lang", None) or "en")
+        # undo: the other seats' generators at each choice of a human seat (by the number
+        # of choices made before it), set again when the game replayed reaches it
+        self.generators: dict[int, dict[int, tuple]] = {}
+        self.restore: tuple[int, dict] | None = None
+        self.before: tuple[int, list] | None = None      # the others' moves after the choice taken back
+        self.last: dict[str, tuple] = {}    # seat -> the question it was last asked, and the choice
 
     def agent(self, seat, query: str | None, inputs: dict):
         return HumanAgent(self, seat, query, inputs)
@@ -72,7 +89,8 @@ class Table:
         """What an exception out of the game means here: the choices to play the game again
         with (an undo), "stop" (saved or quit), or None (not ours)."""
         if isinstance(exc, _Undo):
-            self.say("(taken back: the game is played again up to your choice)")
+            self.say("(taken back: the game is played again up to your choice; the other seats make the same "
+                     "moves again where their options are the same)")
             return exc.keep
         if isinstance(exc, _Quit):
             return "stop"
@@ -106,36 +124,50 @@ class HumanAgent:
         self.seat = seat
         self.query = query
         self.inputs = inputs
+        self.plan: dict | None = None       # the last answer of the playing query, while it holds
 
+    # ------------------------------------------------------------ a choice
     def choose(self, name, options, state, seat):
         t = self.table
-        t.seen[seat.name] = min(t.seen.get(seat.name, 0), len(state.log))     # (shorter after an undo)
-        news = self._news(state, t.seen[seat.name])
-        if news:
-            t.say()
-            t.say("\n".join(news))
-        shown_position = False
-        if not _own_turn_goes_on(state, seat):
-            t.say()
-            t.say("\n".join(view(state, seat)))
-            shown_position = True
+        made = _made(state)
+        self._others_as_before(state, len(made))
+        t.seen[seat.name] = min(t.seen.get(seat.name, -1), len(state.log))     # (shorter after an undo)
+        lines = []
+        if t.seen[seat.name] < 0:
+            lines += ["", *screen.view(state, seat)]     # the whole position, once
+        else:
+            lines += screen.news(state, t.seen[seat.name], seat)
+        lines += self._compared(state, made)
         t.seen[seat.name] = len(state.log)
-        t.say()
-        t.say(f"{seat.title}, choose {render.words(name)}:")
-        for i, o in enumerate(options, start=1):
-            t.say(f"  {i:>2}. {render.text(o)}")
+        place = t.words.place(name, state)
+        context = t.words.context(place)
+        label = t.words.label(place, name, options)
+        menu = _Menu(t, self, name, options, state, seat)
+        question = f"{seat.title}" + (f", {context}" if context else "") + f": {t.words.question(place, name)}"
+        if lines or (question, name) != t.last.get(seat.name):     # (the same question again: its options only)
+            t.say("\n".join(lines))
+            t.say()
+            t.say(screen.status(state, seat))
+            t.say(question)
+            so_far = _so_far(t, state, seat)
+            if so_far:
+                t.say(so_far)
+        t.last[seat.name] = (question, name)
+        t.say("\n".join(menu.lines()))
         while True:
-            answer = t.ask(f"{name}> ")
+            answer = t.ask(f"{label} [{menu.range_text()}]> ")
             if answer is None or answer == "q":
                 t.say("game left unsaved")
                 raise _Quit()
-            number = _option_number(answer)
-            if number is not None:
-                if 1 <= number <= len(options):
-                    return options[number - 1]
-                t.say(f"{_shown(answer)} is not an option: type a number from 1 to {len(options)}")
-            elif answer == "?":
-                t.say(self._suggestion(name, options, state, seat))
+            picked = menu.pick(answer)
+            if picked is not None:
+                return picked
+            if answer == "?":
+                t.say(self._suggestion(name, options, state, seat, menu))
+            elif answer.startswith(("l ", "? ")) or answer == "l":
+                what = answer[2:].strip()
+                t.say("\n".join(screen.look_up(t.program, t.words, what)) if what else
+                      "l NAME looks a card up (its fields in words), e.g. l " + _a_card(t.program))
             elif answer == "u":
                 keep = self._undo(state, seat)
                 if keep is None:
@@ -143,7 +175,8 @@ class HumanAgent:
                 else:
                     raise _Undo(keep)
             elif answer == "p":
-                t.say("\n".join(view(state, seat)))
+                t.say("\n".join(screen.view(state, seat)))
+                t.say("\n".join(menu.lines()))
             elif answer == "s":
                 path = t.save(state)
                 if path:
@@ -152,65 +185,281 @@ class HumanAgent:
                     raise _Quit()
             elif answer in ("h", "help", ""):
                 t.say(HELP)
-                if not shown_position:
-                    shown_position = True
             else:
-                t.say(f"{_shown(answer)} is not an option: {HELP}")
+                t.say(f"{_shown(answer)} is not an option: {menu.range_words()}; h for help")
 
-    def _news(self, state, seen: int) -> list[str]:
-        """What happened since this seat was last asked: the game's notes."""
-        lines = []
-        for e in state.log[seen:]:
-            if e.kind == "note":
-                if e.detail.get("heading"):
-                    lines.append(f"== {render.words(e.detail['name']).capitalize()} "
-                                 f"{render.text(e.detail['value'])} ==")
-                else:
-                    lines += render.block(e.detail["name"], e.detail["value"])
-        return lines
-
+    # ------------------------------------------------------------ undo
     def _undo(self, state, seat) -> list[Scripted] | None:
-        since = max((i for i, e in enumerate(state.log) if e.kind == "resume"), default=-1)
-        made = [e for e in state.log[since + 1:] if e.kind == "choose"]
+        made = _made(state)
         mine = [i for i, e in enumerate(made) if e.seat == seat.name]
         if not mine:
             return None
-        return [Scripted(e.seat, e.detail["choice"], e.detail["value"], 0) for e in made[:mine[-1]]
+        t = self.table
+        at = mine[-1]
+        saved = t.generators.get(at)
+        t.restore = (at, saved) if saved is not None else None
+        t.before = (at, [_move(e) for e in made[at + 1:] if e.seat not in (None, seat.name)])
+        return [Scripted(e.seat, e.detail["choice"], e.detail["value"], 0) for e in made[:at]
                 if e.seat is not None]
 
-    def _suggestion(self, name, options, state, seat) -> str:
+    def _others_as_before(self, state, count: int) -> None:
+        """Keep the other seats' generators as they are at this choice (an undo sets them
+        back to these when the game replayed comes here again), or set them back."""
+        t = self.table
+        if t.restore is not None and t.restore[0] == count:
+            for index, saved in t.restore[1].items():
+                r = _generator(state.agents.get(index))
+                if r is not None:
+                    r.setstate(saved)
+            t.restore = None
+        t.generators[count] = {i: r.getstate() for i, a in state.agents.items()
+                               if i != self.seat.index and (r := _generator(a)) is not None}
+
+    def _compared(self, state, made) -> list[str]:
+        """After an undo, once the others have moved again: whether they moved as before."""
+        t = self.table
+        if t.before is None or len(made) <= t.before[0] + 1:
+            return []
+        at, before = t.before
+        now = [_move(e) for e in made[at + 1:] if e.seat not in (None, self.seat.name)]
+        if not now:
+            return []
+        t.before = None
+        n = min(len(now), len(before))
+        if now[:n] == before[:n]:
+            return ["(the other seats moved as before)"]
+        return ["(the other seats moved differently this time: their options changed)"]
+
+    # ------------------------------------------------------------ the suggestion
+    def _suggestion(self, name, options, state, seat, menu) -> str:
+        """The playing query's suggestion in words; never an error out of the game."""
         if self.query is None:
-            return "no suggestion: the spec has no playing query (a query with 'play' statements) to ask"
-        from rulewright.solver.queries import interpreter_for, run_query   # (OR-Tools loads only when asked)
+            return "no suggestion here: the spec has no playing query (a query with 'play' statements) to ask"
+        query = self.query.replace("_", "-")
+        q = self.table.program.queries[self.query]
+        planned = list(dict.fromkeys(st.name for st in statements(q.body) if isinstance(st, Play)))
+        if name not in planned:
+            return f"no suggestion here: {query}, the playing query, does not plan this choice"
+        try:
+            plan = self._plan(name, state, seat)
+        except RulesError as exc:
+            return f"no suggestion here: {exc.diagnostics[0].message}"
+        except Exception as exc:        # noqa: BLE001 (a suggestion never ends a game: said, and the game goes on)
+            return f"no suggestion here: {query} could not be answered ({type(exc).__name__}: {exc})"
+        if isinstance(plan, str):
+            return plan
+        plays, status, objective = plan["plays"], plan["status"], plan["objective"]
+        if name not in plays:
+            later = ", ".join(f"{render.words(n)} {v}" for n, v in self._values(plays, state, seat, skip=name))
+            return (f"no suggestion here: the best plan of {query} does not come to {render.words(name)}"
+                    + (f" (it plays {later})" if later else ""))
+        expr, env = plays[name]
+        try:
+            value = interpreter_for(self.table.program).evaluate(expr, env, state=state)
+        except Exception as exc:        # noqa: BLE001 (as above)
+            message = exc.diagnostics[0].message if isinstance(exc, RulesError) else str(exc)
+            return f"no suggestion here: the plan's {render.words(name)} cannot be worked out ({message})"
+        key = menu.key_of(value)
+        if key is None:
+            return f"no suggestion here: the plan of {query} plays {render.text(value)}, which is not an option now"
+        proof = "proved best" if status == "OPTIMAL" else "the best found in the time given"
+        why = [f"suggestion: {key}. {screen.option_text(value, 1, self.table.words)} ({proof}; {query}: {objective})"]
+        for n, v, _ in plan["reports"]:
+            why += ["  " + line for line in render.block(n, v)]
+        later = [f"{render.words(n)} {v}" for n, v in self._values(plays, state, seat, skip=name)]
+        if later:
+            why.append("  then: " + ", ".join(later))
+        return "\n".join(why)
+
+    def _plan(self, name, state, seat):
+        """The plan of the playing query for this moment: the last one while the game is at
+        the same checkpoint and this seat has followed it, else the query asked again (a
+        string: why there is none)."""
+        passed = sum(state.checkpoints.values())
+        if self.plan is not None and self.plan["passed"] == passed and name in self.plan["plays"] \
+                and self._followed(state, seat):
+            return self.plan
+        from rulewright.solver.queries import run_query   # (OR-Tools loads only when asked)
         inputs = dict(self.inputs)
         seat_input = next((n for n, t, _ in self.table.program.queries[self.query].inputs
                            if isinstance(t, SeatT)), None)
         if seat_input:
             inputs[seat_input] = seat
+        limit = self.table.args.agent_time_limit
         self.table.say(f"(asking {self.query.replace('_', '-')}...)")
+        answer = run_query(self.table.program, self.query, inputs, time_limit=limit, workers=1, state=state,
+                           reasons=False)
+        query = self.query.replace("_", "-")
+        if answer.status == "INFEASIBLE":
+            self.plan = None
+            return f"no suggestion here: no legal move satisfies the requirements of {query} now"
+        if answer.status not in ("OPTIMAL", "FEASIBLE"):
+            self.plan = None
+            if answer.status == "UNKNOWN":
+                return (f"no suggestion here: {query} found no move in the time given ({limit:g} s; "
+                        "--agent-time-limit gives more)")
+            return f"no suggestion here: the solver could not answer {query}"
+        self.plan = {"plays": {n: (expr, env) for n, expr, env in answer.plays}, "status": answer.status,
+                     "objective": _objective(answer), "reports": list(answer.reports), "passed": passed,
+                     "at": len(state.log)}
+        return self.plan
+
+    def _followed(self, state, seat) -> bool:
+        """Whether this seat's choices since the plan was made are the plan's."""
+        plays = self.plan["plays"]
+        interp = interpreter_for(self.table.program)
+        for e in state.log[self.plan["at"]:]:
+            if e.kind == "choose" and e.seat == seat.name and e.detail["choice"] in plays:
+                expr, env = plays[e.detail["choice"]]
+                try:
+                    if render.jsonable(interp.evaluate(expr, env, state=state), state=True) != e.detail["value"]:
+                        return False
+                except Exception:       # noqa: BLE001 (a plan that cannot say: not followed)
+                    return False
+        return True
+
+    def _values(self, plays, state, seat, skip: str) -> list[tuple[str, str]]:
+        """The plan's other choices that can be worked out now (a choice the plan does not
+        come to, as the card got by a trade not made, cannot: it is left out)."""
+        interp = interpreter_for(self.table.program)
+        done = {e.detail["choice"] for e in state.log[self.plan["at"]:]
+                if e.kind == "choose" and e.seat == seat.name} if self.plan else set()
+        out = []
+        for n, (e, env) in plays.items():
+            if n == skip or n in done:
+                continue
+            try:
+                out.append((n, screen.option_text(interp.evaluate(e, env, state=state))))
+            except Exception:       # noqa: BLE001 (left out, as said)
+                continue
+        return out
+
+
+class _Menu:
+    """The options of one choice as shown: equal ones as one, with what each is worth,
+    best first; cells by their letters on the board."""
+
+    def __init__(self, table: Table, agent: HumanAgent, name, options, state, seat):
+        self.table = table
+        self.groups = screen.grouped(options)
+        reps = [o for o, _ in self.groups]
+        self.values = None
         try:
-            answer = run_query(self.table.program, self.query, inputs, time_limit=self.table.args.agent_time_limit,
-                               workers=1, state=state, reasons=False)
-        except RulesError as exc:
-            return f"no suggestion: {exc.diagnostics[0].message}"
-        plays = {n: (expr, env) for n, expr, env in answer.plays}
-        if answer.status not in ("OPTIMAL", "FEASIBLE") or name not in plays:
-            return f"no suggestion for {render.words(name)} here ({answer.status.lower()})"
-        expr, env = plays[name]
-        value = interpreter_for(self.table.program).evaluate(expr, env, state=state)
-        number = next((i for i, o in enumerate(options, start=1) if o == value), None)
-        if number is None:
-            return f"the solver's plan plays {render.text(value)}, which is not an option here"
-        proof = "proved best" if answer.status == "OPTIMAL" else "the best found in the time given"
-        why = [f"suggestion: {number}. {render.text(value)} ({proof}; {self.query.replace('_', '-')}: "
-               f"{_objective(answer)})"]
-        for n, v, _ in answer.reports:
-            why += ["  " + line for line in render.block(n, v)]
-        later = [f"{render.words(n)} {render.text(interpreter_for(self.table.program).evaluate(e, env_, state=state))}"
-                 for n, (e, env_) in plays.items() if n != name]
-        if later:
-            why.append("  then: " + ", ".join(later))
-        return "\n".join(why)
+            self.values = option_values(table.program, agent.query, name, reps, state, seat, agent.inputs)
+        except Exception:       # noqa: BLE001 (no values shown: the options still are)
+            self.values = None
+        self.order = self.values.order() if self.values else list(range(len(reps)))
+        self.board = None
+        if reps and all(screen._is_cell(o) for o in reps):
+            boards = [b for _, b in screen.own_boards(state, seat)
+                      if set(reps) <= set(rt.placements(b))]
+            if len(boards) == 1:
+                self.board = boards[0]
+        keys = screen.cell_letters(len(reps)) if self.board is not None else \
+            [str(i) for i in range(1, len(reps) + 1)]
+        self.keys = {keys[n]: self.order[n] for n in range(len(reps))}
+
+    def lines(self) -> list[str]:
+        out = []
+        if self.board is not None:
+            out += screen.board_with_letters(self.board, {self.groups[i][0]: k for k, i in self.keys.items()})
+        columns = self.values.columns if self.values else []
+        shown = {k: "" if self.board is not None else screen.option_text(*self.groups[i], self.table.words)
+                 for k, i in self.keys.items()}
+        width = min(max(len(x) for x in shown.values()), 72) if shown else 0
+        if self.board is not None and not columns:
+            return out + ["  cells: " + ", ".join(self.keys)]
+        if columns:
+            out.append(f"  {'':>4} {'':<{width}}  " + "  ".join(columns))
+        for k, i in self.keys.items():
+            line = f"  {k:>3}. {shown[k]:<{width}}"
+            if columns:
+                line += "  " + "  ".join(c.rjust(len(h)) for c, h in zip(cells(self.values, i), columns))
+            out.append(line.rstrip())
+        return out
+
+    def range_text(self) -> str:
+        keys = list(self.keys)
+        return keys[0] if len(keys) == 1 else f"{keys[0]}-{keys[-1]}" if self.board is None else \
+            f"{keys[0]}..{keys[-1]}"
+
+    def range_words(self) -> str:
+        if self.board is not None:
+            return f"type the letter of a cell ({', '.join(self.keys)})"
+        return f"type a number from 1 to {len(self.keys)}"
+
+    def pick(self, answer: str):
+        number = _option_number(answer)
+        if number is not None and self.board is None:
+            return self.groups[self.keys[str(number)]][0] if str(number) in self.keys else None
+        if self.board is not None and answer.upper() in self.keys:
+            return self.groups[self.keys[answer.upper()]][0]
+        return None
+
+    def key_of(self, value):
+        for k, i in self.keys.items():
+            if self.groups[i][0] == value:
+                return k
+        return None
+
+
+def _generator(agent, depth: int = 4):
+    """The random generator an agent draws its choices from (through the agents it wraps)."""
+    for _ in range(depth):
+        if agent is None:
+            return None
+        r = getattr(agent, "rng", None)
+        if isinstance(r, random.Random):
+            return r
+        agent = getattr(agent, "then", None) or getattr(agent, "random", None)
+    return None
+
+
+def _made(state) -> list:
+    """The choices made since the game began here (a game resumed: since it resumed)."""
+    since = max((i for i, e in enumerate(state.log) if e.kind == "resume"), default=-1)
+    return [e for e in state.log[since + 1:] if e.kind == "choose"]
+
+
+def _move(e) -> tuple:
+    return (e.seat, e.detail["choice"], json.dumps(e.detail["value"], sort_keys=True, default=str))
+
+
+def _so_far(t: Table, state, seat) -> str:
+    """The choices this seat made since the game's last checkpoint (this turn, this pick)."""
+    made = []
+    for e in reversed(state.log):
+        if e.kind == "checkpoint":
+            break
+        if e.kind == "choose" and e.seat == seat.name:
+            place = t.words.place(e.detail["choice"], None)
+            made.append(f"{t.words.label(place, e.detail['choice'], [])} {_value_text(e.detail['value'])}")
+    runs: list[list] = []
+    for m in reversed(made):
+        if runs and runs[-1][0] == m:
+            runs[-1][1] += 1
+        else:
+            runs.append([m, 1])
+    shown = [m + (f" ×{n}" if n > 1 else "") for m, n in runs]
+    if len(shown) > 4:
+        shown = ["..."] + shown[-3:]
+    return ("so far: " + "; ".join(shown)) if shown else ""
+
+
+def _value_text(v) -> str:
+    """A choice as the log holds it, in words."""
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    if isinstance(v, list):
+        return ", ".join(_value_text(x) for x in v) or "none"
+    if isinstance(v, dict):
+        return ", ".join(f"{render.words(k)} {_value_text(x)}" for k, x in v.items())
+    return str(v)
+
+
+def _a_card(program) -> str:
+    tables = [e for e in program.enums.values() if e.columns and e.values]
+    return tables[-1].values[0] if tables else "NAME"
 
 
 def _option_number(answer: str) -> int | None:
@@ -242,47 +491,3 @@ def _objective(answer) -> str:
     if isinstance(answer.objective, tuple) and isinstance(names, (list, tuple)):
         return ", ".join(f"{render.words(str(n))} {v}" for n, v in zip(names, answer.objective))
     return f"{render.words(str(names)) + ' ' if isinstance(names, str) else ''}{answer.objective}"
-
-
-def _own_turn_goes_on(state, seat) -> bool:
-    """Whether the game's last event is this seat's own choice (the same turn going on)."""
-    return bool(state.log) and state.log[-1].kind == "choose" and state.log[-1].seat == seat.name
-
-
-def view(state, seat) -> list[str]:
-    """The position as one player sees it: the shared state, their own per-seat state,
-    the others' boards and counts of their piles (a hand is not shown to the others)."""
-    program = state.interp.program
-    lines = []
-    shared = [v for v in program.state.values() if not v.keyed]
-    for var in shared:
-        value = state.shared[var.name]
-        if isinstance(value, rt.Zone) and len(value.cards) > render.LONG_PILE:
-            # a long pile (a draw stack) by its size only: its order is not for the players
-            lines.append(f"{render.words(var.name)}: {len(value.cards)} card(s)")
-        else:
-            lines += render.block(var.name, value)
-    by_key: dict[str, list] = {}
-    for v in program.state.values():
-        if v.keyed and not v.per_seat:
-            by_key.setdefault(v.per, []).append(v)
-    for per, vars_ in by_key.items():
-        lines.append(f"per {per}:")
-        for key in program.enums[per].values:
-            lines.append(f"  {key}: " + "; ".join(f"{render.words(v.name)} "
-                                                  f"{render.text(state.per[v.name][key], render.LONG_PILE)}"
-                                                  for v in vars_))
-    per_seat = [v for v in program.state.values() if v.per_seat]
-    for other in state.seats:
-        if not per_seat:
-            break
-        lines.append("")
-        lines.append(f"{other.title}" + (" (you)" if other == seat else ""))
-        for var in per_seat:
-            value = state.per[var.name][other]
-            if other != seat and isinstance(var.type, CollT) and var.type.kind == "pile" \
-                    and isinstance(value, rt.Zone):
-                lines.append(f"  {render.words(var.name)}: {len(value.cards)} card(s)")
-            else:
-                lines += render.block(var.name, value, "  ")
-    return lines

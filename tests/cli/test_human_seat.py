@@ -69,31 +69,36 @@ def table(tmp_path):
 
 def test_a_human_seat_plays_asks_undoes_saves_and_goes_on(table, tmp_path):
     t = table("play", str(ROOT / SAVANNA), "--players", "3", "--seed", "1", "--seat", "p1=human")
-    shown = t.expect("k> ")
-    # the position as Player 1 sees it: their own hand, the others' hands only counted
+    shown = t.expect("]> ")
+    # the position as Player 1 sees it, once: their own hand, the others' hands only counted
     assert "Player 1 (you)" in shown and "hand (11): tree, prairie, zebra" in shown
     assert "Player 2\n" in shown and "hand: 11 card(s)" in shown
     assert "deck: 99 card(s)" in shown          # a draw stack by its size, not its order
-    assert "Player 1, choose k:" in shown and " 1. tree" in shown and "11. lion" in shown
+    # the question in the words of the spec's doc comment, the prompt asks for a card
+    assert "Player 1, pick and place: Everyone chooses a card of their hand" in shown
+    assert shown.endswith("card [1-7]> ")       # 11 cards, of 7 kinds
+    assert "gazelle ×3" in shown and "lion ×2" in shown and "k>" not in shown
     t.send("12")                                 # not an option
-    assert "'12' is not an option" in t.expect("k> ")
+    assert "'12' is not an option: type a number from 1 to 7" in t.expect("]> ")
     t.send("?")
-    suggestion = t.expect("k> ")
+    suggestion = t.expect("]> ")
     assert "suggestion: " in suggestion and "proved best" in suggestion
     number = suggestion.split("suggestion: ")[1].split(".")[0]
     t.send(number)
-    t.expect("spot> ")
-    t.send("1")
-    # the second pick: the hand passed on
-    second = t.expect("k> ")
-    assert "Player 1 (you)" in second
-    t.send("u")                                  # take back the last choice: the spot of the first pick
-    again = t.expect("spot> ")
+    spot = t.expect("]> ")
+    assert "[A]" in spot and spot.endswith("cell [A]> ")    # the one free cell of an empty ecosystem
+    t.send("A")
+    # the second pick: a status line, not the whole position again
+    second = t.expect("]> ")
+    assert "Player 1 to play · pick 2" in second and "Player 2 placed" in second
+    assert "hand (" not in second and "deck:" not in second
+    t.send("u")                                  # take back the last choice: the cell of the first pick
+    again = t.expect("cell [A]> ")
     assert "taken back" in again
+    t.send("A")
+    t.expect("card [")
     t.send("1")
-    t.expect("k> ")
-    t.send("1")
-    t.expect("spot> ")
+    t.expect("cell [")
     t.send("s")
     t.expect("save to [game.json]: ")
     t.send("mine.json")
@@ -103,24 +108,27 @@ def test_a_human_seat_plays_asks_undoes_saves_and_goes_on(table, tmp_path):
     made = [h for h in saved["resume"]["history"] if h["seat"] == "p1"]
     assert [h["choice"] for h in made] == ["k", "spot", "k"]
     assert saved["resume"]["at"] == {"choices": len(saved["resume"]["history"])}
-    # on from the saved game: the same spot question, the same options
+    # on from the saved game: the same question, its cells lettered
     t = table("play", str(ROOT / SAVANNA), "--from", "mine.json", "--seat", "p1=human")
-    t.expect("Player 1, choose spot:")
-    t.expect("spot> ")
+    t.expect("Player 1, pick and place:")
+    t.expect("cell [")
+    t.expect("]> ")
     t.send("q")
     t.expect("game left unsaved")
     assert t.close() == 0
 
 
 def test_the_rest_of_a_game_with_a_human_seat_is_played_by_the_others(table, tmp_path):
-    """Player 1 answers 1 to every question: the game ends with every seat's score."""
+    """Player 1 answers the first option to every question (1, or the cell A): the game ends
+    with every seat's score."""
     t = table("play", str(ROOT / SAVANNA), "--players", "3", "--seed", "2", "--seat", "p1=human", "--json")
     for _ in range(40):
         try:
-            t.expect("> ", timeout=60)
+            asked = t.expect("]> ", timeout=60)
         except AssertionError:
             break
-        t.send("1")
+        t.send("A" if asked.endswith(tuple(f"cell [{k}]> " for k in "ABCDEFG")) or "\ncell [" in asked[-20:]
+               else "1")
     rest = t.seen
     while t.proc.poll() is None:
         try:
