@@ -51,9 +51,12 @@ class Values:
     objective_title: str = ""
 
     def order(self) -> list[int]:
-        """The options best first (those with no value after, in their order)."""
+        """The options best first; in their own order when some have no value (an option
+        that cannot be valued is not the worst)."""
         known = [i for i, w in enumerate(self.worth) if w is not None and w.objective is not None]
-        rest = [i for i in range(len(self.worth)) if i not in set(known)]
+        if len(known) < len(self.worth):
+            return list(range(len(self.worth)))
+        rest: list[int] = []
         known.sort(key=lambda i: _key(self.worth[i].objective), reverse=self.sense == "maximize")
         return known + rest
 
@@ -174,6 +177,12 @@ class _Run:
                             made = (st.value.type.name, v)
             elif isinstance(st, I.Choose):
                 if st.name in env:
+                    if st.domain == "element" and st.coll is not None:
+                        coll = self._eval(st.coll, env)
+                        if coll is not _UNSET and env[st.name] not in coll:
+                            return      # a value this choice of the query does not take
+                    if st.where is not None and self._eval(st.where, env) is False:
+                        return
                     continue
                 if st.name in self.earlier and st.coll is not None and st.domain == "element":
                     coll = self._eval(st.coll, env)
