@@ -357,6 +357,11 @@ def look_up(program: I.Program, words: Words, name: str) -> list[str]:
         doc = _row_doc(e, v)
         if doc:
             out.append("  " + " ".join(words.t(f"doc {e.name}.{v}", doc).split()))
+        for scoring in program.scorings.values():       # a step of a scoring named after the card
+            for n in A.nodes_in(scoring.node):
+                if isinstance(n, A.Step) and n.name == v and n.doc:
+                    said = " ".join(words.t(f"doc {scoring.name}.{v}", n.doc).replace("`", "").split())
+                    out.append(f"  {render.words(scoring.name)}: {said}")
     if len(hits) > 4:
         out.append(f"(and {len(hits) - 4} more: {', '.join(hits[4:])})")
     return out

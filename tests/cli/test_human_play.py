@@ -216,3 +216,13 @@ def test_an_undo_keeps_the_other_seats_moves():
     assert "taken back" in shown and "(the other seats moved as before)" in shown
     assert [(e.seat, e.detail) for e in undone.log if e.kind == "choose"] == \
         [(e.seat, e.detail) for e in plain.log if e.kind == "choose"]
+
+
+def test_a_card_looked_up_says_how_it_scores():
+    """A step of a scoring named after the card: its doc comment, in the player's language."""
+    program = load(SAVANNA).program
+    lion = screen.look_up(program, screen.Words(program), "LION")
+    assert lion[0] == "lion (card):" and "  family: animal" in lion
+    assert any(line.startswith("  score: Each lion next to a prairie") for line in lion)
+    zebra = screen.look_up(program, screen.Words(program, "fr"), "zebra")
+    assert any(line.startswith("  score: Chaque Zèbre rapporte 3 points") for line in zebra)
