@@ -27,11 +27,14 @@
 """
 
 
-def load(path, overrides=None, tables=None, options=None, variants=()):
+def load(path, overrides=None, tables=None, options=None, variants=(), spelling=None):
     """Parse, build and resolve a spec directory, file or variant file into an
     ``ir.Program``, then run its checks (``tables``/``options``: a player's own files
-    for its tables; ``variants``: variant files applied on top)."""
+    for its tables; ``variants``: variant files applied on top; ``spelling``: how the
+    errors name what the user gave, ``diagnostics.Spelling``)."""
     # loaded on first use, so that importing one module of the compiler (its types, its
     # diagnostics) does not load the whole front end and Lark with it
     from rulewright.compiler.loader import load as _load
-    return _load(path, overrides, tables, options, variants)
+    if spelling is None:
+        return _load(path, overrides, tables, options, variants)
+    return _load(path, overrides, tables, options, variants, spelling)

@@ -281,3 +281,34 @@ class DiagnosticBag:
     def raise_if_any(self, cls=ResolveError) -> None:
         if self.items:
             raise cls(self.items)
+
+
+@dataclass(frozen=True)
+class Spelling:
+    """How the face a user works through names what they gave: a setting, a table file,
+    a table option, a variant. The library's errors name these things through it, and each
+    face (the command line, the Python API) passes its own spelling (``rulewright/app``);
+    the words here are the face-neutral ones."""
+    setting: str = "the setting {name}"             # {name}: the switch or param
+    table: str = "the table files"                  # the tables given by name
+    table_entry: str = "the table {name} read from {file}"
+    option: str = "the {option} option"             # {option}: the option a table declares (cards)
+    option_entry: str = "the {option} table file {file}"
+    variant: str = "the variant {path}"
+    how_to_name: str = "give tables by name"        # how to give a table by name
+    instead: str = "give the variants, settings and tables to use instead"
+
+    def of_setting(self, name: str) -> str:
+        return self.setting.format(name=name)
+
+    def of_option(self, option: str, file: str | None = None) -> str:
+        return (self.option_entry if file is not None else self.option).format(option=option, file=file)
+
+    def of_table(self, name: str, file: str) -> str:
+        return self.table_entry.format(name=name, file=file)
+
+    def of_variant(self, path) -> str:
+        return self.variant.format(path=path)
+
+
+NEUTRAL = Spelling()

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from rulewright.compiler import cache, diagnostics, files
-from rulewright.compiler.diagnostics import (BadInputError, Diagnostic, ResolveError, Span, SpecSyntaxError,
+from rulewright.compiler.diagnostics import (NEUTRAL, BadInputError, Spelling, Diagnostic, ResolveError, Span, SpecSyntaxError,
                                              did_you_mean, register_source)
 from rulewright.compiler.play.inputs import decoded
 from rulewright.compiler.syntax import ast as A
@@ -197,13 +197,14 @@ def unread_settings(program) -> list[str]:
 
 def load(path: str | Path, overrides: dict[str, Any] | None = None,
          tables: dict[str, str] | None = None, options: dict[str, str] | None = None,
-         variants: list[str | Path] | tuple = ()):
+         variants: list[str | Path] | tuple = (), spelling: Spelling = NEUTRAL):
     """``path`` is a spec directory, a one-file spec or a variant file; ``variants``
     are more variant files applied on top (each with the variants it extends).
     ``tables`` replaces the file of a table read ``from "file.csv"`` by name;
     ``options`` does the same by the option the table declares (``option cards``
     makes ``--cards FILE``). Every ``check`` of the spec then runs on what was read.
-    A program checked before from the same files is read back from the cache."""
+    A program checked before from the same files is read back from the cache. Errors
+    name what the user gave as ``spelling`` spells it (the face they work through)."""
     _not_one_file_of_a_folder(Path(path))
     roots = files.allowed([files.tree_of(p) for p in (path, *variants) if Path(p).exists()])
     kept = _Kept.of(path, overrides, tables, options, variants, roots)
@@ -211,13 +212,13 @@ def load(path: str | Path, overrides: dict[str, Any] | None = None,
     if program is not None:
         return program
     specs = _Specs(roots)
-    program = _checked(specs, path, overrides, tables, options, variants, roots)
+    program = _checked(specs, path, overrides, tables, options, variants, roots, spelling)
     if kept is not None:
         kept.keep(program, specs)
     return program
 
 
-def _checked(specs: _Specs, path: str | Path, overrides, tables, options, variants, roots):
+def _checked(specs: _Specs, path: str | Path, overrides, tables, options, variants, roots, sp: Spelling):
     """``load`` itself: the files parsed (or their kept trees), the variants composed,
     the program resolved and checked."""
     from rulewright.compiler import variants as V               # (lazy: a program read back from
@@ -228,12 +229,12 @@ def _checked(specs: _Specs, path: str | Path, overrides, tables, options, varian
     for extra in variants:
         p = Path(extra)
         if not specs.is_variant(p):
-            raise BadInputError(f"--variant {extra}: not a variant file (a variant file starts with "
+            raise BadInputError(f"{sp.of_variant(extra)}: not a variant file (a variant file starts with "
                                 f'variant NAME extends "PATH")' if p.exists() else
-                                f"--variant {extra}: no such file")
+                                f"{sp.of_variant(extra)}: no such file")
         vbase, chain = specs.chain(p)
         if vbase != base:
-            raise BadInputError(f"--variant {extra}: it changes {_shown(vbase)}, not {_shown(base)}")
+            raise BadInputError(f"{sp.of_variant(extra)}: it changes {_shown(vbase)}, not {_shown(base)}")
         chains.append(chain)
     ordered = V.order(chains)
     applied = []
@@ -256,15 +257,15 @@ def _checked(specs: _Specs, path: str | Path, overrides, tables, options, varian
             hint = did_you_mean(name, from_files) or (
                 "tables read from files: " + ", ".join(from_files) if from_files else
                 "this spec reads no table from a file")
-            raise BadInputError(f"--table: no table '{name}' read from a file in {path} ({hint})")
+            raise BadInputError(f"{sp.table}: no table '{name}' read from a file in {path} ({hint})")
     by_option = {d.option: d.name for d in from_files.values() if d.option}
     for opt, file in (options or {}).items():
         if opt not in by_option:
-            hint = ("its tables from files: " + ", ".join(from_files) + "; use --table NAME=FILE"
+            hint = ("its tables from files: " + ", ".join(from_files) + "; " + sp.how_to_name
                     if from_files else "this spec reads no table from a file")
-            raise BadInputError(f"--{opt}: {path} declares no table loaded with --{opt} ({hint})")
+            raise BadInputError(f"{sp.of_option(opt)}: {path} declares no table loaded with {sp.of_option(opt)} ({hint})")
         if by_option[opt] in chosen and chosen[by_option[opt]] != file:
-            raise BadInputError(f"--{opt} {file} and --table {by_option[opt]}={chosen[by_option[opt]]} both give "
+            raise BadInputError(f"{sp.of_option(opt, file)} and {sp.of_table(by_option[opt], chosen[by_option[opt]])} both give "
                                 f"the table '{by_option[opt]}': give it once")
         chosen[by_option[opt]] = file
     try:
@@ -286,7 +287,7 @@ def _checked(specs: _Specs, path: str | Path, overrides, tables, options, varian
         name = unread[0]
         why = (" (a variant replaced what read it)" if applied and name not in
                unread_settings(Resolver(specs.base(base), _shown(base), {}, chosen, roots).run()) else "")
-        raise BadInputError(f"--set {name}: no rule of {program.title} reads it{why}, so setting it "
+        raise BadInputError(f"{sp.of_setting(name)}: no rule of {program.title} reads it{why}, so setting it "
                             "would change nothing")
     run_checks(program)
     return program

@@ -22,7 +22,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rulewright.compiler import files, load as _load_program
+from rulewright.app.faces import PYTHON
+from rulewright.app.opening import Request, open_position, open_spec
+from rulewright.compiler import files
 from rulewright.compiler.semantics import runtime as rt
 from rulewright.compiler.play import resume, script, state_io
 from rulewright.compiler.diagnostics import BadInputError, RulesError
@@ -43,10 +45,10 @@ def load(spec: str | Path, *, variants=(), settings: dict[str, Any] | None = Non
     ``--set``); ``cards`` / ``tables``: your own table files (as ``--cards`` / ``--table``)."""
     path = files.spec_path(str(spec))
     overrides = {k: (json.dumps(v) if isinstance(v, bool) else str(v)) for k, v in (settings or {}).items()}
-    program = _load_program(path, overrides, {k: str(v) for k, v in (tables or {}).items()},
-                            {"cards": str(cards)} if cards is not None else {},
-                            variants=[files.spec_path(str(v)) for v in variants])
-    return Game(program, path)
+    request = Request(path, overrides, {k: str(v) for k, v in (tables or {}).items()},
+                      str(cards) if cards is not None else None,
+                      tuple(files.spec_path(str(v)) for v in variants), PYTHON)
+    return Game(open_spec(request), path, request)
 
 
 class Grid:
@@ -140,15 +142,12 @@ class Position:
                  path: str = "<position>", text: str = ""):
         self.game, self.state, self.seed = game, state, seed
         self._doc, self._path, self._text = doc, path, text
+        self.warnings: list[str] = []       # what reading it warned of (other rules, broken invariants)
 
     def save(self, path: str | Path) -> None:
         """Written as ``play --save-state`` writes it: a position of a played game also
         records what resumes it exactly."""
-        doc = state_io.dump(self.state, seed=self.seed, beside=str(path))
-        text = json.dumps(doc, indent=1, ensure_ascii=False)
-        if self._doc is None:
-            text = text[:-2] + ',\n "resume": ' + json.dumps(resume.entry(self.state), ensure_ascii=False) + "\n}"
-        files.write_text(path, text + "\n")          # (never through a symbolic link: compiler.files)
+        resume.write_position(str(path), self.state, resumable=self._doc is None, seed=self.seed)
 
     def to_json(self) -> dict:
         return state_io.dump(self.state, seed=self.seed)
@@ -246,8 +245,9 @@ class Table:
 class Game:
     """A compiled and checked spec."""
 
-    def __init__(self, program, path: str):
+    def __init__(self, program, path: str, request: Request | None = None):
         self.program, self.path = program, path
+        self.request = request or Request(path, spelling=PYTHON)
         self._interp = None
 
     @property
@@ -345,11 +345,17 @@ class Game:
         return Table(self, Live(self.interpreter, m.name, n, seed, outside=tuple(seats) if seats else None))
 
     def position(self, path: str | Path) -> Position:
-        """A position read from a state file (checked against the rules, located errors);
-        ``.play()`` goes on from it."""
-        doc, text = state_io.read_document(str(path))
-        return Position(self, state_io.load(self.interpreter, str(path), doc, text), doc.get("seed"),
-                        doc, str(path), text)
+        """A position read from a state file (checked against the rules, located errors),
+        under the rules its game was played with: its variants, settings and tables,
+        unless this game was loaded with others (as ``rulewright show`` reads it; its
+        ``game`` is then that game). Warnings are in ``Position.warnings``. ``.play()``
+        goes on from it."""
+        said: list[str] = []
+        opened = open_position(self.request, str(path), self.program, warn=said.append)
+        game = self if opened.program is self.program else Game(opened.program, self.path, opened.request)
+        position = Position(game, opened.state, opened.doc.get("seed"), opened.doc, str(path), opened.text)
+        position.warnings = said
+        return position
 
     # ------------------------------------------------------------ queries
     def ask(self, query: str, *, position: Position | None = None, time_limit: float = 60.0,

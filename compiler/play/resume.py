@@ -27,12 +27,13 @@ brought back to its place by playing to it:
 """
 from __future__ import annotations
 
+import json
 import random
 import sys
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from rulewright.compiler import ir as I
+from rulewright.compiler import files, ir as I
 from rulewright.compiler.diagnostics import BadInputError, Diagnostic, IllegalMoveError, reason_of
 from rulewright.compiler.interpret.state import Event, GameState, RandomAgent
 from rulewright.compiler.semantics import render, runtime as rt
@@ -66,6 +67,26 @@ def entry(state: GameState) -> dict:
             "agents": {s.name: _rng(r) for s in state.seats
                        if isinstance(r := getattr(state.agents.get(s.index), "rng", None), random.Random)},
             **({"from": state.began} if getattr(state, "began", None) else {})}
+
+
+def position_text(state: GameState, beside: str | None = None, resumable: bool = True,
+                  seed: int | None = None) -> str:
+    """A state file's text, the one writer of it: the position one entry a line (to read
+    and edit), then, for a game that can be resumed, what resumes it exactly, on one line
+    of its own. ``beside``: where the file goes (the paths it names are written relative
+    to it); ``seed``: the game's, when not the state's own."""
+    doc = dump(state, seed=state.seed if seed is None else seed, beside=beside)
+    if not resumable:
+        return json.dumps(doc, indent=1, ensure_ascii=False) + "\n"
+    doc["resume"] = entry(state)
+    text = json.dumps({k: v for k, v in doc.items() if k != "resume"}, indent=1, ensure_ascii=False)
+    return text[:-2] + ',\n "resume": ' + json.dumps(doc["resume"], ensure_ascii=False) + "\n}\n"
+
+
+def write_position(path: str, state: GameState, resumable: bool = True, seed: int | None = None) -> None:
+    """A state file written (``position_text``) by the one writer of files: never through
+    a symbolic link, never half-written."""
+    files.write_text(path, position_text(state, path, resumable, seed))
 
 
 # ------------------------------------------------------------------ reading

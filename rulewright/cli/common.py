@@ -1,22 +1,22 @@
-"""What every command shares: loading a spec with the command's --set, --cards,
---table and --variant; reading a position (a state file) under the rules it was played
-with; usage errors; the number options.
+"""What every command shares: the command's --set, --cards, --table and --variant as the
+application's request (``rulewright/app/opening.py`` opens the spec, and a state file
+under the rules it was played with); choosing a mode; naming a seat; usage errors.
 
 In:  parsed arguments. Out: a checked program, a game state, or a located error.
 """
 from __future__ import annotations
 
-import json
 import sys
-from dataclasses import replace
 from pathlib import Path
 
 from rulewright.compiler import load, files
-from rulewright.compiler.diagnostics import BadInputError, Diagnostic, RulesError, did_you_mean, Span
+from rulewright.compiler.diagnostics import BadInputError, RulesError, did_you_mean
 from rulewright.compiler.types import BoardT
 from rulewright.compiler.interpret import Interpreter
 # (the state files' module loads with the commands that read one: score of grids needs it not)
 from rulewright.cli.options import UsageError
+from rulewright.app.faces import COMMAND_LINE
+from rulewright.app.opening import Request, open_position, open_spec
 
 
 def _overrides(items: list[str] | None) -> dict[str, str]:
@@ -47,27 +47,20 @@ def _tables(args) -> dict[str, str]:
     return out
 
 
-def _load(path: str, args, sets: dict[str, str] | None = None):
-    """A spec with the --set values and the player's own table files of the command.
-    When the spec loads without the player's own tables but not with them, the error
-    is the tables' (a bad input file, exit 2)."""
+def _request(args, spec: str | None = None, sets: dict[str, str] | None = None) -> Request:
+    """What the command line gives with a spec (--set, --table, --cards, --variant), as the
+    application's request, spelt as the command line spells it."""
     if getattr(args, "cards", None) is not None and not args.cards.strip():
         raise UsageError("--cards (--card-table) takes a FILE, not an empty name")
-    options = {"cards": args.cards} if getattr(args, "cards", None) else {}
-    sets = sets if sets is not None else _overrides(args.set)
-    variants = getattr(args, "variant", None) or ()
-    tables = _tables(args)
-    try:
-        return load(path, sets, tables, options, variants=variants)
-    except RulesError as exc:
-        if isinstance(exc, BadInputError) or not (tables or options or sets):
-            raise
-        try:
-            load(path, variants=variants)
-        except RulesError:
-            raise exc from None
-        # the spec loads without the command's own tables and --set values: they are at fault
-        raise BadInputError(exc.diagnostics) from None
+    return Request(spec if spec is not None else args.spec, sets if sets is not None else _overrides(args.set),
+                   _tables(args), getattr(args, "cards", None) or None,
+                   tuple(getattr(args, "variant", None) or ()), COMMAND_LINE)
+
+
+def _load(path: str, args, sets: dict[str, str] | None = None):
+    """A spec with the --set values and the player's own table files of the command
+    (``app.opening.open_spec``)."""
+    return open_spec(_request(args, path, sets))
 
 
 # ------------------------------------------------------------------ output helpers
@@ -136,146 +129,15 @@ def _write(path: str, text: str) -> None:
 
 
 def _load_state(args, program=None):
-    """The spec and a saved game state, with the switches, params and tables the game
-    was played with unless the command line says otherwise. When the spec cannot be
-    loaded with those, the error is the state file's, at the entry that names them."""
-    from rulewright.compiler.play import state_io                  # (lazy: see the imports)
-    doc, text = state_io.read_document(args.state)
-    given = _overrides(args.set)
-    program = program or _load(args.spec, args, given)
-    state_io.of_this_game(program, args.state, doc, text)
-    # the variants the game was played under, when the command names the base spec only
-    saved_variants = doc.get("variants", [])
-    if not isinstance(saved_variants, list) or any(not isinstance(v, str) for v in saved_variants):
-        message = "variants is a list of variant files (leave it out for none)"
-        span = state_io.locate(args.state, text, ("variants",))
-        raise BadInputError(Diagnostic(span, message) if span else f"{args.state}: {message}")
-    saved_variants = [_beside(args.state, v) if isinstance(v, str) else v for v in saved_variants]
-    _within_allowed(args, text, [(("variants", i), raw, v) for i, (raw, v) in
-                                 enumerate(zip(doc.get("variants", []), saved_variants))])
-    if saved_variants and not program.variants:
-        missing = [i for i, v in enumerate(saved_variants) if not _exists(v)]
-        if missing:
-            message = (f"the game was played under the variant {json.dumps(doc['variants'][missing[0]])[:200]}, "
-                       "which is not there any more")
-            hint = "name the variant to use with --variant"
-            span = state_io.locate(args.state, text, ("variants", missing[0]))
-            raise BadInputError(Diagnostic(span, message, hint) if span else f"{args.state}: {message} ({hint})")
-        args.variant = list(saved_variants)
-
-        def a_variant_fails_alone() -> bool:
-            """A saved variant that does not compile even alone, at a line of its own
-            file: a spec error (exit 1), not the position's."""
-            for v in saved_variants:
-                try:
-                    load(args.spec, given, variants=[v])
-                except RulesError as exc:
-                    if any(d.span.line > 0 and _same_file(d.span.file, v) for d in exc.diagnostics):
-                        return True
-            return False
-        entries = [(("variants", i), Path(v).stem, v) for i, v in enumerate(saved_variants)]
-        with _FromPosition(args.state, text, "variants", entries, "--variant", a_variant_fails_alone):
-            program = _load(args.spec, args, given)
-    other_rules = None          # the rules the game was played under, when not those it is read under
-    if not saved_variants and program.variants:
-        other_rules = "the base rules"
-        print(f"warning: {args.state}: the game was played under the base rules, and this command applies "
-              f"{_shown(v.path for v in program.variants)}: the position is read under those rules",
-              file=sys.stderr)
-    elif saved_variants and program.variants:
-        here = [str(files.real(v.path)) for v in program.variants]
-        then = [str(files.real(v)) for v in saved_variants]
-        if sorted(here) != sorted(then):
-            other_rules = _shown(saved_variants)
-            print(f"warning: {args.state}: the game was played under {other_rules}, and this "
-                  f"command applies {_shown(v.path for v in program.variants)} instead: the position is "
-                  "read under those rules (name the base spec to read it under the rules it was played with)",
-                  file=sys.stderr)
-    # the switches, params and tables the game was played with, unless the command says otherwise
-    saved = {k: v for k, v in state_io.saved_settings(program, args.state, doc, text).items()
-             if k not in given}
-    changed = {k: v for k, v in saved.items()
-               if v != (json.dumps(program.constants[k]) if isinstance(program.constants[k], bool)
-                        else str(program.constants[k]))}
-    tables = doc.get("tables") or {}
-    if tables and not args.cards and not args.table:
-        # a path written relative (by hand) is relative to the state file, as 'extends' is to its file
-        if not isinstance(tables, dict) or any(not isinstance(v, str) for v in tables.values()):
-            message = "tables maps a table's name to its file (leave it out for the game's own tables)"
-            span = state_io.locate(args.state, text, ("tables",))
-            raise BadInputError(Diagnostic(span, message) if span else f"{args.state}: {message}")
-        _within_allowed(args, text, [(("tables", k), v, _beside(args.state, v)) for k, v in tables.items()])
-        args.table = [f"{k}={_beside(args.state, v)}" for k, v in tables.items()]
-    else:
-        tables = {}
-    if changed or tables:
-        entries = [(("switches" if k in program.switches else "params", k), k, None) for k in changed] + \
-            [(("tables", k), k, v) for k, v in tables.items()]
-        with _FromPosition(args.state, text, "tables" if tables and not changed else "settings", entries,
-                            "--table"):
-            program = _load(args.spec, args, {**given, **changed})
-    try:
-        state = state_io.load(Interpreter(program), args.state, doc, text)
-    except BadInputError as exc:
-        if other_rules is None or not any(d.hint and d.hint.startswith(state_io.NOT_ALLOWED) for d in exc.diagnostics):
-            raise
-        # a position the rules it is read under do not allow: most likely those rules,
-        # not the file, are what differs (a variant that adds what the game never had)
-        hint = (f"the game was played under {other_rules}, and is read under "
-                f"{', '.join(v.path for v in program.variants)}, whose positions differ: read it under the rules "
-                "it was played with (name the base spec alone), or mend the file")
-        raise BadInputError([replace(d, hint=hint) if d.hint and d.hint.startswith(state_io.NOT_ALLOWED) else d
-                             for d in exc.diagnostics]) from None
-    for warning in state.warnings:      # invariants "else warn": the position is read all the same
-        print(warning.render(), file=sys.stderr)
-    return program, state, doc
-
-
-class _FromPosition:
-    """Errors of a spec loaded with what a position file names (its variants, switches,
-    params or tables) are that file's: one error at the entry the error names (by its
-    file, path or name; else the first), the spec's own errors as notes, and exit 2.
-    ``entries``: (path in the document, name, file or None). ``own_fault``, when given
-    and true once the error is known, says the error is the spec's own (a variant file
-    that does not compile even alone): then it stays as it is."""
-
-    def __init__(self, path: str, text: str, what: str, entries: list, option: str, own_fault=None):
-        self.path, self.text, self.what, self.entries, self.option = path, text, what, entries, option
-        self.own_fault = own_fault
-
-    def __enter__(self):
-        return self
-
-    def _names(self, entry, diags) -> int:
-        """How surely the errors name an entry: 3 at a line of its file, 2 by its file's
-        path, 1 by its name, 0 not at all."""
-        where, name, file = entry
-        said = " ".join(f"{d.message} {d.hint or ''}" for d in diags)
-        if file and any(d.span.line > 0 and _same_file(d.span.file, file) for d in diags):
-            return 3
-        if file and file in said:
-            return 2
-        return 1 if name and f"'{name}'" in said else 0
-
-    def __exit__(self, kind, exc, tb):
-        from rulewright.compiler.play.state_io import locate, path_text     # (lazy: see the imports)
-        if not isinstance(exc, RulesError):
-            return False
-        if self.own_fault is not None and self.own_fault():
-            return False
-        scores = [self._names(e, exc.diagnostics) for e in self.entries]
-        named = [e for s, e in sorted(zip(scores, self.entries), key=lambda x: -x[0]) if s > 0]
-        blank = [e for e in self.entries if e[2] is not None and not e[2].strip()]
-        where = (named or blank or self.entries[:1] or [((self.what,), None, None)])[0][0]
-        span = locate(self.path, self.text, where) or Span(self.path, 1, 1, 1, 2)
-        inner = [d.message.removeprefix(f"{self.option} ").removeprefix(f"{self.option}: ")
-                 for d in exc.diagnostics if d.span.line <= 0]
-        notes = tuple((d.span, d.message) for d in exc.diagnostics if d.span.line > 0)
-        word = {"variants": "variants", "tables": "tables"}.get(self.what, "switches, params and tables")
-        message = f"{path_text(where)}: the spec cannot be loaded with the {word} this position was saved with" + \
-            (": " + "; ".join(inner) if inner else "")
-        raise BadInputError(Diagnostic(span, message, "mend the file, or name the ones to use on the command "
-                                                      "line (--variant, --set, --table)", notes=notes)) from None
+    """The spec and a saved game state (``args.state``), read under the rules it was played
+    with unless the command line says otherwise (``app.opening.open_position``); the
+    variants and tables the file named become the command's (a game played on is saved
+    with them)."""
+    opened = open_position(_request(args), args.state, program)
+    args.variant = list(opened.request.variants) or getattr(args, "variant", None)
+    if opened.request.tables and not getattr(args, "table", None):
+        args.table = [f"{k}={v}" for k, v in opened.request.tables.items()]
+    return opened.program, opened.state, opened.doc
 
 
 class _FirstChoice(Exception):
@@ -321,58 +183,6 @@ def _given_settings(args) -> str:
         parts.append(f"--cards {args.cards}")
     parts += [f"--table {t}" for t in getattr(args, "table", None) or []]
     return " ".join(parts)
-
-
-def _within_allowed(args, text: str, entries) -> None:
-    """The files a state file names (variants, tables) lie in the allowed folders: the
-    folder trees of the state file and of the spec and files on the command line, the
-    folders given with --root, and the games rulewright ships (see compiler.files)."""
-    from rulewright.compiler.play import state_io                  # (lazy: see the imports)
-    named = [args.state, args.spec, *(getattr(args, "variant", None) or [])]
-    roots = files.allowed([files.tree_of(p) for p in named if p and Path(p).exists()])
-    for entry, written, path in entries:
-        if files.inside(Path(path), roots):
-            continue
-        message = (f"'{written}' leads outside the allowed folders (the folder trees of the state file "
-                   "and of the spec, and --root)")
-        span = state_io.locate(args.state, text, entry)
-        raise BadInputError(Diagnostic(span, message, files.refusal_hint()) if span else
-                            f"{args.state}: {message} ({files.refusal_hint()})")
-
-
-def _exists(path: str) -> bool:
-    """Whether a file is there (a name the system cannot look up is not)."""
-    try:
-        return Path(path).exists()
-    except (OSError, ValueError):
-        return False
-
-
-def _beside(state: str, path: str) -> str:
-    """A path a state file names: as it is when absolute, else relative to the file."""
-    return path if not path or Path(path).is_absolute() else str(Path(state).parent / path)
-
-
-def _shown(paths) -> str:
-    """Variant files as one spelling each: relative to the working directory when
-    inside it, else absolute; one file named twice (two spellings) shown once."""
-    out = []
-    for p in paths:
-        full = files.real(p)
-        try:
-            text = str(full.relative_to(Path.cwd().resolve()))
-        except ValueError:
-            text = str(full)
-        if text not in out:
-            out.append(text)
-    return ", ".join(out)
-
-
-def _same_file(a: str, b: str) -> bool:
-    try:
-        return files.real(a) == files.real(b)
-    except OSError:
-        return False
 
 
 def _seat(raw: str, state, name: str):

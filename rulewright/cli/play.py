@@ -20,7 +20,8 @@ from rulewright.compiler.semantics.render import board_lines, jsonable, score_li
 from rulewright.compiler.types import BoardT, SeatT
 
 from rulewright.cli.common import (UsageError, _blame_settings, _given_settings, _load, _load_state, _pick_mode,
-                     _players_text, _same_file, _seat_board_var, _write)
+                     _players_text, _seat_board_var, _write)
+from rulewright.app.opening import same_file as _same_file
 from rulewright.compiler.play.inputs import read_grid, parse_value
 from rulewright.compiler.interpret import Interpreter, locate, RandomAgent
 from rulewright.compiler.play.checks import broken_invariants, invariant_note, invariant_watcher
@@ -188,13 +189,6 @@ def _start_of(args):
     return program, begin, mode, players
 
 
-def _with_resume(doc: dict, entry: dict) -> str:
-    """A state file's text: the position one entry a line (to read and edit), then what
-    resumes the game exactly on one line of its own."""
-    text = json.dumps(doc, indent=1, ensure_ascii=False)
-    return text[:-2] + ',\n "resume": ' + json.dumps(entry, ensure_ascii=False) + "\n}\n"
-
-
 def cmd_play(args) -> int:
     from rulewright.compiler.play import resume, script, state_io  # (lazy: see the imports)
     begin = None
@@ -286,7 +280,7 @@ def cmd_play(args) -> int:
                             f"('{name}' was reached {state.checkpoints.get(name, 0)} time(s))")
     doc = state_io.dump(state, seed=state.seed, beside=args.save_state)
     if args.save_state:
-        _write(args.save_state, _with_resume(doc, resume.entry(state)))
+        resume.write_position(args.save_state, state)
     write_log(state)
     per_seat = [v for v in program.state.values() if v.per_seat]
     if args.json:

@@ -78,20 +78,31 @@ def _graph() -> nx.DiGraph:
 
 def test_the_layout_holds_the_stages():
     for folder in ("compiler/syntax", "compiler/semantics", "compiler/resolve", "compiler/interpret",
-                   "compiler/variants", "compiler/play", "compiler/docgen", "solver/encode", "rulewright/cli"):
+                   "compiler/variants", "compiler/play", "compiler/docgen", "solver/encode", "rulewright/app",
+                   "rulewright/cli"):
         assert (ROOT / folder / "__init__.py").is_file(), folder
     assert (ROOT / "compiler" / "syntax" / "grammar.lark").is_file()
 
 
 def test_imports_run_one_way():
-    """compiler/ never imports solver/ or the command line; solver/ never imports the
-    command line; nothing below the command line imports it."""
+    """compiler/ never imports solver/, the application or its faces; solver/ never imports
+    the application or its faces; the application (rulewright/app) never imports a face
+    (the command line, the API) and loads the solver only lazily; the command line never
+    imports the API nor the API the command line (both are faces over the application)."""
+    faces = ("rulewright.cli", "rulewright.api")
     for name, path in MODULES.items():
-        for target, line, _ in _imports(name, path, top_level_only=False):
+        for target, line, lazy in _imports(name, path, top_level_only=False):
             where = f"{path.relative_to(ROOT)}:{line} imports {target}"
             if name.startswith("rulewright.compiler"):
-                assert not target.startswith(("rulewright.solver", "rulewright.cli", "ortools")), where
+                assert not target.startswith(("rulewright.solver", "rulewright.app", *faces, "ortools")), where
             if name.startswith("rulewright.solver"):
+                assert not target.startswith(("rulewright.app", *faces)), where
+            if name.startswith("rulewright.app"):
+                assert not target.startswith(faces), where
+                assert lazy or not target.startswith(("rulewright.solver", "ortools")), where
+            if name.startswith("rulewright.cli"):
+                assert not target.startswith("rulewright.api"), where
+            if name == "rulewright.api":
                 assert not target.startswith("rulewright.cli"), where
 
 

@@ -1,0 +1,15 @@
+"""The application: each job rulewright does, once, with explicit parameters; the
+command line (``rulewright/cli``) and the Python API (``rulewright/api.py``) are faces
+over it, and neither holds a job of its own.
+
+In:  what a user asks for, as values (a spec, its settings, tables and variants; a state
+     file; grids), and the ``Spelling`` of the face they work through.
+Out: programs, positions, scores and query inputs, or a ``RulesError`` that names the
+     setting, table or file at fault as that face spells it.
+
+    opening.py   a spec with its settings, tables and variants; a state file under the
+                 rules it was played with
+    scoring.py   grids scored as the players of one game
+    asking.py    a query's inputs read by their declared types
+    faces.py     how each face spells what the user gave
+"""
