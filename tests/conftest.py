@@ -67,6 +67,12 @@ SLOW = {
         "test_a_human_seat_plays_asks_undoes_saves_and_goes_on",
         "test_the_rest_of_a_game_with_a_human_seat_is_played_by_the_others",
     ),
+    "cli/test_human_play.py": (
+        "test_whole_games_asking_for_a_suggestion_at_every_choice",
+        "test_the_question_and_the_prompt_are_words_of_the_spec",
+        "test_creation_options_show_the_new_species_worth_best_first",
+        "test_a_suggestion_at_the_trade_and_the_main_action_is_a_plan_in_words",
+    ),
     "docs/test_docs.py": (
         "test_a_section_of_the_spec_places_its_definitions_in_the_rulebook",
         "test_catalogue_shows_names_not_python_values",

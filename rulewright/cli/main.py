@@ -132,6 +132,9 @@ def build_parser() -> argparse.ArgumentParser:
                     help="the seats --agent plays, e.g. p1,p3 (default all), the others at random")
     pl.add_argument("--seat", metavar="SEAT=AGENT", action="append",
                     help="the agent of one seat: random, solver or human (repeatable), e.g. --seat p1=human")
+    pl.add_argument("--lang", metavar="LANG", choices=["en", "fr", "es", "zh"], default=None,
+                    help="the language of a human seat's questions, from the spec's translations (en, fr, es, "
+                         "zh; default en)")
     pl.add_argument("--agent-input", metavar="NAME=VALUE", action="append",
                     help="an input of the query the solver plays, e.g. objective=adaptation (repeatable)")
     pl.add_argument("--agent-time-limit", type=_positive(float, "a number of seconds above 0"), default=10.0,

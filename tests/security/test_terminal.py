@@ -291,7 +291,7 @@ def test_the_human_seat(capsys, tmp_path, monkeypatch):
     code, out, err = run(capsys, "play", g, "--players", "1", "--seat", "you=human")
     assert code == 0, err
     clean(out, err)
-    assert f"P{SHOWN}, choose c:" in out and f"1. C{SHOWN}" in out
+    assert f"P{SHOWN}, tell: choose c" in out and f"1. C{SHOWN}" in out
 
 
 # ------------------------------------------------------------------ a real terminal

@@ -137,12 +137,12 @@ def test_the_human_seat_answers_bad_input_in_words(tmp_path, monkeypatch, capsys
     code, out, err = run(capsys, "play", TWO_PLAYER_SAVANNA, "--players", "2", "--seed", "1",
                          "--seat", "p1=human")
     assert code == 0, err
-    assert "k> '²' is not an option: type the number of an option" in out
-    assert "k> '" + "9" * 40 + "...' (5,000 characters) is not an option" in out
+    assert "card [1-7]> '²' is not an option: type a number from 1 to 7" in out
+    assert "card [1-7]> '" + "9" * 40 + "...' (5,000 characters) is not an option" in out
     assert "save to [game.json]: not saved: a file name cannot hold a NUL character" in out
-    assert "k> '12' is not an option: type a number from 1 to 11" in out
+    assert "card [1-7]> '12' is not an option: type a number from 1 to 7" in out
     assert "'\\x1b[31m' is not an option" in out and "\x1b" not in out
-    assert out.count("k> ") == len(typed) - 1       # asked again after each (the file name: "save to")
+    assert out.count("card [1-7]> ") == len(typed) - 1       # asked again after each (the file name: "save to")
     assert "game left unsaved" in out and not list(tmp_path.iterdir())
 
 
