@@ -297,6 +297,11 @@ class Spelling:
     variant: str = "the variant {path}"
     how_to_name: str = "give tables by name"        # how to give a table by name
     instead: str = "give the variants, settings and tables to use instead"
+    query_input: str = "the input {name}"           # {name}: a query's input; {flag}: with dashes
+    position: str = "a position"                    # how a position is given
+
+    def of_input(self, name: str) -> str:
+        return self.query_input.format(name=name, flag=name.replace("_", "-"))
 
     def of_setting(self, name: str) -> str:
         return self.setting.format(name=name)

@@ -22,17 +22,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from rulewright.app.asking import ask, query_named, read_inputs
 from rulewright.app.faces import PYTHON
 from rulewright.app.opening import Request, open_position, open_spec
+from rulewright.app.scoring import grid_type, grid_variable, score_grids
 from rulewright.compiler import files
 from rulewright.compiler.semantics import runtime as rt
 from rulewright.compiler.play import resume, script, state_io
 from rulewright.compiler.diagnostics import BadInputError, RulesError
-from rulewright.compiler.play.inputs import parse_value, read_grid
+from rulewright.compiler.play.inputs import read_grid
 from rulewright.compiler.interpret import Interpreter, RandomAgent
 from rulewright.compiler.interpret.live import Live
 from rulewright.compiler.semantics.render import board_lines, jsonable, score_lines, text as render_text
-from rulewright.compiler.types import SeatT
 
 __all__ = ["load", "Game", "Grid", "Score", "Played", "Position", "RulesError"]
 
@@ -277,15 +278,9 @@ class Game:
         return f"<game {self.title} ({self.path}): modes {', '.join(self.modes) or 'none'}>"
 
     # ------------------------------------------------------------ grids and scores
-    def _grid_name(self) -> tuple[str, str]:
-        names = [v.name for v in self.program.state.values() if v.per_seat and hasattr(v.type, "grid")]
-        if len(names) != 1:
-            raise BadInputError(f"{self.title}: no one grid per player to score")
-        return names[0], self.program.state[names[0]].type.grid
-
     def grid(self, source: str | Path | list, *, partial: bool = False) -> Grid:
         """A grid from a grid file, or from rows of card names (None or '.' for a free cell)."""
-        _, grid_name = self._grid_name()
+        grid_name = self.program.state[grid_variable(self.program)].type.grid
         if isinstance(source, (str, Path)):
             return Grid(read_grid(str(source), self.program, grid_name, allow_free=partial))
         rows = [[None if k in (None, ".") else k for k in row] for row in source]
@@ -293,18 +288,12 @@ class Game:
 
     def score(self, *grids) -> Score | list[Score]:
         """Score finished grids as the players of one game (one grid: its Score)."""
-        if self.program.outcome is None:
-            raise BadInputError(f"{self.title}: the spec has no 'outcome' to score with")
-        var, _ = self._grid_name()
+        grid_type(self.program)
         boards = [g if isinstance(g, Grid) else self.grid(g) for g in grids]
-        interp = self.interpreter
-        seats = [rt.Seat(i, f"p{i + 1}", "player", f"Player {i + 1}") for i in range(len(boards))]
-        state = interp.new_state(seats)
-        for seat, g in zip(seats, boards):
-            state.per[var][seat] = g.board
+        scored = score_grids(self.program, [g.board for g in boards],
+                             [f"Player {i + 1}" for i in range(len(boards))], self.interpreter)
         out = []
-        for seat, g in zip(seats, boards):
-            res = interp.call(self.program.outcome, seat, state=state)
+        for g, res in zip(boards, scored.results):
             steps = dict(res.steps) if isinstance(res, rt.Score) else {}
             choices = dict(res.choices) if isinstance(res, rt.Score) else {}
             out.append(Score(int(res), steps, choices, g, res))
@@ -364,28 +353,10 @@ class Game:
         (``rulewright query``): inputs by name (``player="p1"``, ``card="hyena"``; a
         grid as a Grid). Returns the solver's ``Answer`` (``status``, ``objective``,
         ``witness``, ``to_text()``, ``to_json()``)."""
-        from rulewright.solver.queries import run_query       # (OR-Tools loads only when a question is asked)
-        name = query.replace("-", "_")
-        if name not in self.program.queries:
-            raise BadInputError(f"{self.title}: no query '{query}' (queries: {', '.join(self.queries)})")
-        declared = {iname: itype for iname, itype, _ in self.program.queries[name].inputs}
+        q = query_named(self.program, query)
         state = position.state if position is not None else None
-        values = {}
-        for k, v in inputs.items():
-            if k not in declared:
-                raise BadInputError(f"query '{query}' has no input '{k}' (inputs: {', '.join(declared)})")
-            if isinstance(v, Grid):
-                values[k] = v.board
-            elif isinstance(declared[k], SeatT) and isinstance(v, str):
-                seats = {s.name: s for s in (state.seats if state is not None else ())}
-                if v not in seats:
-                    raise BadInputError(f"input '{k}': no seat '{v}' in this position (seats: {', '.join(seats)})")
-                values[k] = seats[v]
-            elif isinstance(v, str):
-                values[k] = parse_value(v, declared[k], self.program, k)
-            else:
-                values[k] = v
-        return run_query(self.program, name, values, time_limit=time_limit, workers=workers, state=state)
+        values = read_inputs(self.program, q, inputs, state, PYTHON)
+        return ask(self.program, q.name, values, state, time_limit=time_limit, workers=workers)
 
 
 def _scripted(given):

@@ -11,7 +11,6 @@ from pathlib import Path
 
 from rulewright.compiler import load, files
 from rulewright.compiler.diagnostics import BadInputError, RulesError, did_you_mean
-from rulewright.compiler.types import BoardT
 from rulewright.compiler.interpret import Interpreter
 # (the state files' module loads with the commands that read one: score of grids needs it not)
 from rulewright.cli.options import UsageError
@@ -64,13 +63,6 @@ def _load(path: str, args, sets: dict[str, str] | None = None):
 
 
 # ------------------------------------------------------------------ output helpers
-def _seat_board_var(program) -> str:
-    names = [v.name for v in program.state.values() if v.per_seat and isinstance(v.type, BoardT)]
-    if len(names) != 1:
-        raise BadInputError(f"{program.root}: the spec needs exactly one grid per seat to score grid files")
-    return names[0]
-
-
 def _pick_mode(program, args):
     if not program.modes:
         raise BadInputError(f"{args.spec}: the spec has no 'mode' to play")
@@ -183,26 +175,3 @@ def _given_settings(args) -> str:
         parts.append(f"--cards {args.cards}")
     parts += [f"--table {t}" for t in getattr(args, "table", None) or []]
     return " ".join(parts)
-
-
-def _seat(raw: str, state, name: str):
-    if state is None:
-        raise UsageError(f"--{name.replace('_', '-')} names a seat of a game: give --state FILE")
-    # a seat's name first, then its title, then its number (1 for the first seat)
-    for match in (lambda s: s.name == raw, lambda s: s.title == raw, lambda s: str(s.index + 1) == raw):
-        found = [s for s in state.seats if match(s)]
-        if found:
-            return found[0]
-    names = [s.name for s in state.seats]
-    raise UsageError(f"--{name.replace('_', '-')}: no seat '{raw}' in this game "
-                     f"({did_you_mean(raw, names) or 'seats: ' + ', '.join(names)})")
-
-
-def _reads_state(program, query):
-    """Whether a query reads the game state (a state variable is downstream of it in
-    the rules graph)."""
-    import networkx as nx                                   # (lazy: networkx, for this question
-    from rulewright.compiler import graph as rules_graph   # only)
-    g = rules_graph.build(program)
-    seen = nx.descendants(g, query.name) if query.name in g else set()
-    return [n in program.state for n in seen]

@@ -21,11 +21,10 @@ import random
 import re
 import sys
 
-from rulewright.compiler import files
 from rulewright.compiler.diagnostics import RulesError
 from rulewright.compiler.interpret import interpreter_for
 from rulewright.compiler.ir import Play, statements
-from rulewright.compiler.play import resume, state_io
+from rulewright.compiler.play import resume
 from rulewright.compiler.play.script import Scripted
 from rulewright.compiler.semantics import render, runtime as rt
 from rulewright.compiler.types import SeatT
@@ -106,11 +105,8 @@ class Table:
         if refused:
             self.say(f"not saved: {refused}")
             return None
-        doc = state_io.dump(state, seed=state.seed, beside=path)
-        text = json.dumps(doc, indent=1, ensure_ascii=False)
-        text = text[:-2] + ',\n "resume": ' + json.dumps(resume.entry(state), ensure_ascii=False) + "\n}\n"
         try:
-            files.write_text(path, text)
+            resume.write_position(path, state)
         except RulesError as exc:
             self.say(f"not saved: {exc.diagnostics[0].message}")
             return None

@@ -11,20 +11,20 @@ import re
 import sys
 import time
 from pathlib import Path
-from typing import Any
 
 from rulewright.compiler.semantics import runtime as rt, render
 from rulewright.compiler.diagnostics import (BadInputError, Diagnostic, RulesError, Span, did_you_mean,
                                              whole_number)
-from rulewright.compiler.semantics.render import board_lines, jsonable, score_lines, text_value
+from rulewright.compiler.semantics.render import board_lines, score_lines, text_value
 from rulewright.compiler.types import BoardT, SeatT
 
 from rulewright.cli.common import (UsageError, _blame_settings, _given_settings, _load, _load_state, _pick_mode,
-                     _players_text, _seat_board_var, _write)
+                     _players_text, _write)
 from rulewright.app.opening import same_file as _same_file
+from rulewright.app.scoring import grid_type, score_data, score_grids
 from rulewright.compiler.play.inputs import read_grid, parse_value
 from rulewright.compiler.interpret import Interpreter, locate, RandomAgent
-from rulewright.compiler.play.checks import broken_invariants, invariant_note, invariant_watcher
+from rulewright.compiler.play.checks import invariant_note, invariant_watcher
 from rulewright.compiler.ir import checkpoint_names
 # (the variants', the state files' and the resumed games' modules load with play and show:
 # score needs none of them)
@@ -37,37 +37,19 @@ def cmd_score(args) -> int:
     if not args.grids:
         raise UsageError("score takes the grid files to score (GRID...), or a position: --state FILE")
     program = _load(args.spec, args)
-    if program.outcome is None:
-        raise BadInputError(f"{args.spec}: the spec has no 'outcome' to score with")
-    var = _seat_board_var(program)
-    grid = program.state[var].type.grid
+    grid = grid_type(program)
     boards = [read_grid(path, program, grid, allow_free=False) for path in args.grids]
-    interp = Interpreter(program)
-    seats = [rt.Seat(i, f"p{i + 1}", "player", path) for i, path in enumerate(args.grids)]
-    state = interp.new_state(seats)
-    for seat, board in zip(seats, boards):
-        state.per[var][seat] = board
-    _grid_warnings(interp, state, args.grids)
-    results = [interp.call(program.outcome, seat, state=state) for seat in seats]
+    scored = score_grids(program, boards, list(args.grids))
+    _grid_warnings(scored.broken, args.grids)
+    results = scored.results
     if args.json:
-        players = [{"grid": path, **_score_json(res)} for path, res in zip(args.grids, results)]
+        players = [{"grid": path, **score_data(res)} for path, res in zip(args.grids, results)]
         print(json.dumps({"players": players}, indent=2, ensure_ascii=False))
         return 0
     for path, board, res in zip(args.grids, boards, results):
         print(path)
         _print_score(res, [board])
     return 0
-
-
-def _score_json(res) -> dict:
-    """A score as data: its steps, its choices and its total."""
-    entry: dict[str, Any] = {}
-    if isinstance(res, rt.Score):
-        entry["scores"] = dict(res.steps)
-        for k, v in res.choices.items():
-            entry[k] = jsonable(v)
-    entry["total"] = int(res)
-    return entry
 
 
 def _print_score(res, boards: list) -> None:
@@ -98,7 +80,7 @@ def _score_position(args) -> int:
     boards = [v for v in program.state.values() if v.per_seat and isinstance(v.type, BoardT)]
     results = [(seat, interp.call(program.outcome, seat, state=state)) for seat in state.players]
     if args.json:
-        players = [{"seat": seat.name, "title": seat.title, **_score_json(res)} for seat, res in results]
+        players = [{"seat": seat.name, "title": seat.title, **score_data(res)} for seat, res in results]
         print(json.dumps({"state": args.state, "players": players}, indent=2, ensure_ascii=False))
         return 0
     for seat, res in results:
@@ -107,13 +89,10 @@ def _score_position(args) -> int:
     return 0
 
 
-def _grid_warnings(interp, state, paths: list[str]) -> None:
-    """The invariants written with "else warn" that grids scored together break (the
-    others describe a game's whole position, which grids alone are not), on standard
-    error: each at the first place a grid file writes the element that breaks it."""
-    for b in broken_invariants(interp, state, only=lambda inv: getattr(inv.node, "warn", False)):
-        if b.unevaluable:
-            continue
+def _grid_warnings(broken: list, paths: list[str]) -> None:
+    """The invariants written with "else warn" that grids scored together break, on
+    standard error: each at the first place a grid file writes the element that breaks it."""
+    for b in broken:
         span = _written_in(paths, b.item) if isinstance(b.item, str) else None
         print(Diagnostic(span or Span(paths[0], 0, 0, 0, 0), b.message, "no game deals these grids together: "
                          "they are scored as written", severity="warning",

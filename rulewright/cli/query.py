@@ -6,18 +6,17 @@ from __future__ import annotations
 
 import json
 
-from rulewright.compiler.diagnostics import did_you_mean
 from rulewright.compiler.semantics.render import text_value
 
-from rulewright.cli.common import UsageError, _load, _load_state, _reads_state, _seat
+from rulewright.app.asking import ask, query_named, read_inputs, reads_state
+from rulewright.app.faces import COMMAND_LINE
+from rulewright.cli.common import UsageError, _load, _load_state
 from rulewright.cli.options import _Parser
-from rulewright.compiler.types import BoolT, SeatT
+from rulewright.compiler.types import BoolT
 from rulewright.compiler import ir as I
-from rulewright.compiler.play.inputs import parse_value
 
 
 def cmd_query(args, extra: list[str]) -> int:
-    from rulewright.solver.queries import run_query       # (OR-Tools loads only when a question is asked)
     state = None
     program = _load(args.spec, args)
     name = args.name.replace("-", "_")
@@ -26,11 +25,7 @@ def cmd_query(args, extra: list[str]) -> int:
             extra = ["--state", args.state] + list(extra)
     elif args.state is not None:
         program, state, _ = _load_state(args, program)
-    if name not in program.queries:
-        names = [q.replace("_", "-") for q in program.queries]
-        hint = did_you_mean(args.name, names) or ("queries: " + ", ".join(names) if names else "none")
-        raise UsageError(f"no query '{args.name}' in {args.spec} ({hint})")
-    query = program.queries[name]
+    query = query_named(program, args.name, args.spec)
     description = (query.title or name) + (": " + query.node.doc if query.node.doc else "")
     qp = _Parser(prog=f"rulewright query {args.spec} {args.name}", description=description,
                  epilog="Also: --state FILE (the position a query about a game reads), --json, "
@@ -53,21 +48,13 @@ def cmd_query(args, extra: list[str]) -> int:
     if args.query_help:
         qp.print_help()
         return 0
-    if state is None and any(_reads_state(program, query)):
+    if state is None and reads_state(program, query):
         raise UsageError(f"query '{args.name}' asks about a game position: give --state FILE "
                          "(a state saved by 'play --save-state', see docs/state.md)")
     inputs_ns = qp.parse_args(extra)
-    inputs = {}
-    for iname, itype, _ in query.inputs:
-        raw = getattr(inputs_ns, iname)
-        if raw is None:
-            continue
-        if isinstance(itype, SeatT):
-            inputs[iname] = _seat(raw, state, iname)
-        else:
-            inputs[iname] = parse_value(raw, itype, program, iname)
-    answer = run_query(program, name, inputs, time_limit=args.time_limit, workers=args.workers,
-                       state=state)
+    inputs = read_inputs(program, query, {iname: getattr(inputs_ns, iname) for iname, _, _ in query.inputs},
+                         state, COMMAND_LINE)
+    answer = ask(program, name, inputs, state, time_limit=args.time_limit, workers=args.workers)
     if args.json:
         data = answer.to_json()
         if state is not None and state.warnings:    # (also on standard error, as read)

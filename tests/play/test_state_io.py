@@ -289,7 +289,7 @@ def run_cli(*args):
 def test_a_seat_is_found_by_its_name_before_its_title_and_number(darwin, saved, tmp_path):
     """Seats named "2" and "1": --player 1 is the seat named 1 (the second), not the
     first seat; a title finds its seat, and so does a number no seat is named."""
-    from rulewright.cli.common import _seat
+    from rulewright.app.asking import seat_named
     _, _, path = saved
 
     def rename(d):
@@ -300,10 +300,10 @@ def test_a_seat_is_found_by_its_name_before_its_title_and_number(darwin, saved, 
         d.update(json.loads(text))
     state = state_io.load(darwin, str(rewritten(path, tmp_path, rename)))
     assert [s.name for s in state.seats[:2]] == ["2", "1"]
-    assert _seat("1", state, "player") is state.seats[1]
-    assert _seat("2", state, "player") is state.seats[0]
-    assert _seat("Player 2", state, "player") is state.seats[1]
-    assert _seat("3", state, "player") is state.seats[2]        # p3: no seat is named 3
+    assert seat_named("1", state, "--player") is state.seats[1]
+    assert seat_named("2", state, "--player") is state.seats[0]
+    assert seat_named("Player 2", state, "--player") is state.seats[1]
+    assert seat_named("3", state, "--player") is state.seats[2]        # p3: no seat is named 3
 
 
 def test_settings_variants_and_tables_of_a_position_are_the_files_mistakes(saved, tmp_path):
