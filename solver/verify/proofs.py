@@ -108,12 +108,23 @@ def _builtin_domain(program: I.Program, name: str, t: Type, span: Span) -> list[
     elif isinstance(t, BoolT):
         coll = (True, False)
     elif isinstance(t, CellT) and (t.grid in program.grids or len(program.grids) == 1):
-        coll = program.grid(t.grid).cells
+        coll = cells_named(program.grid(t.grid))
     if coll is not None:
         return [I.Choose(span, name, "element", I.Const(CollT("list", t), span, coll), None, None, None, None)]
     if isinstance(t, BoardT) and t.grid in program.grids:
         return [I.Choose(span, name, "value", None, None, t, None, None)]
     return None
+
+
+def cells_named(grid) -> tuple:
+    """Every cell a rule over a cell of ``grid`` can be asked about in play: the frame's
+    cells; for a floating grid also those around it that a placement can name (a grid
+    floats while it grows: its cards are kept from row and column 0, and a card may go
+    above or left of them, as far as the frame's size allows: rows -(rows - 1) to
+    rows - 1, and the same for columns; ``runtime.placements``)."""
+    if not grid.floating:
+        return grid.cells
+    return tuple((r, c) for r in range(1 - grid.rows, grid.rows) for c in range(1 - grid.cols, grid.cols))
 
 
 def renamed(nodes, names: dict[str, str]):

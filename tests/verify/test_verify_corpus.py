@@ -10,6 +10,7 @@ sampled checks only what no seed changes)."""
 from __future__ import annotations
 
 import json
+import random
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -340,10 +341,6 @@ DIAGONAL_BUG = ("differs cannot compare a rule that goes over a relation from a 
                 "(can_place: adjacent(spot)): _disagreement sets SPLIT_MAX = 0, so the chosen cell is a "
                 "CaseV and the encoder refuses 'cannot go over a CaseV that depends on a choice'; "
                 "the rule is 'not checked', with no finding, where never_holds (which splits) checks it")
-FRAMED_BUG = ("a cell parameter of a floating grid ranges over the 4 x 5 frame only, but play offers "
-              "placements at (-1, c) and (r, -1) (runtime.placements): within_frame fails there, and "
-              "verify proves it 'always holds, its message can never be shown'")
-
 CASES = [
     Case("darwin_big_hearts.rules", ("never_holds", "always_holds"),
          (("never_holds", "big_heart", "PROVED"), ("never_holds", "well_formed", "PROVED")), big_hearts),
@@ -377,7 +374,7 @@ CASES = [
     Case("darwin_diet_shown.rules", ("never_holds", "always_holds"),
          (("always_holds", "diet_shown", "PROVED"),), diet_shown),
     Case("savanna_framed_placement.rules", ("never_holds", "always_holds"),
-         (("never_holds", "within_frame", "PROVED"),), framed_placement, known_bug=FRAMED_BUG),
+         (("never_holds", "within_frame", "PROVED"),), framed_placement),
     Case("savanna_unread_bonus.rules", ("unused",),
          (("unused", "oasis_bonus", "PROVED"),), unread_bonus),
     Case("savanna_thirst.rules", ("range",),
@@ -436,8 +433,8 @@ def test_seeded_bug_is_found(case: Case, tmp_path):
 
 # ---------------------------------------------------------------- what verify misses today
 def test_play_offers_cells_outside_the_frame_where_within_frame_fails():
-    """The facts behind FRAMED_BUG: a floating ecosystem grows above and left of its first
-    card, and the house rule's within_frame refuses those cells."""
+    """The facts behind the framed case: a floating ecosystem grows above and left of its
+    first card, and the house rule's within_frame refuses those cells."""
     program = load(CORPUS / "savanna_framed_placement.rules")
     interp = Interpreter(program)
     one = interp.board([["lion", None, None, None, None]] + [[None] * 5 for _ in range(3)])
@@ -446,6 +443,26 @@ def test_play_offers_cells_outside_the_frame_where_within_frame_fails():
     assert interp.call("within_frame", one, (-1, 0)) is False
     assert interp.call("can_place", one, (-1, 0)) is False
     assert Interpreter(load(SAVANNA)).call("can_place", one, (-1, 0)) is True
+
+
+def test_a_cell_ranges_over_every_placement_play_can_offer():
+    """verify's cells of a floating grid hold every placement of every grid play can
+    make (its cards kept from row and column 0), and no more than that range."""
+    from rulewright.solver.verify.proofs import cells_named
+    program = load(SAVANNA)
+    grid = next(iter(program.grids.values()))
+    named = set(cells_named(grid))
+    rng = random.Random(5)
+    interp = Interpreter(program)
+    for _ in range(300):
+        board = interp.board([[None] * grid.cols for _ in range(grid.rows)])
+        for _ in range(rng.randrange(1, grid.rows * grid.cols)):
+            spots = rt.placements(board)
+            if not spots:
+                break
+            board = rt.placed(board, "lion", rng.choice(spots))
+            assert set(rt.placements(board)) <= named, board
+    assert (1 - grid.rows, 1 - grid.cols) in named and (grid.rows, 0) not in named
 
 
 def test_the_diagonal_house_rule_does_change_can_place():
