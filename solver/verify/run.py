@@ -14,7 +14,7 @@ from typing import Callable
 from rulewright.compiler import ir as I
 from rulewright.compiler.types import INT, EnumT
 from rulewright.compiler.variants import diffing
-from rulewright.solver.verify import proofs, sampled, static
+from rulewright.solver.verify import differing, proofs, sampled, static
 from rulewright.solver.verify.findings import Report
 
 # every kind of check, in the order they run (the JSON names them exactly so)
@@ -63,7 +63,7 @@ def verify(program: I.Program, spec: str, kinds: set[str] | None = None, time_li
     if "property" in kinds:
         steps.append(("property", lambda tell: proofs.properties(prover, skipped, tell)))
     if "differs" in kinds:
-        steps.append(("differs", lambda tell: proofs.differs(program, base, time_limit, workers, skipped, tell,
+        steps.append(("differs", lambda tell: differing.differs(program, base, time_limit, workers, skipped, tell,
                                                                     positions)))
     wanted = kinds & set(sampled.SAMPLED_KINDS)
     if wanted and games > 0:

@@ -337,10 +337,6 @@ class Case:
         return self.file.removesuffix(".rules")
 
 
-DIAGONAL_BUG = ("differs cannot compare a rule that goes over a relation from a cell parameter "
-                "(can_place: adjacent(spot)): _disagreement sets SPLIT_MAX = 0, so the chosen cell is a "
-                "CaseV and the encoder refuses 'cannot go over a CaseV that depends on a choice'; "
-                "the rule is 'not checked', with no finding, where never_holds (which splits) checks it")
 CASES = [
     Case("darwin_big_hearts.rules", ("never_holds", "always_holds"),
          (("never_holds", "big_heart", "PROVED"), ("never_holds", "well_formed", "PROVED")), big_hearts),
@@ -358,8 +354,7 @@ CASES = [
     Case("savanna_zebra_herd.rules", ("differs",),
          (("differs", "herd_size", "PROVED"),), zebra_herd, against="spec/ecosystem_savanna"),
     Case("savanna_diagonal_placement.rules", ("differs",),
-         (("differs", "can_place", "PROVED"),), diagonal_placement, against="spec/ecosystem_savanna",
-         known_bug=DIAGONAL_BUG),
+         (("differs", "can_place", "PROVED"),), diagonal_placement, against="spec/ecosystem_savanna"),
     Case("savanna_animal_deck.rules", ("runtime",),
          (("runtime", "standard", "COUNTEREXAMPLE"),), animal_deck, games=2, cli=True, exit_code=1,
          seeds="3 players are always dealt in full (66 of 88 cards), 6 never (132): only 6 players fail"),
@@ -466,7 +461,7 @@ def test_a_cell_ranges_over_every_placement_play_can_offer():
 
 
 def test_the_diagonal_house_rule_does_change_can_place():
-    """The facts behind DIAGONAL_BUG: the interpreters disagree on a one-card ecosystem."""
+    """The facts behind the diagonal case: the interpreters disagree on a one-card ecosystem."""
     variant = Interpreter(load(CORPUS / "savanna_diagonal_placement.rules"))
     base = Interpreter(load(SAVANNA))
     one = base.board([["lion", None, None, None, None]] + [[None] * 5 for _ in range(3)])

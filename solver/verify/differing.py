@@ -1,0 +1,362 @@
+"""The semantic side of ``diff``: for every definition a variant changes (and every one
+downstream of a change) that both programs have, with parameters over their domains, an
+input on which base and variant disagree, or a proof that none exists in the domain.
+
+In:  the variant's and the base's checked programs, the time limit and workers of each
+     question, positions sampled from the base game for what reads the state.
+Out: findings of the kind ``differs``: PROVED differs (a witness replayed in both
+     interpreters), PROVED the same, SAMPLED the same (on positions), or UNKNOWN.
+
+Both programs are encoded into one CP-SAT model over the same choices. A definition whose
+comparison the solver cannot express with its parameters as variables (a relation read
+from a chosen cell) is compared once per value of such a parameter, each a question of
+its own, within the same time limit.
+"""
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from ortools.sat.python import cp_model
+
+from rulewright.compiler import ir as I
+from rulewright.compiler.interpret import interpreter_for
+from rulewright.compiler.variants import diffing
+from rulewright.compiler.diagnostics import NotSupportedError, RulesError, reason_of
+from rulewright.compiler.semantics import runtime as rt
+from rulewright.compiler.semantics.render import text_value
+from rulewright.compiler.types import BOOL, INT, ScoreT
+from rulewright.solver.encode import Encoder
+from rulewright.solver.encode.base import hashable
+from rulewright.solver.solving import STATUS, limit, read_value, solve_stoppably
+from rulewright.solver.replay import ReplayError, ConcreteWalk
+from rulewright.solver.symbolic import BoolV, CaseV, EnumV, IntV, SetV
+from rulewright.solver.verify.findings import Finding
+from rulewright.solver.verify.positions import positions as sample_positions
+from rulewright.solver.verify.proofs import (_grid_files, _ids, _local, _params_domain, declared_domain,
+                                            domain_words, reads_state)
+
+
+def differs(variant: I.Program, base: I.Program, time_limit: float, workers: int, skip,
+            progress=None, n_positions: int = 3) -> list[Finding]:
+    """The semantic side of ``diff``: for every definition a variant changes (and every one
+    downstream of a change) that both programs have, with parameters over domains, an
+    input on which base and variant disagree, or a proof that none exists in the domain.
+    Both programs are encoded into one CP-SAT model over the same choices; a difference
+    found is replayed through both interpreters before it is reported."""
+    d = diffing.diff(base, variant)
+    direct = [e.name for e in d.changed]
+    names = direct + [x["name"] for x in d.downstream]
+    out: list[Finding] = []
+    differing = 0
+    compared = 0
+    positions = None            # sampled when a definition that reads the state needs them
+    files_of: dict[str, list] = {}
+    same_everywhere: set[str] = set()     # direct changes proved the same on every value of their types
+    for name in dict.fromkeys(names):
+        target = _comparable(variant, base, name)
+        if target is None:
+            continue
+        params, typ, node = target
+        if progress:
+            progress(f"differs {name}")
+        span = node.name_span
+        if name not in direct and direct and set(direct) <= same_everywhere:
+            # what reads only definitions equal on every input is equal: nothing to solve
+            compared += 1
+            out.append(Finding("differs", definition=name, status="PROVED", severity="info", span=span,
+                               rule_ids=_ids(node),
+                               message=f"'{name}' gives the same as the base game's for every input: it reads the "
+                                       f"changes ({', '.join(direct)}) only through values proved the same on "
+                                       "every input"))
+            continue
+        body = _params_domain(variant, params, span, skip, "differs", name, on_position=True)
+        if body is None:
+            continue
+        stateful = any(reads_state(p, p.funcs[name].body) for p in (variant, base) if name in p.funcs) or \
+            reads_state(variant, body)
+        best_of = any(_best_of_choices(p, name) for p in (variant, base))
+        alike = best_of and all(_choices_unchanged(p, name, set(names), set(direct)) for p in (variant, base))
+        if not _same_enums(variant, base, params):
+            skip("differs", name, "the variant changes the values of a parameter's type")
+            continue
+        if stateful and positions is None:
+            positions = sample_positions(base, n_positions, time_limit=time_limit)
+        pairs = [(pos, pos.state_for(variant), pos.state_for(base)) for pos in positions] if stateful \
+            else [(None, None, None)]
+        pairs = [(pos, sv, sb) for pos, sv, sb in pairs if pos is None or (sv is not None and sb is not None)]
+        if not pairs:
+            skip("differs", name, "reads the game's state, and no position of the base game reads under both")
+            continue
+        started = time.perf_counter()
+        try:
+            status = "SAME"
+            for pos, sv, sb in pairs:
+                status, witness, values = _compared(variant, base, name, params, typ, body, time_limit,
+                                                    workers, sv, sb, best_of=best_of, alike=alike)
+                if status != "SAME":
+                    if pos is not None and witness is not None:
+                        witness = {"position": pos.label, **witness}
+                        files_of[name] = [(".state.json", "state", pos.doc)]
+                    break
+        except (NotSupportedError, RulesError) as exc:
+            skip("differs", name, f"the solver cannot express it: {reason_of(exc)}")
+            continue
+        seconds = time.perf_counter() - started
+        compared += 1
+        common = dict(definition=name, span=span, rule_ids=_ids(node), seconds=seconds)
+        if status == "DIFFERS":
+            differing += 1
+            out.append(Finding("differs", status="PROVED", severity="info",
+                               message=f"'{name}' differs from the base game's: base {text_value(values[1])}, "
+                                       f"variant {text_value(values[0])} (replayed in both)",
+                               witness={**witness, "base": values[1], "variant": values[0]},
+                               witness_files=_grid_files(witness) + files_of.get(name, []), **common))
+        elif status == "SAME" and stateful:
+            out.append(Finding("differs", status="SAMPLED", severity="info", witness={"positions": len(pairs)},
+                               message=f"'{name}' gives the same as the base game's for every input at "
+                                       f"{len(pairs)} sampled positions (evidence, not proof)", **common))
+        elif status == "SAME":
+            if name in direct and all(declared_domain(variant, t, name) is None for _, t in params):
+                same_everywhere.add(name)
+            out.append(Finding("differs", status="PROVED", severity="warning" if name in direct else "info",
+                               message=f"'{name}' gives the same as the base game's for every input "
+                                       f"({domain_words(variant, params, name)})"
+                                       + (": this change changes nothing there" if name in direct else ""),
+                               **common))
+        elif status == "CANDIDATE":
+            out.append(Finding("differs", status="UNKNOWN", severity="info", witness=witness,
+                               message=f"'{name}' is the best of a choice made inside a scoring: an input on which "
+                                       "one choice scores differently was found, but the best choices of base and "
+                                       "variant score the same on it; no difference shown, none ruled out "
+                                       "(simulate --against compares games)", **common))
+        else:
+            out.append(Finding("differs", status="UNKNOWN", severity="info",
+                               message=f"'{name}': no difference found before the time limit, none ruled out",
+                               **common))
+    if compared and not differing and not any(f.status in ("UNKNOWN", "SAMPLED") for f in out):
+        head = variant.variants[-1] if variant.variants else None
+        out.append(Finding("differs", definition=head.name if head else variant.name, status="PROVED",
+                           severity="warning", span=head.span if head else None,
+                           message="this variant changes nothing that could be compared: every definition it "
+                                   "changes gives the base game's values on its whole domain"
+                                   + (f" ({len(d.changed)} changed; games not compared: use simulate --against)"
+                                      if d.changed else "")))
+    return out
+
+
+def _comparable(variant: I.Program, base: I.Program, name: str):
+    """(params, type, node) of a rule, a definition of a number or a scoring both programs
+    have with the same parameters; None otherwise."""
+    for a, b in ((variant.funcs.get(name), base.funcs.get(name)), (variant.scorings.get(name), base.scorings.get(name))):
+        if a is None or b is None:
+            continue
+        if [t for _, t in a.params] != [t for _, t in b.params] or not a.params:
+            return None
+        if isinstance(a, I.FuncDef):
+            if a.kind not in ("rule", "def") or a.body is None or a.type not in (BOOL, INT) or a.type != b.type:
+                return None
+            return a.params, a.type, a.node
+        return a.params, ScoreT(name), a.node
+    return None
+
+
+def _reached(program: I.Program, name: str):
+    """(definition or scoring, the IR it holds) for ``name`` and everything it calls, itself first."""
+    seen, todo = set(), [name]
+    while todo:
+        n = todo.pop()
+        if n in seen:
+            continue
+        seen.add(n)
+        roots: list = []
+        if n in program.scorings:
+            roots = [st for step in program.scorings[n].steps for st in step.body]
+        elif n in program.funcs and program.funcs[n].body is not None:
+            roots = [program.funcs[n].body]
+        yield n, roots
+        todo += [x.name for x in I.descendants(roots) if isinstance(x, I.Call)]
+
+
+def _best_of_choices(program: I.Program, name: str) -> bool:
+    """Whether a definition's value is (or reads) a scoring with choices of its own."""
+    return any(_has_choices(program, n) for n, _ in _reached(program, name))
+
+
+def _choices_unchanged(program: I.Program, name: str, changed: set[str], direct: set[str]) -> bool:
+    """Whether every choice made inside the scorings ``name`` reaches has options that read
+    nothing the variant changes (``changed``: what it changes and what that affects), sits in
+    no changed step, and is made by calls no definition the variant rewrites (``direct``)
+    makes: the same choices, with the same options, on both sides."""
+    for n, roots in _reached(program, name):
+        for step in program.scorings[n].steps if n in program.scorings else ():
+            chooses = [st for st in I.statements(step.body) if isinstance(st, I.Choose)]
+            if chooses and f"{n}.{step.name}" in changed:
+                return False
+            for st in chooses:
+                reads = {x.name for x in I.descendants([st]) if isinstance(x, (I.Call, I.Global))}
+                if reads & changed:
+                    return False
+        called = [x.name for x in I.descendants(roots) if isinstance(x, I.Call)]
+        if n in direct and any(_has_choices(program, c) for c in called):
+            return False        # a changed definition may call a scoring on other inputs than the base
+    return True
+
+
+def _has_choices(program: I.Program, name: str) -> bool:
+    sd = program.scorings.get(name)
+    return sd is not None and any(isinstance(st, I.Choose) for step in sd.steps for st in I.statements(step.body))
+
+
+def _same_enums(variant: I.Program, base: I.Program, params) -> bool:
+    for e in variant.enums:
+        if e in base.enums and variant.enums[e].values != base.enums[e].values:
+            return False
+    return True
+
+
+def _tie(model, a, b) -> bool:
+    """Constrain two encodings of the same choice to the same value, where their forms allow
+    (False: they could not be tied)."""
+    if isinstance(a, (int, IntV)) and isinstance(b, (int, IntV)):
+        model.add((a if isinstance(a, int) else a.expr()) == (b if isinstance(b, int) else b.expr()))
+    elif isinstance(a, (EnumV, SetV)) and isinstance(b, (EnumV, SetV)) and type(a) is type(b):
+        la, lb = (a.lits, b.lits) if isinstance(a, EnumV) else (a.members, b.members)
+        for k in set(la) | set(lb):
+            x, y = la.get(k, False), lb.get(k, False)
+            if isinstance(x, bool) and isinstance(y, bool):
+                if x != y:
+                    model.add_bool_or([])          # the two cannot choose alike
+            elif isinstance(x, bool) or isinstance(y, bool):
+                lit, val = (y, x) if isinstance(x, bool) else (x, y)
+                model.add_bool_and([lit if val else lit.Not()])
+            else:
+                model.add(x == y)
+    elif isinstance(a, BoolV) and isinstance(b, BoolV):
+        model.add(a.lit == b.lit)
+    elif isinstance(a, CaseV) and isinstance(b, CaseV):
+        la = {hashable(v): lit for lit, v in a.cases}
+        lb = {hashable(v): lit for lit, v in b.cases}
+        if set(la) == set(lb):
+            for k, lit in la.items():
+                if not isinstance(lit, bool) and not isinstance(lb[k], bool):
+                    model.add(lit == lb[k])
+        else:
+            return False
+    else:
+        return False
+    return True
+
+
+MOST_SPLIT = 256       # values of a parameter compared one by one at most
+
+
+def _compared(variant, base, name, params, typ, body, time_limit: float, workers: int, state_v=None,
+              state_b=None, **how):
+    """``_disagreement``; when the solver cannot express the comparison with the parameters
+    as variables (a relation read from a cell chosen among many), the first parameter chosen
+    from a known collection is fixed to each of its values in turn, each a question of its
+    own (and split further where still needed), all within ``time_limit``: a difference on
+    any value is the answer; the same on every value is a proof; a value not settled in time
+    leaves it UNKNOWN (the other values are still searched for a difference)."""
+    try:
+        return _disagreement(variant, base, name, params, typ, body, time_limit, workers, state_v, state_b,
+                             **how)
+    except NotSupportedError:
+        at = next((i for i, st in enumerate(body) if isinstance(st, I.Choose) and st.domain == "element"
+                   and isinstance(st.coll, I.Const) and st.where is None
+                   and 1 < len(rt.as_tuple(st.coll.value)) <= MOST_SPLIT), None)
+        if at is None:
+            raise
+    st = body[at]
+    values = rt.as_tuple(st.coll.value)
+    deadline = time.perf_counter() + time_limit
+    outcome: tuple = ("SAME", None, None)
+    for i, v in enumerate(values):
+        left = deadline - time.perf_counter()
+        if left <= 0:
+            return ("UNKNOWN", None, None)
+        fixed = body[:at] + [I.Let(st.span, st.name, I.Const(st.coll.type.elem, st.span, v))] + body[at + 1:]
+        answer = _compared(variant, base, name, params, typ, fixed, left / (len(values) - i), workers,
+                           state_v, state_b, **how)
+        if answer[0] == "DIFFERS":
+            return answer
+        if answer[0] != "SAME" and outcome[0] == "SAME":
+            outcome = answer
+    return outcome
+
+
+def _disagreement(variant, base, name, params, typ, body, time_limit: float, workers: int,
+                  state_v=None, state_b=None, best_of: bool = False, tied: bool = True, alike: bool = False):
+    """('DIFFERS', witness, (variant value, base value)) | ('SAME', None, None) | ('UNKNOWN', ...).
+    ``best_of``: the value is the best of choices made inside a scoring. Both scorings are asked
+    first with their choices alike (``tied``), then free: no input and no choices on which the
+    totals differ proves them the same; a candidate is replayed, the interpreters choosing the
+    best on each side, and ('CANDIDATE', witness, values) when the bests agree on it. ``alike``:
+    the choices have the same options on both sides (nothing they read changed), so totals equal
+    under every common choice are bests equal too: no difference with tied choices proves them
+    the same."""
+    model = cp_model.CpModel()
+    ev, eb = Encoder(variant, model, state=state_v), Encoder(base, model, state=state_b)
+    for enc, prog in ((ev, variant), (eb, base)):
+        if enc.state is not None:           # as a query on a position is built (solver.build)
+            enc.interp = interpreter_for(prog)
+            enc.product_terms = 2
+            enc.relaxation = False
+    ev.SPLIT_MAX = 0            # every choice one decision (a split would bind it on its own paths only)
+    env: dict[str, Any] = {}
+    span = body[0].span
+    ev.run_block(body, env, True, {})
+    args = [_local(p, t, span) for p, t in params]
+    a = ev.encode(I.Call(typ, span, name, args), env)
+    b = eb.encode(I.Call(typ, span, name, args), env)
+    if typ == BOOL:
+        la, lb = ev.lit(a, span), eb.lit(b, span)
+        if isinstance(la, bool) and isinstance(lb, bool):
+            return ("SAME", None, None) if la == lb else ("DIFFERS", {}, (la, lb))
+        x, y = ev.intv(ev.boolv(la) if not isinstance(la, bool) else int(la)), \
+            eb.intv(eb.boolv(lb) if not isinstance(lb, bool) else int(lb))
+    else:
+        x, y = ev.intv(a), eb.intv(b)
+    if isinstance(x, int) and isinstance(y, int):
+        return ("SAME", None, None) if x == y else ("DIFFERS", {}, (x, y))
+    model.add((x if isinstance(x, int) else x.expr()) != (y if isinstance(y, int) else y.expr()))
+    if best_of and tied:
+        # the choices made inside scorings, in the order each side encoded them
+        ca = [c for c in ev.choices if c.scoring is not None]
+        cb = [c for c in eb.choices if c.scoring is not None]
+        same_shape = [(c.scoring, c.name) for c in ca] == [(c.scoring, c.name) for c in cb]
+        ties = [_tie(model, x.value, y.value) for x, y in zip(ca, cb)] if same_shape else [False]
+        alike = alike and all(ties)
+    ev.add_pair_marginals()
+    eb.add_pair_marginals()
+    solver = cp_model.CpSolver()
+    limit(solver, time_limit)
+    solver.parameters.num_workers = int(workers)
+    code, _ = solve_stoppably(solver, model)
+    status = STATUS.get(code, "UNKNOWN")
+    if status == "INFEASIBLE" and best_of and tied and not alike:
+        return _disagreement(variant, base, name, params, typ, body, time_limit, workers, state_v, state_b,
+                             best_of=True, tied=False)
+    if status == "INFEASIBLE":
+        return "SAME", None, None
+    if status not in ("OPTIMAL", "FEASIBLE"):
+        return "UNKNOWN", None, None
+    chosen = {c.name: read_value(solver, c.value) for c in ev.choices}
+    walk = ConcreteWalk(interpreter_for(variant), {}, chosen, None, state_v)
+    concrete: dict[str, Any] = {}
+    walk.block([st for st in body if isinstance(st, (I.Choose, I.Let))], concrete)
+    witness = {p: concrete[p] for p, _ in params}
+    values = tuple(_concrete(interpreter_for(p), name, [witness[q] for q, _ in params], st)
+                   for p, st in ((variant, state_v), (base, state_b)))
+    if values[0] == values[1] and best_of:
+        return "CANDIDATE", witness, values
+    if values[0] == values[1]:
+        raise ReplayError(f"replay: the solver finds '{name}' differs on {witness}, the interpreters agree "
+                          f"({values[0]})", span)
+    return "DIFFERS", witness, values
+
+
+def _concrete(interp, name: str, args: list, state=None):
+    v = interp.call(name, *args, state=state)
+    return int(v) if isinstance(v, rt.Score) else v
