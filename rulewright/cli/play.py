@@ -19,7 +19,8 @@ from rulewright.compiler.semantics.render import board_lines, score_lines, text_
 from rulewright.compiler.types import BoardT, SeatT
 
 from rulewright.cli.common import (UsageError, _blame_settings, _given_settings, _load, _load_state, _pick_mode,
-                     _players_text, _write)
+                                   _request, _write)
+from rulewright.app.faces import COMMAND_LINE
 from rulewright.app.opening import same_file as _same_file
 from rulewright.app.scoring import grid_type, score_data, score_grids
 from rulewright.compiler.play.inputs import read_grid, parse_value
@@ -320,8 +321,9 @@ def cmd_play(args) -> int:
 
 
 def cmd_simulate(args) -> int:
-    """Many seeded games of one mode; with --against, the same seeds under another spec."""
-    from rulewright.compiler.play.simulate import compare, simulate     # (loaded for simulate only)
+    """Many seeded games of one mode; with --against, the same seeds under another spec
+    (the job: ``app.simulating``)."""
+    from rulewright.app import simulating      # (loaded for simulate only)
     begin = None
     if args.from_state:
         if args.against:
@@ -333,70 +335,37 @@ def cmd_simulate(args) -> int:
         mode = _pick_mode(program, args)
         players = args.players if args.players is not None else mode.min_players
     seeds = list(range(args.seed, args.seed + args.games))
-    runs = [(program, args.spec)]
-    if args.against:
-        # the spec to compare with, without this command's --variant files
-        other = _load(args.against, argparse.Namespace(**{**vars(args), "variant": None}))
-        if other.name != program.name:
-            raise UsageError(f"--against {args.against}: a spec of another game ({other.title}), "
-                             f"not of {program.title}")
-        if mode.name not in other.modes:
-            hint = "its modes: " + ", ".join(other.modes) if other.modes else "it has no mode"
-            raise UsageError(f"--against {args.against}: no mode '{mode.name}' to compare ({hint})")
-        theirs = other.modes[mode.name]
-        if not theirs.min_players <= players <= theirs.max_players:
-            raise UsageError(f"--against {args.against}: mode '{mode.name}' there is for "
-                             f"{_players_text(theirs)}, not {players}")
-        runs.append((other, args.against))
-    summaries, agents = [], []
-    for prog, path in runs:
-        interp = begin.position.interp if begin else Interpreter(prog)
-        kinds = _seat_agents(begin.position.seats if begin else interp.seats_for(mode, players), args)
-        done: dict = {}         # solver seat -> what its agents did, summed over the games
-
-        def tally(_, state, done=done):
-            for seat, a in _solver_agents(state).items():
-                t = done.setdefault(seat, {"asked": 0, "answered": 0, "from_answers": 0, "at_random": 0})
-                for k in ("asked", "answered", "from_answers"):
-                    t[k] += a[k]
-                t["at_random"] += sum(a["at_random"].values())
-        try:
-            summaries.append(simulate(interp, mode.name, players, seeds, agent_factory=_agents(prog, args, kinds),
-                                      on_game=tally, start=begin))
-        except RulesError as exc:
-            seed = getattr(exc, "seed", None)
-            if seed is not None:
-                refused = getattr(exc, "requirement", None)
-                if isinstance(exc, RuntimeRulesError):
-                    exc = locate(exc)       # at the rule that failed, as play says it
-                print(exc.render(), file=sys.stderr)
-                if refused and _blame_settings(argparse.Namespace(**{**vars(args), "spec": path}), refused):
-                    return 2
-                given = _given_settings(args)
-                # the command that replays it: this game's spec, settings and agents
-                again = " ".join([f"rulewright play {path} --players {players} --mode {mode.name} --seed {seed}",
-                                  *(f"--variant {v}" for v in (args.variant or []) if prog is program), given,
-                                  *(["--agent solver"] if args.agent == "solver" else []),
-                                  *([f"--agent-query {args.agent_query}"] if args.agent_query else []),
-                                  *([f"--agent-seats {args.agent_seats}"] if args.agent_seats else []),
-                                  *(f"--agent-input {i}" for i in (args.agent_input or []))])
-                print(f"  (in the game of seed {seed}, under {path}: '{' '.join(again.split())}' replays it)",
-                      file=sys.stderr)
-                return exc.exit_code
+    other = simulating.open_against(_request(args), args.against) if args.against else None
+    try:
+        sim = simulating.simulate_games(program, args.spec, mode, players, seeds, against=other,
+                                        against_spec=args.against or "", start=begin,
+                                        agents=lambda prog, seats: _agents(prog, args, _seat_agents(seats, args)),
+                                        spelling=COMMAND_LINE)
+    except RulesError as exc:
+        seed = getattr(exc, "seed", None)
+        if seed is None:
             raise
-        agents.append(done)
+        ours = getattr(exc, "run", 0) == 0
+        path = args.spec if ours else args.against
+        refused = getattr(exc, "requirement", None)
+        if isinstance(exc, RuntimeRulesError):
+            exc = locate(exc)       # at the rule that failed, as play says it
+        print(exc.render(), file=sys.stderr)
+        if refused and _blame_settings(argparse.Namespace(**{**vars(args), "spec": path}), refused):
+            return 2
+        given = _given_settings(args)
+        # the command that replays it: this game's spec, settings and agents
+        again = " ".join([f"rulewright play {path} --players {players} --mode {mode.name} --seed {seed}",
+                          *(f"--variant {v}" for v in (args.variant or []) if ours), given,
+                          *(["--agent solver"] if args.agent == "solver" else []),
+                          *([f"--agent-query {args.agent_query}"] if args.agent_query else []),
+                          *([f"--agent-seats {args.agent_seats}"] if args.agent_seats else []),
+                          *(f"--agent-input {i}" for i in (args.agent_input or []))])
+        print(f"  (in the game of seed {seed}, under {path}: '{' '.join(again.split())}' replays it)",
+              file=sys.stderr)
+        return exc.exit_code
     if args.json:
-        out = {"spec": program.name, "title": program.title, "mode": mode.name, "players": players,
-               "games": args.games, "seeds": [seeds[0], seeds[-1]], "agent": args.agent,
-               **({"from": args.from_state, "checkpoint": begin.checkpoint} if begin else {}),
-               "reports": _summary_json(summaries[0]), "seconds": round(summaries[0].seconds, 3),
-               **({"solver_agents": agents[0]} if agents[0] else {})}
-        if args.against:
-            out["against"] = {"spec": runs[1][1], "title": runs[1][0].title,
-                              "reports": _summary_json(summaries[1]), "seconds": round(summaries[1].seconds, 3),
-                              "differences": _differences_json(compare(summaries[0], summaries[1])),
-                              **({"solver_agents": agents[1]} if agents[1] else {})}
-        print(json.dumps(out, indent=2, ensure_ascii=False))
+        print(json.dumps(simulating.simulation_data(sim, args.agent, args.from_state), indent=2, ensure_ascii=False))
         return 0
     who = "random agents" if args.agent == "random" else \
         f"solver agents ({args.agent_seats or 'every player'})" + (", the other seats random" if args.agent_seats else "")
@@ -405,12 +374,13 @@ def cmd_simulate(args) -> int:
           + (f"\nfrom {args.from_state} ({begin.checkpoint or 'as saved'}): each game plays on from there"
              if begin else ""))
     if args.against:
-        print(f"against {runs[1][0].title} ({runs[1][1]}), the same seeds")
+        print(f"against {other.title} ({args.against}), the same seeds")
     print()
-    print("\n".join(_summary_lines(summaries[0], summaries[1] if args.against else None)))
-    for done, (prog, path) in zip(agents, runs):
-        for seat, t in done.items():
-            print(f"solver agent {seat}{f' ({path})' if args.against else ''}: "
+    print("\n".join(simulating.summary_lines(sim.mine.summary, sim.theirs.summary if sim.theirs else None,
+                                             COMMAND_LINE)))
+    for run in sim.runs:
+        for seat, t in run.solver_agents.items():
+            print(f"solver agent {seat}{f' ({run.spec})' if args.against else ''}: "
                   + _agent_words(t["asked"], t["answered"], t["from_answers"], t["at_random"]))
     return 0
 
@@ -421,115 +391,10 @@ def _agent_words(asked: int, answered: int, from_answers: int, at_random: int) -
             f"{at_random} at random")
 
 
-def _json_key(k) -> str:
-    return k.name if isinstance(k, rt.Seat) else str(k)
-
-
-def _summary_json(summary) -> dict:
-    def keyed(v):
-        return {_json_key(k): x for k, x in v.items()} if isinstance(v, dict) else v
-    return {name: {k: keyed(v) if k in ("values", "ci95") and agg["kind"] != "number" else v
-                   for k, v in agg.items()}
-            for name, agg in summary.reports.items()}
-
-
-def _differences_json(diffs: dict) -> dict:
-    """compare()'s differences as data: a number's directly, else by seat (and
-    "several")."""
-    return {name: by[None] if list(by) == [None] else {_json_key(k): d for k, d in by.items()}
-            for name, by in diffs.items()}
-
-
-def _summary_lines(mine, theirs=None) -> list[str]:
-    """Each report's aggregate as a table; with ``theirs``, its column and the
-    difference (paired by seed, with its interval)."""
-    from rulewright.compiler.play.simulate import compare     # (loaded for simulate only)
-    diffs = compare(mine, theirs) if theirs is not None else {}
-    clear_seen = False
-
-    def title(k):
-        return k.title if isinstance(k, rt.Seat) else str(k)
-
-    def plus_minus(ci, scale=1.0, fmt="g") -> str:
-        return f" ±{(ci[1] - ci[0]) / 2 * scale:{fmt}}" if ci else ""
-
-    def cell(agg, k) -> str:
-        v = agg["values"].get(k)
-        if v is None:
-            return "0" if agg["kind"] == "counts" else "-"
-        if agg["kind"] in ("per seat", "number"):
-            return f"{v['mean']:g}{plus_minus(v.get('ci95'), fmt='.1f')} ({v['least']}..{v['most']})"
-        if agg["kind"] == "seats":
-            ci = (agg.get("several_ci95") if k == "several" else agg.get("ci95", {}).get(k))
-            return f"{v:.0%}" + (f" ({ci[0]:.0%}..{ci[1]:.0%})" if ci else "")
-        if agg["kind"] == "per seat counts":
-            return ", ".join(f"{x} {n}" for x, n in v.items())
-        return str(v)
-
-    def delta(name, agg, other, k) -> str:
-        nonlocal clear_seen
-        a, b = agg["values"].get(k), other["values"].get(k) if other else None
-        if agg["kind"] == "counts" and other and other["kind"] == "counts":
-            a, b = a or 0, b or 0          # a value one side never ended with: 0 games
-        if a is None or b is None or agg["kind"] != other["kind"] or agg["kind"] == "per seat counts":
-            return ""
-        if agg["kind"] == "counts":
-            return f"{a - b:+d}"
-        d = diffs.get(name, {}).get(None if agg["kind"] == "number" else k)
-        if d is None:
-            return ""
-        clear_seen |= d["clear"]
-        mark = " *" if d["clear"] else ""
-        if agg["kind"] == "seats":
-            return f"{d['mean'] * 100:+.0f}{plus_minus(d['ci95'], 100, '.0f')} pts{mark}"
-        return f"{round(d['mean'], 2):+g}{plus_minus(d['ci95'], fmt='.1f')}{mark}"
-
-    out = []
-    for name, agg in mine.reports.items():
-        other = theirs.reports.get(name) if theirs else None
-        what = {"per seat": "mean ±95% (least..most)", "number": "mean ±95% (least..most)",
-                "seats": "share of games (95%)", "counts": "games", "per seat counts": "games"}[agg["kind"]]
-        out.append(f"{name.replace('_', ' ')}: {what}")
-        keys = list(agg["values"])
-        if agg["kind"] == "number":         # one row: the report over all games
-            keys = [None]
-            agg = {**agg, "values": {None: agg["values"]}}
-            other = {**other, "values": {None: other["values"]}} if other and other["kind"] == "number" else None
-        elif other and other["kind"] == agg["kind"]:
-            keys += [k for k in other["values"] if k not in agg["values"]]
-        if not (other and other["kind"] == agg["kind"]):
-            other = None
-        rows = [("all games" if k is None else title(k), cell(agg, k), cell(other, k) if other else "",
-                 delta(name, agg, other, k) if other else "") for k in keys]
-        if agg["kind"] == "seats":
-            several = {**agg, "values": {"several": agg["several"]}}
-            other_several = {**other, "values": {"several": other["several"]}} if other else None
-            rows.append(("several", cell(several, "several"), cell(other_several, "several") if other else "",
-                         delta(name, several, other_several, "several") if other else ""))
-        widths = [max(len(r[i]) for r in rows) for i in range(4)]
-        for r in rows:
-            line = f"  {r[0].ljust(widths[0])}  {r[1].rjust(widths[1])}"
-            if theirs is not None:
-                line += f"   {r[2].rjust(widths[2])}   {r[3].ljust(widths[3])}"
-            out.append(line.rstrip())
-        out.append("")
-    if theirs is not None:
-        out.insert(0, "(each line: this spec, the one compared against, the difference game by game)")
-        out.insert(1, "")
-        out.append("±: half of a 95% confidence interval (a difference: over the games of the same seed). "
-                   + ("* marks a difference whose interval leaves out 0: chance alone would rarely give it."
-                      if clear_seen else "No difference here is told apart from chance at 95%: more games "
-                      "(--games) narrow the intervals."))
-    out.append(f"{mine.games} game(s) in {mine.seconds:.1f} s"
-               + (f"; {theirs.games} against in {theirs.seconds:.1f} s" if theirs else ""))
-    return out
-
-
 def _solver_agents(state) -> dict:
     """Seat name -> what its solver agent did (none for random agents)."""
-    from rulewright.solver.agent import SolverAgent, summary       # (OR-Tools loads only when a seat needs the solver)
-    return {seat.name: summary(agent) for seat in state.seats
-            if isinstance(agent := state.agents.get(seat.index), SolverAgent)}
+    from rulewright.app.simulating import solver_agents      # (the games' modules load with play, not score)
+    return solver_agents(state)
 
 
 AGENT_KINDS = ("random", "solver", "human")

@@ -125,19 +125,14 @@ def cmd_check(args) -> int:
 
 
 def cmd_diff(args) -> int:
-    from rulewright.compiler.variants import diffing      # (lazy, as every module below that check needs not)
-    base = _load(args.base, args)
-    variant = _load(args.variant_spec, args)
-    if base.name != variant.name:
-        raise UsageError(f"{args.variant_spec} is a spec of another game ({variant.title}) than {args.base} "
-                         f"({base.title}): diff compares versions of one game (a variant or house rule "
-                         "with its base, or two variants)")
-    d = diffing.diff(base, variant)
+    """What a variant changes in its base (the job: ``app.diffing``), printed."""
+    from rulewright.app.diffing import diff_specs      # (lazy, as every module below that check needs not)
+    diffed = diff_specs(_load(args.base, args), _load(args.variant_spec, args), args.base, args.variant_spec)
     if args.json:
-        print(json.dumps(diffing.to_json(d), indent=2, ensure_ascii=False))
+        print(json.dumps(diffed.data(), indent=2, ensure_ascii=False))
     else:
-        print("\n".join(diffing.to_text(d)))
-        if not d.empty:
+        print("\n".join(diffed.lines()))
+        if not diffed.empty:
             print(f"\nwhat these changes do in play, input by input: rulewright verify {args.variant_spec} "
                   f"--against {args.base}")
     return 0
@@ -196,46 +191,28 @@ def variant_pages(path: str, args=None, loaded: dict | None = None) -> list[tupl
 
 
 def cmd_examples(args) -> int:
-    """Run every worked example of the specs: each expectation, the rulebook's number and the
-    rules' side by side; exit 1 when one does not hold."""
-    from rulewright.compiler.play.examples import run_examples              # (lazy: the examples'
-    from rulewright.compiler.semantics.render import jsonable, text_value   # modules)
+    """Run every worked example of the specs (the job: ``app.examples``): each expectation,
+    the rulebook's number and the rules' side by side; exit 1 when one does not hold."""
+    from rulewright.app import examples      # (lazy: the examples' modules)
     failed = 0
     report = []
     for path in args.specs:
         for t in _check_targets(path):
-            program = _load(t, args)
+            found = examples.run_spec_examples(_load(t, args), t)
             if not args.json:
-                for name, why in program.examples_left_out.items():
-                    print(f"{t}: example {name} of the game it changes is left out: {why.message}")
-            if not program.examples:
-                continue
-            runs = run_examples(Interpreter(program))
-            for run in runs:
+                for line in examples.left_out_lines(found):
+                    print(line)
+            for run in found.runs:
                 failed += not run.holds
-                report.append({"spec": t, "example": run.name, "title": run.title, "holds": run.holds,
-                               "error": run.error,
-                               "expectations": [{"expect": e.text, "holds": e.holds, "got": jsonable(e.got),
-                                                 "wanted": jsonable(e.wanted),
-                                                 "at": f"{e.span.file}:{e.span.line}:{e.span.col}"}
-                                                for e in run.expectations]})
-                if args.json:
-                    continue
-                mark = "ok" if run.holds else "FAILS"
-                print(f"{t}: example {run.name} ({run.title or run.name}): {mark}")
-                if run.error:
-                    print(f"  the rules stop: {run.error}")
-                for e in run.expectations:
-                    sides = f" (the rules give {text_value(e.got)}, the example says {text_value(e.wanted)})" \
-                        if e.op is not None and not e.holds else ""
-                    print(f"  {'ok  ' if e.holds else 'FAIL'} {e.text}{sides}"
-                          + ("" if e.holds else f"  at {e.span.file}:{e.span.line}:{e.span.col}"))
+                report.append(examples.example_data(t, run))
+                if not args.json:
+                    print("\n".join(examples.example_lines(t, run)))
     if args.json:
         print(json.dumps(report, indent=1, ensure_ascii=False))
     elif not report:
         print("no examples in " + ", ".join(args.specs))
     else:
-        print(f"{len(report)} examples, {failed} failing")
+        print(examples.examples_total(len(report), failed))
     return 1 if failed else 0
 
 

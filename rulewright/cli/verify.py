@@ -16,33 +16,20 @@ import json
 import sys
 import time
 
+from rulewright.app import verifying
 from rulewright.cli import terminal
-from rulewright.cli.common import UsageError, _load
+from rulewright.cli.common import _load
 
 
 def cmd_verify(args) -> int:
-    # the solver, and OR-Tools with it, loads only for the commands that solve
-    from rulewright.solver.verify.run import CHECKS, verify
-    kinds = None
-    if args.check:
-        kinds = {k.strip() for part in args.check for k in part.split(",") if k.strip()}
-        unknown = sorted(kinds - set(CHECKS))
-        if unknown:
-            raise UsageError(f"--check: no check '{unknown[0]}'; the checks are: {', '.join(CHECKS)}")
+    """The checks run (the job: ``app.verifying``), the report printed."""
+    kinds = verifying.checks_named(args.check)
     program = _load(args.spec, args)
-    base = None
-    if args.against:
-        base = _load(args.against, args, sets={})
-        if base.name != program.name:
-            raise UsageError(f"--against {args.against} is a spec of another game ({base.title}) than "
-                             f"{args.spec} ({program.title}): differs compares versions of one game")
-        if kinds is None:
-            kinds = {"differs"}
-    elif kinds is not None and "differs" in kinds:
-        raise UsageError("--check differs compares a variant with its base: name the base with --against BASE")
+    base = _load(args.against, args, sets={}) if args.against else None
     with _Progress(enabled=not args.no_progress) as bar:
-        report = verify(program, args.spec, kinds, time_limit=args.time_limit, workers=args.workers,
-                        games=args.games, base=base, positions=args.positions, progress=bar.update)
+        report = verifying.verify_rules(program, args.spec, base=base, against=args.against or "", checks=kinds,
+                                        time_limit=args.time_limit, workers=args.workers, games=args.games,
+                                        positions=args.positions, progress=bar.update)
     if args.out:
         report.write_witnesses(args.out)
     if args.json:
@@ -53,54 +40,8 @@ def cmd_verify(args) -> int:
 
 
 def report_text(report, everything: bool = False) -> str:
-    """The findings for people: errors, warnings and every finding it could not tell
-    (UNKNOWN), each with its witness (an UNKNOWN one of severity info: with ``--all``);
-    the rest counted (``everything``: shown too); what was not checked; and a last line
-    that counts each status in words and never calls UNKNOWN findings well."""
-    from rulewright.solver.verify.findings import _witness_lines    # (the solver's side loads with verify)
-    order = {"error": 0, "warning": 1, "info": 2}
-    shown = [f for f in report.findings if everything or f.severity != "info" or f.status == "UNKNOWN"]
-    lines = []
-    for f in sorted(shown, key=lambda f: (order[f.severity], f.status != "UNKNOWN")):
-        lines.append(f"{f'{f.at}: ' if f.at else ''}{f.severity}: [{f.check}] {f.status}: {f.message}")
-        if f.witness is not None and f.status != "SAMPLED" and (everything or f.severity != "info"):
-            lines += ["    " + ln for ln in _witness_lines(f.witness)]
-        lines += [f"    witness file: {path}" for path in f.files]
-    listed = {id(f) for f in shown}
-    hidden: dict[str, int] = {}
-    for f in report.findings:
-        if id(f) not in listed:
-            hidden[f.check] = hidden.get(f.check, 0) + 1
-    if hidden:
-        lines.append(f"not shown, nothing wrong found: {', '.join(f'{n} {k}' for k, n in sorted(hidden.items()))} "
-                     "(proved, or sampled without a problem: --all shows them with their witnesses)")
-    for check, name, why in report.not_checked[:20]:
-        lines.append(f"not checked: [{check}] {name}: {why}")
-    if len(report.not_checked) > 20:
-        lines.append(f"not checked: {len(report.not_checked) - 20} more (--json lists them)")
-    lines.append(summary_line(report))
-    return "\n".join(lines)
-
-
-def summary_line(report) -> str:
-    """The last line: how many findings of each status, in words ("12 proved, 3 sampled,
-    0 refuted, could not tell: 2"), and what that means; never "all well" while a finding
-    is UNKNOWN."""
-    count = {s: sum(1 for f in report.findings if f.status == s)
-             for s in ("PROVED", "SAMPLED", "COUNTEREXAMPLE", "UNKNOWN")}
-    line = (f"{report.spec}: {len(report.findings)} findings: {count['PROVED']} proved, {count['SAMPLED']} sampled, "
-            f"{count['COUNTEREXAMPLE']} refuted, could not tell: {count['UNKNOWN']}")
-    if report.refuted():
-        line += "; a guarantee is broken"
-    if count["UNKNOWN"]:
-        line += (" (listed above as UNKNOWN: the time limit ran out before they were settled; a longer "
-                 "--time-limit may settle them)")
-    if report.not_checked:
-        line += f"; not checked: {len(report.not_checked)}"
-    warnings = sum(1 for f in report.findings if f.severity == "warning")
-    if warnings:
-        line += f"; {warnings} warning{'s' if warnings > 1 else ''} above"
-    return line
+    """The findings for people, as the command line names its options (``--all``)."""
+    return verifying.report_text(report, everything, verifying.COMMAND_LINE_OPTIONS)
 
 
 class _Progress:

@@ -1,7 +1,8 @@
 """What ``rulewright verify`` reports: findings, each with a status that is never blurred.
 
 In:  the results of the checks (``proofs``, ``static``, ``sampled``).
-Out: ``Finding`` and ``Report``: text for people, JSON (``to_json``), witness files.
+Out: ``Finding`` and ``Report``: JSON (``to_json``), witness files, a witness as lines
+     (``witness_lines``; the report for people is ``rulewright/app/verifying.py``'s).
 
 Every finding is a statement about the rules with the status of its evidence:
 - ``PROVED``: CP-SAT closed the search over the whole stated domain (or the statement is
@@ -89,34 +90,6 @@ class Report:
     def to_json(self) -> dict[str, Any]:
         return {"spec": self.spec, "findings": [f.to_json() for f in self.findings], "summary": self.summary()}
 
-    def to_text(self, everything: bool = False) -> str:
-        lines = []
-        shown = [f for f in self.findings if everything or f.severity != "info"]
-        order = {"error": 0, "warning": 1, "info": 2}
-        for f in sorted(shown, key=lambda f: order[f.severity]):
-            where = f"{f.at}: " if f.at else ""
-            lines.append(f"{where}{f.severity}: [{f.check}] {f.status}: {f.message}")
-            if f.witness is not None and f.status != "SAMPLED":
-                lines += ["    " + ln for ln in _witness_lines(f.witness)]
-            for path in f.files:
-                lines.append(f"    witness file: {path}")
-        info = [f for f in self.findings if f.severity == "info"]
-        if info and not everything:
-            kinds: dict[str, int] = {}
-            for f in info:
-                kinds[f.check] = kinds.get(f.check, 0) + 1
-            lines.append("all well: " + ", ".join(f"{n} {k}" for k, n in sorted(kinds.items()))
-                         + " (--all shows them with their witnesses)")
-        for check, name, why in self.not_checked[:20]:
-            lines.append(f"not checked: [{check}] {name}: {why}")
-        if len(self.not_checked) > 20:
-            lines.append(f"not checked: {len(self.not_checked) - 20} more (--json lists them)")
-        s = self.summary()
-        counts = ", ".join(f"{n} {k}" for k, n in s["by_status"].items() if n)
-        lines.append(f"{self.spec}: {len(self.findings)} findings ({counts or 'none'}); "
-                     + ("a guarantee is broken" if self.refuted() else "nothing refuted"))
-        return "\n".join(lines)
-
     def write_witnesses(self, out: str) -> None:
         """Each finding's witness as files in ``out``: its JSON, and the grids and state
         files other commands read back (``score``, ``show``, ``query --state``)."""
@@ -146,7 +119,7 @@ def _safe(name: str) -> str:
     return "".join(c if c.isalnum() or c in "_-" else "_" for c in name)[:60] or "spec"
 
 
-def _witness_lines(witness: Any) -> list[str]:
+def witness_lines(witness: Any) -> list[str]:
     if isinstance(witness, dict):
         out = []
         for k, v in witness.items():
@@ -155,7 +128,7 @@ def _witness_lines(witness: Any) -> list[str]:
                 out += board_lines(v, indent="  ")
             elif isinstance(v, dict):
                 out.append(f"{k}:")
-                out += ["  " + ln for ln in _witness_lines(v)]
+                out += ["  " + ln for ln in witness_lines(v)]
             elif isinstance(v, list) and v and all(isinstance(r, list) for r in v):
                 out.append(f"{k}:")
                 out += ["  " + " ".join(str(c) if c is not None else "." for c in row) for row in v]
