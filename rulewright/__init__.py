@@ -10,12 +10,14 @@ from Python::
     game.score("examples/margot.grid").total             # 86
     played = game.play(4, seed=3, stop_at="pick:7")      # a seeded game, to a checkpoint
     answer = game.ask("best-pick", position=played.position, player="p2")
+    game.simulate(4, games=50)                           # seeded games: means and win shares, with intervals
 
 See ``rulewright.api`` (and the "Python API" page of the docs).
 """
 __version__ = "0.1.0"
 
-__all__ = ["load", "Game", "Grid", "Score", "Played", "Position", "RulesError", "__version__"]
+__all__ = ["load", "Game", "Grid", "Score", "Played", "Position", "Simulation", "Verification", "Diff", "Examples",
+           "RulesError", "__version__"]
 
 
 def __getattr__(name: str):

@@ -3,9 +3,11 @@
 In:  a spec (a folder, a ``.rules`` file, a variant, or a shipped game by name), its
      settings, grids, positions, a query's inputs.
 Out: ``Game`` (a compiled spec), ``Score`` (a scored grid), ``Played`` (a seeded
-     game), ``Position`` (a game state read from or written to a state file) and
-     ``Answer`` (a solver answer, replayed by the interpreter). Each has a readable
-     ``repr``; grids and scores also draw themselves as HTML in a notebook.
+     game), ``Position`` (a game state read from or written to a state file),
+     ``Answer`` (a solver answer, replayed by the interpreter), ``Simulation`` (many
+     seeded games summed up), ``Verification`` (verify's findings), ``Diff`` (what a
+     variant changes) and ``Examples`` (a spec's worked examples, run). Each has a
+     readable ``repr``, and draws itself as HTML in a notebook.
 
 Every error is a ``rulewright.RulesError`` (``.render()`` gives the located message).
 
@@ -18,10 +20,11 @@ from __future__ import annotations
 
 import html
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from rulewright.app import diffing, examples as examples_job, simulating, verifying
 from rulewright.app.asking import ask, query_named, read_inputs
 from rulewright.app.faces import PYTHON
 from rulewright.app.opening import Request, open_position, open_spec
@@ -35,7 +38,8 @@ from rulewright.compiler.interpret import Interpreter, RandomAgent
 from rulewright.compiler.interpret.live import Live
 from rulewright.compiler.semantics.render import board_lines, jsonable, score_lines, text as render_text
 
-__all__ = ["load", "Game", "Grid", "Score", "Played", "Position", "RulesError"]
+__all__ = ["load", "Game", "Grid", "Score", "Played", "Position", "Simulation", "Verification", "Diff", "Examples",
+           "RulesError"]
 
 
 def load(spec: str | Path, *, variants=(), settings: dict[str, Any] | None = None,
@@ -134,6 +138,22 @@ class Played:
         lines = [head] + [f"  {k.replace('_', ' ')}: {render_text(v)}" for k, v in self.reports.items()]
         return "\n".join(lines)
 
+    def _repr_html_(self) -> str:
+        """The reports as a table: a report per seat (the scores) a row per seat, any
+        other report a row of its own."""
+        rows = []
+        for name, value in self.reports.items():
+            label = html.escape(name.replace("_", " "))
+            if isinstance(value, dict):
+                rows.append(f"<tr><th colspan='2' style='text-align:left'>{label}</th></tr>")
+                rows += [f"<tr><td>{html.escape(getattr(k, 'title', str(k)))}</td>"
+                         f"<td style='text-align:right'>{html.escape(render_text(v))}</td></tr>"
+                         for k, v in value.items()]
+            else:
+                rows.append(f"<tr><th style='text-align:left'>{label}</th><td>{html.escape(render_text(value))}</td></tr>")
+        head = html.escape(repr(self).splitlines()[0])
+        return f"<div><b>{head}</b><table>{''.join(rows)}</table></div>"
+
 
 class Position:
     """A game state: read from a state file (``Game.position``), or where a game
@@ -176,9 +196,16 @@ class Position:
             return {getattr(k, "name", k): v for k, v in self.state.per[name].items()}
         raise KeyError(name)
 
+    def text(self) -> str:
+        """The position readably, as ``rulewright show`` prints it."""
+        return "\n".join(state_io.show(self.state))
+
     def __repr__(self) -> str:
         where = f" at {self.state.stopped}" if self.state.stopped else ""
         return f"<position of {self.game.title}{where}: seats {', '.join(s.name for s in self.state.seats)}>"
+
+    def _repr_html_(self) -> str:
+        return f"<pre>{html.escape(self.text())}</pre>"
 
 
 class Table:
@@ -241,6 +268,200 @@ class Table:
         if self.finished:
             return f"<{self.game.title}: finished>"
         return f"<{self.game.title}: {self.seat} to choose {self.choice!r} among {len(self.options)} options>"
+
+
+def _table(head: list[str], rows: list[list[str]], title: str = "") -> str:
+    """An HTML table of text cells (each escaped), under an optional title."""
+    th = "".join(f"<th style='text-align:left;padding:2px 8px'>{html.escape(h)}</th>" for h in head)
+    body = "".join("<tr>" + "".join(f"<td style='padding:2px 8px'>{html.escape(c)}</td>" for c in r) + "</tr>"
+                   for r in rows)
+    caption = f"<caption style='text-align:left'><b>{html.escape(title)}</b></caption>" if title else ""
+    return f"<table>{caption}<tr>{th}</tr>{body}</table>"
+
+
+class Simulation:
+    """Many seeded games summed up (``Game.simulate``, as ``rulewright simulate``): each
+    report's aggregate (a seat's mean score with its 95% interval, a seat's share of
+    wins with its interval), and with ``against``, the other spec's and the difference
+    game by game (paired by seed)."""
+
+    def __init__(self, game: "Game", simulated):
+        self.game, self._sim = game, simulated
+
+    @property
+    def games(self) -> int:
+        return len(self._sim.seeds)
+
+    @property
+    def seeds(self) -> list[int]:
+        return list(self._sim.seeds)
+
+    @property
+    def reports(self) -> dict[str, dict]:
+        """Each report's aggregate, seats by name (as ``simulate --json`` gives it)."""
+        return simulating.summary_data(self._sim.mine.summary)
+
+    @property
+    def against(self) -> dict[str, dict] | None:
+        """The other spec's aggregates, when compared against one."""
+        return simulating.summary_data(self._sim.theirs.summary) if self._sim.theirs else None
+
+    @property
+    def differences(self) -> dict[str, dict]:
+        """Report -> seat -> this spec's less the other's, game by game: ``mean``,
+        ``ci95``, ``clear`` (the interval leaves out 0)."""
+        return simulating.differences_data(self._sim.differences())
+
+    def to_json(self) -> dict:
+        return simulating.simulation_data(self._sim)
+
+    def _head(self) -> str:
+        sim = self._sim
+        head = (f"{sim.mine.program.title}: {sim.mode.title or sim.mode.name}, {sim.players} player(s), "
+                f"{self.games} game(s) (seeds {sim.seeds[0]}..{sim.seeds[-1]}), random agents")
+        return head + (f"\nagainst {sim.theirs.program.title} ({sim.theirs.spec}), the same seeds" if sim.theirs else "")
+
+    def __repr__(self) -> str:
+        theirs = self._sim.theirs.summary if self._sim.theirs else None
+        return "\n".join([self._head(), ""] + simulating.summary_lines(self._sim.mine.summary, theirs, PYTHON))
+
+    def _repr_html_(self) -> str:
+        sim = self._sim
+        theirs = sim.theirs.summary if sim.theirs else None
+        head = ["", "this spec"] + (["against", "difference"] if theirs else [])
+        tables = []
+        for name, what, rows in simulating.report_rows(sim.mine.summary, theirs, sim.differences()):
+            cells = [list(r[:4] if theirs else r[:2]) for r in rows]
+            tables.append(_table(head, cells, f"{name.replace('_', ' ')}: {what}"))
+        return (f"<div><pre>{html.escape(self._head())}</pre>{''.join(tables)}"
+                "<p>±: half of a 95% confidence interval.</p></div>")
+
+
+class Verification:
+    """What ``Game.verify`` found (as ``rulewright verify``): each finding with the status
+    of its evidence (PROVED, COUNTEREXAMPLE, SAMPLED, UNKNOWN: could not tell before the
+    time limit), its severity and its witness."""
+
+    def __init__(self, report):
+        self.report = report
+
+    @property
+    def findings(self) -> list:
+        return list(self.report.findings)
+
+    @property
+    def not_checked(self) -> list[tuple[str, str, str]]:
+        """(check, definition, why) of what was not checked."""
+        return list(self.report.not_checked)
+
+    @property
+    def counts(self) -> dict[str, int]:
+        """How many findings have each status."""
+        return verifying.status_counts(self.report)
+
+    @property
+    def refuted(self) -> bool:
+        """Whether a guarantee is broken (a counterexample of severity error)."""
+        return self.report.refuted()
+
+    def text(self, everything: bool = False) -> str:
+        """The findings for people, as ``rulewright verify`` prints them (``everything``:
+        as with ``--all``)."""
+        return verifying.report_text(self.report, everything, verifying.PYTHON_OPTIONS)
+
+    def to_json(self) -> dict:
+        return self.report.to_json()
+
+    def __repr__(self) -> str:
+        return self.text()
+
+    def _repr_html_(self) -> str:
+        rows = [[f.status, f.severity, f.check, f.definition, f.message] for f in self.report.findings]
+        rows += [["not checked", "", c, d, why] for c, d, why in self.report.not_checked]
+        return ("<div>" + _table(["status", "severity", "check", "definition", "finding"], rows) +
+                f"<p>{html.escape(verifying.summary_line(self.report, verifying.PYTHON_OPTIONS))}</p></div>")
+
+
+class Diff:
+    """What a version of a game changes in another (``Game.diff``, as ``rulewright
+    diff``): the definitions changed, added and removed, with their rule IDs and both
+    texts, and what the changes can affect downstream."""
+
+    def __init__(self, diffed):
+        self._diffed = diffed
+
+    @property
+    def empty(self) -> bool:
+        return self._diffed.empty
+
+    @property
+    def changed(self) -> list[str]:
+        return [e.name for e in self._diffed.diff.changed]
+
+    @property
+    def added(self) -> list[str]:
+        return [e.name for e in self._diffed.diff.added]
+
+    @property
+    def removed(self) -> list[str]:
+        return [e.name for e in self._diffed.diff.removed]
+
+    def to_json(self) -> dict:
+        return self._diffed.data()
+
+    def __repr__(self) -> str:
+        return "\n".join(self._diffed.lines())
+
+    def _repr_html_(self) -> str:
+        d = self._diffed.diff
+        rows = [[what, e.kind, e.name, " ".join(e.rule_ids), e.doc]
+                for what, entries in (("changed", d.changed), ("added", d.added), ("removed", d.removed))
+                for e in entries]
+        if not rows:
+            return f"<p>{html.escape(d.base)} → {html.escape(d.variant)}: no definition differs</p>"
+        return (f"<div>{_table(['', 'kind', 'name', 'rule IDs', 'doc'], rows, f'{d.base} → {d.variant}')}"
+                f"<details><summary>both texts, and what the changes can affect</summary>"
+                f"<pre>{html.escape(repr(self))}</pre></details></div>")
+
+
+class Examples:
+    """A spec's worked examples, run (``Game.examples``, as ``rulewright examples``):
+    each example ok or failing, each expectation with the rules' value and the
+    example's side by side."""
+
+    def __init__(self, found):
+        self._found = found
+
+    @property
+    def runs(self) -> list:
+        return list(self._found.runs)
+
+    @property
+    def failing(self) -> int:
+        return self._found.failing
+
+    @property
+    def ok(self) -> bool:
+        return self._found.failing == 0
+
+    def to_json(self) -> list[dict]:
+        return [examples_job.example_data(self._found.spec, run) for run in self._found.runs]
+
+    def __repr__(self) -> str:
+        found = self._found
+        lines = examples_job.left_out_lines(found)
+        for run in found.runs:
+            lines += examples_job.example_lines(found.spec, run)
+        lines.append(examples_job.examples_total(len(found.runs), found.failing) if found.runs
+                     else f"no examples in {found.spec}")
+        return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        rows = [["ok" if run.holds else "FAILS", run.name, run.title or "",
+                 "; ".join(e.text for e in run.expectations if not e.holds) or (run.error or "")]
+                for run in self._found.runs]
+        total = examples_job.examples_total(len(self._found.runs), self._found.failing)
+        return f"<div>{_table(['', 'example', 'title', 'what fails'], rows)}<p>{html.escape(total)}</p></div>"
 
 
 class Game:
@@ -357,6 +578,68 @@ class Game:
         state = position.state if position is not None else None
         values = read_inputs(self.program, q, inputs, state, PYTHON)
         return ask(self.program, q.name, values, state, time_limit=time_limit, workers=workers)
+
+    # ------------------------------------------------------------ many games, proofs, versions
+    def _against(self, other) -> "Game":
+        """The version of the game to simulate against: a Game, or a spec loaded with this
+        game's settings and tables (not its variants: ``simulating.open_against``)."""
+        if isinstance(other, Game):
+            return other
+        path = files.spec_path(str(other))
+        return Game(simulating.open_against(self.request, path), path, replace(self.request, spec=path, variants=()))
+
+    def _version(self, spec, settings: dict[str, str] | None = None) -> "Game":
+        """Another spec loaded as this one was (its variants, tables and settings, or
+        ``settings``), as the command line loads a second spec."""
+        path = files.spec_path(str(spec))
+        request = replace(self.request, spec=path, **({"settings": settings} if settings is not None else {}))
+        return Game(open_spec(request), path, request)
+
+    def simulate(self, players: int | None = None, *, games: int = 20, seed: int = 1, against=None,
+                 mode: str | None = None, progress=None) -> Simulation:
+        """``games`` seeded games (seeds ``seed``, ``seed + 1``, ...) with random agents, as
+        ``rulewright simulate``: each report summed up with 95% intervals (a seat's mean
+        score, its share of wins). ``against``: another version of the game (a Game, or a
+        spec: the base game of a house rule), played on the same seeds and compared game by
+        game. ``progress(what, fraction)`` is told after each game."""
+        if not isinstance(games, int) or isinstance(games, bool) or games < 1:
+            raise BadInputError(f"games={games!r}: a whole number of games from 1")
+        m = self._mode(mode, players)
+        n = players if players is not None else m.min_players
+        other = self._against(against) if against is not None else None
+        sim = simulating.simulate_games(self.program, self.path, m, n, list(range(seed, seed + games)),
+                                        against=other.program if other else None,
+                                        against_spec=other.path if other else "", progress=progress,
+                                        spelling=PYTHON)
+        return Simulation(self, sim)
+
+    def verify(self, *, against=None, checks=None, time_limit: float = verifying.DEFAULT_TIME_LIMIT,
+               workers: int = 2, games: int = verifying.DEFAULT_GAMES,
+               positions: int = verifying.DEFAULT_POSITIONS, progress=None) -> Verification:
+        """The rules proved consistent or refuted with a witness, as ``rulewright
+        verify``: ``checks`` (names, or one comma-separated string; all by default),
+        ``against`` the base of a variant (a Game or a spec: only ``differs`` by default),
+        ``time_limit`` and ``workers`` of each question to the solver, ``games`` per mode
+        for the sampled checks. ``progress(what, fraction)`` is told as the checks go."""
+        words = verifying.PYTHON_OPTIONS
+        kinds = verifying.checks_named([checks] if isinstance(checks, str) else checks, words)
+        base = None if against is None else against if isinstance(against, Game) else \
+            self._version(against, settings={})
+        report = verifying.verify_rules(self.program, self.path, base=base.program if base else None,
+                                        against=base.path if base else "", checks=kinds, time_limit=time_limit,
+                                        workers=workers, games=games, positions=positions, progress=progress,
+                                        words=words)
+        return Verification(report)
+
+    def diff(self, other) -> Diff:
+        """What ``other`` (a Game, or a spec: a variant or house rule of this game) changes
+        in this game, as ``rulewright diff``."""
+        theirs = other if isinstance(other, Game) else self._version(other)
+        return Diff(diffing.diff_specs(self.program, theirs.program, self.path, theirs.path))
+
+    def examples(self) -> Examples:
+        """The spec's worked examples run, as ``rulewright examples``: each ok or failing."""
+        return Examples(examples_job.run_spec_examples(self.program, self.path, self.interpreter))
 
 
 def _scripted(given):
