@@ -11,5 +11,9 @@ Out: programs, positions, scores and query inputs, or a ``RulesError`` that name
                  rules it was played with
     scoring.py   grids scored as the players of one game
     asking.py    a query's inputs read by their declared types
+    simulating.py  many seeded games: each seat's mean score and share of wins, with intervals
+    verifying.py   the checks of verify and the words of their report
+    diffing.py     what a variant changes, as text
+    examples.py    a spec's worked examples run
     faces.py     how each face spells what the user gave
 """
