@@ -18,10 +18,18 @@ written inside one of them is untrusted:
 
 A path typed on the command line is the user's own choice and is read where it
 points (still a regular file within the size limit).
+
+A shipped game, version or house rule may also be named, on the command line and in
+``extends``: ``GAME``, ``GAME/variants/VERSION``, ``house_rules/NAME`` (``.rules`` may
+be left out). A path that exists wins
+(on the command line, from the working folder; in ``extends``, from the file that
+writes it); only then is it looked up as a name in the library (``shipped``). A name is
+plain parts, no ``..``, never absolute (``is_name``): it cannot lead out of the library.
 """
 from __future__ import annotations
 
 import os
+import re
 import stat
 from pathlib import Path
 
@@ -51,14 +59,60 @@ def spec_path(given: str) -> str:
     by whoever reads it)."""
     if not given or Path(given).exists():
         return given
-    name = given.rstrip("/")
+    found = shipped(given)
+    return str(found) if found is not None else given
+
+
+def is_name(written: str) -> bool:
+    """Whether ``written`` may name a shipped spec: plain parts joined by ``/`` (none
+    empty, ``.`` or ``..``; no NUL, backslash or ``~``; not absolute), which cannot lead
+    out of the library. ``./x`` is a path only."""
+    if not written or "\0" in written or "\\" in written or written.startswith("~") or \
+            Path(written).is_absolute():
+        return False
+    return all(part not in ("", ".", "..") for part in written.rstrip("/").split("/"))
+
+
+def shipped(name: str) -> Path | None:
+    """The shipped game, version or house rule ``name`` names: the folder or file of
+    that name in the library, or with ``.rules`` added (``GAME``,
+    ``house_rules/NAME``); None when ``name`` is no name (``is_name``), names
+    nothing there, or leads out of the library through a symbolic link."""
+    if not is_name(name) or not LIBRARY.is_dir():
+        return None
+    name = name.rstrip("/")
     for candidate in (LIBRARY / name, LIBRARY / f"{name}.rules"):
         try:
-            if candidate.exists() and candidate.resolve().is_relative_to(LIBRARY.resolve()):
-                return str(candidate)
+            if candidate.exists() and inside(candidate, [real(LIBRARY)]):
+                return candidate
         except (OSError, ValueError):
-            return given
-    return given
+            return None
+    return None
+
+
+def shipped_names() -> list[str]:
+    """The names of the shipped specs (``is_name``), for a "did you mean": each folder
+    of a game (the folder holding its game's files) and each variant and house rule
+    file without ``.rules`` (``game/variants/two_player``)."""
+    if not LIBRARY.is_dir():
+        return []
+    games, variants = set(), set()
+    for f in sorted(LIBRARY.rglob("*.rules")):
+        rel = f.relative_to(LIBRARY)
+        try:
+            head = read_bytes(f)[:_HEAD].decode("utf-8", errors="replace")
+        except BadInputError:
+            continue
+        if _VARIANT_LINE.search(head):
+            variants.add(rel.with_suffix("").as_posix())
+        else:
+            games.add(rel.parent.as_posix())
+    return sorted(games - {"."}) + sorted(variants)
+
+
+_VARIANT_LINE = re.compile(r"^\s*variant\s", re.M)
+_HEAD = 4096        # a variant line comes in the first lines of its file, after its comments
+
 
 _roots: list[Path] = []             # folders named with --root
 
@@ -74,7 +128,9 @@ def add_root(folder: str | Path) -> None:
 
 
 def clear_roots() -> None:
+    """No folder allowed with --root, and no command known (``command_line``): a new command."""
     _roots.clear()
+    _command.clear()
 
 
 def tree_of(path: str | Path) -> Path:
@@ -129,9 +185,29 @@ def refusal(written: str, target: Path, roots: list[Path]) -> str | None:
     return None
 
 
-def refusal_hint() -> str:
-    return ("a spec, variant or state file reads only inside its own folder tree; to allow another "
+_command: list[str] = []            # the command line being run (``command_line``), for hints
+
+
+def command_line(words: list[str] | tuple = ()) -> None:
+    """The command being run, as typed (``["check", "v.rules"]``): a refusal's hint then
+    names the whole command to run with ``--root`` added. The command line's face sets it
+    once per command; empty: the hint says to add ``--root FOLDER``."""
+    _command[:] = [str(w) for w in words]
+
+
+def refusal_hint(folder: str | Path | None = None) -> str:
+    """How to allow a folder a file may not read from: ``--root FOLDER``; with ``folder``
+    (the folder the refused path leads to), the command to run: ``rulewright COMMAND ...
+    --root FOLDER`` when the command is known (``command_line``)."""
+    hint = ("a spec, variant or state file reads only inside its own folder tree; to allow another "
             "folder, name it with --root FOLDER")
+    if folder is None:
+        return hint
+    import shlex        # (lazy: only a refusal with a folder to allow quotes a command)
+    root = shlex.quote(str(folder))
+    if _command:
+        return hint + f": rulewright {shlex.join(_command)} --root {root}"
+    return hint + f": add --root {root} to the command"
 
 
 def kind_of(mode: int) -> str:

@@ -85,19 +85,28 @@ def _shown(p: Path) -> str:
 
 
 class _Specs:
-    """Parsed files, each read once: bases (directories or single files) and variants."""
+    """Parsed files, each read once: bases (directories or single files) and variants.
+
+    ``roots``: the allowed folders, where a file read and an ``extends`` may lead. Made
+    without them, the allowed folders are those of the command line (``files.allowed``)
+    and a file is read in the folder tree it lies in (``files.tree_of`` its folder: not
+    through a symbolic link out of it), as ``check FOLDER`` reads each file below FOLDER."""
 
     def __init__(self, roots: list[Path] | None = None):
         self.parsed: dict[Path, object] = {}
+        self.own_tree = roots is None
         self.roots = roots if roots is not None else files.allowed()   # where 'extends' may lead
         # what was read, for the program kept in the cache: each file's name as read ->
         # (its text, the hash of its kept syntax tree); each spec folder -> its .rules files
         self.read: dict[str, tuple[str, str | None]] = {}
         self.listed: dict[str, list[str]] = {}
+        # the paths an extends looked for first and did not find (it named a shipped spec)
+        self.absent: list[str] = []
 
     def file(self, f: Path):
         key = files.real(f)
-        if not files.inside(key, self.roots):
+        roots = self.roots + [files.tree_of(f.parent)] if self.own_tree else self.roots
+        if not files.inside(key, roots):
             raise BadInputError(f"{_shown(f)}: a symbolic link that leads outside the allowed folders "
                                 f"({files.refusal_hint()})")
         if key not in self.parsed:
@@ -126,6 +135,43 @@ class _Specs:
                                 f"(or check them all with 'rulewright check {_shown(p)}')")
         return base
 
+    def extended(self, key: Path, head) -> Path:
+        """What the variant file ``key`` (its variant line ``head``) extends: the path
+        written, relative to the file, when it is there (it must lie in the allowed
+        folders); else the shipped spec of that name (``files.shipped``); else a
+        located error naming both what was looked for, with a close name if any.
+
+        In:  the variant file's real path; its ``A.VariantHead`` (``extends``, ``extends_span``).
+        Out: the path of the base spec folder or variant file it extends."""
+        written = head.extends
+        target = key.parent / written
+        why = files.refusal(written, target, self.roots)
+        if _there(target):
+            if why is not None:
+                spec = target.suffix == ".rules" if target.is_file() else any(target.glob("*.rules"))
+                folder = _shown(files.tree_of(target)) if spec and not Path(written).is_absolute() \
+                    and not written.startswith("~") else None     # (never --root for what is no spec)
+                raise ResolveError(Diagnostic(head.extends_span, why, files.refusal_hint(folder)))
+            return target
+        named = files.shipped(written)
+        if named is not None:
+            self.absent.append(str(target))     # (a folder or file made there later wins)
+            return named
+        if why is not None:
+            raise ResolveError(Diagnostic(head.extends_span, why, files.refusal_hint()))
+        local = [q.name for q in target.parent.iterdir()] if target.parent.is_dir() else []
+        names = files.shipped_names()
+        near = did_you_mean(target.name, local) or \
+            (did_you_mean(written.rstrip("/").removesuffix(".rules"), names) if files.is_name(written) else None)
+        looked = (f"no '{written}' relative to {_shown(key.parent)}, nor a shipped game, version or house "
+                  f"rule of that name (in {_shown(files.LIBRARY)})"
+                  if files.is_name(written) else f"no '{written}' relative to {_shown(key.parent)}")
+        games = [n for n in names if "/" not in n]
+        raise ResolveError(Diagnostic(head.extends_span, f"'{written}' does not exist: {looked}",
+                                      near or "extends names the base spec folder or another variant file "
+                                              "by a path relative to this file, or a shipped spec by its "
+                                              "name" + (f" ({', '.join(games)})" if games else "")))
+
     def chain(self, p: Path, seen: tuple = ()) -> tuple[Path, list[Path]]:
         """(the base spec, the variant files from the one nearest the base to ``p``)."""
         if not self.is_variant(p):
@@ -137,17 +183,7 @@ class _Specs:
         if key in seen:
             raise ResolveError(Diagnostic(head.extends_span, "variants extend each other in a cycle",
                                           "a variant extends its base spec or another variant"))
-        target = (key.parent / head.extends)
-        why = files.refusal(head.extends, target, self.roots)
-        if why is not None:
-            raise ResolveError(Diagnostic(head.extends_span, why, files.refusal_hint()))
-        if not target.exists():
-            near = did_you_mean(target.name, [q.name for q in target.parent.iterdir()]) \
-                if target.parent.is_dir() else None
-            raise ResolveError(Diagnostic(head.extends_span, f"'{head.extends}' does not exist "
-                                                             f"(relative to {_shown(key.parent)})",
-                                          near or "extends names the base spec directory or another "
-                                                  "variant file"))
+        target = self.extended(key, head)
         # a file that is no spec, a folder without .rules files: said at the extends
         what = ("a folder without .rules files" if target.is_dir() and not any(target.glob("*.rules")) else
                 f"a {target.suffix[1:].upper() or 'plain'} file, not a spec"
@@ -157,6 +193,15 @@ class _Specs:
                                           "extends names the base spec directory or another variant file"))
         base, chain = self.chain(target, seen + (key,))
         return base, chain + [key]
+
+
+def _there(p: Path) -> bool:
+    """Whether a file or folder is at ``p`` (a link that leads nowhere, a name the
+    system cannot look up: not)."""
+    try:
+        return p.exists()
+    except (OSError, ValueError):
+        return False
 
 
 def parse_files(files: list[Path], read: dict | None = None):
@@ -351,6 +396,7 @@ class _Kept:
         for example in program.examples.values():
             if example.position is not None:
                 made_from["positions"].append((example.position, str(files.real(example.position))))
+        made_from["absent"] = list(dict.fromkeys(specs.absent))
         try:
             data = cache.pickled(made_from, program)
         except Exception:       # noqa: BLE001 (a value pickle cannot carry, or nested too deeply)
@@ -365,8 +411,8 @@ def _hash(text: str) -> str:
 def _as_they_were(made_from: dict) -> list[tuple[str, str]] | None:
     """The (name, text) of each file a kept program was made from, when every one is
     as it was then (the same real path, the same text, the same kept syntax tree; each
-    spec folder with the same .rules files, each example's position still a file);
-    else None."""
+    spec folder with the same .rules files, each example's position still a file, and
+    nothing yet where an ``extends`` naming a shipped spec looked first); else None."""
     sources = []
     for name, real, text_hash, tree in made_from["rules"]:
         if str(files.real(name)) != real:
@@ -389,4 +435,6 @@ def _as_they_were(made_from: dict) -> list[tuple[str, str]] | None:
     for name, real in made_from["positions"]:
         if not Path(name).is_file() or str(files.real(name)) != real:
             return None
+    if any(_there(Path(name)) for name in made_from.get("absent", ())):
+        return None         # (an extends by name now finds a path of that name first)
     return sources
