@@ -14,6 +14,7 @@ its own, within the same time limit.
 """
 from __future__ import annotations
 
+import dataclasses
 import time
 from typing import Any
 
@@ -54,6 +55,15 @@ def differs(variant: I.Program, base: I.Program, time_limit: float, workers: int
     files_of: dict[str, list] = {}
     same_everywhere: set[str] = set()     # direct changes proved the same on every value of their types
     for name in dict.fromkeys(names):
+        if name in direct and _same_once_folded(variant, base, name, set(names) - same_everywhere):
+            node = (variant.funcs.get(name) or variant.scorings[name]).node
+            compared += 1
+            same_everywhere.add(name)
+            out.append(Finding("differs", definition=name, status="PROVED", severity="warning",
+                               span=getattr(node, "name_span", None), rule_ids=_ids(node),
+                               message=f"'{name}' is the base game's own once its constants are worked out "
+                                       "(the same rule, written otherwise): this change changes nothing"))
+            continue
         target = _comparable(variant, base, name)
         if target is None:
             continue
@@ -246,6 +256,56 @@ def _tie(model, a, b) -> bool:
     else:
         return False
     return True
+
+
+def _same_once_folded(variant: I.Program, base: I.Program, name: str, unsettled: set[str]) -> bool:
+    """Whether a definition or scoring a variant changes is the base's, node for node, once
+    the resolver has worked out its constant parts (``{2: 2 * 2}`` is ``{2: 4}``), with the
+    same parameters, and reading no definition whose sameness is not settled: then it gives
+    the same value on every input, a proof that needs no solver."""
+    pairs = ((variant.funcs.get(name), base.funcs.get(name)), (variant.scorings.get(name), base.scorings.get(name)))
+    for a, b in pairs:
+        if a is None or b is None:
+            continue
+        if [t for _, t in a.params] != [t for _, t in b.params] or getattr(a, "type", None) != getattr(b, "type", None):
+            return False
+        body_a, body_b = getattr(a, "body", None), getattr(b, "body", None)
+        if body_a is None or body_b is None:
+            return False
+        renames = {p: q for (p, _), (q, _) in zip(a.params, b.params)}
+        called = set()
+        if _shape(body_a, renames, called) != _shape(body_b, {}, set()):
+            return False
+        return not (called & unsettled)
+    return False
+
+
+_NOT_MEANING = {"span", "name_span", "node", "doc", "title", "message", "rule_ids", "tags"}
+
+
+def _shape(x, renames: dict[str, str], called: set[str]):
+    """An IR node as nested tuples of what decides its value (no places, no doc comments),
+    the parameters of ``renames`` named as the other side names them; the definitions it
+    calls are added to ``called``."""
+    if isinstance(x, (list, tuple)):
+        return tuple(_shape(v, renames, called) for v in x)
+    if isinstance(x, (I.Expr, I.Stmt, I.Binder)):
+        if isinstance(x, I.Call):
+            called.add(x.name)
+        out = [type(x).__name__]
+        for f in dataclasses.fields(x):
+            if f.name in _NOT_MEANING:
+                continue
+            value = getattr(x, f.name)
+            if isinstance(x, I.Local) and f.name == "name":
+                value = renames.get(value, value)
+            out.append((f.name, _shape(value, renames, called)))
+        return tuple(out)
+    try:
+        hash(x)
+    except TypeError:
+        return ("value", repr(x))
+    return ("value", type(x).__name__, x)
 
 
 MOST_SPLIT = 256       # values of a parameter compared one by one at most

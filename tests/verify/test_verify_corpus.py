@@ -154,6 +154,21 @@ def same_herd(r: Run):
     assert not [x for x in r.all("differs") if x["witness"]]
 
 
+def square_prairies(r: Run):
+    """A no-op rewrite (constants written as formulas): proved the same without solving."""
+    f = r.one("differs", "prairie_points", "PROVED")
+    assert "changes nothing" in f["message"] and f["severity"] == "warning"
+    assert not [x for x in r.findings if x["status"] == "UNKNOWN"]
+    assert any("changes nothing that could be compared" in x["message"] for x in r.findings)
+
+
+def cubed_prairies(r: Run):
+    """A rewrite that changes a value: never called the same."""
+    assert not any(x["definition"] == "prairie_points" and "changes nothing" in x["message"]
+                   for x in r.findings)
+    assert not any("changes nothing that could be compared" in x["message"] for x in r.findings)
+
+
 def zebra_herd(r: Run):
     """6: a house rule that changes a rule: an ecosystem on which base and variant differ."""
     f = r.one("differs", "herd_size", "PROVED")
@@ -353,6 +368,10 @@ CASES = [
          against="spec/ecosystem_savanna", cli=True, exit_code=0),
     Case("savanna_zebra_herd.rules", ("differs",),
          (("differs", "herd_size", "PROVED"),), zebra_herd, against="spec/ecosystem_savanna"),
+    Case("savanna_square_prairies.rules", ("differs",),
+         (("differs", "prairie_points", "PROVED"),), square_prairies, against="spec/ecosystem_savanna"),
+    Case("savanna_cubed_prairies.rules", ("differs",), (), cubed_prairies, against="spec/ecosystem_savanna",
+         time_limit=5),
     Case("savanna_diagonal_placement.rules", ("differs",),
          (("differs", "can_place", "PROVED"),), diagonal_placement, against="spec/ecosystem_savanna"),
     Case("savanna_animal_deck.rules", ("runtime",),
