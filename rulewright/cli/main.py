@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
+import re
 import signal
 import sys
 import traceback
@@ -20,7 +21,8 @@ from pathlib import Path
 from rulewright import __version__
 from rulewright.compiler.diagnostics import RulesError, RuntimeRulesError
 
-from rulewright.cli.options import CHECK_HELP, MOST_WORKERS, UsageError, _Parser, _positive, _whole
+from rulewright.cli.options import (CHECK_HELP, MOST_WORKERS, UsageError, _Parser, _positive, _whole, chatter_options,
+                                    described, examples)
 from rulewright.cli import terminal
 from rulewright.compiler import files
 
@@ -29,7 +31,7 @@ from rulewright.compiler import files
 # OR-Tools or rich.
 COMMANDS = {"check": "spec", "diff": "spec", "graph": "spec", "dump": "spec", "docs": "spec",
             "examples": "spec", "score": "play", "play": "play", "simulate": "play", "show": "play",
-            "query": "query", "verify": "verify", "translations": "translate"}
+            "query": "query", "verify": "verify", "translations": "translate", "list": "listing"}
 
 
 def command(name: str):
@@ -38,10 +40,28 @@ def command(name: str):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = _Parser(prog="rulewright", description="Board-game rules as code.")
-    p.add_argument("--version", action="version", version=f"rulewright {__version__}")
+    """The parser of the whole command line: every command, each argument with its help.
+
+    In:  nothing.
+    Out: the parser (``_Parser``: usage errors raise ``UsageError``)."""
+    p = _Parser(prog="rulewright", description="Board-game rules as code.",
+                epilog=examples("rulewright list", "rulewright play darwins_choice --players 4 --seed 7",
+                                "rulewright check spec"))
+    p.add_argument("--version", action="version", version=f"rulewright {__version__}",
+                   help="print the version of rulewright and exit")
+    p.add_argument("--completion", choices=["bash", "zsh", "fish"], action=_Completion,
+                   help="print the shell's completion script and exit (e.g. "
+                        "eval \"$(rulewright --completion bash)\")")
+    chatter_options(p, top=True)
     sub = p.add_subparsers(dest="command", parser_class=_Parser, metavar="COMMAND")
     sub.required = True
+
+    def new_command(name: str, summary: str, lines: tuple[str, ...], description: str | None = None):
+        sp = sub.add_parser(name, help=summary, description=described(description or summary[0].upper() +
+                                                                       summary[1:] + "."),
+                            epilog=examples(*lines))
+        chatter_options(sp)
+        return sp
 
     def common(sp, cards: bool = True):
         sp.add_argument("--set", action="append", metavar="NAME=VALUE",
@@ -59,60 +79,85 @@ def build_parser() -> argparse.ArgumentParser:
                         help="a folder that specs, variants and state files may also read from (repeatable; "
                              "their own folder tree always)")
 
-    c = sub.add_parser("check", help="compile specs; exit 0 when clean")
-    c.add_argument("paths", nargs="+", metavar="PATH")
+    def spec(sp, what: str = "the game: a spec folder, a variant or house rule file, or a shipped name "
+                             "(rulewright list)"):
+        sp.add_argument("spec", metavar="SPEC", help=what)
+
+    def json_option(sp, what: str = "print the result as JSON"):
+        sp.add_argument("--json", action="store_true", help=what)
+
+    c = new_command("check", "compile specs; exit 0 when clean", ("rulewright check spec",
+                "rulewright check house_rules/darwin_drought"))
+    c.add_argument("paths", nargs="+", metavar="PATH",
+                   help="spec folders or .rules files (a folder: its spec, its variants and the specs below it)")
     common(c)
-    df = sub.add_parser("diff", help="what a variant changes, adds and removes, and what that can affect")
-    df.add_argument("base", metavar="BASE")
-    df.add_argument("variant_spec", metavar="VARIANT")
-    df.add_argument("--json", action="store_true")
+    df = new_command("diff", "what a variant changes, adds and removes, and what that can affect",
+                 ("rulewright diff darwins_choice house_rules/darwin_no_cannibals",))
+    df.add_argument("base", metavar="BASE", help="the base game (a spec folder or a shipped name)")
+    df.add_argument("variant_spec", metavar="VARIANT", help="the variant or house rule file compared with it")
+    json_option(df)
     common(df)
-    g = sub.add_parser("graph", help="print the rules graph")
-    g.add_argument("path", metavar="PATH")
-    g.add_argument("--format", choices=["dot", "json"], default="json")
+    g = new_command("graph", "print the rules graph", ("rulewright graph spec/ecosystem_savanna --format dot",))
+    g.add_argument("path", metavar="PATH", help="the spec (a folder, a variant file or a shipped name)")
+    g.add_argument("--format", choices=["dot", "json"], default="json",
+                   help="JSON (definitions and edges with their spans) or Graphviz dot")
     common(g)
-    d = sub.add_parser("dump", help="print a compiler stage: the AST or the generated Python")
-    d.add_argument("path", metavar="PATH")
-    d.add_argument("--stage", choices=["ast", "python"], default="ast")
+    d = new_command("dump", "print a compiler stage: the AST or the generated Python",
+                ("rulewright dump spec/ecosystem_savanna --stage python",))
+    d.add_argument("path", metavar="PATH", help="the spec (a folder, a variant file or a shipped name)")
+    d.add_argument("--stage", choices=["ast", "python"], default="ast",
+                   help="the syntax tree, or the Python code the interpreter runs")
     common(d)
-    dc = sub.add_parser("docs", help="write the rules pages of specs as Markdown")
-    dc.add_argument("specs", nargs="+", metavar="SPEC")
-    dc.add_argument("--out", default="docs/rules", metavar="DIR")
+    dc = new_command("docs", "write the rules pages of specs as Markdown",
+                 ("rulewright docs ecosystem_savanna --out /tmp/rules --lang en --no-verify",))
+    dc.add_argument("specs", nargs="+", metavar="SPEC",
+                    help="spec folders (or a folder of house rules) whose pages to write")
+    dc.add_argument("--out", default="docs/rules", metavar="DIR", help="the folder the pages are written to")
     dc.add_argument("--lang", metavar="LANG,...", help="the languages of the pages (default: en,fr,es,zh)")
     dc.add_argument("--measure", type=_whole("a number of games"), default=0, metavar="N",
                     help="play N seeded games of each house rule and its base game to measure its effect "
-                         "(only those whose rules changed since), and keep them in the effects file")
+                         "(only those whose rules changed since), and keep them in the effects file (default 0: "
+                         "none)")
     dc.add_argument("--effects", metavar="FILE",
                     help="the measured effects of the house rules (default: OUT/effects.json)")
     dc.add_argument("--no-verify", action="store_true",
                     help="do not prove the spec's properties (their status reads 'not verified')")
     common(dc)
-    ex = sub.add_parser("examples", help="run the worked examples of specs (rulebook numbers as tests)")
-    ex.add_argument("specs", nargs="+", metavar="SPEC")
-    ex.add_argument("--json", action="store_true")
+    ex = new_command("examples", "run the worked examples of specs (rulebook numbers as tests)",
+                 ("rulewright examples ecosystem_savanna",))
+    ex.add_argument("specs", nargs="+", metavar="SPEC", help="the specs whose examples run")
+    json_option(ex, "print each example's expectations and results as JSON")
     common(ex)
-    tl = sub.add_parser("translations", help="bring the translation catalogues of specs up to date")
-    tl.add_argument("specs", nargs="+", metavar="SPEC")
+    tl = new_command("translations", "bring the translation catalogues of specs up to date",
+                 ("rulewright translations spec/ecosystem_savanna --check",))
+    tl.add_argument("specs", nargs="+", metavar="SPEC", help="the spec folders whose i18n/ catalogues to update")
     tl.add_argument("--lang", metavar="LANG,...", help="the languages (default: fr,es,zh)")
     tl.add_argument("--check", action="store_true",
                     help="write nothing; exit 1 when a text has no current translation")
     tl.add_argument("--show", type=_whole("a whole number"), default=10, metavar="N",
                     help="list up to N stale and missing texts per language (default 10)")
     common(tl)
-    s = sub.add_parser("score", help="score finished grids as the players of one game, or a position's seats")
-    s.add_argument("spec", metavar="SPEC")
-    s.add_argument("grids", nargs="*", metavar="GRID")
+    s = new_command("score", "score finished grids as the players of one game, or a position's seats",
+                ("rulewright score ecosystem_savanna examples/margot.grid",
+                 "rulewright score ecosystem_savanna examples/margot.grid examples/partial.grid --json"))
+    spec(s)
+    s.add_argument("grids", nargs="*", metavar="GRID", help="the grid files of the players, one each")
     s.add_argument("--state", metavar="FILE", help="score every player of a position (a state file) instead")
-    s.add_argument("--json", action="store_true")
+    json_option(s)
     common(s)
-    pl = sub.add_parser("play", help="play a seeded game with random legal agents")
-    pl.add_argument("spec", metavar="SPEC")
-    pl.add_argument("--players", type=_whole("a number of players"))
+    pl = new_command("play", "play a seeded game with random legal agents",
+                 ("rulewright play darwins_choice --players 4 --seed 7",
+                  "rulewright play ecosystem_savanna --players 4 --seed 3 --stop-at pick:7 --save-state pick7.json",
+                  "rulewright play ecosystem_savanna --players 2 --seat p1=human"),
+                 "Play a seeded game with random legal agents, the solver, or you at the terminal.")
+    spec(pl)
+    pl.add_argument("--players", type=_whole("a number of players"),
+                    help="the number of players (default: the fewest the mode allows)")
     pl.add_argument("--seed", type=_whole("a whole number"), default=None,
                     help="the seed of the game (default 0); with --from, of the rest of the game (default: "
                          "a saved game goes on exactly as it would have)")
-    pl.add_argument("--mode")
-    pl.add_argument("--json", action="store_true")
+    pl.add_argument("--mode", help="the mode of play of the spec (default: the one for the number of players)")
+    json_option(pl, "print the game's events and report as JSON")
     pl.add_argument("--from", dest="from_state", metavar="FILE",
                     help="go on from the position of a state file: a saved game exactly, a position written "
                          "by hand from its checkpoint (docs/state.md)")
@@ -141,70 +186,100 @@ def build_parser() -> argparse.ArgumentParser:
                     metavar="SECONDS",
                     help="time limit of each query a solver agent asks (default 10)")
 
-    sm = sub.add_parser("simulate", help="many seeded games: what their reports add up to (scores, winners)")
-    sm.add_argument("spec", metavar="SPEC")
-    sm.add_argument("--players", type=_whole("a number of players"))
+    sm = new_command("simulate", "many seeded games: what their reports add up to (scores, winners)",
+                 ("rulewright simulate darwins_choice --players 3 --games 20",
+                  "rulewright simulate house_rules/darwin_no_strength_award --players 3 --games 20 "
+                  "--against darwins_choice"))
+    spec(sm)
+    sm.add_argument("--players", type=_whole("a number of players"),
+                    help="the number of players (default: the fewest the mode allows)")
     sm.add_argument("--games", type=_positive(int, "a whole number of games from 1 to 100000", most=100_000),
-                    default=20)
+                    default=20, help="the number of games")
     sm.add_argument("--seed", type=_whole("a whole number"), default=1, help="the first seed (then seed+1, ...)")
-    sm.add_argument("--mode")
+    sm.add_argument("--mode", help="the mode of play of the spec (default: the one for the number of players)")
     sm.add_argument("--from", dest="from_state", metavar="FILE",
                     help="play every game on from the position of a state file (docs/state.md)")
     sm.add_argument("--against", metavar="SPEC",
                     help="also play the same seeds under this spec (the base game of a house rule) and compare")
-    sm.add_argument("--json", action="store_true")
-    sm.add_argument("--agent", choices=["random", "solver"], default="random")
-    sm.add_argument("--agent-query", metavar="QUERY")
-    sm.add_argument("--agent-seats", metavar="SEATS")
+    json_option(sm, "print the totals (and each game's report) as JSON")
+    sm.add_argument("--agent", choices=["random", "solver"], default="random",
+                    help="random legal choices, or each turn the answer of the spec's playing query")
+    sm.add_argument("--agent-query", metavar="QUERY", help="the query a solver agent plays")
+    sm.add_argument("--agent-seats", metavar="SEATS",
+                    help="the seats --agent plays, e.g. p1,p3 (default all), the others at random")
     sm.add_argument("--seat", metavar="SEAT=AGENT", action="append",
                     help="the agent of one seat: random or solver (repeatable)")
-    sm.add_argument("--agent-input", metavar="NAME=VALUE", action="append")
+    sm.add_argument("--agent-input", metavar="NAME=VALUE", action="append",
+                    help="an input of the query the solver plays, e.g. objective=adaptation (repeatable)")
     sm.add_argument("--agent-time-limit", type=_positive(float, "a number of seconds above 0"), default=10.0,
-                    metavar="SECONDS")
+                    metavar="SECONDS", help="time limit of each query a solver agent asks")
     common(sm)
-    sh = sub.add_parser("show", help="print a saved game state readably")
-    sh.add_argument("spec", metavar="SPEC")
-    sh.add_argument("--state", required=True, metavar="FILE")
-    sh.add_argument("--json", action="store_true", help="print the state checked and normalised")
+    sh = new_command("show", "print a saved game state readably",
+                 ("rulewright play darwins_choice --players 4 --seed 7 --stop-at evaluation:2 --save-state era2.json",
+                  "rulewright show darwins_choice --state era2.json"))
+    spec(sh)
+    sh.add_argument("--state", required=True, metavar="FILE", help="the state file to show (docs/state.md)")
+    json_option(sh, "print the state checked and normalised")
     common(sh)
     common(pl)
-    q = sub.add_parser("query", help="answer a query of the spec with the CP-SAT solver",
-                       description="Inputs of the query follow its name, e.g. --cards FILE.")
-    q.add_argument("spec", metavar="SPEC")
-    q.add_argument("name", metavar="QUERY")
-    q.add_argument("--json", action="store_true")
+    q = new_command("query", "answer a query of the spec with the CP-SAT solver",
+                ("rulewright query ecosystem_savanna best-placement --state examples/partial.grid --card hyena",
+                 "rulewright query ecosystem_savanna best-arrangement --cards examples/margot.cards",
+                 "rulewright query ecosystem_savanna best-placement --help"),
+                "Answer a query of the spec with the CP-SAT solver. Inputs of the query follow its name, "
+                "e.g. --cards FILE; 'rulewright query SPEC QUERY --help' lists them.")
+    spec(q)
+    q.add_argument("name", metavar="QUERY", help="the query's name (rulewright list shows each game's queries)")
+    json_option(q, "print the answer as JSON")
     q.add_argument("--time-limit", type=_positive(float, "a number of seconds above 0"), default=60.0,
-                   metavar="SECONDS")
+                   metavar="SECONDS", help="time limit of the solver")
     q.add_argument("--workers", type=_positive(int, f"a whole number from 1 to {MOST_WORKERS}", most=MOST_WORKERS),
-                   default=2)
+                   default=2, help="the solver's parallel workers")
     q.add_argument("--state", metavar="FILE", default=None,
                    help="the game position the query is about (a saved state, docs/state.md)")
     common(q, cards=False)    # a query's inputs may be called --cards: use --card-table
-    v = sub.add_parser("verify", help="prove the rules consistent, or refute them with a witness",
-                       description="Checks that need nothing written (rules that never or always hold, "
-                                   "unused definitions, ranges of scores, values no one can choose, "
-                                   "invariants, playable choices, games that end, run-time gaps), the "
-                                   "spec's own properties, and with --against what a variant changes.")
-    v.add_argument("spec", metavar="SPEC")
+    v = new_command("verify", "prove the rules consistent, or refute them with a witness",
+                ("rulewright verify house_rules/savanna_rhinos --check property,range",
+                 "rulewright verify house_rules/darwin_drought --against darwins_choice --check differs"),
+                "Prove the rules consistent, or refute them with a witness. Checks that need nothing "
+                "written (rules that never or always hold, unused definitions, ranges of scores, values no "
+                "one can choose, invariants, playable choices, games that end, run-time gaps), the spec's "
+                "own properties, and with --against what a variant changes.")
+    spec(v)
     v.add_argument("--against", metavar="BASE",
                    help="the base game of the variant: find inputs on which they disagree (check 'differs')")
     v.add_argument("--check", action="append", metavar="KIND,...", help=f"only these checks: {CHECK_HELP}")
     v.add_argument("--time-limit", type=_positive(float, "a number of seconds above 0"), default=10.0,
                    metavar="SECONDS", help="time limit of each question to the solver (default 10)")
     v.add_argument("--workers", type=_positive(int, f"a whole number from 1 to {MOST_WORKERS}", most=MOST_WORKERS),
-                   default=2)
+                   default=2, help="the solver's parallel workers")
     v.add_argument("--games", type=_positive(int, "a whole number of games from 0 to 100000", most=100_000,
                                               least=0), default=50,
                    help="seeded games per mode and player count for the sampled checks (default 50; 0: none)")
     v.add_argument("--positions", type=_positive(int, "a whole number of positions from 0 to 1000", most=1000,
                                                   least=0), default=3,
                    help="positions the rules reach, for the definitions that read the state (default 3)")
-    v.add_argument("--json", action="store_true")
+    json_option(v, "print the findings as JSON")
     v.add_argument("--out", metavar="DIR", help="write each finding's witness as files (grids, state files)")
     v.add_argument("--all", action="store_true", help="also show what is well, with its witnesses")
     v.add_argument("--no-progress", action="store_true", help="no progress bar on standard error")
     common(v)
+    ls = new_command("list", "the games, versions and house rules rulewright ships, and each game's queries",
+                 ("rulewright list", "rulewright list --json"),
+                 "The games, versions and house rules rulewright ships, each with its name (what "
+                 "SPEC may be on every command) and title, and the queries of each game.")
+    json_option(ls, "print the list as JSON")
     return p
+
+
+class _Completion(argparse.Action):
+    """``--completion SHELL``: print the completion script of that shell and exit 0."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        from rulewright.cli.completion import script    # (lazy: only when a script is asked for)
+        print(script(values, parser), end="")
+        sys.stdout.flush()
+        parser.exit(0)
 
 
 class _Interruption:
@@ -223,6 +298,10 @@ def main(argv: list[str] | None = None) -> int:
     """The command: everything it prints, on standard output and standard error, goes
     through the one printer (``terminal.visible``): no text of a file drives the terminal."""
     _Interruption.came = False
+    words = sys.argv[1:] if argv is None else argv
+    words = words[:words.index("--")] if "--" in words else words
+    # (read before the parser: a usage error, the help, are already coloured or not)
+    terminal.configure(no_colour="--no-color" in words, quiet="--quiet" in words or "-q" in words)
     try:
         before = signal.signal(signal.SIGINT, _Interruption.handler)
     except ValueError:              # not the main thread: Ctrl-C is not ours to handle
@@ -262,6 +341,8 @@ def _main(argv: list[str] | None) -> int:
             extra = []
         if args.command != "query" and extra:
             raise UsageError(f"rulewright {args.command}: unrecognized arguments: {' '.join(extra)}")
+        if getattr(args, "quiet", False) and hasattr(args, "no_progress"):
+            args.no_progress = True         # (--quiet: no progress bar either)
         if args.command == "query":
             code = command("query")(args, extra)
         else:
@@ -272,6 +353,9 @@ def _main(argv: list[str] | None) -> int:
             from rulewright.compiler.interpret import locate     # (lazy: the error of a rule that ran)
             exc = locate(exc)
         print(exc.render(), file=sys.stderr)
+        near = _shipped_near(exc)
+        if near:
+            print(f"  hint: {near}", file=sys.stderr)
         if refused and "args" in locals():
             from rulewright.cli.common import _blame_settings     # (lazy: a requirement refused the game)
             if _blame_settings(args, refused):
@@ -305,6 +389,24 @@ def _main(argv: list[str] | None) -> int:
         return 3
     sys.stdout.flush()
     return code
+
+
+_NO_SPEC = re.compile(r"^(?P<given>.+): no such spec file or directory$")
+
+
+def _shipped_near(exc: RulesError) -> str | None:
+    """For a spec that is not there (``rulewright play darwins_chioce``), the shipped
+    game, version or house rule of a close name, as a hint; else None.
+
+    In:  the error the command ended with.
+    Out: "did you mean 'darwins_choice' (a game rulewright ships; rulewright list)?", or None."""
+    if len(exc.diagnostics) != 1 or exc.diagnostics[0].hint:
+        return None
+    found = _NO_SPEC.match(exc.diagnostics[0].message)
+    if not found:
+        return None
+    from rulewright.cli.listing import near_name     # (lazy: only for a spec that is not there)
+    return near_name(found.group("given"))
 
 
 if __name__ == "__main__":

@@ -33,6 +33,7 @@ from rulewright.solver.solving import STATUS, limit, read_value, solve_stoppably
 from rulewright.solver.replay import ReplayError, ConcreteWalk
 from rulewright.solver.symbolic import BoolV, CaseV, EnumV, IntV, SetV
 from rulewright.solver.verify.findings import Finding
+from rulewright.solver.verify.inputs import differences
 from rulewright.solver.verify.positions import positions as sample_positions
 from rulewright.solver.verify.proofs import (_grid_files, _ids, _local, _params_domain, declared_domain,
                                             domain_words, reads_state)
@@ -99,27 +100,46 @@ def differs(variant: I.Program, base: I.Program, time_limit: float, workers: int
             skip("differs", name, "reads the game's state, and no position of the base game reads under both")
             continue
         started = time.perf_counter()
+        drawn = 0               # random inputs drawn (a difference the solver left open found so)
         try:
             status = "SAME"
             for pos, sv, sb in pairs:
-                status, witness, values = _compared(variant, base, name, params, typ, body, time_limit,
-                                                    workers, sv, sb, best_of=best_of, alike=alike)
+                # a few random inputs first (a difference most inputs show costs no solving), then
+                # the solver, then more random inputs if it leaves the question open
+                status, witness, values, drawn = _drawn(variant, base, name, params, body, time_limit, sv, sb,
+                                                        ("SAME", None, None), quick=True)
+                if status != "DIFFERS":
+                    status, witness, values = _compared(variant, base, name, params, typ, body, time_limit,
+                                                        workers, sv, sb, best_of=best_of, alike=alike)
+                    drawn = 0
+                if status in ("UNKNOWN", "CANDIDATE"):
+                    status, witness, values, drawn = _drawn(variant, base, name, params, body, time_limit,
+                                                            sv, sb, (status, witness, values))
                 if status != "SAME":
                     if pos is not None and witness is not None:
                         witness = {"position": pos.label, **witness}
                         files_of[name] = [(".state.json", "state", pos.doc)]
                     break
         except (NotSupportedError, RulesError) as exc:
-            skip("differs", name, f"the solver cannot express it: {reason_of(exc)}")
-            continue
+            status, witness, values, drawn = _drawn(variant, base, name, params, body, time_limit, pairs[0][1],
+                                                    pairs[0][2], ("UNKNOWN", None, None))
+            if status != "DIFFERS":
+                skip("differs", name, f"the solver cannot express it: {reason_of(exc)}"
+                                      + (f" (and {drawn:,} random inputs showed no difference)" if drawn else ""))
+                continue
+            if pairs[0][0] is not None:
+                witness = {"position": pairs[0][0].label, **witness}
+                files_of[name] = [(".state.json", "state", pairs[0][0].doc)]
         seconds = time.perf_counter() - started
         compared += 1
         common = dict(definition=name, span=span, rule_ids=_ids(node), seconds=seconds)
         if status == "DIFFERS":
             differing += 1
+            how = (f"found among {drawn:,} random inputs of the domain; replayed in both" if drawn
+                   else "replayed in both")
             out.append(Finding("differs", status="PROVED", severity="info",
                                message=f"'{name}' differs from the base game's: base {text_value(values[1])}, "
-                                       f"variant {text_value(values[0])} (replayed in both)",
+                                       f"variant {text_value(values[0])} ({how})",
                                witness={**witness, "base": values[1], "variant": values[0]},
                                witness_files=_grid_files(witness) + files_of.get(name, []), **common))
         elif status == "SAME" and stateful:
@@ -256,6 +276,23 @@ def _tie(model, a, b) -> bool:
     else:
         return False
     return True
+
+
+MOST_DRAWING = 5.0      # seconds of random inputs tried at most, once the solver leaves a question open
+
+
+def _drawn(variant, base, name, params, body, time_limit: float, state_v, state_b, answer: tuple,
+           quick: bool = False):
+    """``answer`` (status, witness, values) and the number of random inputs drawn, after
+    drawing members of the domain through both interpreters (``inputs.differences``): a
+    difference found is the answer, DIFFERS; else the answer as it was. ``quick``: a
+    glance (200 inputs, half a second at most) before the solver is asked."""
+    seconds = min(0.5, time_limit / 10) if quick else min(MOST_DRAWING, max(1.0, time_limit / 2))
+    witness, values, drawn = differences(variant, base, name, params, body, seconds, state_v, state_b,
+                                         most=200 if quick else 5_000)
+    if witness is not None:
+        return "DIFFERS", witness, values, drawn
+    return (*answer, drawn)
 
 
 def _same_once_folded(variant: I.Program, base: I.Program, name: str, unsettled: set[str]) -> bool:

@@ -154,6 +154,18 @@ def same_herd(r: Run):
     assert not [x for x in r.all("differs") if x["witness"]]
 
 
+def lone_lions(r: Run):
+    """A change the solver alone did not settle: found among random inputs and replayed."""
+    f = r.one("differs", "score", "PROVED")
+    assert "random inputs" in f["message"] and "differs from the base game's" in f["message"]
+    w = f["witness"]
+    base = load(SAVANNA)
+    rivals = w.get("rivals") or []
+    assert w["base"] == int(Interpreter(base).call("score", r.board(w["g"], base), list(rivals)))
+    assert w["variant"] == int(r.interp().call("score", r.board(w["g"]), list(rivals)))
+    assert w["base"] != w["variant"]
+
+
 def square_prairies(r: Run):
     """A no-op rewrite (constants written as formulas): proved the same without solving."""
     f = r.one("differs", "prairie_points", "PROVED")
@@ -368,6 +380,8 @@ CASES = [
          against="spec/ecosystem_savanna", cli=True, exit_code=0),
     Case("savanna_zebra_herd.rules", ("differs",),
          (("differs", "herd_size", "PROVED"),), zebra_herd, against="spec/ecosystem_savanna"),
+    Case("savanna_lone_lions.rules", ("differs",), (("differs", "score", "PROVED"),), lone_lions,
+         against="spec/ecosystem_savanna"),
     Case("savanna_square_prairies.rules", ("differs",),
          (("differs", "prairie_points", "PROVED"),), square_prairies, against="spec/ecosystem_savanna"),
     Case("savanna_cubed_prairies.rules", ("differs",), (), cubed_prairies, against="spec/ecosystem_savanna",
