@@ -21,6 +21,7 @@ _PATHS = re.compile(r"FILE|DIR|FOLDER|PATH|SPEC|BASE|VARIANT|GRID")
 
 
 def _commands(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    """In: the program's parser. Out: each command's name -> its parser, in order."""
     for action in parser._actions:
         if isinstance(action, argparse._SubParsersAction):
             return dict(action.choices)
@@ -28,6 +29,7 @@ def _commands(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentPar
 
 
 def _summaries(parser: argparse.ArgumentParser) -> dict[str, str]:
+    """In: the program's parser. Out: each command's name -> its one-line help."""
     for action in parser._actions:
         if isinstance(action, argparse._SubParsersAction):
             return {a.dest: a.help or "" for a in action._choices_actions}
@@ -35,6 +37,7 @@ def _summaries(parser: argparse.ArgumentParser) -> dict[str, str]:
 
 
 def _options(parser: argparse.ArgumentParser) -> list[argparse.Action]:
+    """In: a parser. Out: its options that the help shows."""
     return [a for a in parser._actions if a.option_strings and a.help is not argparse.SUPPRESS]
 
 
@@ -43,6 +46,7 @@ def _takes_value(action: argparse.Action) -> bool:
 
 
 def _is_path(action: argparse.Action) -> bool:
+    """Whether the value of ``action`` is a path (a file, a folder, a spec): by its metavar."""
     return bool(action.metavar and _PATHS.search(str(action.metavar)))
 
 
@@ -51,6 +55,7 @@ def _is_folder(action: argparse.Action) -> bool:
 
 
 def _has_spec(parser: argparse.ArgumentParser) -> bool:
+    """Whether a command takes paths (specs, grids) as its positional arguments."""
     return any(not a.option_strings and _is_path(a) for a in parser._actions)
 
 
@@ -177,6 +182,7 @@ def zsh(parser: argparse.ArgumentParser, specs: list[str]) -> str:
 
 
 def _fish_text(text: str) -> str:
+    """A help text inside a fish ``-d '...'`` (in single quotes)."""
     return " ".join(str(text or "").split()).replace("%(default)s", "").replace("\\", "\\\\").replace("'", "\\'")
 
 

@@ -4,8 +4,10 @@ In:  command-line arguments.
 Out: text or JSON on stdout; on a user error one clear message on stderr and
      exit code 1 (bad spec) or 2 (bad input or usage), never a traceback.
 
-Commands: check, diff, graph, dump, docs (``spec``); score, play, simulate, show
-(``play``); query (``query``); verify (``verify``).
+Commands: check, diff, graph, dump, docs, examples (``spec``); score, play, simulate,
+show (``play``); query (``query``); verify (``verify``); translations (``translate``);
+list (``listing``). Every command takes ``--quiet`` and ``--no-color``; ``--completion
+SHELL`` prints a completion script (``completion``).
 """
 from __future__ import annotations
 
@@ -399,7 +401,7 @@ def _shipped_near(exc: RulesError) -> str | None:
     game, version or house rule of a close name, as a hint; else None.
 
     In:  the error the command ended with.
-    Out: "did you mean 'darwins_choice' (a game rulewright ships; rulewright list)?", or None."""
+    Out: "did you mean 'darwins_choice'? (a game rulewright ships: rulewright list)", or None."""
     if len(exc.diagnostics) != 1 or exc.diagnostics[0].hint:
         return None
     found = _NO_SPEC.match(exc.diagnostics[0].message)

@@ -17,6 +17,7 @@ import argparse
 import sys
 import textwrap
 
+from rulewright.cli import terminal
 from rulewright.compiler.diagnostics import BadInputError, whole_number
 
 CHECK_HELP = ("never_holds, always_holds, unused, range, choosable, property, differs, invariant, "
@@ -87,7 +88,6 @@ class _Parser(argparse.ArgumentParser):
 
         In:  the stream (standard output when None).
         Out: the help written to it."""
-        from rulewright.cli import terminal     # (lazy: options is loaded by the layout test alone)
         file = sys.stdout if file is None else file
         if not terminal.colour(file):
             return super().print_help(file)

@@ -139,7 +139,10 @@ def configure(*, no_colour: bool = False, quiet: bool = False) -> None:
 
 
 def quiet() -> bool:
-    """Whether ``--quiet`` was given (no progress, no warnings on the terminal)."""
+    """Whether ``--quiet`` was given.
+
+    In:  nothing.
+    Out: True when no progress and no warnings are to be shown (errors always are)."""
     return _Settings.quiet
 
 
