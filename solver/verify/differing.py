@@ -15,6 +15,7 @@ its own, within the same time limit.
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import time
 from typing import Any
 
@@ -26,7 +27,7 @@ from rulewright.compiler.variants import diffing
 from rulewright.compiler.diagnostics import NotSupportedError, RulesError, reason_of
 from rulewright.compiler.semantics import runtime as rt
 from rulewright.compiler.semantics.render import text_value
-from rulewright.compiler.types import BOOL, INT, ScoreT
+from rulewright.compiler.types import BOOL, INT, ScoreT, SeatT
 from rulewright.solver.encode import Encoder
 from rulewright.solver.encode.base import hashable
 from rulewright.solver.solving import STATUS, limit, read_value, solve_stoppably
@@ -67,6 +68,13 @@ def differs(variant: I.Program, base: I.Program, time_limit: float, workers: int
             continue
         target = _comparable(variant, base, name)
         if target is None:
+            decided = _what_decides(variant, base, name)
+            if decided is not None:
+                if positions is None:
+                    positions = sample_positions(base, n_positions, time_limit=time_limit)
+                out.append(_compared_on_positions(variant, base, name, *decided, positions))
+                compared += 1
+                differing += out[-1].status == "PROVED"
             continue
         params, typ, node = target
         if progress:
@@ -189,6 +197,57 @@ def _comparable(variant: I.Program, base: I.Program, name: str):
             return a.params, a.type, a.node
         return a.params, ScoreT(name), a.node
     return None
+
+
+def _what_decides(variant: I.Program, base: I.Program, name: str):
+    """(params, node) of what decides a game that both programs have alike in shape: the
+    outcome (each seat's final score, with the rivals), or a definition of the position
+    with no parameter or seats only (the winners); None otherwise."""
+    a, b = variant.funcs.get(name), base.funcs.get(name)
+    if a is None or b is None or a.body is None or [t for _, t in a.params] != [t for _, t in b.params]:
+        return None
+    if not all(isinstance(t, SeatT) for _, t in a.params):
+        return None
+    if a.kind == "outcome" or (a.kind in ("def", "rule") and reads_state(variant, a.body)
+                               and (not a.params or a.type not in (BOOL, INT))):
+        return a.params, a.node
+    return None
+
+
+def _compared_on_positions(variant, base, name: str, params, node, positions) -> Finding:
+    """What decides a game compared on positions of seeded games of the base game, each
+    interpreter computing its own value for every seat: a difference is PROVED (the
+    position and the seats are the witness), none is SAMPLED."""
+    common = dict(definition=name, span=node.name_span, rule_ids=_ids(node))
+    iv, ib = interpreter_for(variant), interpreter_for(base)
+    seen = 0
+    for pos in positions:
+        sv, sb = pos.state_for(variant), pos.state_for(base)
+        if sv is None or sb is None:
+            continue
+        for seats in itertools.product(sv.players, repeat=len(params)):
+            try:
+                a = _concrete(iv, name, list(seats), sv)
+                b = _concrete(ib, name, [sb.seats[x.index] for x in seats], sb)
+            except RulesError:
+                continue
+            seen += 1
+            if text_value(a) != text_value(b):
+                witness = {"position": pos.label, **{p: x.name for (p, _), x in zip(params, seats)},
+                           "base": b, "variant": a}
+                return Finding("differs", status="PROVED", severity="info", witness=witness,
+                               witness_files=[(".state.json", "state", pos.doc)],
+                               message=f"'{name}' (what decides the game) differs from the base game's at "
+                                       f"{pos.label}: base {text_value(b)}, variant {text_value(a)} "
+                                       "(each interpreter's own value)", **common)
+    if not seen:
+        return Finding("differs", status="UNKNOWN", severity="info",
+                       message=f"'{name}' (what decides the game): no sampled position reads under both rule sets",
+                       **common)
+    return Finding("differs", status="SAMPLED", severity="info", witness={"positions": len(positions)},
+                   message=f"'{name}' (what decides the game) is the base game's at {len(positions)} sampled "
+                           "positions" + (", for every seat" if params else "") + " (evidence, not proof: "
+                           "simulate --against compares whole games)", **common)
 
 
 def _reached(program: I.Program, name: str):

@@ -166,6 +166,13 @@ def lone_lions(r: Run):
     assert w["base"] != w["variant"]
 
 
+def second_herd(r: Run):
+    """A change that shows only against the rivals: found on what decides the game."""
+    f = r.one("differs", "final_score", "PROVED")
+    assert "what decides the game" in f["message"] and f["witness"]["base"] != f["witness"]["variant"]
+    assert f["witness"]["position"]
+
+
 def square_prairies(r: Run):
     """A no-op rewrite (constants written as formulas): proved the same without solving."""
     f = r.one("differs", "prairie_points", "PROVED")
@@ -382,6 +389,8 @@ CASES = [
          (("differs", "herd_size", "PROVED"),), zebra_herd, against="spec/ecosystem_savanna"),
     Case("savanna_lone_lions.rules", ("differs",), (("differs", "score", "PROVED"),), lone_lions,
          against="spec/ecosystem_savanna"),
+    Case("savanna_second_herd.rules", ("differs",), (("differs", "final_score", "PROVED"),), second_herd,
+         against="spec/ecosystem_savanna", time_limit=3, positions=3),
     Case("savanna_square_prairies.rules", ("differs",),
          (("differs", "prairie_points", "PROVED"),), square_prairies, against="spec/ecosystem_savanna"),
     Case("savanna_cubed_prairies.rules", ("differs",), (), cubed_prairies, against="spec/ecosystem_savanna",
