@@ -45,8 +45,8 @@ def unused(program: I.Program) -> list[Finding]:
     seen = reachable(program, g)
     out = []
     for name, d in program.definitions.items():
-        if isinstance(d, _ROOTS) or isinstance(d, (A.Game, A.Variant) + _TYPES):
-            continue
+        if isinstance(d, _ROOTS) or isinstance(d, (A.Game, A.Variant, A.Section) + _TYPES):
+            continue            # (a section groups definitions for the rulebook: it is read by people)
         if "__before_" in name or name not in g:
             continue
         if isinstance(d, A.State):

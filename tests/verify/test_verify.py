@@ -346,3 +346,13 @@ def test_no_ecosystem_below_zero_is_refuted_under_the_default_reading():
     assert f.status == "COUNTEREXAMPLE"
     grid = f.witness["g"]
     assert any(v == "elephant" for v in grid.cards.values())
+
+
+def test_a_section_is_never_unused():
+    """A section groups definitions for the rulebook (people read it): no false alarm."""
+    from rulewright.solver.verify.static import unused
+    for spec in ("spec/darwins_choice", "spec/ecosystem_savanna"):
+        program = load(ROOT / spec)
+        sections = [n for n, d in program.definitions.items() if type(d).__name__ == "Section"]
+        assert sections, spec
+        assert not [f for f in unused(program) if f.definition in sections], spec
