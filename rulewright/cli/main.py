@@ -141,7 +141,7 @@ def build_parser() -> argparse.ArgumentParser:
     common(tl)
     s = new_command("score", "score finished grids as the players of one game, or a position's seats",
                 ("rulewright score ecosystem_savanna examples/margot.grid",
-                 "rulewright score ecosystem_savanna examples/margot.grid examples/partial.grid --json"))
+                 "rulewright score ecosystem_savanna examples/margot.grid --json"))
     spec(s)
     s.add_argument("grids", nargs="*", metavar="GRID", help="the grid files of the players, one each")
     s.add_argument("--state", metavar="FILE", help="score every player of a position (a state file) instead")
@@ -226,7 +226,7 @@ def build_parser() -> argparse.ArgumentParser:
     common(pl)
     q = new_command("query", "answer a query of the spec with the CP-SAT solver",
                 ("rulewright query ecosystem_savanna best-placement --state examples/partial.grid --card hyena",
-                 "rulewright query ecosystem_savanna best-arrangement --cards examples/margot.cards",
+                 "rulewright query ecosystem_savanna best-arrangement --cards examples/margot.cards --time-limit 20",
                  "rulewright query ecosystem_savanna best-placement --help"),
                 "Answer a query of the spec with the CP-SAT solver. Inputs of the query follow its name, "
                 "e.g. --cards FILE; 'rulewright query SPEC QUERY --help' lists them.")
