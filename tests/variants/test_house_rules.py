@@ -183,6 +183,18 @@ def test_light_eaters_keep_both_grazers_alive():
     assert out["house"] == ({1: 1, 2: 1}, [1, 2], 1)
 
 
+def test_light_eaters_never_need_more_than_their_hearts():
+    """A herbivore with no Hearts needs nothing under the base rules; 'one fewer, at least
+    1' once made it need 1 (and starve where the base game keeps it): it needs nothing."""
+    base, hr = interp(DARWIN), house("darwin_light_eaters")
+    species = [{"home": "asia", "owner": 0, "cards": ["marmot_head", "poison_dart_frog_body"]}]
+    for it in (base, hr):
+        st = table_state(it, {"asia": "high_mountains"}, species)
+        (s,) = st.shared["world"]
+        assert it.call("hearts", s) == 0 and it.call("diet_of", s) == "herbivore"
+        assert it.call("food_need", s) == 0
+
+
 def test_flood_spares_diggers():
     base, hr = interp(DARWIN), house("darwin_flood_diggers")
     species = [
