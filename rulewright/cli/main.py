@@ -329,6 +329,7 @@ def _main(argv: list[str] | None) -> int:
         args, extra = parser.parse_known_args(argv)
         args.query_help = query_help
         files.clear_roots()
+        files.command_line(argv)        # (a refused path's hint names the whole command to run again)
         for folder in getattr(args, "root", None) or []:
             files.add_root(folder)
         # a shipped game may be named by its name from anywhere (rulewright play darwins_choice)
