@@ -43,6 +43,7 @@ def run_query(program: I.Program, name: str, inputs: dict[str, Any], time_limit:
               log: bool = False, params: dict | None = None, state: Any = None,
               reasons: bool = True) -> Answer:
     started = time.perf_counter()
+    outer = plan().outer        # (the clock's bound: the limit, or a multiple of it under a steady plan)
     inputs = with_defaults(program, name, inputs, state)
 
     def out_of_time() -> Answer:
@@ -52,7 +53,7 @@ def run_query(program: I.Program, name: str, inputs: dict[str, Any], time_limit:
                       {"build_seconds": round(seconds, 4)})
     try:
         enc, env, objective, obj, sym_count = build(program, name, inputs, symmetry, state=state,
-                                                    deadline=started + float(time_limit))
+                                                    deadline=started + float(time_limit) * outer)
     except BuildTimeout:
         return out_of_time()
     built = time.perf_counter() - started
@@ -77,7 +78,7 @@ def run_query(program: I.Program, name: str, inputs: dict[str, Any], time_limit:
         return solver, code
 
     def left() -> float:
-        return float(time_limit) - (time.perf_counter() - started)
+        return float(time_limit) * outer - (time.perf_counter() - started)
 
     # The phases' shares of the time limit: what is left of it on the clock (the wall
     # plan), or the limit less the shares of the phases before (the deterministic plan:
@@ -99,7 +100,7 @@ def run_query(program: I.Program, name: str, inputs: dict[str, Any], time_limit:
         try:
             enc, env, objective, obj, sym_count = build(program, name, inputs, symmetry, state=state,
                                                         options={"hard_grid_wheres": False},
-                                                        deadline=started + float(time_limit))
+                                                        deadline=started + float(time_limit) * outer)
         except BuildTimeout:
             return out_of_time()
         solver, status_code = solve(probe, 0.5 * left())
@@ -195,7 +196,7 @@ def run_query(program: I.Program, name: str, inputs: dict[str, Any], time_limit:
     if status == "INFEASIBLE" and reasons and not stopped:
         # (within the time limit too: what is left of it after the solve)
         try:
-            found = explain(program, name, inputs, state, deadline=started + float(time_limit))
+            found = explain(program, name, inputs, state, deadline=started + float(time_limit) * outer)
             answer.reasons, answer.reasons_cut_short = list(found), found.cut_short
         except KeyboardInterrupt:           # proven infeasible; the reasons were cut short
             answer.interrupted = True

@@ -12,12 +12,17 @@ depends on the machine and its load. ``deterministic`` (``RULEWRIGHT_SOLVE_PLAN=
 deterministic``; the test suite sets it): each phase has a budget of work that no load
 changes: CP-SAT's deterministic time (its own count of work, in units meant to be
 about a second) with a fixed random seed, and the local search a number of grids
-tried; the clock then only bounds the whole query, the user's time limit. Neither
+tried; the clock then only bounds the whole query, the user's time limit. ``steady``
+(what ``verify`` uses unless ``RULEWRIGHT_SOLVE_PLAN`` says otherwise): the deterministic
+plan with the clock's bound at four times the limit, so that a busy machine still does
+the same work and reaches the same verdict, only later. Neither
 plan changes what an answer means: OPTIMAL and INFEASIBLE only when the search
 closed, else the best found with its bound.
 """
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import os
 import threading
 from dataclasses import dataclass
@@ -49,17 +54,36 @@ class Plan:
     seed: int = 1
     work_per_second: float = 0.5
     steps_per_second: int = 5000
+    outer: float = 1.0          # the clock's bound: the time limit times this (a slow machine's margin)
 
 
 WALL = Plan("wall", False)
 DETERMINISTIC = Plan("deterministic", True)
+# verify's plan: its verdicts do not change with the machine's load; the work of the time
+# limit is done however busy the machine is, the clock stopping it at 4 times the limit only
+STEADY = Plan("steady", True, outer=4.0)
+
+_CHOSEN: contextvars.ContextVar = contextvars.ContextVar("solve_plan", default=None)
 
 
 def plan() -> Plan:
-    """The solve plan in force: ``RULEWRIGHT_SOLVE_PLAN`` (``wall`` or ``deterministic``;
-    read at each query, so a test may set it)."""
+    """The solve plan in force: ``RULEWRIGHT_SOLVE_PLAN`` (``wall``, ``deterministic`` or
+    ``steady``; read at each query, so a test may set it), else the one a caller chose
+    (``using``), else ``wall``."""
     name = os.environ.get(PLAN_VARIABLE, "").strip().lower()
-    return DETERMINISTIC if name == "deterministic" else WALL
+    named = {"wall": WALL, "deterministic": DETERMINISTIC, "steady": STEADY}.get(name)
+    return named or _CHOSEN.get() or WALL
+
+
+@contextlib.contextmanager
+def using(chosen: Plan):
+    """``with using(plan):`` the questions asked inside follow ``plan`` (unless
+    ``RULEWRIGHT_SOLVE_PLAN`` names another)."""
+    token = _CHOSEN.set(chosen)
+    try:
+        yield chosen
+    finally:
+        _CHOSEN.reset(token)
 
 
 def limit(solver, seconds: float, clock: float | None = None, least: float = 0.1) -> None:
@@ -74,7 +98,7 @@ def limit(solver, seconds: float, clock: float | None = None, least: float = 0.1
         solver.parameters.max_time_in_seconds = max(least, seconds)
         return
     solver.parameters.max_deterministic_time = max(0.01, seconds * chosen.work_per_second)
-    solver.parameters.max_time_in_seconds = max(least, seconds if clock is None else clock)
+    solver.parameters.max_time_in_seconds = max(least, (seconds if clock is None else clock) * chosen.outer)
     solver.parameters.random_seed = chosen.seed
 
 
