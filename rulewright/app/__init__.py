@@ -15,5 +15,6 @@ Out: programs, positions, scores and query inputs, or a ``RulesError`` that name
     verifying.py   the checks of verify and the words of their report
     diffing.py     what a variant changes, as text
     examples.py    a spec's worked examples run
+    option_values.py  what each option of a seat's choice is worth, from the playing query
     faces.py     how each face spells what the user gave
 """

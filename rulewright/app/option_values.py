@@ -1,5 +1,6 @@
-"""What each option of a human seat's choice is worth, as the rules say it: worked out
-by the interpreter from the playing query (no solver).
+"""What each option of a seat's choice is worth, as the rules say it: worked out by the
+interpreter from the playing query (no solver). A job of the application: the terminal's
+human seat shows it, and any other face that seats a person can.
 
 In:  the program, the playing query (a query with ``play`` statements), the choice (its
      name, its options), the game state, the seat, the query's other inputs.

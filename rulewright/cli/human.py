@@ -7,7 +7,7 @@ Out: ``Table`` (what the human seats share: the streams, an undo, a save) and it
      status line (the seat to play, where the game stands, the scores) and what happened
      since the seat last played, the question in the words of the spec's doc comments
      (translated with ``lang``), and the options: equal ones as one (``lion ×2``), each
-     with what it is worth where the playing query can say it (``seat_values``), best
+     with what it is worth where the playing query can say it (``app/option_values.py``), best
      first; the free cells of a board lettered on the board. Besides an option the
      player may type ``?`` (the solver's suggestion and its reason, from the playing
      query), ``l NAME`` (a card looked up), ``u`` (undo: take back their last choice;
@@ -30,7 +30,7 @@ from rulewright.compiler.semantics import render, runtime as rt
 from rulewright.compiler.types import SeatT
 
 from rulewright.cli import seat_screen as screen
-from rulewright.cli.seat_values import cells, option_values
+from rulewright.app.option_values import cells, option_values
 
 HELP = ("type the number of an option (a cell: its letter); ? the solver's suggestion, l NAME look a card up, "
         "u undo your last choice, p the whole position, s save and quit, q quit")
