@@ -47,19 +47,59 @@ def cmd_score(args) -> int:
         players = [{"grid": path, **score_data(res)} for path, res in zip(args.grids, results)]
         print(json.dumps({"players": players}, indent=2, ensure_ascii=False))
         return 0
+    if len(results) == 1:
+        print(args.grids[0])
+        _print_score(results[0], boards)
+        return 0
     for path, board, res in zip(args.grids, boards, results):
         print(path)
-        _print_score(res, [board])
+        print("\n".join(board_lines(board, _prey(res))))
+        print()
+    from rulewright.cli import tables     # (rich draws the table: loaded for several grids only)
+    tables.write(score_table(list(args.grids), results), "", tables.wrapped(winner_line(list(args.grids), results)))
     return 0
 
 
-def _print_score(res, boards: list) -> None:
-    """The grids scored (the cards a choice of the score took marked) and the score."""
+def _prey(res) -> set:
+    """The cards a choice of the score took (marked on the grid)."""
     prey = set()
     if isinstance(res, rt.Score):
         for v in res.choices.values():
             if isinstance(v, tuple):
                 prey |= {x for x in v if isinstance(x, tuple)}
+    return prey
+
+
+def score_table(names: list[str], results: list):
+    """The grids side by side: a row per scoring step (then each choice the scores made,
+    then the total), a column per grid."""
+    from rulewright.cli.tables import table      # (rich: loaded with the first table)
+    steps: list[str] = []
+    choices: list[str] = []
+    for res in results:
+        if isinstance(res, rt.Score):
+            steps += [k for k in res.steps if k not in steps]
+            choices += [k for k in res.choices if k not in choices]
+    rows = [[k, *(str(res.steps.get(k, "")) if isinstance(res, rt.Score) else "" for res in results)]
+            for k in steps]
+    rows += [[k.replace("_", " "), *(text_value(res.choices[k]) if isinstance(res, rt.Score) and k in res.choices
+                                     else "" for res in results)] for k in choices]
+    rows.append(["total", *(str(int(res)) for res in results)])
+    return table(["", *names], rows, right=tuple(range(1, len(names) + 1)), bold_rows=(len(rows) - 1,))
+
+
+def winner_line(names: list[str], results: list) -> str:
+    """"Winner: NAME with N points", or the tie of the highest totals."""
+    best = max(int(res) for res in results)
+    top = [name for name, res in zip(names, results) if int(res) == best]
+    if len(top) == 1:
+        return f"Winner: {top[0]} with {best} points"
+    return f"Tie: {', '.join(top[:-1])} and {top[-1]} with {best} points each"
+
+
+def _print_score(res, boards: list) -> None:
+    """The grids scored (the cards a choice of the score took marked) and the score."""
+    prey = _prey(res)
     for board in boards:
         print("\n".join(board_lines(board, prey)))
     if isinstance(res, rt.Score):
@@ -169,6 +209,14 @@ def _start_of(args):
     return program, begin, mode, players
 
 
+def _choices_made(made: list) -> str:
+    """What the solver seats did so far, for the bar: "12 choice(s) made by the solver
+    seats, 3 question(s) asked"."""
+    chosen = sum(a.planned + sum(a.at_random.values()) for a in list(made))
+    asked = sum(a.asked for a in list(made))
+    return f"{chosen} choice(s) made by the solver seats, {asked} question(s) asked"
+
+
 def cmd_play(args) -> int:
     from rulewright.compiler.play import resume, script, state_io  # (lazy: see the imports)
     begin = None
@@ -217,8 +265,10 @@ def cmd_play(args) -> int:
                                                  **{k: render.jsonable(v, state=True) for k, v in e.detail.items()}},
                                                 ensure_ascii=False) + "\n" for e in state.log))
 
+    made: list = []         # the solver agents: the bar counts their choices
+
     def run(given: list, path: str):
-        factory = script.scripted_factory(given, path, _agents(program, args, kinds, human))
+        factory = script.scripted_factory(given, path, _agents(program, args, kinds, human, made))
         if begin is not None:
             st = resume.play_from(interp, begin, seed=args.seed, agent_factory=factory, stop_at=stop_at,
                                   watchers=[watch])
@@ -227,26 +277,30 @@ def cmd_play(args) -> int:
         return st
     state = None
     given, given_path = entries, args.choices
-    while True:
-        try:
-            state = run(given, given_path)
-            if state.stopped is None:
-                watch(state, "end")
-            break
-        except RulesError as exc:
-            game = getattr(exc, "game", None) or state
-            if game is not None:        # the log up to the failure is what explains it
-                write_log(game)
-            raise
-        except Exception as exc:
-            if human is None:
+    # (a bar while solver seats play; never beside a human seat's questions)
+    from rulewright.cli.tables import Bar, progress_wanted     # (the bar: loaded for play only)
+    with Bar("play", progress_wanted(args) and "solver" in kinds.values() and human is None) as bar, \
+            bar.watching(lambda: (_choices_made(made), None, None)):
+        while True:
+            try:
+                state = run(given, given_path)
+                if state.stopped is None:
+                    watch(state, "end")
+                break
+            except RulesError as exc:
+                game = getattr(exc, "game", None) or state
+                if game is not None:        # the log up to the failure is what explains it
+                    write_log(game)
                 raise
-            again = human.after(exc)    # an undo: the game again with the choices kept
-            if again is None:
-                raise
-            if again == "stop":         # saved and quit, or quit
-                return 0
-            given, given_path = again, "<undo>"
+            except Exception as exc:
+                if human is None:
+                    raise
+                again = human.after(exc)    # an undo: the game again with the choices kept
+                if again is None:
+                    raise
+                if again == "stop":         # saved and quit, or quit
+                    return 0
+                given, given_path = again, "<undo>"
     # (the agents the game went on with: a game played on from a position makes its own)
     left = [e for a in state.agents.values() if isinstance(a, script.ScriptedAgent) for e in a.entries]
     if left:
@@ -336,11 +390,13 @@ def cmd_simulate(args) -> int:
         players = args.players if args.players is not None else mode.min_players
     seeds = list(range(args.seed, args.seed + args.games))
     other = simulating.open_against(_request(args), args.against) if args.against else None
+    from rulewright.cli.tables import Bar, progress_wanted      # (the bar: loaded for simulate only)
     try:
-        sim = simulating.simulate_games(program, args.spec, mode, players, seeds, against=other,
-                                        against_spec=args.against or "", start=begin,
-                                        agents=lambda prog, seats: _agents(prog, args, _seat_agents(seats, args)),
-                                        spelling=COMMAND_LINE)
+        with Bar("simulate", progress_wanted(args)) as bar:
+            sim = simulating.simulate_games(program, args.spec, mode, players, seeds, against=other,
+                                            against_spec=args.against or "", start=begin,
+                                            agents=lambda prog, seats: _agents(prog, args, _seat_agents(seats, args)),
+                                            progress=_games_told(bar, args.spec), spelling=COMMAND_LINE)
     except RulesError as exc:
         seed = getattr(exc, "seed", None)
         if seed is None:
@@ -376,13 +432,49 @@ def cmd_simulate(args) -> int:
     if args.against:
         print(f"against {other.title} ({args.against}), the same seeds")
     print()
-    print("\n".join(simulating.summary_lines(sim.mine.summary, sim.theirs.summary if sim.theirs else None,
-                                             COMMAND_LINE)))
+    from rulewright.cli import tables       # (rich draws the tables: loaded for simulate's text only)
+    tables.write(*simulation_tables(sim))
     for run in sim.runs:
         for seat, t in run.solver_agents.items():
             print(f"solver agent {seat}{f' ({run.spec})' if args.against else ''}: "
                   + _agent_words(t["asked"], t["answered"], t["from_answers"], t["at_random"]))
     return 0
+
+
+def _games_told(bar, spec: str):
+    """The bar's ``progress(what, fraction)``: "game 3 of 20", or "against: game 3 of 20"
+    for the games under the spec compared against (the spec's path left out: short)."""
+    def told(what: str, fraction: float) -> None:
+        side, _, game = what.rpartition(": ")
+        bar.update(game if side in ("", spec) else f"against: {game}", fraction)
+    return told
+
+
+def simulation_tables(sim) -> list:
+    """Each report of a simulation as a table: a row per seat (mean ± interval, share of
+    games ± interval...); with a spec compared against, its column and the difference game
+    by game; then what the ± and the * mean, and the games' time."""
+    from rulewright.app import simulating       # (loaded for simulate only)
+    from rulewright.cli.tables import table, wrapped      # (rich: loaded with the first table)
+    mine, theirs = sim.mine.summary, sim.theirs.summary if sim.theirs else None
+    seen: list = []
+    parts: list = []
+    for name, what, rows in simulating.report_rows(mine, theirs, sim.differences(), seen):
+        title = f"{name.replace('_', ' ')}: {what}"
+        if theirs is None:
+            parts += [table(["", what], [[r[0], r[1]] for r in rows], title=title, right=(1,), header=False), ""]
+        else:
+            parts += [table(["", "this spec", "compared against", "difference"], [list(r) for r in rows],
+                            title=title, right=(1, 2)), ""]
+    if theirs is not None:
+        parts.append(wrapped("±: half of a 95% confidence interval (a difference: over the games of the same "
+                             "seed)."))
+        parts.append(wrapped("* marks a difference whose interval leaves out 0: chance alone would rarely give it."
+                             if seen else "No difference here is told apart from chance at 95%: more games "
+                             "(--games) narrow the intervals."))
+    parts.append(f"{mine.games} game(s) in {mine.seconds:.1f} s"
+                 + (f"; {theirs.games} against in {theirs.seconds:.1f} s" if theirs else ""))
+    return parts
 
 
 def _agent_words(asked: int, answered: int, from_answers: int, at_random: int) -> str:
@@ -440,9 +532,10 @@ def _choices_of(args) -> tuple:
     return ("human",) if args.command == "play" else ()
 
 
-def _agents(program, args, kinds: dict[str, str], human=None):
+def _agents(program, args, kinds: dict[str, str], human=None, made: list | None = None):
     """The agent factory of 'play' and 'simulate': each seat's agent (random, a query's
-    answers, a person at the terminal); None when every seat plays at random."""
+    answers, a person at the terminal); None when every seat plays at random. ``made``
+    gets each solver agent made (what the progress bar counts)."""
     if set(kinds.values()) <= {"random"}:
         return None
     query = _playing_query(program, args, required="solver" in kinds.values())
@@ -453,7 +546,10 @@ def _agents(program, args, kinds: dict[str, str], human=None):
         kind = kinds.get(seat.name, "random")
         if kind == "solver":
             from rulewright.solver.agent import SolverAgent   # (OR-Tools loads only when a seat needs the solver)
-            return SolverAgent(program, query, mine, time_limit=args.agent_time_limit, inputs=inputs)
+            agent = SolverAgent(program, query, mine, time_limit=args.agent_time_limit, inputs=inputs)
+            if made is not None:
+                made.append(agent)
+            return agent
         if kind == "human":
             return human.agent(seat, query, inputs)
         return RandomAgent(mine)

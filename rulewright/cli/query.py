@@ -1,6 +1,8 @@
 """The query command: a spec's query answered by CP-SAT, on a position or not.
 
-In:  parsed arguments and the query's own inputs. Out: the answer as text or JSON.
+In:  parsed arguments and the query's own inputs.
+Out: the answer as text or JSON; while the solver runs, on a terminal (not with
+     ``--quiet``), a bar on standard error with the seconds taken of the time limit.
 """
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ from rulewright.app.asking import ask, query_named, read_inputs, reads_state
 from rulewright.app.faces import COMMAND_LINE
 from rulewright.cli.common import UsageError, _load, _load_state
 from rulewright.cli.options import _Parser
+from rulewright.cli.tables import Bar, progress_wanted
 from rulewright.compiler.types import BoolT
 from rulewright.compiler import ir as I
 
@@ -54,7 +57,8 @@ def cmd_query(args, extra: list[str]) -> int:
     inputs_ns = qp.parse_args(extra)
     inputs = read_inputs(program, query, {iname: getattr(inputs_ns, iname) for iname, _, _ in query.inputs},
                          state, COMMAND_LINE)
-    answer = ask(program, name, inputs, state, time_limit=args.time_limit, workers=args.workers)
+    with Bar("query", progress_wanted(args)) as bar, bar.ticking(f"solving {args.name}", args.time_limit):
+        answer = ask(program, name, inputs, state, time_limit=args.time_limit, workers=args.workers)
     if args.json:
         data = answer.to_json()
         if state is not None and state.warnings:    # (also on standard error, as read)

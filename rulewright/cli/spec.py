@@ -191,29 +191,42 @@ def variant_pages(path: str, args=None, loaded: dict | None = None) -> list[tupl
 
 
 def cmd_examples(args) -> int:
-    """Run every worked example of the specs (the job: ``app.examples``): each expectation,
-    the rulebook's number and the rules' side by side; exit 1 when one does not hold."""
+    """Run every worked example of the specs (the job: ``app.examples``): a table per spec,
+    a row per example (ok or FAILS, its expectations that hold); each failing one with its
+    expectations, the rulebook's number and the rules' side by side; exit 1 when one
+    does not hold."""
     from rulewright.app import examples      # (lazy: the examples' modules)
     failed = 0
     report = []
+    parts: list = []        # the text: tables and lines
+    failing: list[str] = []
     for path in args.specs:
         for t in _check_targets(path):
             found = examples.run_spec_examples(_load(t, args), t)
-            if not args.json:
-                for line in examples.left_out_lines(found):
-                    print(line)
+            parts += examples.left_out_lines(found)
             for run in found.runs:
                 failed += not run.holds
                 report.append(examples.example_data(t, run))
-                if not args.json:
-                    print("\n".join(examples.example_lines(t, run)))
+                if not run.holds:
+                    failing += [""] + examples.example_lines(t, run)
+            if found.runs:
+                parts += [f"{t}: examples", _examples_table(found.runs), ""]
     if args.json:
         print(json.dumps(report, indent=1, ensure_ascii=False))
     elif not report:
-        print("no examples in " + ", ".join(args.specs))
+        print("\n".join(parts + ["no examples in " + ", ".join(args.specs)]))
     else:
-        print(examples.examples_total(len(report), failed))
+        from rulewright.cli import tables        # (rich draws the tables: loaded for the text only)
+        tables.write(*parts, *failing[1:], *([""] if failing else []), examples.examples_total(len(report), failed))
     return 1 if failed else 0
+
+
+def _examples_table(runs: list):
+    """One spec's examples: a row each, ok or FAILS, and how many expectations hold."""
+    from rulewright.cli.tables import table      # (rich: loaded with the first table)
+    rows = [[run.name, run.title or run.name, "ok" if run.holds else "FAILS",
+             f"{sum(e.holds for e in run.expectations)} of {len(run.expectations)}"] for run in runs]
+    return table(["example", "title", "result", "expectations hold"], rows, right=(3,))
 
 
 def languages(text: str | None) -> list[str]:
@@ -285,9 +298,10 @@ def house_pages(path: str, args, loaded: dict, effects: dict) -> dict[str, str]:
     return out
 
 
-def measure_effects(path: str, args, loaded: dict, effects: dict, games: int) -> None:
+def measure_effects(path: str, args, loaded: dict, effects: dict, games: int, bar=None) -> None:
     """Play ``games`` seeded games of each house rule of ``path`` and of its base game (only
-    those whose rules changed since they were measured), into ``effects``."""
+    those whose rules changed since they were measured), into ``effects``; ``bar`` (a
+    ``tables.Bar``, or None) told of each game."""
     from rulewright.compiler.docgen import house                       # (lazy: the pages' and
     from rulewright.compiler.play.simulate import simulate            # the games' modules)
     p = Path(path)
@@ -301,10 +315,29 @@ def measure_effects(path: str, args, loaded: dict, effects: dict, games: int) ->
         if old is not None and old.get("games") == games and \
                 (old.get("base"), old.get("house")) == (house.fingerprint(base), house.fingerprint(program)):
             continue
-        print(f"measuring {f.name}: {games} games of the base game and of the house rule", file=sys.stderr)
-        effect = house.measure(program, base, games, simulate, Interpreter)
+        said = f"measuring {f.name}: {games} games of the base game and of the house rule"
+        bar.say(said) if bar is not None else print(said, file=sys.stderr)
+        effect = house.measure(program, base, games, _told_simulate(simulate, bar, f.name, games), Interpreter)
         if effect is not None:
             effects[f.name] = effect
+
+
+def _told_simulate(simulate, bar, name: str, games: int):
+    """``simulate`` that tells ``bar`` of each game: the base game's, then the house rule's
+    ("darwin_drought.rules: base game 3 of 20")."""
+    if bar is None:
+        return simulate
+    sides = iter(("base game", "house rule"))
+    bar.restart()           # (the time left: of this house rule's games)
+
+    def told(interp, mode, players, seeds):
+        side = next(sides, "house rule")
+        first = side == "base game"
+
+        def on_game(i, state):
+            bar.update(f"{name}: {side} {i + 1} of {games}", ((0 if first else games) + i + 1) / (2 * games))
+        return simulate(interp, mode, players, seeds, on_game=on_game)
+    return told
 
 
 def cmd_docs(args) -> int:
@@ -320,9 +353,12 @@ def cmd_docs(args) -> int:
         raise BadInputError(f"{effects_file}: a symbolic link: rulewright does not read the effects file of "
                             "--out through one (remove the link, or name the file with --effects FILE)")
     effects = house.read_effects(effects_file) if effects_file.exists() else {}
+    from rulewright.cli.tables import Bar, progress_wanted      # (the bar: loaded for docs only)
+    with Bar("docs --measure", bool(args.measure) and progress_wanted(args)) as bar:
+        for path in args.specs:
+            if args.measure:
+                measure_effects(path, args, loaded, effects, args.measure, bar)
     for path in args.specs:
-        if args.measure:
-            measure_effects(path, args, loaded, effects, args.measure)
         pages.extend(house_pages(path, args, loaded, effects).items())
         # the spec itself (a directory's own, or a one-file spec), then its variants' page
         specs = [t for t in _check_targets(path) if not t.endswith(".rules") or t == path]

@@ -3,8 +3,9 @@
 In:  a spec (or a variant file), ``--variant``, ``--against BASE``, the checks to run,
      the time limit and workers of each question, the games per mode, ``--json``,
      ``--out DIR``.
-Out: the findings as text (or JSON), its last line counting each status ("12 proved,
-     3 sampled, 0 refuted, could not tell: 2"), every finding it could not tell listed; a
+Out: the findings as text (or JSON): every finding it could not tell listed, a table of
+     the findings counted by check and status, and a last line counting each status
+     ("12 proved, 3 sampled, 0 refuted, could not tell: 2"); a
      progress bar on standard error while the checks run (on a terminal, not with
      ``--no-progress``); witness files in ``--out``; exit 0 when nothing is refuted (some
      findings UNKNOWN included: the text says so), 1 when a guarantee is broken (a
@@ -14,11 +15,13 @@ from __future__ import annotations
 
 import json
 import sys
-import time
 
 from rulewright.app import verifying
-from rulewright.cli import terminal
 from rulewright.cli.common import _load
+from rulewright.cli import tables
+from rulewright.cli.tables import Bar, table, write
+
+time_left = tables.time_left       # (where the bar's estimate was first written)
 
 
 def cmd_verify(args) -> int:
@@ -35,8 +38,28 @@ def cmd_verify(args) -> int:
     if args.json:
         print(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
     else:
-        print(report_text(report, everything=args.all))
+        *lines, last = report_text(report, everything=args.all).split("\n")
+        if lines:
+            print("\n".join(lines))
+        if report.findings:
+            write(counts_table(report))
+        print(last)
     return 1 if report.refuted() else 0
+
+
+STATUSES = (("PROVED", "proved"), ("SAMPLED", "sampled"), ("COUNTEREXAMPLE", "refuted"),
+            ("UNKNOWN", "could not tell"))
+
+
+def counts_table(report):
+    """The findings counted by check and status, a row per check and a row of totals."""
+    checks: dict[str, dict[str, int]] = {}
+    for f in report.findings:
+        row = checks.setdefault(f.check, dict.fromkeys(s for s, _ in STATUSES))
+        row[f.status] = (row.get(f.status) or 0) + 1
+    rows = [[check, *(str(row.get(s) or "") for s, _ in STATUSES)] for check, row in sorted(checks.items())]
+    rows.append(["total", *(str(sum(1 for f in report.findings if f.status == s)) for s, _ in STATUSES)])
+    return table(["check", *(w for _, w in STATUSES)], rows, right=(1, 2, 3, 4), bold_rows=(len(rows) - 1,))
 
 
 def report_text(report, everything: bool = False) -> str:
@@ -44,59 +67,12 @@ def report_text(report, everything: bool = False) -> str:
     return verifying.report_text(report, everything, verifying.COMMAND_LINE_OPTIONS)
 
 
-class _Progress:
-    """A progress bar on standard error (rich draws it on a terminal only; nothing is
-    written when standard error is a file or a pipe, nor with ``--no-progress``): how far
-    the checks are (it moves as each item of a check is done), the time taken, an
-    estimate of the time left, and what runs, in words.
-
-    The bar draws with control sequences of its own (a carriage return, cursor moves):
-    it writes them to the terminal underneath the printer (``terminal.raw``), the one
-    place that does. What it shows of the spec (the name of the definition being
-    checked) goes through ``terminal.visible`` first and is never read as rich markup;
-    nothing else is written through rich while it draws (no redirection of the streams:
-    a line printed meanwhile goes through the printer)."""
+class _Progress(Bar):
+    """verify's progress bar (``tables.Bar``): on a terminal only, not with
+    ``--no-progress`` (nor ``--quiet``): how far the checks are (it moves as each item of
+    a check is done), the time taken, an estimate of the time left, and what runs, in
+    words (the name of the definition being checked, through ``terminal.visible``, never
+    read as rich markup)."""
 
     def __init__(self, enabled: bool):
-        self.enabled = enabled and sys.stderr.isatty()
-        self.bar = self.task = None
-        self.started = time.monotonic()
-
-    def __enter__(self):
-        if self.enabled:
-            from rich.console import Console        # (rich draws the bar: loaded for a terminal only)
-            from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn  # (the same)
-            self.bar = Progress(TextColumn("verify", markup=False), BarColumn(),
-                                TextColumn("{task.percentage:>3.0f}%", markup=False),
-                                TimeElapsedColumn(), TextColumn("{task.fields[left]}", markup=False),
-                                TextColumn("{task.description}", markup=False),
-                                console=Console(file=terminal.raw(sys.stderr), markup=False, emoji=False,
-                                                highlight=False),
-                                transient=True, redirect_stdout=False, redirect_stderr=False)
-            self.bar.__enter__()
-            self.task = self.bar.add_task("", total=1.0, left="")
-        self.started = time.monotonic()
-        return self
-
-    def update(self, what: str, fraction: float) -> None:
-        if self.bar is not None:
-            self.bar.update(self.task, completed=fraction, description=terminal.visible(what[:70]),
-                            left=time_left(time.monotonic() - self.started, fraction))
-
-    def __exit__(self, *exc):
-        if self.bar is not None:
-            self.bar.__exit__(*exc)
-        return False
-
-
-def time_left(elapsed: float, fraction: float) -> str:
-    """An estimate of the time left, in words, at the pace so far ("" until there is one
-    to make: the first seconds, or nothing done yet)."""
-    if elapsed < 3 or fraction < 0.01 or fraction >= 1:
-        return ""
-    left = elapsed * (1 - fraction) / fraction
-    if left < 60:
-        return f"about {max(5, round(left / 5) * 5):.0f} s left"
-    if left < 3600:
-        return f"about {round(left / 60):.0f} min left"
-    return f"about {left / 3600:.1f} h left"
+        super().__init__("verify", enabled and sys.stderr.isatty())

@@ -4,6 +4,7 @@ give, ``check`` says "ok" only of what compiled. (``verify``'s summary: tests/ve
 test_honest_summary.py.)"""
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from helpers import run_command
@@ -48,7 +49,9 @@ def test_examples_count_the_one_that_fails(tmp_path):
     spec = write(tmp_path, TILES, "tiles.rules")
     code, out, err = run_command("examples", spec)
     assert code == 1, err
-    assert f"{spec}: example all_red (Four reds): ok" in out
+    assert f"{spec}: examples" in out           # (a table of the spec's examples, a row each)
+    assert re.search(r"^all_red +Four reds +ok +1 of 1$", out, re.M), out
+    assert re.search(r"^all_green +Four greens, as a misprint says +FAILS +0 of 1$", out, re.M), out
     assert f"{spec}: example all_green (Four greens, as a misprint says): FAILS" in out
     assert "(the rules give 4, the example says 5)" in out
     assert out.rstrip().splitlines()[-1] == "2 examples, 1 failing"
