@@ -397,11 +397,21 @@ def _shape(x, renames: dict[str, str], called: set[str]):
                 value = renames.get(value, value)
             out.append((f.name, _shape(value, renames, called)))
         return tuple(out)
-    try:
-        hash(x)
-    except TypeError:
-        return ("value", repr(x))
-    return ("value", type(x).__name__, x)
+    return _value_shape(x)
+
+
+def _value_shape(x):
+    """A value as what decides it: plain values as themselves, collections value by value,
+    anything else (a table of values with its 'else', a relation) by its type and its whole
+    printed form, so that two values are taken as equal only when nothing of them differs
+    (a value printed with a place in memory is never equal to another: the solver decides)."""
+    if x is None or isinstance(x, (bool, int, float, str)):
+        return ("value", type(x).__name__, x)
+    if type(x) in (tuple, list, frozenset, set):
+        items = [_value_shape(v) for v in x]
+        return (type(x).__name__, tuple(sorted(items, key=repr) if isinstance(x, (set, frozenset)) else items))
+    extra = {k: repr(v) for k, v in sorted(vars(x).items())} if hasattr(x, "__dict__") else {}
+    return ("object", type(x).__name__, repr(x), repr(extra))
 
 
 MOST_SPLIT = 256       # values of a parameter compared one by one at most
