@@ -203,7 +203,7 @@ def build_parser() -> argparse.ArgumentParser:
                     help="play every game on from the position of a state file (docs/state.md)")
     sm.add_argument("--against", metavar="SPEC",
                     help="also play the same seeds under this spec (the base game of a house rule) and compare")
-    json_option(sm, "print the totals (and each game's report) as JSON")
+    json_option(sm, "print the totals as JSON (each seat's mean score and share of wins with their intervals; docs/json.md)")
     sm.add_argument("--agent", choices=["random", "solver"], default="random",
                     help="random legal choices, or each turn the answer of the spec's playing query")
     sm.add_argument("--agent-query", metavar="QUERY", help="the query a solver agent plays")
