@@ -603,5 +603,60 @@ def cmd_show(args) -> int:
             out["resume"] = doc["resume"]
         print(json.dumps(out, indent=1, ensure_ascii=False))
         return 0
-    print("\n".join(state_io.show(state)))
+    from rulewright.cli import tables        # (rich draws the tables: loaded for the text only)
+    tables.write(*position_parts(state, state_io.show(state)))
     return 0
+
+
+def position_parts(state, lines: list[str]) -> list:
+    """A position for people (``state_io.show``'s ``lines``), the values it lists per seat
+    and per key as tables: a row per seat (each value that fits a cell: a number, a
+    word, a pile's size), a row per key; a seat's grids, piles and record lists below."""
+    from rulewright.cli.tables import table      # (rich: loaded with the first table)
+    program = state.interp.program
+    per_seat = [v for v in program.state.values() if v.per_seat]
+    by_key: dict[str, list] = {}
+    for v in program.state.values():
+        if v.keyed and not v.per_seat:
+            by_key.setdefault(v.per, []).append(v)
+    heads = {seat.title for seat in state.seats} | {f"per {per}" for per in by_key} | {"reports"}
+    # state_io.show's sections: the header and shared state, a seat's, a key's, the reports
+    sections: list[list[str]] = [[]]
+    for line in lines:
+        if line in heads and (not sections[-1] or sections[-1][-1] == ""):
+            sections.append([])
+        sections[-1].append(line)
+    parts: list = list(sections[0])
+    big = [v for v in per_seat if any(_in_a_section(state.per[v.name][seat]) for seat in state.seats)]
+    small = [v for v in per_seat if v not in big]
+    columns = [v for v in per_seat if v in small or all(isinstance(state.per[v.name][s], rt.Zone)
+                                                        for s in state.seats)]
+    if state.seats and columns:
+        rows = [[f"{seat.title} ({seat.name})", *(_cell_of(state.per[v.name][seat]) for v in columns)]
+                for seat in state.seats]
+        parts += [table(["seat", *(render.words(v.name) for v in columns)], rows, title="per seat"), ""]
+    for seat in state.seats if big else ():
+        parts.append(seat.title)
+        for var in big:
+            parts += render.block(var.name, state.per[var.name][seat], "  ")
+        parts.append("")
+    for per, vars_ in by_key.items():
+        rows = [[key, *(render.text(state.per[v.name][key], render.LONG_PILE) for v in vars_)]
+                for key in program.enums[per].values]
+        parts += [table([per, *(render.words(v.name) for v in vars_)], rows, title=f"per {per}"), ""]
+    for section in sections[1:]:
+        if section[0] == "reports":
+            parts += section
+    while parts and parts[-1] == "":
+        parts.pop()
+    return parts
+
+
+def _in_a_section(value) -> bool:
+    """A seat's value shown below the table (a grid, a list of records, a pile: its cards)."""
+    return isinstance(value, (rt.Board, rt.Zone)) or render.is_record_list(value)
+
+
+def _cell_of(value) -> str:
+    """A seat's value in a cell: a pile's size, else the value in words."""
+    return str(len(value)) if isinstance(value, rt.Zone) else render.text(value, render.LONG_PILE)

@@ -130,12 +130,45 @@ def cmd_diff(args) -> int:
     diffed = diff_specs(_load(args.base, args), _load(args.variant_spec, args), args.base, args.variant_spec)
     if args.json:
         print(json.dumps(diffed.data(), indent=2, ensure_ascii=False))
-    else:
+    elif diffed.empty:
         print("\n".join(diffed.lines()))
+    else:
+        from rulewright.cli import tables        # (rich draws the tables: loaded for the text only)
+        tables.write(*diff_parts(diffed.diff))
         if not diffed.empty:
             print(f"\nwhat these changes do in play, input by input: rulewright verify {args.variant_spec} "
                   f"--against {args.base}")
     return 0
+
+
+def diff_parts(d) -> list:
+    """What a variant changes, for people: a table of the changed, added and removed
+    definitions (a row each: kind, name, rule IDs, where), each one's text before and
+    after, and a table of what the changes can affect downstream."""
+    from rulewright.cli.tables import table      # (rich: loaded with the first table)
+    parts: list = [f"{d.base}  ->  {d.variant}", ""]
+    entries = [(what, e) for what, es in (("changed", d.changed), ("added", d.added), ("removed", d.removed))
+               for e in es]
+    counts = ", ".join(f"{n} {w}" for w, n in (("changed", len(d.changed)), ("added", len(d.added)),
+                                               ("removed", len(d.removed))) if n)
+    parts.append(table(["", "kind", "name", "rule IDs", "at"],
+                       [[what, e.kind, e.name, " ".join(e.rule_ids), str((e.after or e.before).span)]
+                        for what, e in entries], title=f"the definitions that differ ({counts})", keep=(4,)))
+    for what, e in entries:
+        ids = " [" + " ".join(e.rule_ids) + "]" if e.rule_ids else ""
+        parts += ["", f"{what}: {e.kind} {e.name}{ids}"]
+        parts += [f"    /// {t}".rstrip() for t in e.doc.splitlines()]
+        for mark, side in (("-", e.before), ("+", e.after)):
+            if side is not None:
+                parts.append(f"    {mark} {side.span}")
+                parts += [f"    {mark}   {t}" for t in side.text.splitlines()]
+    parts.append("")
+    if not d.downstream:
+        return parts + ["downstream: nothing else reads what changed"]
+    rows = [[n["kind"], n["name"], " ".join(n["rule_ids"][:4]) + (" ..." if len(n["rule_ids"]) > 4 else ""), n["at"]]
+            for n in d.downstream]
+    return parts + [table(["kind", "name", "rule IDs", "at"], rows,
+                          title=f"downstream: what the changes can affect ({len(d.downstream)})", keep=(3,))]
 
 
 def cmd_graph(args) -> int:

@@ -59,9 +59,10 @@ def cell(value) -> "object":
 
 
 def table(headers: list, rows: list[list], *, title: str | None = None, right: tuple[int, ...] = (),
-          bold_rows: tuple[int, ...] = (), header: bool = True):
+          bold_rows: tuple[int, ...] = (), header: bool = True, keep: tuple[int, ...] = ()):
     """A rich table: ``headers`` (texts), ``rows`` (lists of texts), the columns of the
-    indexes in ``right`` aligned right, the rows of ``bold_rows`` in bold (a total).
+    indexes in ``right`` aligned right, the rows of ``bold_rows`` in bold (a total), the
+    columns of ``keep`` never broken while the others can be (a place in a file).
 
     In:  texts of any origin (each goes through ``visible``).
     Out: a ``rich.table.Table`` for ``write`` (with a title: a group of the two)."""
@@ -71,8 +72,16 @@ def table(headers: list, rows: list[list], *, title: str | None = None, right: t
     utf = "utf" in (getattr(sys.stdout, "encoding", "") or "").lower()
     t = Table(box=box.SIMPLE_HEAD if utf else box.ASCII,
               show_edge=False, pad_edge=False, show_header=header, header_style="bold", safe_box=True, expand=False)
+    if keep:        # (kept whole only when the other columns still have room for their longest word)
+        def longest(i: int, words: bool) -> int:
+            texts = [terminal.visible(str(r[i])) for r in [headers, *rows]]
+            return max((len(w) for t in texts for w in (t.split() if words else [t])), default=0)
+        room = sum(longest(i, i not in keep) for i in range(len(headers))) + 3 * len(headers)
+        if room > width():
+            keep = ()
     for i, h in enumerate(headers):
-        t.add_column(cell(h), justify="right" if i in right else "left", overflow="fold")
+        t.add_column(cell(h), justify="right" if i in right else "left",
+                     overflow="ellipsis" if i in keep else "fold", no_wrap=i in keep)
     for n, row in enumerate(rows):
         t.add_row(*(cell(x) for x in row), style="bold" if n in bold_rows else None)
     if not title:

@@ -98,3 +98,23 @@ def test_no_colour_with_NO_COLOR_but_the_bar_still_draws():
 def test_no_bar_with_quiet():
     seen = _through_a_terminal(["simulate", str(TWO_PLAYER), "--games", "6", "--quiet"], ROOT)
     assert b"game 6 of 6" not in seen and b"6 game(s) in " in seen, seen[-2000:]
+
+
+def test_diff_lists_the_changed_rules_a_row_each():
+    code, out, err = run_command("diff", ROOT / "spec" / "darwins_choice",
+                                 ROOT / "spec" / "house_rules" / "darwin_no_cannibals.rules", env={"COLUMNS": "100"})
+    assert code == 0, err
+    assert "the definitions that differ (1 changed)" in out
+    assert re.search(r"^changed +rule +can_eat +DC-NUTR-14 ", out, re.M), out
+    assert "+   rule can_eat(h: species, t: species) [HR-DC-NO-OWN-PREY] =" in out      # (the texts, as they are)
+
+
+def test_show_lists_the_seats_values_in_a_table(tmp_path):
+    state = tmp_path / "pick2.json"
+    code, out, err = run_command("play", SAVANNA, "--players", "3", "--seed", "1", "--stop-at", "pick:2",
+                                 "--save-state", state)
+    assert code == 0, err
+    code, out, err = run_command("show", SAVANNA, "--state", state, env={"COLUMNS": "60"})
+    assert code == 0, err
+    assert re.search(r"^Player 2 \(p2\) +\d+$", out, re.M), out         # a row per seat: the size of the hand
+    assert "\nPlayer 2\n  board:" in out and "  hand (" in out                   # the grid and the cards below
