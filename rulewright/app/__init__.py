@@ -7,6 +7,7 @@ In:  what a user asks for, as values (a spec, its settings, tables and variants;
 Out: programs, positions, scores and query inputs, or a ``RulesError`` that names the
      setting, table or file at fault as that face spells it.
 
+    checking.py  specs compiled and checked, with their errors and warnings
     opening.py   a spec with its settings, tables and variants; a state file under the
                  rules it was played with
     scoring.py   grids scored as the players of one game

@@ -92,6 +92,7 @@ def build_parser() -> argparse.ArgumentParser:
                 "rulewright check house_rules/darwin_drought"))
     c.add_argument("paths", nargs="+", metavar="PATH",
                    help="spec folders or .rules files (a folder: its spec, its variants and the specs below it)")
+    json_option(c, "print each spec's result (its size, or its errors) and its warnings as JSON")
     common(c)
     df = new_command("diff", "what a variant changes, adds and removes, and what that can affect",
                  ("rulewright diff darwins_choice house_rules/darwin_no_cannibals",))

@@ -9,13 +9,11 @@ import json
 import sys
 from pathlib import Path
 
-from rulewright.compiler.syntax import ast as A
 from rulewright.compiler import files as files_mod, graph as rules_graph, load
 from rulewright.compiler.diagnostics import BadInputError, RulesError
-from rulewright.compiler.variants import lost_checkpoints
 
 from rulewright.cli.common import UsageError, _load, _overrides
-from rulewright.compiler.loader import _Specs, unread_settings, parse_files, spec_files
+from rulewright.compiler.loader import _Specs, parse_files, spec_files
 from rulewright.compiler.interpret import Interpreter
 # (the pages' modules, the examples' and the games' load with the commands that use them:
 # check loads none of them)
@@ -76,51 +74,24 @@ def _within(named: str, found: list[Path]) -> list[Path]:
 
 
 def cmd_check(args) -> int:
-    code = 0
-    base_unread: dict[str, set] = {}     # base spec -> its switches and params no rule reads
-    warned: set = set()                  # (span, checkpoint) of the lost checkpoints already said
+    """Specs compiled and checked (the job: ``app.checking``), printed: ``ok`` and the size of
+    each, or its error (once when a variant fails where its base did); warnings on standard
+    error; with ``--json`` all of it as data on standard output."""
+    from rulewright.app.checking import check_specs     # (lazy, as every job below the commands)
     paths = [t for path in args.paths for t in _check_targets(path)]
-    shown: dict[str, str] = {}           # an error's text -> the first path that gave it
-    for path in paths:
-        try:
-            program = _load(path, args)
-        except RulesError as exc:
-            if isinstance(exc, UsageError):
-                raise                    # the command line's mistake, whatever the spec
-            text = exc.render()
-            key = "\n".join(f"{d.span}: {d.message}" for d in exc.diagnostics)   # (hints list a spec's own names)
-            if key in shown:             # a variant failing where its base does: said once
-                print(f"error: {path}: the same error as {shown[key]}, above", file=sys.stderr)
-            else:
-                shown[key] = path
-                print(text, file=sys.stderr)
-            code = max(code, exc.exit_code)
+    checked = check_specs(paths, lambda path, sets: _load(path, args, sets), passes=(UsageError,))
+    code = max([c.error.exit_code for c in checked if c.error is not None], default=0)
+    if getattr(args, "json", False):
+        print(json.dumps({"ok": code == 0, "specs": [c.data() for c in checked]}, indent=2, ensure_ascii=False))
+        return code
+    for c in checked:
+        if c.error is not None:
+            print(f"error: {c.path}: the same error as {c.same_as}, above" if c.same_as else c.error.render(),
+                  file=sys.stderr)
             continue
-        ids = {t for d in program.definitions.values() for t in A.tagged_ids(d)}
-        print(f"ok: {path}: {program.title}: {len(program.definitions)} definitions, "
-              f"{len(ids)} rule IDs")
-        known = set()
-        if program.variants:             # only what the variants leave unread
-            base = program.variants[0].extends
-            if base not in base_unread:
-                try:
-                    base_unread[base] = set(unread_settings(_load(base, args)))
-                except RulesError:       # a --set of a name only the variant has
-                    base_unread[base] = set(unread_settings(_load(base, args, {})))
-            known = base_unread[base]
-        for name, v, ch in lost_checkpoints(program):
-            if (ch.span, name) in warned:      # a variant of a variant checked after it
-                continue
-            warned.add((ch.span, name))
-            print(f"{ch.span}: warning: variant '{v}' takes away the checkpoint '{name}' ({ch.action} {ch.kind} "
-                  f"'{ch.name}'): positions saved there and --stop-at {name} no longer find it", file=sys.stderr)
-        for name in unread_settings(program):
-            if name in known:
-                continue
-            d = program.definitions[name]
-            kind = "switch" if name in program.switches else "param"
-            print(f"{d.name_span}: warning: {kind} '{name}' is read by no rule of {program.title}: "
-                  "setting it changes nothing", file=sys.stderr)
+        print(f"ok: {c.path}: {c.title}: {c.definitions} definitions, {c.rule_ids} rule IDs")
+        for w in c.warnings:
+            print(w.render(), file=sys.stderr)
     return code
 
 

@@ -70,3 +70,16 @@ def test_the_api_names_a_setting_no_rule_reads_as_the_api_takes_it(tmp_path):
         rulewright.load(v, settings={"hyena_range": "manhattan"})
     said = caught.value.render()
     assert "settings['hyena_range']: no rule of" in said and "--set" not in said
+
+
+def test_check_says_each_spec_as_data_with_its_errors(capsys, tmp_path):
+    good = ROOT / "spec" / "ecosystem_savanna" / "variants" / "two_player.rules"
+    bad = tmp_path / "bad.rules"
+    bad.write_text('game bad "Bad"\ndef x = y + 1\n', encoding="utf-8")
+    code, out, err = run_main(capsys, "check", good, bad, "--json")
+    data = json.loads(out)
+    assert code == 1 and data["ok"] is False and not err
+    first, second = data["specs"]
+    assert first["ok"] and first["definitions"] > 0 and first["title"].startswith("Ecosystem: Savanna")
+    assert not second["ok"] and second["errors"][0]["at"].startswith(str(bad))
+    assert "'y'" in second["errors"][0]["message"]

@@ -24,6 +24,11 @@ STR, INT, NUM, BOOL, ARR, OBJ, NULL = "string", "integer", "number", "boolean", 
 # "nested": keys of the objects one level down ("key[]": each item of an array), all
 # required
 SCHEMAS: dict[str, dict] = {
+    "check": {
+        "required": {"ok": BOOL, "specs": ARR},
+        "optional": {},
+        "nested": {"specs[]": {"path": STR, "ok": BOOL, "warnings": ARR}},
+    },
     "score": {
         "required": {"players": ARR},
         "optional": {"state": STR},                         # with --state FILE
@@ -103,6 +108,7 @@ RUNS: dict[str, list[list[str]]] = {
                "--time-limit", "1", "--workers", "1", "--json"]],
     "verify": [["verify", RHINOS, "--check", "property", "--games", "0", "--time-limit", "5", "--workers", "1",
                 "--json"]],
+    "check": [["check", SAVANNA, "--json"]],
     "diff": [["diff", "spec/darwins_choice", "spec/house_rules/darwin_no_cannibals.rules", "--json"]],
     "examples": [["examples", SAVANNA, "--json"]],
     "list": [["list", "--json"]],
