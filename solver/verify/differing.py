@@ -67,19 +67,24 @@ def differs(variant: I.Program, base: I.Program, time_limit: float, workers: int
                                        "(the same rule, written otherwise): this change changes nothing"))
             continue
         target = _comparable(variant, base, name)
-        if target is None:
-            decided = _what_decides(variant, base, name)
-            if decided is not None:
-                if positions is None:
-                    positions = sample_positions(base, n_positions, time_limit=time_limit)
-                out.append(_compared_on_positions(variant, base, name, *decided, positions))
-                compared += 1
-                differing += out[-1].status == "PROVED"
+        decided = _what_decides(variant, base, name) if target is None else None
+        if target is None and decided is None:
             continue
-        params, typ, node = target
+        node = target[2] if target is not None else decided[1]
         if progress:
             progress(f"differs {name}")
         span = node.name_span
+        if target is None and not (direct and set(direct) <= same_everywhere):
+            if positions is None:
+                positions = sample_positions(base, n_positions, time_limit=time_limit)
+            if not positions:
+                skip("differs", name, "what decides the game is compared on positions of seeded games: "
+                                      "none sampled (--positions 0)")
+                continue
+            out.append(_compared_on_positions(variant, base, name, *decided, positions))
+            compared += 1
+            differing += out[-1].status == "PROVED"
+            continue
         if name not in direct and direct and set(direct) <= same_everywhere:
             # what reads only definitions equal on every input is equal: nothing to solve
             compared += 1
@@ -89,6 +94,7 @@ def differs(variant: I.Program, base: I.Program, time_limit: float, workers: int
                                        f"changes ({', '.join(direct)}) only through values proved the same on "
                                        "every input"))
             continue
+        params, typ, _ = target
         body = _params_domain(variant, params, span, skip, "differs", name, on_position=True)
         if body is None:
             continue
