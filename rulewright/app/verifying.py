@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
-from rulewright.compiler.diagnostics import BadInputError
+from rulewright.compiler.diagnostics import BadInputError, did_you_mean
 
 DEFAULT_GAMES = 50          # (as solver/verify/run.py: its module loads with the solver)
 DEFAULT_POSITIONS = 3
@@ -29,10 +29,11 @@ class Options:
     everything: str             # every finding shown, with its witness
     listed: str                 # where every check not run is listed
     time_limit: str             # a longer time limit
+    only: str = "--only"        # the definitions looked at
 
 
-COMMAND_LINE_OPTIONS = Options("--check", "--against", "--all", "--json", "--time-limit")
-PYTHON_OPTIONS = Options("checks=", "against=", "text(everything=True)", ".not_checked", "time_limit=")
+COMMAND_LINE_OPTIONS = Options("--check", "--against", "--all", "--json", "--time-limit", "--only")
+PYTHON_OPTIONS = Options("checks=", "against=", "text(everything=True)", ".not_checked", "time_limit=", "only=")
 
 
 def checks_named(given: Iterable[str] | None, words: Options = COMMAND_LINE_OPTIONS) -> set[str] | None:
@@ -51,10 +52,11 @@ def checks_named(given: Iterable[str] | None, words: Options = COMMAND_LINE_OPTI
 def verify_rules(program, spec: str, *, base=None, against: str = "", checks: set[str] | None = None,
                  time_limit: float = DEFAULT_TIME_LIMIT, workers: int = 2, games: int = DEFAULT_GAMES,
                  positions: int = DEFAULT_POSITIONS, progress: Callable[[str, float], None] | None = None,
-                 words: Options = COMMAND_LINE_OPTIONS):
+                 words: Options = COMMAND_LINE_OPTIONS, only: list[str] | None = None):
     """The checks of ``checks`` run on ``program`` (all by default; with a ``base``, the
     spec ``against`` names: only ``differs`` by default). ``progress(what, fraction)`` is
-    told as each step and each item of a step begins."""
+    told as each step and each item of a step begins. ``only``: the definitions, scorings
+    and properties to look at (each must be one of the spec's)."""
     from rulewright.solver.verify.run import verify      # (OR-Tools loads only for the commands that solve)
     if base is not None:
         if base.name != program.name:
@@ -65,8 +67,15 @@ def verify_rules(program, spec: str, *, base=None, against: str = "", checks: se
     elif checks is not None and "differs" in checks:
         raise BadInputError(f"{words.check} differs compares a variant with its base: name the base with "
                             f"{words.against} BASE")
+    if only:
+        known = set(program.funcs) | set(program.scorings) | set(program.properties)
+        for name in only:
+            if name not in known:
+                hint = did_you_mean(name, known) or "a definition, scoring or property of the spec"
+                raise BadInputError(f"{words.only} {name}: no definition, scoring or property of that name in "
+                                    f"{spec} ({hint})")
     return verify(program, spec, checks, time_limit=time_limit, workers=workers, games=games, base=base,
-                  positions=positions, progress=progress)
+                  positions=positions, progress=progress, only=set(only) if only else None)
 
 
 def report_text(report, everything: bool = False, words: Options = COMMAND_LINE_OPTIONS) -> str:

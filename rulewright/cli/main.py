@@ -252,6 +252,9 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--against", metavar="BASE",
                    help="the base game of the variant: find inputs on which they disagree (check 'differs')")
     v.add_argument("--check", action="append", metavar="KIND,...", help=f"only these checks: {CHECK_HELP}")
+    v.add_argument("--only", action="append", metavar="NAME,...",
+                   help="only these definitions, scorings and properties (repeatable; the sampled games still "
+                        "play the whole game), e.g. --only score,herd_bonus")
     v.add_argument("--time-limit", type=_positive(float, "a number of seconds above 0"), default=10.0,
                    metavar="SECONDS", help="time limit of each question to the solver (default 10)")
     v.add_argument("--workers", type=_positive(int, f"a whole number from 1 to {MOST_WORKERS}", most=MOST_WORKERS),

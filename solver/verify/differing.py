@@ -41,7 +41,7 @@ from rulewright.solver.verify.proofs import (_grid_files, _ids, _local, _params_
 
 
 def differs(variant: I.Program, base: I.Program, time_limit: float, workers: int, skip,
-            progress=None, n_positions: int = 3) -> list[Finding]:
+            progress=None, n_positions: int = 3, only: set[str] | None = None) -> list[Finding]:
     """The semantic side of ``diff``: for every definition a variant changes (and every one
     downstream of a change) that both programs have, with parameters over domains, an
     input on which base and variant disagree, or a proof that none exists in the domain.
@@ -57,6 +57,8 @@ def differs(variant: I.Program, base: I.Program, time_limit: float, workers: int
     files_of: dict[str, list] = {}
     same_everywhere: set[str] = set()     # direct changes proved the same on every value of their types
     for name in dict.fromkeys(names):
+        if only is not None and name not in only:
+            continue
         if name in direct and _same_once_folded(variant, base, name, set(names) - same_everywhere):
             node = (variant.funcs.get(name) or variant.scorings[name]).node
             compared += 1

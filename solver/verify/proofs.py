@@ -40,6 +40,11 @@ class Prover:
         self.count = 0
         self.wanted_positions = positions
         self._positions: list | None = None
+        self.only: set[str] | None = None      # the definitions, scorings and properties to check (None: all)
+
+    def wants(self, name: str) -> bool:
+        """Whether a definition, scoring or property is among those to check."""
+        return self.only is None or name in self.only
 
     @property
     def positions(self) -> list:
@@ -196,7 +201,7 @@ def rules_hold(prover: Prover, skip: Callable[[str, str, str], None], progress=N
     program = prover.program
     out = []
     rules = [fd for fd in program.funcs.values() if fd.kind == "rule" and fd.body is not None
-             and "__before_" not in fd.name]
+             and "__before_" not in fd.name and prover.wants(fd.name)]
     for fd in rules:
         if progress:
             progress(f"rule {fd.name}")
@@ -309,7 +314,7 @@ def properties(prover: Prover, skip, progress=None) -> list[Finding]:
     the sampled positions: a counterexample there is real; none is SAMPLED evidence."""
     program = prover.program
     out = []
-    for prop in program.properties.values():
+    for prop in (p for p in program.properties.values() if prover.wants(p.name)):
         if progress:
             progress(f"property {prop.name}")
         node = prop.node
@@ -393,7 +398,7 @@ def ranges(prover: Prover, skip, progress=None) -> list[Finding]:
                 and "__before_" not in fd.name]
     out = []
     for name, owner, params, node, typ, step in targets:
-        if "__before_" in name:
+        if "__before_" in name or not prover.wants(owner):
             continue
         if progress:
             progress(f"range {name}")
@@ -485,7 +490,7 @@ def choosable(prover: Prover, skip, progress=None, budget: float = 60.0) -> list
     program = prover.program
     out = []
     for fd in program.funcs.values():
-        if fd.kind != "rule" or fd.body is None or "__before_" in fd.name or not fd.params:
+        if fd.kind != "rule" or fd.body is None or "__before_" in fd.name or not fd.params or not prover.wants(fd.name):
             continue
         enum_params = [(i, p, t) for i, (p, t) in enumerate(fd.params)
                        if isinstance(t, EnumT) and t.name in program.enums]

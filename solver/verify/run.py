@@ -37,8 +37,10 @@ _GAME_SHARE = 0.3
 def verify(program: I.Program, spec: str, kinds: set[str] | None = None, time_limit: float = 10.0,
            workers: int = 2, games: int = DEFAULT_GAMES, base: I.Program | None = None,
            positions: int = DEFAULT_POSITIONS,
-           progress: Callable[[str, float], None] | None = None) -> Report:
-    """Run the checks of ``kinds`` (all by default; ``differs`` needs ``base``).
+           progress: Callable[[str, float], None] | None = None, only: set[str] | None = None) -> Report:
+    """Run the checks of ``kinds`` (all by default; ``differs`` needs ``base``); ``only``:
+    the definitions, scorings and properties the checks over definitions look at (None:
+    all; the sampled games still play the whole game).
     ``progress(what, fraction)`` is told what runs and how far the checks are: as each
     step begins and as each of its items does (see ``_Told``)."""
     kinds = set(CHECKS if kinds is None else kinds)
@@ -47,6 +49,7 @@ def verify(program: I.Program, spec: str, kinds: set[str] | None = None, time_li
     report = Report(spec)
     report.games = games if kinds & set(sampled.SAMPLED_KINDS) else 0
     prover = proofs.Prover(program, time_limit, workers, positions)
+    prover.only = only
     skip = report.not_checked.append
 
     def skipped(check: str, name: str, why: str) -> None:
@@ -56,7 +59,7 @@ def verify(program: I.Program, spec: str, kinds: set[str] | None = None, time_li
     if kinds & {"never_holds", "always_holds"}:
         steps.append(("never_holds", lambda tell: proofs.rules_hold(prover, skipped, tell)))
     if "unused" in kinds:
-        steps.append(("unused", lambda tell: static.unused(program)))
+        steps.append(("unused", lambda tell: [f for f in static.unused(program) if prover.wants(f.definition)]))
     if "range" in kinds:
         steps.append(("range", lambda tell: proofs.ranges(prover, skipped, tell)))
     if "choosable" in kinds:
@@ -65,7 +68,7 @@ def verify(program: I.Program, spec: str, kinds: set[str] | None = None, time_li
         steps.append(("property", lambda tell: proofs.properties(prover, skipped, tell)))
     if "differs" in kinds:
         steps.append(("differs", lambda tell: differing.differs(program, base, time_limit, workers, skipped, tell,
-                                                                    positions)))
+                                                                    positions, only)))
     wanted = kinds & set(sampled.SAMPLED_KINDS)
     if wanted and games > 0:
         steps.append(("games", lambda tell: sampled.sample(program, games, wanted, progress=tell,

@@ -35,3 +35,17 @@ def test_verify_asks_under_the_steady_plan_unless_told_otherwise(monkeypatch):
     monkeypatch.setenv(solving.PLAN_VARIABLE, "wall")
     run.verify(program, "spec/ecosystem_savanna", {"unused"}, games=0)
     assert seen == [solving.STEADY, solving.WALL]
+
+
+def test_only_looks_at_the_definitions_named(capsys):
+    """--only: the checks over definitions look at those named; a name the spec does not
+    have is refused with a close one."""
+    from helpers import run_main
+    thirst = ROOT / "tests" / "verify" / "corpus" / "savanna_thirst.rules"
+    code, out, err = run_main(capsys, "verify", thirst, "--check", "range", "--only", "thirst", "--time-limit", "2",
+                              "--json", "--no-progress")
+    assert code == 0, err
+    import json
+    assert {f["definition"] for f in json.loads(out)["findings"]} == {"thirst"}
+    code, out, err = run_main(capsys, "verify", thirst, "--only", "thrist", "--no-progress")
+    assert code == 2 and "--only thrist: no definition, scoring or property" in err and "'thirst'" in err
