@@ -512,7 +512,7 @@ class Game:
         grid_type(self.program)
         boards = [g if isinstance(g, Grid) else self.grid(g) for g in grids]
         scored = score_grids(self.program, [g.board for g in boards],
-                             [f"Player {i + 1}" for i in range(len(boards))], self.interpreter)
+                             [f"Player {i + 1}" for i in range(len(boards))], self.interpreter, warned=False)
         out = []
         for g, res in zip(boards, scored.results):
             steps = dict(res.steps) if isinstance(res, rt.Score) else {}

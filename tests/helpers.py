@@ -246,8 +246,34 @@ def darwin_position(doc: dict, prog=None):
 def spec(tmp_path: Path, text: str, name: str = "t.rules") -> Path:
     """A spec (or variant) file ``name`` with ``text``, written in ``tmp_path``."""
     path = tmp_path / name
-    path.write_text(text)
+    path.write_text(text, encoding="utf-8")
     return path
+
+
+# A small game of tiles: its cards, a 2 x 2 grid and its scoring (TILES), and a game of two
+# rounds in which each seat picks a tile (TILES_PLAY): what tests of whole commands write
+TILES = """
+game tiles "Tiles"
+enum colour { red, green, blue }
+grid board: 2 by 2 of colour
+def worth(c: colour) = if c == red then 2 else if c == green then 1 else 0
+scoring points(g: board) {
+  step tiles = sum(worth(g[x]) for x in cells(g) if g[x] != none)
+}
+"""
+TILES_PLAY = """
+state { placed: int }
+procedure turn(p: seat) {
+  choose c in colour by p
+  set placed = placed + worth(c)
+  checkpoint turn_end
+}
+mode standard "Standard" players 1..2 {
+  seats players
+  repeat 2 { for p in players { do turn(p) } }
+  report placed = placed
+}
+"""
 
 
 def check_golden(stage: str, name: str, text: str, update: bool) -> None:

@@ -42,9 +42,10 @@ class Scored:
     broken: list = field(default_factory=list)      # invariants "else warn" the grids break together
 
 
-def score_grids(program, boards: list, titles: list[str], interp=None) -> Scored:
+def score_grids(program, boards: list, titles: list[str], interp=None, warned: bool = True) -> Scored:
     """``boards`` scored as the players of one game (titled ``titles``): each set into the
-    seat's grid of a new state, then the outcome called for each seat."""
+    seat's grid of a new state, then the outcome called for each seat; with ``warned``, the
+    invariants written "else warn" that the grids break together are looked for too."""
     if program.outcome is None:
         raise BadInputError(f"{program.root}: the spec has no 'outcome' to score with")
     var = grid_variable(program)
@@ -55,7 +56,7 @@ def score_grids(program, boards: list, titles: list[str], interp=None) -> Scored
         state.per[var][seat] = board
     # (the invariants that describe a whole game's position are not the grids': only "else warn" ones)
     broken = [b for b in broken_invariants(interp, state, only=lambda inv: getattr(inv.node, "warn", False))
-              if not b.unevaluable]
+              if not b.unevaluable] if warned else []
     results = [interp.call(program.outcome, seat, state=state) for seat in seats]
     return Scored(interp, state, seats, results, broken)
 

@@ -5,29 +5,10 @@ test_honest_summary.py.)"""
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
-from helpers import run_command
+from helpers import TILES as HELPER_TILES, TILES_PLAY, run_command, spec as write
 
-TILES = """
-game tiles "Tiles"
-enum colour { red, green, blue }
-grid board: 2 by 2 of colour
-def worth(c: colour) = if c == red then 2 else if c == green then 1 else 0
-scoring points(g: board) {
-  step tiles = sum(worth(g[x]) for x in cells(g) if g[x] != none)
-}
-state { placed: int }
-procedure turn(p: seat) {
-  choose c in colour by p
-  set placed = placed + worth(c)
-  checkpoint turn_end
-}
-mode standard "Standard" players 1..2 {
-  seats players
-  repeat 2 { for p in players { do turn(p) } }
-  report placed = placed
-}
+TILES = HELPER_TILES + TILES_PLAY + """
 example all_red "Four reds" {
   let g = grid board { red red red red }
   expect points(g) == 8
@@ -37,12 +18,6 @@ example all_green "Four greens, as a misprint says" {
   expect points(g) == 5
 }
 """
-
-
-def write(tmp_path: Path, text: str, name: str) -> Path:
-    path = tmp_path / name
-    path.write_text(text, encoding="utf-8")
-    return path
 
 
 def test_examples_count_the_one_that_fails(tmp_path):

@@ -7,45 +7,23 @@ terminal."""
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
-from helpers import run_command
+from helpers import TILES as HELPER_TILES, TILES_PLAY, run_command, spec as write
 
 from rulewright.cli.verify import _Progress, report_text, time_left
 from rulewright.compiler import load
 from rulewright.solver.verify.findings import Finding, Report
 from rulewright.solver.verify.run import verify
 
-ROOT = Path(__file__).resolve().parents[1]
-while not (ROOT / "pyproject.toml").is_file():
-    ROOT = ROOT.parent
 
-TILES = """
-game tiles "Tiles"
-enum colour { red, green, blue }
-grid board: 2 by 2 of colour
-def worth(c: colour) = if c == red then 2 else if c == green then 1 else 0
-scoring points(g: board) {
-  step tiles = sum(worth(g[x]) for x in cells(g) if g[x] != none)
-}
+TILES = HELPER_TILES + """
 property red_pays "A red tile pays" { choose c in colour where c == red
   holds worth(c) == 2 }
 property none_negative "No tile costs" { choose c in colour
   holds worth(c) >= 0 }
 property at_most_two "No tile pays more than 2" { choose c in colour
   holds worth(c) <= 2 }
-state { placed: int }
-procedure turn(p: seat) {
-  choose c in colour by p
-  set placed = placed + 1
-  checkpoint turn_end
-}
-mode standard "Standard" players 1..2 {
-  seats players
-  repeat 2 { for p in players { do turn(p) } }
-  report placed = placed
-}
-"""
+""" + TILES_PLAY
 
 # games of some ten seconds each: a time limit well under that stops every one of them
 SLOW_GAMES = """game slow "Slow"
@@ -57,12 +35,6 @@ mode m "M" players 1..2 {
   do loop()
 }
 """
-
-
-def write(tmp_path: Path, text: str, name: str) -> Path:
-    path = tmp_path / name
-    path.write_text(text, encoding="utf-8")
-    return path
 
 
 def test_an_unknown_finding_is_listed_and_counted_never_all_well():
