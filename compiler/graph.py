@@ -19,6 +19,7 @@ none, which every spec's resolution runs, needs nothing of it.
 from __future__ import annotations
 
 import json
+import weakref
 from typing import TYPE_CHECKING
 
 from rulewright.compiler.syntax import ast as A
@@ -79,6 +80,27 @@ def _acyclic(after: dict[str, list[str]]) -> bool:
 
 def _span_text(span: Span) -> str:
     return f"{span.file}:{span.line}:{span.col}"
+
+
+# the graphs of programs alive, by the program's id (a program is not hashable); each
+# leaves with its program
+_GRAPHS: dict[int, tuple] = {}
+
+
+def shared(program) -> nx.DiGraph:
+    """The rules graph of ``program``, built once for as long as the program lives, for
+    readers that do not change it (the rulebook of each language and version, the diff of
+    a variant against its base)."""
+    kept = _GRAPHS.get(id(program))
+    if kept is not None and kept[0]() is program:
+        return kept[1]
+    g = build(program)
+    try:
+        ref = weakref.ref(program, lambda _, key=id(program): _GRAPHS.pop(key, None))
+    except TypeError:               # (a program that cannot be weakly referenced: built each time)
+        return g
+    _GRAPHS[id(program)] = (ref, g)
+    return g
 
 
 def build(program) -> nx.DiGraph:

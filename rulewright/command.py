@@ -20,7 +20,9 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return _said(INTERRUPTED)
-    code = command(argv)
+    # (every command's frames in a block of the frame stack of their own: compiler/stack.py)
+    from rulewright.compiler.stack import roomy     # lazy: with the command line
+    code = roomy(command, argv)
     return _said(code) if code == INTERRUPTED else code
 
 

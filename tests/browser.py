@@ -33,3 +33,17 @@ def serving(folder):
         yield f"http://127.0.0.1:{server.server_address[1]}"
     finally:
         server.shutdown()
+
+
+def without_search(context, index: str):
+    """The site's search index answered, in ``context``, by one with the same settings and
+    no page: every page starts the search in a worker that reads the whole index (5 MB,
+    four languages' pipelines) as soon as it loads, which is most of a page's cost in a
+    headless browser; tests that read pages and not search results need none of it (the
+    search tests keep the real index)."""
+    import json
+    from pathlib import Path
+    config = json.loads(Path(index).read_text(encoding="utf-8"))["config"]
+    body = json.dumps({"config": config, "docs": []})
+    context.route("**/search/search_index.json",
+                  lambda route: route.fulfill(status=200, content_type="application/json", body=body))

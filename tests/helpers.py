@@ -31,6 +31,14 @@ LETTERS = {"W": "water", "P": "prairie", "T": "tree", "G": "gazelle", "Z": "zebr
            "R": "rhino"}            # the card spec/house_rules/savanna_rhinos.rules adds
 
 
+def separate_cache() -> str:
+    """A cache folder for the commands of tests that must not touch the user's cache (their
+    own process or the ones they start): one per user in the system's temporary folder,
+    shared by the tests and by runs (its entries are keyed by what they were made from,
+    like every cache folder), so that each command does not compile every spec again."""
+    return str(Path(tempfile.gettempdir()) / f"rulewright-test-cache-{os.getuid()}")
+
+
 def run_main(capsys, *argv) -> tuple[int, str, str]:
     """The command line run in this process: (exit code, standard output, standard error);
     an internal error or a traceback fails the test."""

@@ -19,6 +19,7 @@ themselves; control characters are shown visibly (``\\x1b``).
 """
 from __future__ import annotations
 
+import functools
 import html
 import re
 import urllib.parse
@@ -92,8 +93,15 @@ def cell(s) -> str:
 def fence(body, lang: str = "") -> list[str]:
     """``body`` as a block of code, highlighted (``rules``) or plain: written as HTML by
     Pygments, every character of the body escaped, so no text of a rule is ever raw in
-    the page (a fenced block would hold it as it is, for the renderer to escape)."""
-    body = visible(str(body)).replace("\t", "    ")
+    the page (a fenced block would hold it as it is, for the renderer to escape). (The
+    same definition is shown in every language and every version's rulebook: each body
+    is highlighted once.)"""
+    return list(_fenced(str(body), lang))
+
+
+@functools.lru_cache(maxsize=8192)
+def _fenced(body: str, lang: str) -> tuple[str, ...]:
+    body = visible(body).replace("\t", "    ")
     lexer = RulesLexer() if lang == "rules" else TextLexer()
     made = highlight(body, lexer, HtmlFormatter(cssclass="highlight", wrapcode=True)).rstrip("\n")
     # and Markdown's syntax in its texts written as references: a block nested in another
@@ -101,7 +109,7 @@ def fence(body, lang: str = "") -> list[str]:
     made = re.sub(r"[^<>]+(?=<|$)", lambda m: _no_handler(m.group().translate(_INERT)), made)
     # a blank line would end the HTML block for Markdown: an empty span keeps it whole
     lines = [line if line.strip() else "<span></span>" for line in made.split("\n")]
-    return ['<div class="rw-code" markdown="0">', *lines, "</div>"]
+    return ('<div class="rw-code" markdown="0">', *lines, "</div>")
 
 
 def attr(s) -> str:
@@ -183,6 +191,7 @@ def _tags(line: str) -> str:
             at = i + 1
 
 
+@functools.lru_cache(maxsize=65536)         # (the same lines come back in every language and version)
 def _inline(line: str) -> str:
     line = _tags(line)
     line = _LINK.sub(lambda m: m.group() if _PLAIN_TARGET.match(line, m.end()) else "]&#40;", line)

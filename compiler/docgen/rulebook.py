@@ -84,7 +84,7 @@ class Book:
         self.guarantees = guarantees
         self.base = base            # a variant's rulebook links only what the base's reference has
         self.prefixes = tuple(v.name for v in reversed(program.variants))
-        self.g = rules_graph.build(program)
+        self.g = rules_graph.shared(program)
         self.defs = {d.name: d for f in program.files for d in f.definitions if not isinstance(d, A.Game)}
         self.suffix = "" if lang == "en" else f".{lang}"
         self.ref_page = f"{ref_name or name}_reference{self.suffix}.md"

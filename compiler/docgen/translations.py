@@ -191,8 +191,12 @@ class _Lines:
 _CHARSET = re.compile(r"charset\s*=\s*([^\s;]+)", re.I)
 
 
-def load_catalogue(spec_dir: Path, lang: str, roots: list[Path] | None = None) -> polib.POFile:
+def load_catalogue(spec_dir: Path, lang: str, roots: list[Path] | None = None, *,
+                   shared: bool = False) -> polib.POFile:
     """The catalogue ``i18n/<lang>.po`` of a spec directory (a new one when there is none).
+    ``shared``: for a reader that only looks words up (a ``Translator``), the catalogue
+    parsed once for the same text (every check on the file is still made each time);
+    otherwise a catalogue of its own, which the caller may change and save.
 
     It is read as every file a spec names: only inside the allowed folders (``roots``;
     by default the folder tree of the spec, ``--root`` and the games rulewright ships:
@@ -216,6 +220,22 @@ def load_catalogue(spec_dir: Path, lang: str, roots: list[Path] | None = None) -
         raise BadInputError(replace(where, hint="a catalogue is UTF-8 text (its header says charset=UTF-8): "
                                                 "save it as UTF-8")) from None
     register_source(str(path), text)
+    if shared:
+        key = (str(path), text)
+        if key not in _SHARED:
+            if len(_SHARED) >= 64:
+                _SHARED.clear()
+            _SHARED[key] = _parsed(path, text)
+        return _SHARED[key]
+    return _parsed(path, text)
+
+
+# catalogues parsed for readers that only look words up, by their file and text
+_SHARED: dict[tuple[str, str], polib.POFile] = {}
+
+
+def _parsed(path: Path, text: str) -> polib.POFile:
+    """The catalogue ``text`` read from ``path`` parsed, or one located ``BadInputError``."""
     try:
         po = polib.pofile(_Lines(text), encoding="utf-8", wrapwidth=0)
     except Exception as exc:        # noqa: BLE001 (polib's parser on a file from anyone: any failure is the file's)
@@ -325,7 +345,7 @@ class Translator:
     def for_spec(cls, spec_dir: Path | None, lang: str) -> "Translator":
         if lang == "en" or spec_dir is None:
             return cls(lang)
-        return cls(lang, [load_catalogue(spec_dir, lang)])
+        return cls(lang, [load_catalogue(spec_dir, lang, shared=True)])
 
     @classmethod
     def for_files(cls, paths, lang: str) -> "Translator":
@@ -340,4 +360,4 @@ class Translator:
                     if d not in dirs:
                         dirs.append(d)
                     break
-        return cls(lang, [load_catalogue(d, lang) for d in dirs])
+        return cls(lang, [load_catalogue(d, lang, shared=True) for d in dirs])

@@ -6,6 +6,7 @@ Out: the spec files with every change applied and what each variant changed (``A
 from __future__ import annotations
 
 
+import functools
 import re
 from dataclasses import replace
 from pathlib import Path
@@ -186,6 +187,11 @@ def order(chains: list[list[str]]) -> list[str]:
     return out
 
 
+@functools.lru_cache(maxsize=1024)       # (the same few files, for each of thousands of errors)
+def _resolved(path: str) -> str:
+    return str(Path(path).resolve())
+
+
 def removed_note(diag: Diagnostic, applied: list[Applied]) -> Diagnostic:
     """A reference to a removed definition: say which variant removed it. An error in
     a file the variants do not own that names a definition a variant overrides: point
@@ -199,8 +205,8 @@ def removed_note(diag: Diagnostic, applied: list[Applied]) -> Diagnostic:
                 return replace(diag, notes=tuple(diag.notes) + ((ch.span, f"variant '{info.name}' removes "
                                                                           f"'{ch.name}' here"),),
                                hint="remove or override what uses it too")
-    theirs = {str(Path(info.path).resolve()) for info in applied}
-    if str(Path(diag.span.file).resolve()) in theirs:
+    theirs = {_resolved(info.path) for info in applied}
+    if _resolved(diag.span.file) in theirs:
         return diag
     gone = re.match(r"no procedure of this spec makes a choice '(\w+)'", diag.message)
     if gone:            # a query's play of a choice a variant's procedure no longer makes

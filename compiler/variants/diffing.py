@@ -167,7 +167,7 @@ def diff(base, variant) -> SpecDiff:
     for e in out.removed:
         if e.name in said:
             e.removal_doc, e.removal_ids = said[e.name].doc, said[e.name].rule_ids
-    gb, ga = rules_graph.build(variant), rules_graph.build(base)
+    gb, ga = rules_graph.shared(variant), rules_graph.shared(base)
     touched = [e.name for e in out.changed + out.added]
     # a row removed changes its table or enum for what reads them
     touched += [e.name.split(".")[0] for e in out.removed if e.kind == "row"]

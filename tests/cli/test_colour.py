@@ -16,7 +16,7 @@ import pytest
 
 from rulewright.cli import terminal
 from rulewright.cli.terminal import MessageStream
-from helpers import ROOT, run_main as run
+from helpers import ROOT, run_main as run, separate_cache
 
 RED = b"\x1b[1;31m"
 BROKEN = 'game tiny "Tiny"\n/// The answer.\ndef answer [T-1] = 1 +\n'
@@ -27,7 +27,7 @@ def _through_a_terminal(args: list[str], cwd: Path, env: dict | None = None, tim
     standard input empty), the environment's NO_COLOR left out unless ``env`` sets it."""
     master, slave = pty.openpty()
     environment = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
-    environment.update({"RULEWRIGHT_CACHE": "off", "TERM": "xterm-256color", **(env or {})})
+    environment.update({"RULEWRIGHT_CACHE": separate_cache(), "TERM": "xterm-256color", **(env or {})})
     proc = subprocess.Popen([sys.executable, "-m", "rulewright", *args], cwd=cwd, stdin=subprocess.DEVNULL,
                             stdout=slave, stderr=slave, env=environment)
     os.close(slave)
@@ -89,7 +89,7 @@ def test_no_colour_with_no_color_before_the_command(broken):
 
 def test_plain_bytes_in_a_pipe(broken):
     done = subprocess.run([sys.executable, "-m", "rulewright", "check", "tiny"], cwd=broken, capture_output=True,
-                          env={**os.environ, "RULEWRIGHT_CACHE": "off", "TERM": "xterm-256color"}, timeout=120)
+                          env={**os.environ, "RULEWRIGHT_CACHE": separate_cache(), "TERM": "xterm-256color"}, timeout=120)
     assert done.returncode == 1 and b"error:" in done.stderr
     assert b"\x1b" not in done.stderr + done.stdout
 

@@ -19,7 +19,7 @@ try:
 except ImportError:             # pragma: no cover - the dev install has it
     sync_playwright = None
 
-from browser import CHROMIUM, FLAGS, serving
+from browser import CHROMIUM, FLAGS, serving, without_search
 
 pytestmark = [
     pytest.mark.xdist_group("site"),    # one worker builds the site for every test that reads it
@@ -68,6 +68,7 @@ def test_every_page_loads_clean(site, browser):
     checked: dict = {}
     problems = []
     context = browser.new_context(viewport={"width": 1280, "height": 900})
+    without_search(context, out / "search" / "search_index.json")
     # a few tabs load their pages at once (a page spends most of its load waiting, not
     # computing); each tab's own console errors are its page's
     tabs = []
@@ -120,8 +121,10 @@ def _page_problems(page, errors: list, path: str, base: str, checked: dict) -> l
 
 
 def test_the_language_switcher_reaches_the_same_page(site, browser):
-    _, base = site
-    page = browser.new_page()
+    out, base = site
+    context = browser.new_context()
+    without_search(context, out / "search" / "search_index.json")
+    page = context.new_page()
     page.goto(base + "/rules/darwins_choice/", wait_until="load")
     targets = page.evaluate("() => [...document.querySelectorAll('.md-select__link')].map(a => a.href)")
     for lang in LANGS:
@@ -130,7 +133,7 @@ def test_the_language_switcher_reaches_the_same_page(site, browser):
         page.goto(wanted[0], wait_until="load")
         assert page.evaluate("() => document.documentElement.lang").startswith(lang)
         assert page.locator("h1").first.inner_text() != "Darwin's Choice" or lang != "zh"
-    page.close()
+    context.close()
 
 
 @pytest.mark.parametrize("lang, card", [("fr/", "Guépard"), ("es/", "Guepardo"), ("zh/", "猎豹"), ("", "cheetah")])
@@ -153,7 +156,9 @@ def test_every_house_rule_prints_on_one_page(site, browser):
     out, base = site
     rules = sorted(p.parent.name for p in (out / "rules").glob("house_*/index.html") if p.parent.name != "house_rules")
     assert len(rules) >= 20
-    page = browser.new_page()
+    context = browser.new_context()
+    without_search(context, out / "search" / "search_index.json")
+    page = context.new_page()
     longer = []
     for lang in ("", "fr/"):
         for name in rules:
@@ -164,5 +169,5 @@ def test_every_house_rule_prints_on_one_page(site, browser):
             pages = pdf.count(b"/Type /Page") - pdf.count(b"/Type /Pages")
             if pages != 1:
                 longer.append(f"{lang}{name}: {pages} pages")
-    page.close()
+    context.close()
     assert not longer, longer

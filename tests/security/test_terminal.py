@@ -21,7 +21,7 @@ import pytest
 
 from rulewright.cli import main
 from rulewright.cli.terminal import VisibleStream, raw, visible
-from helpers import ROOT, run_main as run
+from helpers import ROOT, run_main as run, separate_cache
 
 SAVANNA = ROOT / "spec" / "ecosystem_savanna"
 
@@ -36,8 +36,8 @@ RAW = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\
 
 
 @pytest.fixture(autouse=True)
-def _cache_off(monkeypatch, tmp_path):
-    monkeypatch.setenv("RULEWRIGHT_CACHE", "off")
+def _separate_cache(monkeypatch, tmp_path):
+    monkeypatch.setenv("RULEWRIGHT_CACHE", separate_cache())
     monkeypatch.chdir(tmp_path)
 
 
@@ -298,7 +298,7 @@ def test_the_human_seat(capsys, tmp_path, monkeypatch):
 def _through_a_terminal(args: list[str], cwd: Path, send: bytes = b"", timeout: float = 120) -> bytes:
     """What a command writes to a pseudo-terminal, every byte."""
     master, slave = pty.openpty()
-    env = {**os.environ, "RULEWRIGHT_CACHE": "off", "TERM": "xterm-256color"}
+    env = {**os.environ, "RULEWRIGHT_CACHE": separate_cache(), "TERM": "xterm-256color"}
     proc = subprocess.Popen([sys.executable, "-m", "rulewright", *args], cwd=cwd, stdin=slave, stdout=slave,
                             stderr=slave, close_fds=True, env=env)
     os.close(slave)

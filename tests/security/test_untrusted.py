@@ -14,15 +14,15 @@ from rulewright.compiler import files, load
 from rulewright.compiler.interpret import Interpreter
 from rulewright.compiler.interpret.codegen import vetted as _vetted
 from rulewright.cli import main
-from helpers import ROOT, rel, run_main as run
+from helpers import ROOT, rel, run_main as run, separate_cache
 
 DARWIN = ROOT / "spec" / "darwins_choice"
 SAVANNA = ROOT / "spec" / "ecosystem_savanna"
 
 
 @pytest.fixture(autouse=True)
-def _cache_off(monkeypatch):
-    monkeypatch.setenv("RULEWRIGHT_CACHE", "off")
+def _separate_cache(monkeypatch):
+    monkeypatch.setenv("RULEWRIGHT_CACHE", separate_cache())
 
 
 

@@ -12,15 +12,15 @@ from pathlib import Path
 import pytest
 
 from rulewright.cli import main
-from helpers import ROOT, run_main as run
+from helpers import ROOT, run_main as run, separate_cache
 
 DARWIN = ROOT / "spec" / "darwins_choice"
 TWO_PLAYER_SAVANNA = ROOT / "spec" / "ecosystem_savanna" / "variants" / "two_player.rules"
 
 
 @pytest.fixture(autouse=True)
-def _cache_off(monkeypatch):
-    monkeypatch.setenv("RULEWRIGHT_CACHE", "off")
+def _separate_cache(monkeypatch):
+    monkeypatch.setenv("RULEWRIGHT_CACHE", separate_cache())
 
 
 

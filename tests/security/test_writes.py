@@ -18,15 +18,15 @@ import pytest
 from rulewright.cli import main
 from rulewright.compiler import files
 from rulewright.compiler.diagnostics import BadInputError
-from helpers import ROOT, run_main as run
+from helpers import ROOT, run_main as run, separate_cache
 
 SAVANNA = ROOT / "spec" / "ecosystem_savanna"
 VICTIM = "the victim's own text\n"
 
 
 @pytest.fixture(autouse=True)
-def _cache_off(monkeypatch, tmp_path):
-    monkeypatch.setenv("RULEWRIGHT_CACHE", "off")
+def _separate_cache(monkeypatch, tmp_path):
+    monkeypatch.setenv("RULEWRIGHT_CACHE", separate_cache())
     monkeypatch.chdir(tmp_path)
 
 
