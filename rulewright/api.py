@@ -24,7 +24,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from rulewright.app import diffing, examples as examples_job, simulating, verifying
+from rulewright.app import diffing, examples as examples_job, playing, simulating, verifying
 from rulewright.app.asking import ask, query_named, read_inputs
 from rulewright.app.faces import PYTHON
 from rulewright.app.opening import Request, open_position, open_spec
@@ -173,20 +173,40 @@ class Position:
     def to_json(self) -> dict:
         return state_io.dump(self.state, seed=self.seed)
 
-    def play(self, *, seed: int | None = None, stop_at: str | None = None, choices=None) -> "Played":
-        """The game on from this position, as ``rulewright play --from``: a position of a
-        played game (or a saved one) goes on exactly as it would have, unless given a
-        ``seed``; one written by hand goes on from its checkpoint with ``seed`` (0 by
-        default). ``choices``: the seats' first choices (see ``Game.play``)."""
+    def _start(self):
+        """Where this position's game goes on from (``resume.start``)."""
         if self._doc is None:       # a played game's own position
             doc = {**state_io.dump(self.state, seed=self.seed), "resume": resume.entry(self.state)}
         else:
             doc = self._doc
-        begin = resume.start(self.state, doc, self._path, self._text)
-        factory = _scripted(choices)
-        state = resume.play_from(self.state.interp, begin, seed=seed, agent_factory=factory,
+        return playing.start_from(self.game.program, self.state, doc, self._path, self._text, playing.PYTHON_WORDS)
+
+    def play(self, *, seed: int | None = None, stop_at: str | None = None, choices=None,
+             agent: str = "random", agent_seats=None, seat_agents: dict | None = None,
+             agent_query: str | None = None, agent_inputs: dict | None = None,
+             agent_time_limit: float = playing.DEFAULT_AGENT_TIME_LIMIT) -> "Played":
+        """The game on from this position, as ``rulewright play --from``: a position of a
+        played game (or a saved one) goes on exactly as it would have, unless given a
+        ``seed``; one written by hand goes on from its checkpoint with ``seed`` (0 by
+        default). ``choices``: the seats' first choices; the agents as ``Game.play``'s."""
+        start = self._start()
+        seating = _seating(agent, agent_seats, seat_agents, agent_query, agent_inputs, agent_time_limit)
+        factory = _scripted(choices, _agent_factory(self.game.program, self.state.seats, seating))
+        state = resume.play_from(self.state.interp, start.begin, seed=seed, agent_factory=factory,
                                  stop_at=_label(stop_at))
         return Played(self.game, state.seed, state.mode, dict(state.reports), state.stopped, state)
+
+    def simulate(self, *, games: int = 20, seed: int = 1, progress=None, agent: str = "random",
+                 agent_seats=None, seat_agents: dict | None = None, agent_query: str | None = None,
+                 agent_inputs: dict | None = None,
+                 agent_time_limit: float = playing.DEFAULT_AGENT_TIME_LIMIT) -> "Simulation":
+        """``games`` seeded games played on from this position (seeds ``seed``, ``seed + 1``,
+        ...), summed up as ``Game.simulate`` (as ``rulewright simulate --from``); the agents
+        as ``Game.play``'s."""
+        start = self._start()
+        seating = _seating(agent, agent_seats, seat_agents, agent_query, agent_inputs, agent_time_limit)
+        return self.game._simulated(start.mode, start.players, _seeds(games, seed), None, seating, progress,
+                                    start=start.begin, start_path=None if self._path.startswith("<") else self._path)
 
     def __getitem__(self, name: str):
         """A shared value of the state by name, or a per-seat one as a dict by seat name."""
@@ -285,8 +305,17 @@ class Simulation:
     wins with its interval), and with ``against``, the other spec's and the difference
     game by game (paired by seed)."""
 
-    def __init__(self, game: "Game", simulated):
+    def __init__(self, game: "Game", simulated, seating: playing.Seating | None = None,
+                 start_path: str | None = None):
         self.game, self._sim = game, simulated
+        self._seating = seating or playing.Seating()
+        self._start_path = start_path
+
+    @property
+    def agents(self) -> dict[str, dict]:
+        """Each solver seat's doings summed over the games (``asked``, ``answered``,
+        ``from_answers``, ``at_random``); empty with random agents."""
+        return dict(self._sim.mine.solver_agents)
 
     @property
     def games(self) -> int:
@@ -313,12 +342,17 @@ class Simulation:
         return simulating.differences_data(self._sim.differences())
 
     def to_json(self) -> dict:
-        return simulating.simulation_data(self._sim)
+        return simulating.simulation_data(self._sim, self._seating.agent, self._start_path)
 
     def _head(self) -> str:
-        sim = self._sim
+        sim, seating = self._sim, self._seating
+        who = "random agents" if seating.agent == "random" else \
+            f"{seating.agent} agents ({','.join(seating.seats) if seating.seats else 'every player'})"
+        who += "".join(f", {seat} {kind}" for seat, kind in seating.own.items())
         head = (f"{sim.mine.program.title}: {sim.mode.title or sim.mode.name}, {sim.players} player(s), "
-                f"{self.games} game(s) (seeds {sim.seeds[0]}..{sim.seeds[-1]}), random agents")
+                f"{self.games} game(s) (seeds {sim.seeds[0]}..{sim.seeds[-1]}), {who}")
+        if sim.start is not None:
+            head += f"\nfrom {self._start_path or 'the position'}: each game plays on from there"
         return head + (f"\nagainst {sim.theirs.program.title} ({sim.theirs.spec}), the same seeds" if sim.theirs else "")
 
     def __repr__(self) -> str:
@@ -533,14 +567,22 @@ class Game:
         return m
 
     def play(self, players: int | None = None, *, seed: int = 0, mode: str | None = None,
-             stop_at: str | None = None, choices=None) -> Played:
-        """A whole seeded game with random legal agents (or up to a checkpoint,
-        ``"turn:9"``), as ``rulewright play``. ``choices``: the choices the seats make
-        first, in order (``play --choices``): a file, or a list of ``{"seat": "p1",
-        "choice": "k", "value": "lion"}`` (``Played.log`` lists them)."""
+             stop_at: str | None = None, choices=None, agent: str = "random", agent_seats=None,
+             seat_agents: dict | None = None, agent_query: str | None = None, agent_inputs: dict | None = None,
+             agent_time_limit: float = playing.DEFAULT_AGENT_TIME_LIMIT) -> Played:
+        """A whole seeded game (or up to a checkpoint, ``"turn:9"``), as ``rulewright
+        play``. ``choices``: the choices the seats make first, in order (``play
+        --choices``): a file, or a list of ``{"seat": "p1", "choice": "k", "value":
+        "lion"}`` (``Played.log`` lists them). The seats' agents: ``agent`` ("random" or
+        "solver") plays ``agent_seats`` (names or titles, a list or "p1,p3"; every player by
+        default), the other players at random; ``seat_agents`` gives single seats theirs
+        (``{"p2": "solver"}``); a solver seat plays the answers of ``agent_query`` (the
+        spec's only playing query by default) with ``agent_inputs``
+        (``{"objective": "adaptation"}``), ``agent_time_limit`` seconds a question."""
         m = self._mode(mode, players)
         n = players if players is not None else m.min_players
-        factory = _scripted(choices)
+        seating = _seating(agent, agent_seats, seat_agents, agent_query, agent_inputs, agent_time_limit)
+        factory = _scripted(choices, _agent_factory(self.program, self.interpreter.seats_for(m, n), seating))
         state = self.interpreter.play(m.name, n, seed, stop_at=_label(stop_at), agent_factory=factory)
         return Played(self, seed, m.name, dict(state.reports), state.stopped, state)
 
@@ -596,22 +638,30 @@ class Game:
         return Game(open_spec(request), path, request)
 
     def simulate(self, players: int | None = None, *, games: int = 20, seed: int = 1, against=None,
-                 mode: str | None = None, progress=None) -> Simulation:
-        """``games`` seeded games (seeds ``seed``, ``seed + 1``, ...) with random agents, as
-        ``rulewright simulate``: each report summed up with 95% intervals (a seat's mean
-        score, its share of wins). ``against``: another version of the game (a Game, or a
-        spec: the base game of a house rule), played on the same seeds and compared game by
-        game. ``progress(what, fraction)`` is told after each game."""
-        if not isinstance(games, int) or isinstance(games, bool) or games < 1:
-            raise BadInputError(f"games={games!r}: a whole number of games from 1")
+                 mode: str | None = None, progress=None, agent: str = "random", agent_seats=None,
+                 seat_agents: dict | None = None, agent_query: str | None = None, agent_inputs: dict | None = None,
+                 agent_time_limit: float = playing.DEFAULT_AGENT_TIME_LIMIT) -> Simulation:
+        """``games`` seeded games (seeds ``seed``, ``seed + 1``, ...), as ``rulewright
+        simulate``: each report summed up with 95% intervals (a seat's mean score, its share
+        of wins). ``against``: another version of the game (a Game, or a spec: the base game
+        of a house rule), played on the same seeds and compared game by game. The seats'
+        agents as ``play``'s (random by default). ``progress(what, fraction)`` is told after
+        each game."""
         m = self._mode(mode, players)
         n = players if players is not None else m.min_players
         other = self._against(against) if against is not None else None
-        sim = simulating.simulate_games(self.program, self.path, m, n, list(range(seed, seed + games)),
+        seating = _seating(agent, agent_seats, seat_agents, agent_query, agent_inputs, agent_time_limit)
+        return self._simulated(m, n, _seeds(games, seed), other, seating, progress)
+
+    def _simulated(self, mode, players: int, seeds: list[int], other, seating, progress, start=None,
+                   start_path: str | None = None) -> Simulation:
+        def agents(program, seats):
+            return _agent_factory(program, seats, seating)
+        sim = simulating.simulate_games(self.program, self.path, mode, players, seeds,
                                         against=other.program if other else None,
-                                        against_spec=other.path if other else "", progress=progress,
-                                        spelling=PYTHON)
-        return Simulation(self, sim)
+                                        against_spec=other.path if other else "", start=start, agents=agents,
+                                        progress=progress, spelling=PYTHON)
+        return Simulation(self, sim, seating, start_path)
 
     def verify(self, *, against=None, checks=None, time_limit: float = verifying.DEFAULT_TIME_LIMIT,
                workers: int = 2, games: int = verifying.DEFAULT_GAMES,
@@ -645,14 +695,34 @@ class Game:
         return Examples(examples_job.run_spec_examples(self.program, self.path, self.interpreter))
 
 
-def _scripted(given):
+def _scripted(given, then=None):
     """The agent factory of ``play(choices=...)``: the choices of a file, or of a list of
-    values, played first (then random agents)."""
+    values, played first, then the seats' agents (``then``; random ones by default)."""
     if given is None:
-        return script.scripted_factory([], "<choices>")
+        return script.scripted_factory([], "<choices>", then)
     if isinstance(given, (str, Path)):
-        return script.scripted_factory(script.read_choices(str(given)), str(given))
-    return script.scripted_factory(script.entries_of(list(given)), "<choices>")
+        return script.scripted_factory(script.read_choices(str(given)), str(given), then)
+    return script.scripted_factory(script.entries_of(list(given)), "<choices>", then)
+
+
+def _seating(agent, agent_seats, seat_agents, agent_query, agent_inputs, time_limit) -> playing.Seating:
+    """The agents' parameters of ``play`` and ``simulate`` as the application's seating."""
+    if isinstance(agent_seats, str):
+        agent_seats = agent_seats.split(",")
+    return playing.Seating(agent, tuple(agent_seats) if agent_seats is not None else None, dict(seat_agents or {}),
+                           agent_query, {k: str(v) for k, v in (agent_inputs or {}).items()}, time_limit)
+
+
+def _agent_factory(program, seats, seating: playing.Seating):
+    """The seats' agents (``app.playing``); None: every seat random."""
+    kinds = playing.seat_agents(seats, seating, playing.PYTHON_WORDS)
+    return playing.agent_factory(program, kinds, seating, playing.PYTHON_WORDS)
+
+
+def _seeds(games, seed: int) -> list[int]:
+    if not isinstance(games, int) or isinstance(games, bool) or games < 1:
+        raise BadInputError(f"games={games!r}: a whole number of games from 1")
+    return list(range(seed, seed + games))
 
 
 def _label(stop_at: str | None) -> str | None:

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
 from rulewright.app.opening import Request, open_spec
+from rulewright.app.playing import solver_agents
 from rulewright.compiler.diagnostics import NEUTRAL, BadInputError, RulesError, Spelling
 from rulewright.compiler.interpret import Interpreter
 from rulewright.compiler.play.simulate import Summary, compare, simulate
@@ -117,13 +118,6 @@ def simulate_games(program, spec: str, mode, players: int, seeds: list[int], *, 
             raise
         runs.append(Run(prog, path, summary, done))
     return Simulated(mode, players, list(seeds), runs, start)
-
-
-def solver_agents(state) -> dict:
-    """Seat name -> what its solver agent did in a game (none for other agents)."""
-    from rulewright.solver.agent import SolverAgent, summary       # (OR-Tools loads only when a seat needs the solver)
-    return {seat.name: summary(agent) for seat in state.seats
-            if isinstance(agent := state.agents.get(seat.index), SolverAgent)}
 
 
 # ------------------------------------------------------------------ what both faces show

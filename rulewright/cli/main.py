@@ -123,6 +123,7 @@ def build_parser() -> argparse.ArgumentParser:
                          "none)")
     dc.add_argument("--effects", metavar="FILE",
                     help="the measured effects of the house rules (default: OUT/effects.json)")
+    json_option(dc, "print the files written (and the house rules measured) as JSON instead of a line each")
     dc.add_argument("--no-verify", action="store_true",
                     help="do not prove the spec's properties (their status reads 'not verified')")
     common(dc)
@@ -137,6 +138,7 @@ def build_parser() -> argparse.ArgumentParser:
     tl.add_argument("--lang", metavar="LANG,...", help="the languages (default: fr,es,zh)")
     tl.add_argument("--check", action="store_true",
                     help="write nothing; exit 1 when a text has no current translation")
+    json_option(tl, "print each catalogue's counts and its texts to do as JSON")
     tl.add_argument("--show", type=_whole("a whole number"), default=10, metavar="N",
                     help="list up to N stale and missing texts per language (default 10)")
     common(tl)

@@ -16,15 +16,16 @@ from rulewright.compiler.semantics import runtime as rt, render
 from rulewright.compiler.diagnostics import (BadInputError, Diagnostic, RulesError, Span, did_you_mean,
                                              whole_number)
 from rulewright.compiler.semantics.render import board_lines, score_lines, text_value
-from rulewright.compiler.types import BoardT, SeatT
+from rulewright.compiler.types import BoardT
 
 from rulewright.cli.common import (UsageError, _blame_settings, _given_settings, _load, _load_state, _pick_mode,
                                    _request, _write)
+from rulewright.app import playing
 from rulewright.app.faces import COMMAND_LINE
 from rulewright.app.opening import same_file as _same_file
 from rulewright.app.scoring import grid_type, score_data, score_grids
-from rulewright.compiler.play.inputs import read_grid, parse_value
-from rulewright.compiler.interpret import Interpreter, locate, RandomAgent
+from rulewright.compiler.play.inputs import read_grid
+from rulewright.compiler.interpret import Interpreter, locate
 from rulewright.compiler.play.checks import invariant_note, invariant_watcher
 from rulewright.compiler.ir import checkpoint_names
 # (the variants', the state files' and the resumed games' modules load with play and show:
@@ -188,25 +189,13 @@ def _narrative(state) -> list[str]:
 
 def _start_of(args):
     """The program and the position of ``--from FILE`` (read under the settings it was
-    saved with), as a place to resume from."""
-    from rulewright.compiler.play import resume, state_io          # (lazy: see the imports)
+    saved with), as a place to resume from (``app.playing.start_from``)."""
+    from rulewright.compiler.play import state_io          # (lazy: see the imports)
     program, position, doc = _load_state(argparse.Namespace(**{**vars(args), "state": args.from_state}))
     _, text = state_io.read_document(args.from_state)
-    begin = resume.start(position, doc, args.from_state, text)
-    mode = program.modes[begin.mode]
-    if args.mode and args.mode != mode.name:
-        raise UsageError(f"--mode {args.mode}: the position of {args.from_state} is of the mode '{mode.name}'")
-    players = sum(1 for s in position.seats if s.kind == "player") - \
-        sum(1 for s in mode.seats if s.name is not None and s.kind == "player")
-    if args.players is not None and args.players != players:
-        raise UsageError(f"--players {args.players}: the position of {args.from_state} has {players} players")
-    if begin.checkpoint and args.stop_at:
-        name, _, count = args.stop_at.partition(":")
-        if name in position.checkpoints and int(count or 1) <= position.checkpoints[name]:
-            raise UsageError(f"--stop-at {args.stop_at}: the position stands at {begin.checkpoint}, where the "
-                             f"game has reached '{name}' {position.checkpoints[name]} time(s): give a later one "
-                             f"({name}:{position.checkpoints[name] + 1})")
-    return program, begin, mode, players
+    start = playing.start_from(program, position, doc, args.from_state, text, playing.COMMAND_LINE_WORDS,
+                               mode=args.mode, players=args.players, stop_at=args.stop_at)
+    return program, start.begin, start.mode, start.players
 
 
 def _choices_made(made: list) -> str:
@@ -330,7 +319,7 @@ def cmd_play(args) -> int:
                "reports": {k: render.jsonable(v, state=True) for k, v in state.reports.items()},
                "state": doc,
                "choices": sum(1 for e in state.log if e.kind == "choose"),
-               **({"solver_agents": agents} if (agents := _solver_agents(state)) else {}),
+               **({"solver_agents": agents} if (agents := playing.solver_agents(state)) else {}),
                "seconds": round(seconds, 3)}
         print(json.dumps(out, indent=2, ensure_ascii=False))
         return 0
@@ -348,14 +337,14 @@ def cmd_play(args) -> int:
     if state.stopped:
         print()
         print(f"stopped at {state.stopped}; state written to {args.save_state}")
-    agents = _solver_agents(state)
+    agents = playing.solver_agents(state)
     if agents:
         print()
         print(f"solver agents ({next(iter(agents.values()))['query'].replace('_', '-')}):")
         titles = {s.name: s.title for s in state.seats}
         for seat, a in agents.items():
             random = ", ".join(f"{n} {c}" for n, c in a["at_random"].items())
-            print(f"  {titles[seat]}: " + _agent_words(a["asked"], a["answered"], a["from_answers"],
+            print(f"  {titles[seat]}: " + playing.agent_words(a["asked"], a["answered"], a["from_answers"],
                                                         sum(a["at_random"].values()))
                   + (f" ({random})" if random else ""))
     for name, value in state.reports.items():
@@ -437,7 +426,7 @@ def cmd_simulate(args) -> int:
     for run in sim.runs:
         for seat, t in run.solver_agents.items():
             print(f"solver agent {seat}{f' ({run.spec})' if args.against else ''}: "
-                  + _agent_words(t["asked"], t["answered"], t["from_answers"], t["at_random"]))
+                  + playing.agent_words(t["asked"], t["answered"], t["from_answers"], t["at_random"]))
     return 0
 
 
@@ -477,121 +466,31 @@ def simulation_tables(sim) -> list:
     return parts
 
 
-def _agent_words(asked: int, answered: int, from_answers: int, at_random: int) -> str:
-    """What a solver seat did, as play and simulate say it."""
-    return (f"asked {asked} time(s), {answered} answered; {from_answers} choice(s) from the answers, "
-            f"{at_random} at random")
-
-
-def _solver_agents(state) -> dict:
-    """Seat name -> what its solver agent did (none for random agents)."""
-    from rulewright.app.simulating import solver_agents      # (the games' modules load with play, not score)
-    return solver_agents(state)
-
-
-AGENT_KINDS = ("random", "solver", "human")
-
-
-def _seat_agents(seats, args) -> dict[str, str]:
-    """The agent of each player's seat: --agent for --agent-seats (all by default), the
-    others random, then each --seat SEAT=AGENT."""
-    players = [s.name for s in seats if s.kind == "player"]
-    titles = {s.title: s.name for s in seats if s.kind == "player"}
-
-    def seat_name(name: str, option: str) -> str:
-        if name in players:
-            return name
-        if name in titles:
-            return titles[name]
-        hint = did_you_mean(name, players) or "players: " + ", ".join(players)
-        raise UsageError(f"{option}: '{name}' is not a player's seat of this game ({hint})")
-    if args.agent_seats is not None and not args.agent_seats.strip():
-        raise UsageError("--agent-seats takes the seats --agent plays, e.g. p1,p3 (left out: every player), "
-                         "not an empty list")
-    kinds = dict.fromkeys(players, "random")
-    if args.agent_seats and args.agent == "random":
-        raise UsageError("--agent-seats goes with --agent solver or --agent human (the seats that agent plays)")
-    for name in (args.agent_seats.split(",") if args.agent_seats else players):
-        kinds[seat_name(name.strip(), "--agent-seats")] = args.agent
-    allowed = AGENT_KINDS if "human" in _choices_of(args) else AGENT_KINDS[:2]
+def _seating(args) -> "playing.Seating":
+    """The seating the command line gives: --agent, --agent-seats, --seat SEAT=AGENT,
+    --agent-query, --agent-input NAME=VALUE, --agent-time-limit."""
+    own: dict[str, str] = {}
     for item in getattr(args, "seat", None) or []:
         name, sep, kind = item.partition("=")
         if not sep or not name.strip():
             raise UsageError(f"--seat takes SEAT=AGENT, e.g. --seat p1=human, not {item!r}")
-        if kind.strip() not in allowed:
-            hint = "a human seat plays with 'play'" if kind.strip() == "human" else "agents: " + ", ".join(allowed)
-            raise UsageError(f"--seat {item}: no agent '{kind.strip()}' here ({hint})")
-        kinds[seat_name(name.strip(), "--seat")] = kind.strip()
-    if (args.agent_query or args.agent_input) and not {"solver", "human"} & set(kinds.values()):
-        raise UsageError("--agent-query and --agent-input go with a solver seat (--agent solver) or a human "
-                         "seat (its suggestions)")
-    return kinds
+        own[name.strip()] = kind.strip()
+    seats = tuple(args.agent_seats.split(",")) if args.agent_seats is not None else None
+    seating = playing.Seating(args.agent, seats, own, args.agent_query,
+                              time_limit=args.agent_time_limit)
+    return playing.with_inputs(seating, args.agent_input or [], playing.COMMAND_LINE_WORDS)
 
 
-def _choices_of(args) -> tuple:
-    return ("human",) if args.command == "play" else ()
+def _seat_agents(seats, args) -> dict[str, str]:
+    """The agent of each player's seat (``app.playing.seat_agents``): a human seat plays
+    with 'play' only."""
+    return playing.seat_agents(seats, _seating(args), playing.COMMAND_LINE_WORDS,
+                               human_allowed=args.command == "play")
 
 
 def _agents(program, args, kinds: dict[str, str], human=None, made: list | None = None):
-    """The agent factory of 'play' and 'simulate': each seat's agent (random, a query's
-    answers, a person at the terminal); None when every seat plays at random. ``made``
-    gets each solver agent made (what the progress bar counts)."""
-    if set(kinds.values()) <= {"random"}:
-        return None
-    query = _playing_query(program, args, required="solver" in kinds.values())
-    inputs = _agent_inputs(program, query, args.agent_input or []) if query else {}
-
-    def factory(seat, seed):
-        mine = seed * 1_000_003 + seat.index
-        kind = kinds.get(seat.name, "random")
-        if kind == "solver":
-            from rulewright.solver.agent import SolverAgent   # (OR-Tools loads only when a seat needs the solver)
-            agent = SolverAgent(program, query, mine, time_limit=args.agent_time_limit, inputs=inputs)
-            if made is not None:
-                made.append(agent)
-            return agent
-        if kind == "human":
-            return human.agent(seat, query, inputs)
-        return RandomAgent(mine)
-    return factory
-
-
-def _playing_query(program, args, required: bool) -> str | None:
-    """The query a solver seat plays (and a human seat's suggestions come from)."""
-    from rulewright.solver.agent import playing_queries       # (OR-Tools loads only when a seat needs the solver)
-    names = playing_queries(program)
-    query = (args.agent_query or "").replace("-", "_") or (names[0] if len(names) == 1 else None)
-    if query is None or query not in names:
-        if not required and not args.agent_query:
-            return None
-        shown = ", ".join(n.replace("_", "-") for n in names) or "none"
-        what = ("choose one with --agent-query NAME" if query is None else
-                f"{query!r} has none" if query in program.queries else f"there is no query {query!r}")
-        raise UsageError(f"--agent solver plays the answers of a query with 'play' statements; {what}"
-                         f" (here: {shown})")
-    return query
-
-
-def _agent_inputs(program, query: str, given: list[str]) -> dict:
-    """--agent-input NAME=VALUE, each an input of the query the agent plays (its seat
-    is the agent's own)."""
-    declared = {n: t for n, t, _ in program.queries[query].inputs if not isinstance(t, SeatT)}
-    shown = query.replace("_", "-")
-    out: dict = {}
-    for item in given:
-        name, sep, raw = item.partition("=")
-        name = name.strip().lstrip("-").replace("-", "_")
-        if not sep or not name:
-            raise UsageError(f"--agent-input takes NAME=VALUE, not {item!r}")
-        if name not in declared:
-            hint = did_you_mean(name, declared) or ("its inputs: " + ", ".join(declared) if declared
-                                                    else "it has no input but the seat")
-            raise UsageError(f"--agent-input: {shown} has no input {name!r} ({hint})")
-        try:
-            out[name] = parse_value(raw.strip(), declared[name], program, name)
-        except BadInputError as exc:
-            raise UsageError(f"--agent-input {name}: {exc.diagnostics[0].message}") from None
-    return out
+    """The agent factory of 'play' and 'simulate' (``app.playing.agent_factory``)."""
+    return playing.agent_factory(program, kinds, _seating(args), playing.COMMAND_LINE_WORDS, human, made)
 
 
 def cmd_show(args) -> int:

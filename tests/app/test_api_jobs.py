@@ -151,3 +151,46 @@ def test_a_position_is_escaped_in_html(two_player):
 def test_the_new_values_are_exported_lazily():
     for name in ("Simulation", "Verification", "Diff", "Examples"):
         assert name in rulewright.__all__ and getattr(rulewright, name).__name__ == name
+
+
+def test_seats_played_by_the_solver_give_the_games_of_the_command(two_player, capsys):
+    """simulate with a solver seat: Python's agents are the command line's (the same seeds
+    give the same reports, the same questions asked), and a mistake names Python's words."""
+    sim = two_player.simulate(games=2, seed=5, agent="solver", agent_seats="p2", agent_time_limit=2)
+    code, out, err = run_main(capsys, "simulate", ROOT / "spec" / TWO_PLAYER, "--games", "2", "--seed", "5",
+                              "--agent", "solver", "--agent-seats", "p2", "--agent-time-limit", "2", "--json")
+    assert code == 0, err
+    shown = json.loads(out)
+    assert as_data(sim.reports) == shown["reports"]
+    assert set(sim.agents) == {"p2"} and sim.agents["p2"]["asked"] > 0
+    assert as_data(sim.agents) == shown["solver_agents"]
+    assert "solver agents (p2)" in repr(sim)
+    played = two_player.play(seed=5, seat_agents={"p1": "solver"}, agent_time_limit=2)
+    code, out, err = run_main(capsys, "play", ROOT / "spec" / TWO_PLAYER, "--seed", "5", "--seat", "p1=solver",
+                              "--agent-time-limit", "2", "--json")
+    assert code == 0, err
+    assert as_data(jsonable_reports(played)) == json.loads(out)["reports"]
+    with pytest.raises(rulewright.RulesError) as bad:
+        two_player.play(agent="solver", agent_seats=["p9"])
+    assert "agent_seats=: 'p9' is not a player's seat" in bad.value.render()
+    with pytest.raises(rulewright.RulesError) as bad:
+        two_player.play(agent="solver", agent_query="best_nothing")
+    assert "there is no query 'best_nothing'" in bad.value.render()
+
+
+def jsonable_reports(played) -> dict:
+    from rulewright.compiler.semantics.render import jsonable
+    return {k: jsonable(v, state=True) for k, v in played.reports.items()}
+
+
+def test_a_position_played_on_many_times_gives_the_numbers_of_simulate_from(tmp_path, capsys):
+    game = rulewright.load("darwins_choice")
+    saved = tmp_path / "turn9.json"
+    game.play(4, seed=7, stop_at="turn:9").position.save(saved)
+    sim = game.position(saved).simulate(games=3, seed=2)
+    code, out, err = run_main(capsys, "simulate", ROOT / "spec" / "darwins_choice", "--from", saved, "--games", "3",
+                              "--seed", "2", "--json")
+    assert code == 0, err
+    shown = json.loads(out)
+    assert as_data(sim.reports) == shown["reports"] and sim.to_json()["from"] == shown["from"] == str(saved)
+    assert f"from {saved}: each game plays on from there" in repr(sim)

@@ -336,9 +336,9 @@ def test_darwin_play_with_solver_agent_inputs(monkeypatch):
     """--agent-input NAME=VALUE sets an input of the query the agent plays, every turn."""
     import rulewright.solver.agent as agent_module
     from rulewright.compiler import load
-    from rulewright.cli.play import _agent_inputs
+    from rulewright.app.playing import COMMAND_LINE_WORDS, agent_inputs
     program = load(ROOT / DC)
-    inputs = _agent_inputs(program, "best_move", ["objective=adaptation"])
+    inputs = agent_inputs(program, "best_move", {"objective": "adaptation"}, COMMAND_LINE_WORDS)
     assert inputs == {"objective": "adaptation"}
     asked = []
     real = agent_module.run_query

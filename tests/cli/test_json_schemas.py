@@ -95,6 +95,17 @@ SCHEMAS: dict[str, dict] = {
         "optional": {},
         "nested": {"nodes[]": {"id": STR, "kind": STR}, "edges[]": {"from": STR, "to": STR, "kind": STR}},
     },
+    "docs": {
+        "required": {"out": STR, "written": ARR, "measured": ARR},
+        "optional": {},
+        "nested": {},
+    },
+    "translations": {
+        "required": {"complete": BOOL, "catalogues": ARR},
+        "optional": {},
+        "nested": {"catalogues[]": {"spec": STR, "lang": STR, "texts": INT, "translated": INT, "stale": ARR,
+                                    "missing": ARR, "placeholders_differ": ARR, "written": BOOL}},
+    },
 }
 
 # command -> the runs checked (small inputs, short time limits); "{state}": a saved position
@@ -113,6 +124,8 @@ RUNS: dict[str, list[list[str]]] = {
     "examples": [["examples", SAVANNA, "--json"]],
     "list": [["list", "--json"]],
     "graph": [["graph", SAVANNA, "--format", "json"]],
+    "docs": [["docs", RHINOS, "--out", "{out}", "--lang", "en", "--json"]],
+    "translations": [["translations", SAVANNA, "--check", "--lang", "fr", "--json"]],
 }
 SLOW_RUNS = {"query", "verify"}         # a second of CPU or more
 
@@ -155,11 +168,11 @@ def saved_state(tmp_path_factory):
 
 @pytest.mark.parametrize("command", [pytest.param(c, marks=[pytest.mark.slow] if c in SLOW_RUNS else [])
                                      for c in SCHEMAS])
-def test_json_output_has_the_documented_keys_and_types(command, saved_state, capsys, monkeypatch):
+def test_json_output_has_the_documented_keys_and_types(command, saved_state, capsys, monkeypatch, tmp_path):
     monkeypatch.chdir(ROOT)
     schema = SCHEMAS[command]
     for argv in RUNS[command]:
-        argv = [str(saved_state) if a == "{state}" else a for a in argv]
+        argv = [str(saved_state) if a == "{state}" else str(tmp_path / "out") if a == "{out}" else a for a in argv]
         code, out, err = run_main(capsys, *argv)
         assert code == 0, err
         data = json.loads(out)
