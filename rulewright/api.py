@@ -556,15 +556,9 @@ class Game:
 
     # ------------------------------------------------------------ games and positions
     def _mode(self, mode: str | None, players: int | None):
-        if not self.program.modes:
-            raise BadInputError(f"{self.title}: the spec has no 'mode' to play")
-        if mode is not None and mode not in self.program.modes:
-            raise BadInputError(f"{self.title} has no mode {mode!r}: its modes are {', '.join(self.program.modes)}")
-        m = self.program.modes[mode] if mode else next(iter(self.program.modes.values()))
-        n = players if players is not None else m.min_players
-        if not m.min_players <= n <= m.max_players:
-            raise BadInputError(f"mode '{m.name}' is for {m.min_players}..{m.max_players} players, not {n}")
-        return m
+        """The mode named, or the one for ``players`` (the first mode when neither is given),
+        as the command line picks it (``app.playing.pick_mode``)."""
+        return playing.pick_mode(self.program, self.path, mode, players, playing.PYTHON_WORDS, need_players=False)
 
     def play(self, players: int | None = None, *, seed: int = 0, mode: str | None = None,
              stop_at: str | None = None, choices=None, agent: str = "random", agent_seats=None,

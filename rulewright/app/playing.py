@@ -7,7 +7,7 @@ In:  a checked program, its seats, a ``Seating`` (the agent, the seats it plays,
      seat's own agent, the playing query, its inputs, the time limit of each of its
      questions), how the face names those options (``Words``); for a game that goes on
      from a saved position, the request that opened the spec and the state file.
-Out: each seat's agent kind (``seat_agents``), an agent factory for the interpreter
+Out: the mode a game is played in (``pick_mode``), each seat's agent kind (``seat_agents``), an agent factory for the interpreter
      (``agent_factory``; None when every seat plays at random), the query and inputs a
      solver seat plays, the position to go on from (``start_from``), and what the solver
      seats did, in words and as data (``solver_agents``, ``agent_words``). A mistake is a
@@ -16,7 +16,10 @@ Out: each seat's agent kind (``seat_agents``), an agent factory for the interpre
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any
+
+from rulewright.compiler import load
 
 from rulewright.compiler.diagnostics import BadInputError, did_you_mean
 from rulewright.compiler.interpret import RandomAgent
@@ -205,6 +208,61 @@ def start_from(program, position, doc: dict, path: str, text: str, words: Words,
     return Start(program, begin, m, n)
 
 
+def pick_mode(program, spec: str, mode: str | None, players: int | None, words: Words,
+              need_players: bool = True):
+    """The mode named, or the first one for ``players`` (the modes a variant adds or changes
+    first, the last variant's first); without either, a variant's own mode, or (unless
+    ``need_players``) the spec's first mode."""
+    if not program.modes:
+        raise BadInputError(f"{spec}: the spec has no 'mode' to play")
+    if mode:
+        if mode not in program.modes:
+            hint = did_you_mean(mode, program.modes) or "modes: " + ", ".join(program.modes)
+            raise BadInputError(f"no mode '{mode}' in {spec} ({hint})")
+        m = program.modes[mode]
+        if players is not None and not m.min_players <= players <= m.max_players:
+            raise BadInputError(f"mode '{m.name}' is for {_players_text(m)}, not {players}")
+        return m
+    # the modes a variant adds or changes come first, the last variant's first
+    own = [ch.name for v in reversed(program.variants) for ch in v.changes
+           if ch.kind == "mode" and ch.action != "remove" and ch.name in program.modes]
+    modes = [program.modes[n] for n in dict.fromkeys(own)] + \
+        [m for n, m in program.modes.items() if n not in own]
+    if players is None:
+        if own or not need_players:
+            return modes[0]
+        raise BadInputError(f"this needs {words.players} N (or {words.mode})")
+    fitting = [m for m in modes if m.min_players <= players <= m.max_players]
+    if not fitting:
+        ranges = ", ".join(f"{m.name}: {_players_text(m)}" for m in program.modes.values())
+        many = f"{players} player{'s' if players != 1 else ''}"
+        raise BadInputError(f"no mode of {spec} is for {many} ({ranges})"
+                            + _variant_for(spec, players))
+    return fitting[0]
+
+
+def _players_text(mode) -> str:
+    n, m = mode.min_players, mode.max_players
+    return f"{n} player{'s' if n != 1 else ''}" if n == m else f"{n}..{m} players"
+
+
+def _variant_for(spec: str, players: int) -> str:
+    """A hint naming the variants in the spec's own variants/ folder with a mode for
+    that many players (the Two-player Version of a game for three or more)."""
+    folder = Path(spec) / "variants"
+    if not folder.is_dir():
+        return ""
+    found = []
+    for path in sorted(folder.glob("*.rules")):
+        try:
+            modes = load(path).modes.values()
+        except Exception:           # a variant that does not load is no suggestion
+            continue
+        if any(m.min_players <= players <= m.max_players for m in modes):
+            found.append(str(path))
+    return f"; for {players} player{'s' if players != 1 else ''}: {', '.join(found)}" if found else ""
+
+
 def with_inputs(seating: Seating, items: list[str], words: Words) -> Seating:
     """``seating`` with the query inputs written NAME=VALUE (the command line's form)."""
     inputs: dict[str, str] = {}
@@ -217,5 +275,5 @@ def with_inputs(seating: Seating, items: list[str], words: Words) -> Seating:
 
 
 __all__ = ["AGENT_KINDS", "COMMAND_LINE_WORDS", "PYTHON_WORDS", "Seating", "Start", "Words", "agent_factory",
-           "agent_inputs", "agent_words", "playing_query", "seat_agents", "solver_agents", "start_from",
+           "agent_inputs", "agent_words", "pick_mode", "playing_query", "seat_agents", "solver_agents", "start_from",
            "with_inputs"]

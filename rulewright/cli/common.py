@@ -7,10 +7,9 @@ In:  parsed arguments. Out: a checked program, a game state, or a located error.
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 from rulewright.compiler import load, files
-from rulewright.compiler.diagnostics import BadInputError, RulesError, did_you_mean
+from rulewright.compiler.diagnostics import RulesError
 from rulewright.compiler.interpret import Interpreter
 # (the state files' module loads with the commands that read one: score of grids needs it not)
 from rulewright.cli.options import UsageError
@@ -64,54 +63,9 @@ def _load(path: str, args, sets: dict[str, str] | None = None):
 
 # ------------------------------------------------------------------ output helpers
 def _pick_mode(program, args):
-    if not program.modes:
-        raise BadInputError(f"{args.spec}: the spec has no 'mode' to play")
-    if args.mode:
-        if args.mode not in program.modes:
-            hint = did_you_mean(args.mode, program.modes) or "modes: " + ", ".join(program.modes)
-            raise UsageError(f"no mode '{args.mode}' in {args.spec} ({hint})")
-        mode = program.modes[args.mode]
-        if args.players is not None and not mode.min_players <= args.players <= mode.max_players:
-            raise UsageError(f"mode '{mode.name}' is for {_players_text(mode)}, not {args.players}")
-        return mode
-    # the modes a variant adds or changes come first, the last variant's first
-    own = [ch.name for v in reversed(program.variants) for ch in v.changes
-           if ch.kind == "mode" and ch.action != "remove" and ch.name in program.modes]
-    modes = [program.modes[n] for n in dict.fromkeys(own)] + \
-        [m for n, m in program.modes.items() if n not in own]
-    if args.players is None:
-        if own:
-            return modes[0]
-        raise UsageError("this needs --players N (or --mode)")
-    fitting = [m for m in modes if m.min_players <= args.players <= m.max_players]
-    if not fitting:
-        ranges = ", ".join(f"{m.name}: {_players_text(m)}" for m in program.modes.values())
-        many = f"{args.players} player{'s' if args.players != 1 else ''}"
-        raise UsageError(f"no mode of {args.spec} is for {many} ({ranges})"
-                         + _variant_for(args.spec, args.players))
-    return fitting[0]
-
-
-def _players_text(mode) -> str:
-    n, m = mode.min_players, mode.max_players
-    return f"{n} player{'s' if n != 1 else ''}" if n == m else f"{n}..{m} players"
-
-
-def _variant_for(spec: str, players: int) -> str:
-    """A hint naming the variants in the spec's own variants/ folder with a mode for
-    that many players (the Two-player Version of a game for three or more)."""
-    folder = Path(spec) / "variants"
-    if not folder.is_dir():
-        return ""
-    found = []
-    for path in sorted(folder.glob("*.rules")):
-        try:
-            modes = load(path).modes.values()
-        except Exception:           # a variant that does not load is no suggestion
-            continue
-        if any(m.min_players <= players <= m.max_players for m in modes):
-            found.append(str(path))
-    return f"; for {players} player{'s' if players != 1 else ''}: {', '.join(found)}" if found else ""
+    """The mode --mode names, or the one for --players (``app.playing.pick_mode``)."""
+    from rulewright.app.playing import COMMAND_LINE_WORDS, pick_mode     # (with the games' modules)
+    return pick_mode(program, args.spec, args.mode, args.players, COMMAND_LINE_WORDS)
 
 
 def _write(path: str, text: str) -> None:
