@@ -30,14 +30,16 @@ from rulewright.compiler import files
 
 # Each command's module, loaded when the command runs (inside the guard of Ctrl-C): the
 # parser, --help and --version load none of them, nor the compiler, Lark, networkx,
-# OR-Tools or rich.
-COMMANDS = {"check": "spec", "diff": "spec", "graph": "spec", "dump": "spec", "docs": "spec",
-            "examples": "spec", "score": "play", "play": "play", "simulate": "play", "show": "play",
-            "query": "query", "verify": "verify", "translations": "translate", "list": "listing"}
+# OR-Tools or rich (importing one costs more than all of --help). Each command is
+# declared once, in build_parser: its module, its help and its arguments; its module
+# holds ``cmd_NAME``.
+COMMANDS: dict[str, str] = {}
 
 
 def command(name: str):
     """The function of the command ``name`` (``cmd_check`` of ``rulewright.cli.spec``...)."""
+    if not COMMANDS:
+        build_parser()
     return getattr(importlib.import_module(f"rulewright.cli.{COMMANDS[name]}"), f"cmd_{name}")
 
 
@@ -58,7 +60,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", parser_class=_Parser, metavar="COMMAND")
     sub.required = True
 
-    def new_command(name: str, summary: str, lines: tuple[str, ...], description: str | None = None):
+    def new_command(name: str, module: str, summary: str, lines: tuple[str, ...], description: str | None = None):
+        COMMANDS[name] = module
         sp = sub.add_parser(name, help=summary, description=described(description or summary[0].upper() +
                                                                        summary[1:] + "."),
                             epilog=examples(*lines))
@@ -88,30 +91,30 @@ def build_parser() -> argparse.ArgumentParser:
     def json_option(sp, what: str = "print the result as JSON"):
         sp.add_argument("--json", action="store_true", help=what)
 
-    c = new_command("check", "compile specs; exit 0 when clean", ("rulewright check spec",
+    c = new_command("check", "spec", "compile specs; exit 0 when clean", ("rulewright check spec",
                 "rulewright check house_rules/darwin_drought"))
     c.add_argument("paths", nargs="+", metavar="PATH",
                    help="spec folders or .rules files (a folder: its spec, its variants and the specs below it)")
     json_option(c, "print each spec's result (its size, or its errors) and its warnings as JSON")
     common(c)
-    df = new_command("diff", "what a variant changes, adds and removes, and what that can affect",
+    df = new_command("diff", "spec", "what a variant changes, adds and removes, and what that can affect",
                  ("rulewright diff darwins_choice house_rules/darwin_no_cannibals",))
     df.add_argument("base", metavar="BASE", help="the base game (a spec folder or a shipped name)")
     df.add_argument("variant_spec", metavar="VARIANT", help="the variant or house rule file compared with it")
     json_option(df)
     common(df)
-    g = new_command("graph", "print the rules graph", ("rulewright graph spec/ecosystem_savanna --format dot",))
+    g = new_command("graph", "spec", "print the rules graph", ("rulewright graph spec/ecosystem_savanna --format dot",))
     g.add_argument("path", metavar="PATH", help="the spec (a folder, a variant file or a shipped name)")
     g.add_argument("--format", choices=["dot", "json"], default="json",
                    help="JSON (definitions and edges with their spans) or Graphviz dot")
     common(g)
-    d = new_command("dump", "print a compiler stage: the AST or the generated Python",
+    d = new_command("dump", "spec", "print a compiler stage: the AST or the generated Python",
                 ("rulewright dump spec/ecosystem_savanna --stage python",))
     d.add_argument("path", metavar="PATH", help="the spec (a folder, a variant file or a shipped name)")
     d.add_argument("--stage", choices=["ast", "python"], default="ast",
                    help="the syntax tree, or the Python code the interpreter runs")
     common(d)
-    dc = new_command("docs", "write the rules pages of specs as Markdown",
+    dc = new_command("docs", "spec", "write the rules pages of specs as Markdown",
                  ("rulewright docs ecosystem_savanna --out /tmp/rules --lang en --no-verify",))
     dc.add_argument("specs", nargs="+", metavar="SPEC",
                     help="spec folders (or a folder of house rules) whose pages to write")
@@ -127,12 +130,12 @@ def build_parser() -> argparse.ArgumentParser:
     dc.add_argument("--no-verify", action="store_true",
                     help="do not prove the spec's properties (their status reads 'not verified')")
     common(dc)
-    ex = new_command("examples", "run the worked examples of specs (rulebook numbers as tests)",
+    ex = new_command("examples", "spec", "run the worked examples of specs (rulebook numbers as tests)",
                  ("rulewright examples ecosystem_savanna",))
     ex.add_argument("specs", nargs="+", metavar="SPEC", help="the specs whose examples run")
     json_option(ex, "print each example's expectations and results as JSON")
     common(ex)
-    tl = new_command("translations", "bring the translation catalogues of specs up to date",
+    tl = new_command("translations", "translate", "bring the translation catalogues of specs up to date",
                  ("rulewright translations spec/ecosystem_savanna --check",))
     tl.add_argument("specs", nargs="+", metavar="SPEC", help="the spec folders whose i18n/ catalogues to update")
     tl.add_argument("--lang", metavar="LANG,...", help="the languages (default: fr,es,zh)")
@@ -142,7 +145,7 @@ def build_parser() -> argparse.ArgumentParser:
     tl.add_argument("--show", type=_whole("a whole number"), default=10, metavar="N",
                     help="list up to N stale and missing texts per language (default 10)")
     common(tl)
-    s = new_command("score", "score finished grids as the players of one game, or a position's seats",
+    s = new_command("score", "play", "score finished grids as the players of one game, or a position's seats",
                 ("rulewright score ecosystem_savanna examples/margot.grid",
                  "rulewright score ecosystem_savanna examples/margot.grid --json"))
     spec(s)
@@ -150,7 +153,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--state", metavar="FILE", help="score every player of a position (a state file) instead")
     json_option(s)
     common(s)
-    pl = new_command("play", "play a seeded game with random legal agents",
+    pl = new_command("play", "play", "play a seeded game: seats random, played by the solver or by you",
                  ("rulewright play darwins_choice --players 4 --seed 7",
                   "rulewright play ecosystem_savanna --players 4 --seed 3 --stop-at pick:7 --save-state pick7.json",
                   "rulewright play ecosystem_savanna --players 2 --seat p1=human"),
@@ -191,7 +194,7 @@ def build_parser() -> argparse.ArgumentParser:
                     metavar="SECONDS",
                     help="time limit of each query a solver agent asks (default 10)")
 
-    sm = new_command("simulate", "many seeded games: what their reports add up to (scores, winners)",
+    sm = new_command("simulate", "play", "many seeded games: what their reports add up to (scores, winners)",
                  ("rulewright simulate darwins_choice --players 3 --games 20",
                   "rulewright simulate house_rules/darwin_no_strength_award --players 3 --games 20 "
                   "--against darwins_choice"))
@@ -219,7 +222,7 @@ def build_parser() -> argparse.ArgumentParser:
     sm.add_argument("--agent-time-limit", type=_positive(float, "a number of seconds above 0"), default=10.0,
                     metavar="SECONDS", help="time limit of each query a solver agent asks")
     common(sm)
-    sh = new_command("show", "print a saved game state readably",
+    sh = new_command("show", "play", "print a saved game state readably",
                  ("rulewright play darwins_choice --players 4 --seed 7 --stop-at evaluation:2 --save-state era2.json",
                   "rulewright show darwins_choice --state era2.json"))
     spec(sh)
@@ -227,7 +230,7 @@ def build_parser() -> argparse.ArgumentParser:
     json_option(sh, "print the state checked and normalised")
     common(sh)
     common(pl)
-    q = new_command("query", "answer a query of the spec with the CP-SAT solver",
+    q = new_command("query", "query", "answer a query of the spec with the CP-SAT solver",
                 ("rulewright query ecosystem_savanna best-placement --state examples/partial.grid --card hyena",
                  "rulewright query ecosystem_savanna best-arrangement --cards examples/margot.cards --time-limit 20",
                  "rulewright query ecosystem_savanna best-placement --help"),
@@ -243,7 +246,7 @@ def build_parser() -> argparse.ArgumentParser:
     q.add_argument("--state", metavar="FILE", default=None,
                    help="the game position the query is about (a saved state, docs/state.md)")
     common(q, cards=False)    # a query's inputs may be called --cards: use --card-table
-    v = new_command("verify", "prove the rules consistent, or refute them with a witness",
+    v = new_command("verify", "verify", "prove the rules consistent, or refute them with a witness",
                 ("rulewright verify house_rules/savanna_rhinos --check property,range",
                  "rulewright verify house_rules/darwin_drought --against darwins_choice --check differs"),
                 "Prove the rules consistent, or refute them with a witness. Checks that need nothing "
@@ -272,7 +275,7 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--all", action="store_true", help="also show what is well, with its witnesses")
     v.add_argument("--no-progress", action="store_true", help="no progress bar on standard error")
     common(v)
-    ls = new_command("list", "the games, versions and house rules rulewright ships, and each game's queries",
+    ls = new_command("list", "listing", "the games, versions and house rules rulewright ships, and each game's queries",
                  ("rulewright list", "rulewright list --json"),
                  "The games, versions and house rules rulewright ships, each with its name (what "
                  "SPEC may be on every command) and title, and the queries of each game.")

@@ -180,3 +180,12 @@ def test_fish_completes(tmp_path):
     commands, specs, formats = [[line.split("\t")[0] for line in part.split("\n") if line]
                                 for part in done.stdout.split("---\n")]
     assert commands == ["play"] and "darwins_choice" in specs and formats == ["dot", "json"]
+
+
+def test_each_command_is_declared_once_with_its_module():
+    """A command is declared in one place (the parser, with the module that runs it) and
+    that module holds its function: no list to keep beside the parser."""
+    from rulewright.cli import main as cli_main
+    assert set(cli_main.COMMANDS) == set(COMMANDS)
+    for name in COMMANDS:
+        assert callable(cli_main.command(name)), name
