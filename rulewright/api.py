@@ -192,8 +192,8 @@ class Position:
         start = self._start()
         seating = _seating(agent, agent_seats, seat_agents, agent_query, agent_inputs, agent_time_limit)
         factory = _scripted(choices, _agent_factory(self.game.program, self.state.seats, seating))
-        state = resume.play_from(self.state.interp, start.begin, seed=seed, agent_factory=factory,
-                                 stop_at=_label(stop_at))
+        state = playing.play_game(self.state.interp, start.mode.name, start.players, seed, factory,
+                                  stop_at=_label(stop_at), begin=start.begin)
         return Played(self.game, state.seed, state.mode, dict(state.reports), state.stopped, state)
 
     def simulate(self, *, games: int = 20, seed: int = 1, progress=None, agent: str = "random",
@@ -577,7 +577,7 @@ class Game:
         n = players if players is not None else m.min_players
         seating = _seating(agent, agent_seats, seat_agents, agent_query, agent_inputs, agent_time_limit)
         factory = _scripted(choices, _agent_factory(self.program, self.interpreter.seats_for(m, n), seating))
-        state = self.interpreter.play(m.name, n, seed, stop_at=_label(stop_at), agent_factory=factory)
+        state = playing.play_game(self.interpreter, m.name, n, seed, factory, stop_at=_label(stop_at))
         return Played(self, seed, m.name, dict(state.reports), state.stopped, state)
 
     def start(self, players: int | None = None, *, seed: int = 0, mode: str | None = None,

@@ -7,7 +7,8 @@ In:  a checked program, its seats, a ``Seating`` (the agent, the seats it plays,
      seat's own agent, the playing query, its inputs, the time limit of each of its
      questions), how the face names those options (``Words``); for a game that goes on
      from a saved position, the request that opened the spec and the state file.
-Out: the mode a game is played in (``pick_mode``), each seat's agent kind (``seat_agents``), an agent factory for the interpreter
+Out: the mode a game is played in (``pick_mode``), the game played with its invariants
+     checked (``play_game``), each seat's agent kind (``seat_agents``), an agent factory for the interpreter
      (``agent_factory``; None when every seat plays at random), the query and inputs a
      solver seat plays, the position to go on from (``start_from``), and what the solver
      seats did, in words and as data (``solver_agents``, ``agent_words``). A mistake is a
@@ -163,6 +164,30 @@ def agent_factory(program, kinds: dict[str, str], seating: Seating, words: Words
     return factory
 
 
+def play_game(interp, mode: str, players: int, seed: int | None, factory, *, stop_at: str | None = None,
+              begin=None):
+    """A game played (or played on from ``begin``, a ``resume.Start``) with the seats'
+    agents, up to the checkpoint ``stop_at`` ('name:count') or its end, every invariant
+    checked at each checkpoint and at the end (a position the rules reach that breaks one
+    is a ``RuntimeRulesError`` at the invariant). The game's state; an error of the rules
+    carries the game as far as it went (``exc.game``)."""
+    from rulewright.compiler.play import resume     # (with the games' modules)
+    from rulewright.compiler.play.checks import invariant_watcher
+    watch = invariant_watcher(interp)
+    if begin is not None:
+        state = resume.play_from(interp, begin, seed=seed, agent_factory=factory, stop_at=stop_at,
+                                 watchers=[watch])
+    else:
+        state = interp.play(mode, players, seed, stop_at=stop_at, agent_factory=factory, watchers=[watch])
+    if state.stopped is None:
+        try:
+            watch(state, "end")
+        except Exception as exc:
+            exc.game = state
+            raise
+    return state
+
+
 def solver_agents(state) -> dict:
     """Seat name -> what its solver agent did in a game (none for other agents)."""
     from rulewright.solver.agent import SolverAgent, summary       # (OR-Tools loads only when a seat needs the solver)
@@ -275,5 +300,5 @@ def with_inputs(seating: Seating, items: list[str], words: Words) -> Seating:
 
 
 __all__ = ["AGENT_KINDS", "COMMAND_LINE_WORDS", "PYTHON_WORDS", "Seating", "Start", "Words", "agent_factory",
-           "agent_inputs", "agent_words", "pick_mode", "playing_query", "seat_agents", "solver_agents", "start_from",
+           "agent_inputs", "agent_words", "pick_mode", "play_game", "playing_query", "seat_agents", "solver_agents", "start_from",
            "with_inputs"]

@@ -26,7 +26,7 @@ from rulewright.app.opening import same_file as _same_file
 from rulewright.app.scoring import grid_type, score_data, score_grids
 from rulewright.compiler.play.inputs import read_grid
 from rulewright.compiler.interpret import Interpreter, locate
-from rulewright.compiler.play.checks import invariant_note, invariant_watcher
+from rulewright.compiler.play.checks import invariant_note
 from rulewright.compiler.ir import checkpoint_names
 # (the variants', the state files' and the resumed games' modules load with play and show:
 # score needs none of them)
@@ -241,7 +241,6 @@ def cmd_play(args) -> int:
             raise BadInputError(Diagnostic(Span(args.choices, e.line, 1, e.line, 2),
                                            f"'{e.seat}' is not a player's seat of this game",
                                            did_you_mean(e.seat, names) or "players: " + ", ".join(sorted(names))))
-    watch = invariant_watcher(interp)
     human = None
     if "human" in kinds.values():
         from rulewright.cli.human import Table     # (the terminal's seat: only when one plays)
@@ -258,12 +257,8 @@ def cmd_play(args) -> int:
 
     def run(given: list, path: str):
         factory = script.scripted_factory(given, path, _agents(program, args, kinds, human, made))
-        if begin is not None:
-            st = resume.play_from(interp, begin, seed=args.seed, agent_factory=factory, stop_at=stop_at,
-                                  watchers=[watch])
-        else:
-            st = interp.play(mode.name, players, seed, stop_at=stop_at, agent_factory=factory, watchers=[watch])
-        return st
+        return playing.play_game(interp, mode.name, players, args.seed if begin is not None else seed, factory,
+                                 stop_at=stop_at, begin=begin)
     state = None
     given, given_path = entries, args.choices
     # (a bar while solver seats play; never beside a human seat's questions)
@@ -273,8 +268,6 @@ def cmd_play(args) -> int:
         while True:
             try:
                 state = run(given, given_path)
-                if state.stopped is None:
-                    watch(state, "end")
                 break
             except RulesError as exc:
                 game = getattr(exc, "game", None) or state

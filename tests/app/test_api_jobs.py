@@ -155,19 +155,21 @@ def test_the_new_values_are_exported_lazily():
 
 def test_seats_played_by_the_solver_give_the_games_of_the_command(two_player, capsys):
     """simulate with a solver seat: Python's agents are the command line's (the same seeds
-    give the same reports, the same questions asked), and a mistake names Python's words."""
-    sim = two_player.simulate(games=2, seed=5, agent="solver", agent_seats="p2", agent_time_limit=2)
+    give the same reports, the same questions asked), and a mistake names Python's words.
+    (Each question has a long time limit: the tests' solve plan bounds its work, so the same
+    question gets the same answer however loaded the machine is.)"""
+    sim = two_player.simulate(games=2, seed=5, agent="solver", agent_seats="p2", agent_time_limit=60)
     code, out, err = run_main(capsys, "simulate", ROOT / "spec" / TWO_PLAYER, "--games", "2", "--seed", "5",
-                              "--agent", "solver", "--agent-seats", "p2", "--agent-time-limit", "2", "--json")
+                              "--agent", "solver", "--agent-seats", "p2", "--agent-time-limit", "60", "--json")
     assert code == 0, err
     shown = json.loads(out)
     assert as_data(sim.reports) == shown["reports"]
     assert set(sim.agents) == {"p2"} and sim.agents["p2"]["asked"] > 0
     assert as_data(sim.agents) == shown["solver_agents"]
     assert "solver agents (p2)" in repr(sim)
-    played = two_player.play(seed=5, seat_agents={"p1": "solver"}, agent_time_limit=2)
+    played = two_player.play(seed=5, seat_agents={"p1": "solver"}, agent_time_limit=60)
     code, out, err = run_main(capsys, "play", ROOT / "spec" / TWO_PLAYER, "--seed", "5", "--seat", "p1=solver",
-                              "--agent-time-limit", "2", "--json")
+                              "--agent-time-limit", "60", "--json")
     assert code == 0, err
     assert as_data(jsonable_reports(played)) == json.loads(out)["reports"]
     with pytest.raises(rulewright.RulesError) as bad:

@@ -83,3 +83,30 @@ def test_check_says_each_spec_as_data_with_its_errors(capsys, tmp_path):
     assert first["ok"] and first["definitions"] > 0 and first["title"].startswith("Ecosystem: Savanna")
     assert not second["ok"] and second["errors"][0]["at"].startswith(str(bad))
     assert "'y'" in second["errors"][0]["message"]
+
+
+TALLY = """game tally "Tally"
+state { n: int }
+/// The count never passes 3.
+invariant small: n <= 3 else "the count passed 3"
+mode m "Counting" players 1..1 {
+  seats players
+  repeat 5 {
+    checkpoint tick
+    set n = n + 1
+  }
+  report n = n
+}
+"""
+
+
+def test_a_game_whose_rules_break_an_invariant_fails_through_both_faces(tmp_path, capsys):
+    """Playing is one job (``app.playing.play_game``): the invariants are checked at every
+    checkpoint whichever face plays (the API used to return the game)."""
+    path = tmp_path / "tally.rules"
+    path.write_text(TALLY, encoding="utf-8")
+    code, out, err = run_main(capsys, "play", path, "--players", "1")
+    assert code == 1 and "at checkpoint tick:5 the rules reached a position that breaks this invariant" in err
+    with pytest.raises(rulewright.RulesError) as failed:
+        rulewright.load(path).play(1)
+    assert failed.value.render() == err.strip()

@@ -238,7 +238,7 @@ def test_stop_at_mistakes_exit_2(tmp_path, args, message):
 def test_query_input_is_not_taken_for_a_longer_option():
     """`--card` is the query's input, not an abbreviation of `--card-table`."""
     code, out, err = run("query", SPEC, "best-placement", "--state", "examples/partial.grid", "--card", "hyena",
-                         "--time-limit", "5")
+                         "--time-limit", "30")
     assert code == 0, err
     assert "OPTIMAL" in out or "FEASIBLE" in out
 
