@@ -152,7 +152,28 @@ class Played:
             else:
                 rows.append(f"<tr><th style='text-align:left'>{label}</th><td>{html.escape(render_text(value))}</td></tr>")
         head = html.escape(repr(self).splitlines()[0])
-        return f"<div><b>{head}</b><table>{''.join(rows)}</table></div>"
+        return f"<div><b>{head}</b><table>{''.join(rows)}</table>{self._chart()}</div>"
+
+    def _chart(self) -> str:
+        """The seats' numbers (a report per seat: the scores) as bars, one colour a report."""
+        from rulewright.compiler.docgen.charts import bars_svg      # (the pictures' module: for notebooks)
+        groups = {}
+        for name, value in self.reports.items():
+            if isinstance(value, dict):
+                numbers = {getattr(k, "title", str(k)): _number(v) for k, v in value.items()}
+                if numbers and all(n is not None for n in numbers.values()):
+                    groups[name.replace("_", " ")] = numbers
+        return bars_svg(groups, f"{self.game.title}: seed {self.seed}", "seat", "") if groups else ""
+
+
+def _number(value) -> float | None:
+    """A report's value as a number (a score, a count), or None."""
+    if isinstance(value, bool):
+        return None
+    try:
+        return float(int(value)) if not isinstance(value, float) else value
+    except (TypeError, ValueError):
+        return None
 
 
 class Position:
@@ -531,6 +552,15 @@ class Game:
 
     def __repr__(self) -> str:
         return f"<game {self.title} ({self.path}): modes {', '.join(self.modes) or 'none'}>"
+
+    def _repr_html_(self) -> str:
+        """In a notebook: the game's title, its modes with their players, its queries and
+        how many settings it has."""
+        modes = "".join(f"<tr><td><code>{html.escape(m.name)}</code></td><td>{html.escape(m.title or '')}</td>"
+                        f"<td>{m.min_players}..{m.max_players} players</td></tr>" for m in self.program.modes.values())
+        queries = ", ".join(f"<code>{html.escape(q.replace('_', '-'))}</code>" for q in self.queries) or "none"
+        return (f"<div><b>{html.escape(self.title)}</b> <small>{html.escape(str(self.path))}</small>"
+                f"<table>{modes}</table><p>queries: {queries}; {len(self.settings)} settings</p></div>")
 
     # ------------------------------------------------------------ grids and scores
     def grid(self, source: str | Path | list, *, partial: bool = False) -> Grid:

@@ -54,6 +54,12 @@ class Answer:
                                     if d else {})} for n, v, d in self.reports]} if self.reports else {}),
                 **({"model": self.stats} if self.stats else {})}
 
+    def _repr_html_(self) -> str:
+        """In a notebook: the answer as ``rulewright query`` prints it (status, score and
+        bound, the witness, the reasons)."""
+        import html
+        return f"<pre>{html.escape(self.to_text())}</pre>"
+
     def to_text(self) -> str:
         lines = [f"{self.query}: {self.status}"]
         if self.status == "INFEASIBLE" and not self.reasons:

@@ -58,6 +58,16 @@ class Finding:
             return None
         return f"{self.span.file}:{self.span.line}:{self.span.col}"
 
+    def _repr_html_(self) -> str:
+        """In a notebook: the status, where, the sentence, and the witness that shows it."""
+        import html
+        import json
+        witness = "" if self.witness is None else \
+            f"<pre>{html.escape(json.dumps(jsonable(self.witness), indent=1, ensure_ascii=False)[:4000])}</pre>"
+        return (f"<div><b>{html.escape(self.status)}</b> {html.escape(self.check)} "
+                f"<code>{html.escape(self.definition)}</code> {html.escape(self.at or '')}"
+                f"<p>{html.escape(self.message)}</p>{witness}</div>")
+
     def to_json(self) -> dict[str, Any]:
         return {"check": self.check, "definition": self.definition, "status": self.status,
                 "severity": self.severity, "rule_ids": list(self.rule_ids), "at": self.at,

@@ -3,6 +3,7 @@ diff and examples from Python give the numbers the commands print (run in this p
 with --json), and each value shows itself in a notebook (HTML) and in a terminal."""
 from __future__ import annotations
 
+import html
 import json
 
 import pytest
@@ -136,6 +137,9 @@ def test_a_position_and_a_played_game_draw_themselves(two_player):
     played = two_player.play(seed=2)
     page = played._repr_html_()
     assert "<table>" in page and "Player 1" in page and "score" in page
+    chart = page[page.index("<svg"):]       # the scores as bars, a bar a seat
+    scores = played.reports["score"]
+    assert all(f">{int(v)}<" in chart for v in scores.values()) and "Player 2" in chart
     position = two_player.play(seed=2, stop_at="pick:3").position
     shown = position._repr_html_()
     assert shown.startswith("<pre>") and shown.endswith("</pre>")
@@ -196,3 +200,17 @@ def test_a_position_played_on_many_times_gives_the_numbers_of_simulate_from(tmp_
     shown = json.loads(out)
     assert as_data(sim.reports) == shown["reports"] and sim.to_json()["from"] == shown["from"] == str(saved)
     assert f"from {saved}: each game plays on from there" in repr(sim)
+
+
+def test_a_game_an_answer_and_a_finding_draw_themselves(two_player):
+    page = two_player._repr_html_()
+    assert "Ecosystem: Savanna" in page and "two_player" in page and "2..2 players" in page
+    assert "best-pick" in page
+    answer = rulewright.load("ecosystem_savanna").ask("best-placement", state=rulewright.load(
+        "ecosystem_savanna").grid(ROOT / "examples" / "partial.grid", partial=True), card="hyena", time_limit=5,
+        workers=1)
+    shown = answer._repr_html_()
+    assert shown.startswith("<pre>best_placement: ") and html.unescape(shown[5:-6]) == answer.to_text()
+    found = rulewright.load(RARE_LIONS).verify(checks="never_holds", games=0, time_limit=5).findings[0]
+    page = found._repr_html_()
+    assert found.status in page and found.definition in page and html.escape(found.message) in page
