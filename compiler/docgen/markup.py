@@ -109,7 +109,9 @@ def _fenced(body: str, lang: str) -> tuple[str, ...]:
     made = re.sub(r"[^<>]+(?=<|$)", lambda m: _no_handler(m.group().translate(_INERT)), made)
     # a blank line would end the HTML block for Markdown: an empty span keeps it whole
     lines = [line if line.strip() else "<span></span>" for line in made.split("\n")]
-    return ('<div class="rw-code" markdown="0">', *lines, "</div>")
+    # (left out of the site's search: a definition is found by its heading and its words;
+    # its code, shown again in every version's rulebook, would fill the index and the results)
+    return ('<div class="rw-code" markdown="0" data-search-exclude="code">', *lines, "</div>")
 
 
 def attr(s) -> str:
