@@ -12,10 +12,13 @@ Out: programs, positions, scores and query inputs, or a ``RulesError`` that name
                  rules it was played with
     scoring.py   grids scored as the players of one game
     asking.py    a query's inputs read by their declared types
+    playing.py   the mode of a game, who plays each seat (random, solver, human), a game
+                 played with its invariants checked, a saved position to go on from
     simulating.py  many seeded games: each seat's mean score and share of wins, with intervals
     verifying.py   the checks of verify and the words of their report
     diffing.py     what a variant changes, as text
     examples.py    a spec's worked examples run
+    documenting.py  the rules pages of specs in each language, and the house rules' effects
     option_values.py  what each option of a seat's choice is worth, from the playing query
     faces.py     how each face spells what the user gave
 """
