@@ -7,6 +7,7 @@ Out: ``Answer.to_text()`` and ``Answer.to_json()``; ``objective_text`` for a num
 """
 from __future__ import annotations
 
+import html
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -57,7 +58,6 @@ class Answer:
     def _repr_html_(self) -> str:
         """In a notebook: the answer as ``rulewright query`` prints it (status, score and
         bound, the witness, the reasons)."""
-        import html
         return f"<pre>{html.escape(self.to_text())}</pre>"
 
     def to_text(self) -> str:

@@ -172,7 +172,7 @@ def play_game(interp, mode: str, players: int, seed: int | None, factory, *, sto
     is a ``RuntimeRulesError`` at the invariant). The game's state; an error of the rules
     carries the game as far as it went (``exc.game``)."""
     from rulewright.compiler.play import resume     # (with the games' modules)
-    from rulewright.compiler.play.checks import invariant_watcher
+    from rulewright.compiler.play.checks import invariant_watcher     # (with the games' modules)
     watch = invariant_watcher(interp)
     if begin is not None:
         state = resume.play_from(interp, begin, seed=seed, agent_factory=factory, stop_at=stop_at,

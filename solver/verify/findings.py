@@ -19,6 +19,7 @@ that all is well, with its witnesses).
 """
 from __future__ import annotations
 
+import html
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -60,8 +61,6 @@ class Finding:
 
     def _repr_html_(self) -> str:
         """In a notebook: the status, where, the sentence, and the witness that shows it."""
-        import html
-        import json
         witness = "" if self.witness is None else \
             f"<pre>{html.escape(json.dumps(jsonable(self.witness), indent=1, ensure_ascii=False)[:4000])}</pre>"
         return (f"<div><b>{html.escape(self.status)}</b> {html.escape(self.check)} "
