@@ -12,8 +12,10 @@ seeded games took 1.1 s of CPU called from the top of the stack and 4.5 s called
 called from (the test runner's frames, a notebook's, a bot's). ``roomy`` calls the function
 from a frame that reserves about half a megabyte: CPython gives that frame a block of
 1 MiB of its own, and the frames called from it (up to the recursion limit) fit in the
-rest of that block, so none crosses an edge. It costs about 20 µs a call: it is for whole
-jobs (a command, a game, a test), not for an inner loop.
+rest of that block, so none crosses an edge. It is for whole jobs (a command, a test),
+never for an inner loop nor for each game: a block of its own for every game of a
+simulation made short games slower (Savanna's solo game: 294 games a second without it,
+165 with it), while a whole run inside one block plays as fast as without.
 """
 from __future__ import annotations
 

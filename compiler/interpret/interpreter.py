@@ -20,7 +20,6 @@ from rulewright.compiler.interpret.codegen import ExprCompiler, Flattener, Emitt
 from rulewright.compiler.interpret.baseline import BASELINE
 from rulewright.compiler.interpret.memo import memoize
 from rulewright.compiler.interpret.state import GameState, RandomAgent, StopGame
-from rulewright.compiler.stack import roomy
 
 
 # ---------------------------------------------------------------- compiler
@@ -473,8 +472,7 @@ class Interpreter:
         args = [named[s.name] for s in mode.seats if s.name]
         try:
             with rt.bounded("the game", GAME_STEPS):
-                # (the game's frames in a block of the frame stack of their own: compiler/stack.py)
-                roomy(run_through, self.ns[mname(mode.name)](*args))
+                run_through(self.ns[mname(mode.name)](*args))
         except StopGame as stop:
             st.stopped = str(stop)
         except Exception as exc:
