@@ -14,8 +14,9 @@ from a frame that reserves about half a megabyte: CPython gives that frame a blo
 1 MiB of its own, and the frames called from it (up to the recursion limit) fit in the
 rest of that block, so none crosses an edge. It is for whole jobs (a command, a test),
 never for an inner loop nor for each game: a block of its own for every game of a
-simulation made short games slower (Savanna's solo game: 294 games a second without it,
-165 with it), while a whole run inside one block plays as fast as without.
+simulation made short games slower (a one-player game of a few milliseconds: 294 games a
+second without it, 165 with it), while a whole run inside one block plays as fast as
+without.
 """
 from __future__ import annotations
 
