@@ -80,23 +80,6 @@ def forest(rows) -> bool:
     return cards(rows).count("tree") >= 10
 
 
-def great_prairie(rows) -> bool:
-    """A group of seven prairies or more, joined side by side."""
-    prairies = {(a, b) for a, b in CELLS if rows[a][b] == "prairie"}
-    while prairies:
-        group, todo = set(), [prairies.pop()]
-        while todo:
-            cell = todo.pop()
-            group.add(cell)
-            for n in neighbours(cell, 4, 5, SIDES):
-                if n in prairies:
-                    prairies.remove(n)
-                    todo.append(n)
-        if len(group) >= 7:
-            return True
-    return False
-
-
 def hyena_in_a_corner(rows) -> bool:
     return any(rows[a][b] == "hyena" for a, b in CELLS if a in (0, 3) and b in (0, 4))
 
@@ -139,8 +122,6 @@ CASES = [
     rare("rare_surrounded_elephant", surrounded_elephant),
     # ten trees or more in one ecosystem: 1 more point for the trees
     rare("rare_forest_trees", forest),
-    # a group of seven prairies or more scores 20 instead of 16
-    rare("rare_great_prairie", great_prairie),
     # a hyena in a corner scores 2 more
     rare("rare_hyena_corner", hyena_in_a_corner),
     # five lions or more in one ecosystem: 2 more points for the lions
