@@ -222,6 +222,13 @@ class Take(Stmt):
 
 
 @dataclass(eq=False)
+class Reveal(Stmt):
+    pile: Expr
+    to: Expr | None        # a seat; None: every seat
+    cards: Expr | None = None   # some cards of the pile; None: all of them
+
+
+@dataclass(eq=False)
 class While(Stmt):
     cond: Expr
     body: list[Stmt]
@@ -337,6 +344,13 @@ class StateVarDef:
     per: str | None             # None: shared; 'seat' or an enum/table name: one value per key
     node: A.StateVar
     key_type: Type | None = None
+    seen: str = "all"               # who sees it: 'all', 'owner' (the seat it is kept for), 'nobody'
+    showing: str | None = None      # the field of its cards every seat sees (their back)
+    remembered: bool = False        # a seat that saw cards go in keeps knowing they are there
+
+    @property
+    def public(self) -> bool:
+        return self.seen == "all"
 
     @property
     def per_seat(self) -> bool:

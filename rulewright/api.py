@@ -24,7 +24,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from rulewright.app import diffing, examples as examples_job, playing, simulating, verifying
+from rulewright.app import diffing, examples as examples_job, playing, seeing, simulating, verifying
 from rulewright.app.asking import ask, query_named, read_inputs
 from rulewright.app.faces import PYTHON
 from rulewright.app.opening import Request, open_position, open_spec
@@ -240,6 +240,25 @@ class Position:
     def text(self) -> str:
         """The position readably, as ``rulewright show`` prints it."""
         return "\n".join(state_io.show(self.state))
+
+    def view(self, seat: str) -> dict:
+        """What ``seat`` (a seat's name or title) may know of this position, as
+        ``rulewright show --as SEAT --json`` prints it (docs/state.md): the piles hidden
+        from it by their size, the cards it knows are there and their backs."""
+        return seeing.view(self.state, seat, self._doc, self._path, self._text)
+
+    def view_text(self, seat: str) -> str:
+        """The seat's view readably, as ``rulewright show --as SEAT`` prints it."""
+        return "\n".join(seeing.view_lines(self.state, seat, self._doc, self._path, self._text))
+
+    def determinize(self, seat: str, seed: int = 0) -> "Position":
+        """A full position ``seat`` cannot tell from this one: its view is the same, and
+        the cards it has not seen are dealt again at random (from ``seed``) among the piles
+        hidden from it, each to a pile of cards of its type and back. What a search bot
+        plays on in place of the true position."""
+        state = seeing.determinized(self.state, seat, seed, self._doc, self._path, self._text)
+        doc = state_io.dump(state)
+        return Position(self.game, state, None, doc, f"<{seat}'s determinization>", json.dumps(doc))
 
     def __repr__(self) -> str:
         where = f" at {self.state.stopped}" if self.state.stopped else ""

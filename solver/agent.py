@@ -5,8 +5,10 @@ Out: ``SolverAgent``, usable wherever the interpreter takes an agent.
 
 At a game's choice that a path of the query plays first (its *trigger*: the
 first ``play`` statement on some path through its ``if`` statements), the agent
-asks the query for its seat on the current game state (CP-SAT, the answer
-replayed by the interpreter); each later choice named by a ``play`` statement of
+asks the query for its seat on the game state as that seat may know it (the true
+state when the spec hides nothing from the seat, else a determinization from the
+agent's own generator: compiler/play/views.py; CP-SAT, the answer replayed by the
+interpreter); each later choice named by a ``play`` statement of
 that answer gets the option equal to the statement's value, evaluated when the
 choice comes. An answer is a plan for the moment it was asked at: what it plays is
 forgotten once the game passes a checkpoint (a new turn, a new round), so a play the
@@ -17,11 +19,13 @@ is an error: the query and the rules disagree.
 """
 from __future__ import annotations
 
+import random
 from collections import Counter
 
 from rulewright.compiler import ir as I
 from rulewright.compiler.diagnostics import IllegalMoveError
 from rulewright.compiler.interpret import RandomAgent
+from rulewright.compiler.play.views import blind
 from rulewright.compiler.types import SeatT
 
 from rulewright.compiler.ir import statements
@@ -57,6 +61,7 @@ class SolverAgent:
         self.program = program
         self.query = program.queries[query]
         self.random = RandomAgent(seed)
+        self.sight = random.Random(f"view {seed}")     # deals what the seat has not seen (its own: the random choices stay)
         self.time_limit = time_limit
         self.workers = workers
         self.inputs = dict(inputs or {})       # the query's other inputs, the same every turn
@@ -70,6 +75,16 @@ class SolverAgent:
         self.at_random: Counter = Counter()     # the choices made at random, by name
 
     def choose(self, name, options, state, seat):
+        # the seat's own view: a position with the hidden cards dealt again from its own generator
+        seen = blind(state, seat.name, self.sight)
+        if seen is state:
+            return self._choose(name, options, state, seat)
+        try:
+            return self._choose(name, options, seen, seat)
+        finally:
+            state.interp.use(state)     # (asking on the seat's position made it the interpreter's)
+
+    def _choose(self, name, options, state, seat):
         if name in self.triggers:
             self.plan = self.ask(state, seat)
             self.planned_at = _passed(state)

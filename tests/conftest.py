@@ -142,6 +142,19 @@ SLOW = {
     "play/test_invariants.py": (
         "test_games_of_every_spec_and_mode_keep_the_invariants", "test_games_under_per_species_keep_the_invariants",
     ),
+    "play/test_views.py": (
+        "test_a_determinization_keeps_the_view_of_its_seat", "test_unseen_cards_are_spread_as_chance_says",
+        "test_what_a_seat_knows_is_always_true", "test_shown_cards_are_known_to_the_team_mate_only",
+        "test_positions_with_one_view_give_a_seat_one_determinization",
+        "test_the_solver_seat_chooses_the_same_on_positions_with_one_view",
+        "test_a_view_as_text_and_json_from_the_command_line",
+        "test_a_spec_that_hides_nothing_shows_everything_and_check_says_so_once",
+    ),
+    "verify/test_secrecy.py": (
+        "test_options_made_again_on_a_determinization_show_a_leak",
+        "test_the_shipped_games_give_a_seat_the_same_options_on_what_it_cannot_tell_apart",
+        "test_the_command_line_reports_a_leak_with_its_chain_and_exits_1",
+    ),
     "play/test_resume.py": (
         "test_a_log_read_back_replays_the_game", "test_a_position_that_breaks_a_warned_invariant_is_played_on",
         "test_a_saved_game_goes_on_exactly_as_it_would_have", "test_play_from_on_the_command_line_and_until",

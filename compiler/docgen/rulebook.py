@@ -167,7 +167,7 @@ class Book:
         out += self.glance()
         # (chapter, the kinds of definitions it shows): a section written in the spec stands
         # before the chapter that would have shown its first definition (else before Playing)
-        chapters = [(self.components, (A.Table, A.Grid)), (self.flow, (A.Mode,)),
+        chapters = [(self.components, (A.Table, A.Grid)), (self.seeing, ()), (self.flow, (A.Mode,)),
                     (self.playing, (A.Procedure,)), (self.scoring, (A.Scoring,)),
                     (self.examples, (A.Example,)), (self.end, (A.Outcome,)),
                     (self.guarantee_section, (A.Property,)), (self.readings, (A.Switch,))]
@@ -234,6 +234,23 @@ class Book:
                         for v in shown]
                 out.append("")
         return out if len(out) > 3 else []
+
+    def seeing(self) -> list[str]:
+        """Who sees each pile, from the spec's ``seen by`` declarations (nothing when the
+        spec declares none: ``check`` says its state is public)."""
+        hidden = [v for v in self.p.state.values() if not v.public]
+        if not hidden:
+            return []
+        out = [f"## {self.w('what_each_sees')} {{ #what-each-player-sees }}", ""]
+        for v in hidden:
+            what = self.w("seen_owner") if v.seen == "owner" else self.w("seen_nobody")
+            if v.showing:
+                what += " " + self.w("seen_showing", field=M.text(self.name_of(v.showing)))
+            if v.remembered:
+                what += "; " + self.w("seen_remembered")
+            ids = self.ids([t for t, _ in v.node.tags])
+            out.append(f"- **{M.text(self.name_of(v.name))}**: {what}." + (f" {ids}" if ids else ""))
+        return out + ["", self.w("seen_rest"), ""]
 
     # ------------------------------------------------------------ flow
     def flow(self) -> list[str]:

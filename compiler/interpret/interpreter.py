@@ -20,6 +20,7 @@ from rulewright.compiler.interpret.codegen import ExprCompiler, Flattener, Emitt
 from rulewright.compiler.interpret.baseline import BASELINE
 from rulewright.compiler.interpret.memo import memoize
 from rulewright.compiler.interpret.state import GameState, RandomAgent, StopGame
+from rulewright.compiler.interpret.seeing import Knowledge, keeps_knowledge
 
 
 # ---------------------------------------------------------------- compiler
@@ -30,7 +31,7 @@ GAME_STEPS = 5 * rt.MOST_STEPS
 # statements that change no state the rules read: locals, the log, the reports, a choice (its
 # agent decides; a game that waits at a choice is set back on its state when it goes on);
 # those that hold others clear after each of them
-_KEEPS_STATE = (I.Let, I.Block, I.Repeat, I.For, I.If, I.Do, I.While, I.Choose, I.Note, I.Report)
+_KEEPS_STATE = (I.Let, I.Block, I.Repeat, I.For, I.If, I.Do, I.While, I.Choose, I.Note, I.Report, I.Reveal)
 
 
 class Interpreter:
@@ -39,6 +40,7 @@ class Interpreter:
         as the baseline ``benchmarks/play.py`` measures against."""
         self.program = program
         self.fast = fast
+        self.keeps_knowledge = keeps_knowledge(program)
         # definitions that read the state remember their values until the state changes:
         # the generated procedures clear this after every statement that may change it,
         # and every entry from outside (call, run, evaluate, play, use) clears it
@@ -290,6 +292,9 @@ class Interpreter:
             lines.append(f"{pad}ST.checkpoint({self.em.const(st.name)})")
         elif isinstance(st, I.Note):
             lines.append(f"{pad}ST.note({self.em.const(st.name)}, {ex(st.value)}, {self.em.const(bool(st.heading))})")
+        elif isinstance(st, I.Reveal):
+            lines.append(f"{pad}ST.reveal({ex(st.pile)}, {ex(st.to) if st.to is not None else 'None'}, "
+                         f"{ex(st.cards) if st.cards is not None else 'None'}, {span})")
         elif isinstance(st, I.Take):
             lines.append(f"{pad}ST.take({ex(st.what)}, {ex(st.source)}, {span})")
         elif isinstance(st, I.Move):
@@ -411,6 +416,8 @@ class Interpreter:
 
     def new_state(self, seats: list[rt.Seat], seed: int | None = None, agents=None) -> GameState:
         st = GameState(self, seats, seed, agents)
+        if self.keeps_knowledge:
+            st.knowledge = Knowledge(self.program, seats)
         self.use(st)
         for var in self.program.state.values():
             if var.per_seat:

@@ -65,6 +65,12 @@ class GameState:
         self.outside: frozenset = frozenset()   # seats (indices) whose choices the game yields
         self.forward: list[tuple] | None = None  # the history a copy is rolled forward along
         self.forwarded = 0
+        # what each seat knows of the piles it does not see (compiler/interpret/seeing.py):
+        # kept only by games whose spec remembers or reveals a pile
+        self.knowledge = None
+        # called with (state, name, seat, the function that makes the options, the options) at
+        # each choice of a seat whose options are made here (verify's sampled secrecy check)
+        self.options_watch: Callable | None = None
 
     # --------------------------------------------------------------- zones
     def _take(self, zone: rt.Zone, card, span: Span):
@@ -81,6 +87,8 @@ class GameState:
                                     f"{len(source.cards)} left", span)
         for _ in range(n):
             target.cards.append(source.cards.pop())
+        if self.knowledge is not None:
+            self.knowledge.moved(target.cards[len(target.cards) - n:], source.name, target.name)
         self.log.append(Event("deal", None, {"n": n, "from": source.name, "to": target.name}))
 
     def move(self, what, source: rt.Zone, target: rt.Zone, span: Span):
@@ -88,12 +96,16 @@ class GameState:
         for card in items:
             self._take(source, card, span)
             target.cards.append(card)
+        if self.knowledge is not None:
+            self.knowledge.moved(items, source.name, target.name)
         self.log.append(Event("move", None, {"cards": items, "from": source.name, "to": target.name}))
 
     def take(self, what, source: rt.Zone, span: Span):
         items = list(what) if isinstance(what, (tuple, list, rt.Zone)) else [what]
         for card in items:
             self._take(source, card, span)
+        if self.knowledge is not None:
+            self.knowledge.taken(items, source.name)
         self.log.append(Event("take", None, {"cards": items, "from": source.name}))
 
     def put(self, what, target: rt.Zone, span: Span):
@@ -105,6 +117,8 @@ class GameState:
         items = list(source.cards)
         source.cards.clear()
         target.cards.extend(items)
+        if self.knowledge is not None:
+            self.knowledge.moved_all(items, source.name, target.name)
         self.log.append(Event("move", None, {"cards": items, "from": source.name, "to": target.name}))
 
     def shuffle(self, zone: rt.Zone, span: Span):
@@ -116,6 +130,8 @@ class GameState:
         if self.forward is None and at not in self.interp.ns["_rt"].placements(board):
             raise IllegalMoveError(f"cannot place '{card}' at {rt.pos_text(at)}", span)
         self._take(source, card, span)
+        if self.knowledge is not None:      # (a board is seen by every seat)
+            self.knowledge.moved([card], source.name, var)
         new = rt.placed(board, card, at)
         if seat is not None:
             self.per[var][seat] = new
@@ -128,10 +144,29 @@ class GameState:
         n = len(zones)
         contents = [z.cards for z in zones]
         # Seats sit clockwise in order; the seat on one's left is the next one.
+        moves = []
         for i, z in enumerate(zones):
             giver = (i - 1) % n if direction == "left" else (i + 1) % n
             z.cards = contents[giver]
+            moves.append((list(contents[giver]), zones[giver].name, z.name))
+        if self.knowledge is not None:
+            self.knowledge.passed(moves)
         self.log.append(Event("pass", None, {"zone": var, "to": direction}))
+
+    def reveal(self, zone: rt.Zone, seat, cards, span: Span):
+        """The cards now in ``zone`` (or ``cards`` of them) shown to ``seat`` (to every seat
+        when None)."""
+        if cards is None:
+            shown, whole = list(zone.cards), True
+        else:
+            shown = list(cards) if isinstance(cards, (tuple, list, rt.Zone)) else [cards]
+            for card in shown:
+                if shown.count(card) > zone.cards.count(card):
+                    raise RuntimeRulesError(f"'{card}' is not in {zone.name}: only its cards can be revealed", span)
+            whole = False
+        if self.knowledge is not None:
+            self.knowledge.revealed(shown, zone.name, None if seat is None else seat.name, whole)
+        self.log.append(Event("reveal", None, {"from": zone.name, "to": None if seat is None else seat.name}))
 
     # --------------------------------------------------------------- choices
     def ask(self, name: str, chooser, options, span: Span, refusals: tuple = ()):
@@ -144,7 +179,9 @@ class GameState:
                 return self._rolled_forward(name, chooser, options, span)
             self.forward = None
         if not isinstance(options, list):
-            options = options()
+            made, options = options, options()
+            if self.options_watch is not None and chooser is not None and chooser != "random":
+                self.options_watch(self, name, chooser, made, options)
         if self.outside and chooser is not None and chooser != "random" and chooser.index in self.outside \
                 and self.replay is None:
             if not options:

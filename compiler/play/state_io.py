@@ -513,6 +513,7 @@ def load(interp, path: str, doc: dict | None = None, text: str | None = None):
     if not isinstance(reports, dict):
         rd.fail(("reports",), "reports is an object of report names and values (leave it out for none)")
     state = interp.new_state(seats, seed)
+    state.knowledge = None      # (what seats remember comes of playing: app/seeing.py works it out)
     state.mode = mode
     state.stopped = stopped
     state.checkpoints = dict(counts)

@@ -218,9 +218,56 @@ class DeclarationsPhase:
                         self.diag.error(node.span, f"'per {node.per}': state is kept per seat or per value "
                                                    f"of an enum or table",
                                         did_you_mean(node.per, list(self.enums) + ["seat"]))
-                self.state[var.name] = I.StateVarDef(var.name, typ, None, node.per, var, key_type)
+                sv = I.StateVarDef(var.name, typ, None, node.per, var, key_type)
+                if var.seen is not None:
+                    sv.seen, sv.showing, sv.remembered = var.seen.by, var.seen.showing, var.seen.remembered
+                self.state[var.name] = sv
+
+    def check_seen(self, sv: I.StateVarDef) -> None:
+        """Who sees a piece of state: only a pile can be hidden (a determinization deals
+        its unseen cards again), 'owner' only of state kept per seat, 'showing' a field of
+        its cards, 'remembered' only of a pile some seat does not see."""
+        seen = sv.node.seen
+        if seen is None or seen.by == "all" and seen.showing is None and not seen.remembered:
+            return
+        name = sv.name
+        if not (isinstance(sv.type, CollT) and sv.type.kind == "pile"):
+            self.diag.error(seen.span, f"'{name}' is {sv.type}: only a pile can be hidden from a seat",
+                            "a hidden pile's cards can be dealt again at random from what a seat saw; "
+                            "keep other values public (the default) or hold the secret cards in a pile")
+            sv.seen, sv.showing, sv.remembered = "all", None, False
+            return
+        if seen.by == "owner" and not sv.per_seat:
+            self.diag.error(seen.span, f"'seen by owner': '{name}' is not kept per seat, so it has no owner",
+                            "declare it in a 'per seat' block, or say 'seen by nobody'")
+            sv.seen = "nobody"
+        if seen.by == "all" and (seen.showing or seen.remembered):
+            self.diag.error(seen.span, f"'{name}' is seen by all: every seat sees its cards already",
+                            "'showing' and 'remembered' are for a pile some seat does not see")
+            sv.showing, sv.remembered = None, False
+        if seen.showing is not None:
+            elem = sv.type.elem
+            fields = self.fields_of(elem)
+            if fields is None:
+                self.diag.error(seen.span, f"'showing {seen.showing}': the cards of '{name}' are {elem}, "
+                                           "which has no fields", "'showing' names a field of a table or record")
+                sv.showing = None
+            elif seen.showing not in fields:
+                self.diag.error(seen.span, f"'showing {seen.showing}': {elem} has no field '{seen.showing}'",
+                                did_you_mean(seen.showing, list(fields)))
+                sv.showing = None
+
+    def fields_of(self, t) -> list[str] | None:
+        """The fields of a table's rows or a record's values; None for other types."""
+        if isinstance(t, EnumT) and t.name in self.enums and self.enums[t.name].columns:
+            return list(self.enums[t.name].columns)
+        if isinstance(t, RecordT) and t.name in self.records:
+            return [f for f, _ in self.records[t.name].fields]
+        return None
 
     def resolve_state(self):
+        for sv in self.state.values():
+            self.check_seen(sv)
         for key, node in self.defs.items():
             if not isinstance(node, A.State):
                 continue

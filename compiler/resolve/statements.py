@@ -244,6 +244,25 @@ class StatementsPhase:
         what = self.expr(node.what, scope)
         return I.Take(node.span, what, source)
 
+    def st_Reveal(self, node, scope, context):
+        if not self.only_in(node, context, ("procedure",), "reveal"):
+            return None
+        pile = self.zone(node.pile, scope, "what is revealed")
+        to = None
+        if node.to is not None:
+            to = self.expr(node.to, scope)
+            if not isinstance(to.type, (SeatT, AnyT)):
+                self.diag.error(node.to.span, f"'reveal ... to' names a seat, found {to.type}")
+        cards = None
+        if node.cards is not None:
+            cards = self.expr(node.cards, scope)
+            elem = getattr(pile.type, "elem", ANY)
+            if not (assignable(cards.type, elem) or assignable(cards.type, CollT("list", elem))
+                    or isinstance(cards.type, CollT) and assignable(cards.type.elem, elem)):
+                self.diag.error(node.cards.span, f"what is revealed from {getattr(pile, 'name', 'a pile')} is cards of it "
+                                                 f"({elem}), found {cards.type}")
+        return I.Reveal(node.span, pile, to, cards)
+
     def st_Place(self, node, scope, context):
         if not self.only_in(node, context, ("procedure",), "place"):
             return None

@@ -329,6 +329,15 @@ class Take(Stmt):
 
 
 @dataclass(frozen=True)
+class Reveal(Stmt):
+    """``reveal PILE [to SEAT]``: the cards now in a pile shown to one seat, or to every
+    seat; ``reveal CARDS from PILE [to SEAT]``: some of its cards."""
+    pile: Expr
+    to: Expr | None
+    cards: Expr | None = None
+
+
+@dataclass(frozen=True)
 class While(Stmt):
     cond: Expr
     body: tuple[Stmt, ...]
@@ -538,12 +547,21 @@ class Scoring(Definition):
 
 
 @dataclass(frozen=True)
+class Seen(Node):
+    """Who sees a pile (``seen by owner showing size, remembered``)."""
+    by: str                           # 'all', 'owner' or 'nobody'
+    showing: str | None = None        # the field of its cards the others see (their back)
+    remembered: bool = False          # a seat that saw cards go in keeps knowing them
+
+
+@dataclass(frozen=True)
 class StateVar(Node):
     name: str
     tags: tuple[tuple[str, Span], ...]
     doc: str
     type: TypeExpr
     init: Expr | None
+    seen: Seen | None = None
 
 
 @dataclass(frozen=True)

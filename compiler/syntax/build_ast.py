@@ -362,11 +362,25 @@ class _Builder(ExpressionBuilder):
         vars_ = []
         for v in rest:
             docs, vtags, vrest = self.split(v.children)
+            seen = None
+            if vrest and isinstance(vrest[-1], Tree) and vrest[-1].data == "seen":
+                seen = self.seen(vrest.pop())
             init = self.expr(vrest[2]) if len(vrest) > 2 and vrest[2] is not None else None
             vars_.append(A.StateVar(self.spans(v, docs), str(vrest[0]), vtags, self.doc(docs),
-                                    self.type(vrest[1]), init))
+                                    self.type(vrest[1]), init, seen))
         name = f"per {per}" if per else "state"
         return A.State(self.span(node), name, self.span(node), tags, doc, per, tuple(vars_))
+
+    def seen(self, node) -> A.Seen:
+        by, showing, remembered = None, None, False
+        for c in node.children:
+            if isinstance(c, Tree) and c.data == "seer":
+                by = str(c.children[0])
+            elif isinstance(c, Tree) and c.data == "showing":
+                showing = str(c.children[0])
+            elif isinstance(c, Tree) and c.data == "remembered":
+                remembered = True
+        return A.Seen(self.span(node), by or "all", showing, remembered)
 
     def def_state_def(self, node, doc):
         return self._state(node, doc, None, node.children)
@@ -687,6 +701,17 @@ class _Builder(ExpressionBuilder):
     def st_take_stmt(self, node):
         what, source = node.children
         return A.Take(self.span(node), self.expr(what), self.expr(source))
+
+    def st_reveal_stmt(self, node):
+        what, source, to = node.children[0], None, None
+        for c in node.children[1:]:
+            if isinstance(c, Tree) and c.data == "reveal_from":
+                source = self.expr(c.children[0])
+            elif isinstance(c, Tree) and c.data == "reveal_to":
+                to = self.expr(c.children[0])
+        if source is None:
+            return A.Reveal(self.span(node), self.expr(what), to)
+        return A.Reveal(self.span(node), source, to, self.expr(what))
 
     def st_while_stmt(self, node):
         cond, body = node.children

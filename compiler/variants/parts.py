@@ -321,11 +321,12 @@ ROW_CHANGES = {"override": _edit_row, "remove": _remove_row}
 
 def overridden(old, new, bag: DiagnosticBag, span: Span):
     """The definition that replaces ``old``: the variant's, with the base's rule IDs
-    first, the base's doc when it has none, a switch keeping its options and a param
-    its type."""
+    first, the base's doc when it has none, a switch keeping its options, a param
+    its type and a state variable who sees it."""
     doc = new.doc or old.doc
-    if isinstance(new, A.StateVar):
-        return replace(new, tags=merge_tags(old.tags, new.tags), doc=doc)
+    if isinstance(new, A.StateVar):     # (who sees it stays the base's unless it says)
+        return replace(new, tags=merge_tags(old.tags, new.tags), doc=doc,
+                       seen=new.seen if new.seen is not None else old.seen)
     if isinstance(new, A.Step):
         taken = [sp for n, sp in binders_of(new.body) if n == BASE]
         if taken:

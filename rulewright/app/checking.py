@@ -23,9 +23,10 @@ from rulewright.compiler.variants import lost_checkpoints
 class Warned:
     at: str             # file:line:column
     message: str
+    kind: str = "warning"
 
     def render(self) -> str:
-        return f"{self.at}: warning: {self.message}"
+        return f"{self.at}: {self.kind}: {self.message}"
 
 
 @dataclass
@@ -37,6 +38,7 @@ class Checked:
     error: RulesError | None = None
     same_as: str | None = None          # the path whose error this one repeats (said once)
     warnings: list[Warned] = field(default_factory=list)
+    notes: list[Warned] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -52,7 +54,17 @@ class Checked:
             if self.same_as:
                 out["same_as"] = self.same_as
         out["warnings"] = [{"at": w.at, "message": w.message} for w in self.warnings]
+        out["notes"] = [{"at": w.at, "message": w.message} for w in self.notes]
         return out
+
+
+def all_public(program) -> str | None:
+    """Where the state of a spec that hides nothing is declared (file:line:column of its
+    first pile), or None when some pile is hidden from some seat or there is none."""
+    piles = [v for v in program.state.values() if getattr(v.type, "kind", None) == "pile"]
+    if not piles or any(not v.public for v in program.state.values()):
+        return None
+    return str(piles[0].node.span)
 
 
 def check_specs(paths: list[str], open_one: Callable[[str, dict | None], Any],
@@ -63,6 +75,7 @@ def check_specs(paths: list[str], open_one: Callable[[str, dict | None], Any],
     base_unread: dict[str, set] = {}     # base spec -> its switches and params no rule reads
     warned: set = set()                  # (span, checkpoint) of the lost checkpoints already said
     shown: dict[str, str] = {}           # an error's text -> the first path that gave it
+    public_said: set = set()             # the state blocks already said to hide nothing
     for path in paths:
         try:
             program = open_one(path, None)
@@ -92,6 +105,12 @@ def check_specs(paths: list[str], open_one: Callable[[str, dict | None], Any],
             checked.warnings.append(Warned(str(ch.span), f"variant '{v}' takes away the checkpoint '{name}' "
                                                          f"({ch.action} {ch.kind} '{ch.name}'): positions saved "
                                                          f"there and --stop-at {name} no longer find it"))
+        public = all_public(program)
+        if public is not None and public not in public_said:
+            public_said.add(public)
+            checked.notes.append(Warned(public, "no pile says who sees it ('seen by owner', 'seen by nobody'): "
+                                                "every seat sees the whole state, hands and draw stacks "
+                                                "included", "note"))
         for name in unread_settings(program):
             if name in known:
                 continue

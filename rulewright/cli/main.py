@@ -224,10 +224,14 @@ def build_parser() -> argparse.ArgumentParser:
     common(sm)
     sh = new_command("show", "play", "print a saved game state readably",
                  ("rulewright play darwins_choice --players 4 --seed 7 --stop-at evaluation:2 --save-state era2.json",
-                  "rulewright show darwins_choice --state era2.json"))
+                  "rulewright show darwins_choice --state era2.json",
+                  "rulewright show darwins_choice --state era2.json --as p2"))
     spec(sh)
     sh.add_argument("--state", required=True, metavar="FILE", help="the state file to show (docs/state.md)")
-    json_option(sh, "print the state checked and normalised")
+    sh.add_argument("--as", dest="as_seat", metavar="SEAT",
+                    help="only what this seat may know (a seat's name or title): the piles hidden from it "
+                         "by their size and what it saw go in")
+    json_option(sh, "print the state checked and normalised (with --as: the seat's view, docs/state.md)")
     common(sh)
     common(pl)
     q = new_command("query", "query", "answer a query of the spec with the CP-SAT solver",

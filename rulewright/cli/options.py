@@ -20,7 +20,7 @@ import textwrap
 from rulewright.cli import terminal
 from rulewright.compiler.diagnostics import BadInputError, whole_number
 
-CHECK_HELP = ("never_holds, always_holds, unused, range, choosable, property, differs, invariant, "
+CHECK_HELP = ("never_holds, always_holds, unused, secrecy, range, choosable, property, differs, invariant, "
               "playable, terminates, runtime")
 
 

@@ -489,6 +489,17 @@ def _agents(program, args, kinds: dict[str, str], human=None, made: list | None 
 def cmd_show(args) -> int:
     from rulewright.compiler.play import state_io                  # (lazy: see the imports)
     program, state, doc = _load_state(args)
+    if getattr(args, "as_seat", None):
+        from rulewright.app import seeing            # (lazy: see the imports)
+        if args.json:
+            print(json.dumps(seeing.view(state, args.as_seat, doc, args.state), indent=1, ensure_ascii=False))
+            return 0
+        lines = seeing.view_lines(state, args.as_seat, doc, args.state)
+        for warning in state.warnings:
+            print(f"warning: {warning}", file=sys.stderr)
+        from rulewright.cli import tables        # (rich draws the text: loaded for the text only)
+        tables.write(*lines)
+        return 0
     if args.json:
         out = state_io.dump(state, seed=doc.get("seed"))
         if "resume" in doc:         # (kept as saved: what resumes the game exactly)

@@ -220,42 +220,11 @@ def news(state, seen: int, seat) -> list[str]:
 
 
 def view(state, seat) -> list[str]:
-    """The position as one player sees it: the shared state, their own per-seat state,
-    the others' boards and counts of their piles (a hand is not shown to the others)."""
-    program = state.interp.program
-    lines = []
-    shared = [v for v in program.state.values() if not v.keyed]
-    for var in shared:
-        value = state.shared[var.name]
-        if isinstance(value, rt.Zone) and len(value.cards) > render.LONG_PILE:
-            # a long pile (a draw stack) by its size only: its order is not for the players
-            lines.append(f"{render.words(var.name)}: {len(value.cards)} card(s)")
-        else:
-            lines += render.block(var.name, value)
-    by_key: dict[str, list] = {}
-    for v in program.state.values():
-        if v.keyed and not v.per_seat:
-            by_key.setdefault(v.per, []).append(v)
-    for per, vars_ in by_key.items():
-        lines.append(f"per {per}:")
-        for key in program.enums[per].values:
-            lines.append(f"  {key}: " + "; ".join(f"{render.words(v.name)} "
-                                                  f"{render.text(state.per[v.name][key], render.LONG_PILE)}"
-                                                  for v in vars_))
-    per_seat = [v for v in program.state.values() if v.per_seat]
-    for other in state.seats:
-        if not per_seat:
-            break
-        lines.append("")
-        lines.append(f"{other.title}" + (" (you)" if other == seat else ""))
-        for var in per_seat:
-            value = state.per[var.name][other]
-            if other != seat and isinstance(var.type, CollT) and var.type.kind == "pile" \
-                    and isinstance(value, rt.Zone):
-                lines.append(f"  {render.words(var.name)}: {len(value.cards)} card(s)")
-            else:
-                lines += render.block(var.name, value, "  ")
-    return lines
+    """The position as one player may know it (``views.show_view``): the public state,
+    their own piles, the size of each pile hidden from them and the cards they know are
+    in it; a spec that hides nothing shows everything."""
+    from rulewright.compiler.play.views import show_view      # (with the game: loaded to play)
+    return show_view(state, seat.name, header=False)
 
 
 # ---------------------------------------------------------------- boards and cells

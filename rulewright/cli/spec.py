@@ -38,7 +38,7 @@ def cmd_check(args) -> int:
                   file=sys.stderr)
             continue
         print(f"ok: {c.path}: {c.title}: {c.definitions} definitions, {c.rule_ids} rule IDs")
-        for w in c.warnings:
+        for w in c.warnings + c.notes:
             print(w.render(), file=sys.stderr)
     return code
 

@@ -141,6 +141,9 @@ def witness_lines(witness: Any) -> list[str]:
             elif isinstance(v, list) and v and all(isinstance(r, list) for r in v):
                 out.append(f"{k}:")
                 out += ["  " + " ".join(str(c) if c is not None else "." for c in row) for row in v]
+            elif k == "chain" and isinstance(v, list):
+                out.append("how the choice reaches the pile:")     # (secrecy: one place a line)
+                out += ["  " + str(c) for c in v]
             else:
                 out.append(f"{k} = {text_value(v)}")
         return out

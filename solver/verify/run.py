@@ -14,17 +14,18 @@ from typing import Callable
 from rulewright.compiler import ir as I
 from rulewright.compiler.types import INT, EnumT
 from rulewright.compiler.variants import diffing
-from rulewright.solver.verify import differing, proofs, sampled, static
+from rulewright.solver.verify import differing, proofs, sampled, secrecy, static
 from rulewright.solver.solving import STEADY, plan, using
 from rulewright.solver.verify.findings import Report
 
 # every kind of check, in the order they run (the JSON names them exactly so)
-CHECKS = ("never_holds", "always_holds", "unused", "range", "choosable", "property", "differs",
+CHECKS = ("never_holds", "always_holds", "unused", "secrecy", "range", "choosable", "property", "differs",
           "invariant", "playable", "terminates", "runtime")
 DEFAULT_GAMES = 50
 DEFAULT_POSITIONS = 3
 # what each step checks, in the words the progress bar shows
 STEP_WORDS = {"never_holds": "rules that never or always hold", "unused": "what nothing reads",
+              "secrecy": "what each seat's choices read",
               "range": "the least and most of each score", "choosable": "values no choice can take",
               "property": "the spec's guarantees", "differs": "what the variant changes",
               "games": "seeded games"}
@@ -60,6 +61,9 @@ def verify(program: I.Program, spec: str, kinds: set[str] | None = None, time_li
         steps.append(("never_holds", lambda tell: proofs.rules_hold(prover, skipped, tell)))
     if "unused" in kinds:
         steps.append(("unused", lambda tell: [f for f in static.unused(program) if prover.wants(f.definition)]))
+    if "secrecy" in kinds:
+        steps.append(("secrecy", lambda tell: secrecy.secrecy(program)
+                      + (secrecy.sampled(program, min(games, secrecy.MOST_GAMES)) if games > 0 else [])))
     if "range" in kinds:
         steps.append(("range", lambda tell: proofs.ranges(prover, skipped, tell)))
     if "choosable" in kinds:

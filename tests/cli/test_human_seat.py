@@ -72,8 +72,8 @@ def test_a_human_seat_plays_asks_undoes_saves_and_goes_on(table, tmp_path):
     shown = t.expect("]> ")
     # the position as Player 1 sees it, once: their own hand, the others' hands only counted
     assert "Player 1 (you)" in shown and "hand (11): tree, prairie, zebra" in shown
-    assert "Player 2\n" in shown and "hand: 11 card(s)" in shown
-    assert "deck: 99 card(s)" in shown          # a draw stack by its size, not its order
+    assert "Player 2\n" in shown and "hand: 11 cards, hidden" in shown
+    assert "deck: 99 cards, hidden" in shown    # a draw stack by its size, not its order
     # the question in the words of the spec's doc comment, the prompt asks for a card
     assert "Player 1, pick and place: Everyone chooses a card of their hand" in shown
     assert shown.endswith("card [1-7]> ")       # 11 cards, of 7 kinds
