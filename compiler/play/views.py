@@ -130,11 +130,11 @@ def _hidden_entry(state, var: I.StateVarDef, key, seat: str) -> dict:
 
 def view(state, seat: str) -> dict:
     """What ``seat`` (a seat's name) may know of the position, as a JSON-ready document:
-    the state file's entries (``state_io.dump``) but its seed, each pile hidden from the
-    seat in place of its cards."""
+    the state file's entries (``state_io.dump``), its seed null, each pile hidden from
+    the seat in place of its cards."""
     who = seat_named(state, seat).name
     whole = state_io.dump(state)
-    whole.pop("seed", None)
+    whole["seed"] = None            # (the seed deals every hidden card: never in a view)
     doc: dict[str, Any] = {"format": FORMAT, "seat": who, **{k: v for k, v in whole.items() if k != "format"}}
     for var, key in unseen_piles(state, who):
         entry = _hidden_entry(state, var, key, who)

@@ -27,7 +27,7 @@ SCHEMAS: dict[str, dict] = {
     "check": {
         "required": {"ok": BOOL, "specs": ARR},
         "optional": {},
-        "nested": {"specs[]": {"path": STR, "ok": BOOL, "warnings": ARR}},
+        "nested": {"specs[]": {"path": STR, "ok": BOOL, "warnings": ARR, "notes": ARR}},
     },
     "score": {
         "required": {"players": ARR},
@@ -50,7 +50,7 @@ SCHEMAS: dict[str, dict] = {
         "required": {"format": STR, "spec": STR, "mode": STR, "seed": (INT, NULL), "checkpoint": (STR, NULL),
                      "switches": OBJ, "seats": ARR, "state": OBJ, "per_seat": OBJ, "per_key": OBJ,
                      "checkpoints": OBJ, "reports": OBJ},
-        "optional": {"params": OBJ, "tables": OBJ, "variants": ARR, "resume": OBJ},
+        "optional": {"params": OBJ, "tables": OBJ, "variants": ARR, "resume": OBJ, "seat": STR},
         "nested": {"seats[]": {"name": STR, "kind": STR, "title": STR}},
     },
     "query": {
@@ -114,7 +114,8 @@ RUNS: dict[str, list[list[str]]] = {
               ["score", SAVANNA, "--state", "{state}", "--json"]],
     "play": [["play", SAVANNA, "--players", "3", "--seed", "1", "--json"]],
     "simulate": [["simulate", "spec/ecosystem_savanna/variants/two_player.rules", "--games", "3", "--json"]],
-    "show": [["show", SAVANNA, "--state", "{state}", "--json"]],
+    "show": [["show", SAVANNA, "--state", "{state}", "--json"],
+             ["show", SAVANNA, "--state", "{state}", "--as", "p2", "--json"]],
     "query": [["query", SAVANNA, "best-placement", "--state", "examples/partial.grid", "--card", "hyena",
                "--time-limit", "1", "--workers", "1", "--json"]],
     "verify": [["verify", RHINOS, "--check", "property", "--games", "0", "--time-limit", "5", "--workers", "1",

@@ -71,6 +71,7 @@ def test_a_darwin_view_shows_the_own_hand_and_only_sizes_and_backs_of_the_others
     state = position.state
     view = position.view("p2")
     assert view["format"] == "rulewright-view/1" and view["seat"] == "p2"
+    assert view["seed"] is None and "resume" not in view        # the seed deals every hidden card
     hands = view["per_seat"]["hand"]
     assert hands["p2"] == list(state.per["hand"][state.seats[1]].cards)
     program = state.interp.program
