@@ -245,12 +245,21 @@ class Book:
         for v in hidden:
             what = self.w("seen_owner") if v.seen == "owner" else self.w("seen_nobody")
             if v.showing:
-                what += " " + self.w("seen_showing", field=M.text(self.name_of(v.showing)))
+                what += self.w("seen_showing", field=M.text(self.field_word(v)))
             if v.remembered:
-                what += "; " + self.w("seen_remembered")
+                what += self.w("seen_sep") + self.w("seen_remembered")
             ids = self.ids([t for t, _ in v.node.tags])
-            out.append(f"- **{M.text(self.name_of(v.name))}**: {what}." + (f" {ids}" if ids else ""))
+            out.append(f"- **{M.text(self.name_of(v.name))}**: {what}{self.w('seen_end')}" + (f" {ids}" if ids else ""))
         return out + ["", self.w("seen_rest"), ""]
+
+    def field_word(self, v) -> str:
+        """The field a pile's cards show, in words: the name of its enum when it has one
+        (a card's size: "card size", translated), else the field's name."""
+        info = self.p.enums.get(getattr(v.type.elem, "name", ""))
+        column = info.columns.get(v.showing) if info is not None else None
+        if column is not None and getattr(column, "name", None) in self.p.enums:
+            return self.name_of(column.name).lower()
+        return value_words(v.showing)
 
     # ------------------------------------------------------------ flow
     def flow(self) -> list[str]:

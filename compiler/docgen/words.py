@@ -8,8 +8,9 @@ from __future__ import annotations
 
 WORDS: dict[str, dict[str, str]] = {
     "en": {
+        "seen_sep": "; ", "seen_end": ".",
         "what_each_sees": "What each player sees", "seen_owner": "its owner sees its cards; the others see how many it holds",
-        "seen_nobody": "nobody sees its cards; everyone sees how many it holds", "seen_showing": "and the {field} of each",
+        "seen_nobody": "nobody sees its cards; everyone sees how many it holds", "seen_showing": " and the {field} of each",
         "seen_remembered": "a player who saw cards go into it remembers they are there",
         "seen_rest": "Everything else is in view of every player.",
         "nothing": "nothing",
@@ -40,8 +41,9 @@ WORDS: dict[str, dict[str, str]] = {
         "setup": "Setting up", "mode": "Game", "seats": "Seats",
     },
     "fr": {
+        "seen_sep": " ; ", "seen_end": ".",
         "what_each_sees": "Ce que voit chaque joueur", "seen_owner": "son propriétaire en voit les cartes ; les autres voient combien elle en contient",
-        "seen_nobody": "personne n'en voit les cartes ; tous voient combien elle en contient", "seen_showing": "et le champ {field} de chacune",
+        "seen_nobody": "personne n'en voit les cartes ; tous voient combien elle en contient", "seen_showing": " ainsi que la {field} de chacune",
         "seen_remembered": "un joueur qui a vu des cartes y entrer se souvient qu'elles y sont",
         "seen_rest": "Tout le reste est à la vue de tous les joueurs.",
         "nothing": "rien",
@@ -72,8 +74,9 @@ WORDS: dict[str, dict[str, str]] = {
         "setup": "Mise en place", "mode": "Partie", "seats": "Places",
     },
     "es": {
+        "seen_sep": "; ", "seen_end": ".",
         "what_each_sees": "Lo que ve cada jugador", "seen_owner": "su dueño ve sus cartas; los demás ven cuántas contiene",
-        "seen_nobody": "nadie ve sus cartas; todos ven cuántas contiene", "seen_showing": "y el campo {field} de cada una",
+        "seen_nobody": "nadie ve sus cartas; todos ven cuántas contiene", "seen_showing": " y el {field} de cada una",
         "seen_remembered": "un jugador que vio entrar cartas en ella recuerda que están allí",
         "seen_rest": "Todo lo demás está a la vista de todos los jugadores.",
         "nothing": "nada",
@@ -104,6 +107,7 @@ WORDS: dict[str, dict[str, str]] = {
         "setup": "Preparación", "mode": "Partida", "seats": "Puestos",
     },
     "zh": {
+        "seen_sep": "；", "seen_end": "。",
         "what_each_sees": "每位玩家能看到什么", "seen_owner": "只有其拥有者能看到其中的卡牌；其他人只能看到张数",
         "seen_nobody": "谁也看不到其中的卡牌；所有人都能看到张数", "seen_showing": "以及每张卡的{field}",
         "seen_remembered": "看到卡牌放入其中的玩家记得它们在那里",
