@@ -353,6 +353,10 @@ class StateVarDef:
         return self.seen == "all"
 
     @property
+    def is_pile(self) -> bool:
+        return getattr(self.type, "kind", None) == "pile"
+
+    @property
     def per_seat(self) -> bool:
         return self.per == "seat"
 

@@ -20,7 +20,6 @@ from collections import Counter
 from typing import Iterable
 
 from rulewright.compiler import ir as I
-from rulewright.compiler.types import CollT
 
 
 def piles(program: I.Program, seats) -> dict[str, tuple[I.StateVarDef, str | None]]:
@@ -28,7 +27,7 @@ def piles(program: I.Program, seats) -> dict[str, tuple[I.StateVarDef, str | Non
     ``lair(north)``): its declaration and the seat it is kept for (None when shared)."""
     out: dict[str, tuple[I.StateVarDef, str | None]] = {}
     for var in program.state.values():
-        if not (isinstance(var.type, CollT) and var.type.kind == "pile"):
+        if not var.is_pile:
             continue
         if var.per_seat:
             for s in seats:

@@ -144,13 +144,11 @@ class GameState:
         n = len(zones)
         contents = [z.cards for z in zones]
         # Seats sit clockwise in order; the seat on one's left is the next one.
-        moves = []
-        for i, z in enumerate(zones):
-            giver = (i - 1) % n if direction == "left" else (i + 1) % n
+        givers = [(i - 1) % n if direction == "left" else (i + 1) % n for i in range(n)]
+        for z, giver in zip(zones, givers):
             z.cards = contents[giver]
-            moves.append((list(contents[giver]), zones[giver].name, z.name))
         if self.knowledge is not None:
-            self.knowledge.passed(moves)
+            self.knowledge.passed([(list(contents[g]), zones[g].name, z.name) for z, g in zip(zones, givers)])
         self.log.append(Event("pass", None, {"zone": var, "to": direction}))
 
     def reveal(self, zone: rt.Zone, seat, cards, span: Span):

@@ -21,7 +21,6 @@ from collections import Counter
 from typing import Any
 
 from rulewright.compiler import ir as I
-from rulewright.compiler.diagnostics import BadInputError, did_you_mean
 from rulewright.compiler.semantics import render, runtime as rt
 from rulewright.compiler.interpret.seeing import sees
 from rulewright.compiler.play import state_io
@@ -34,14 +33,10 @@ def hides_anything(program: I.Program) -> bool:
     return any(not v.public for v in program.state.values())
 
 
-def seat_named(state, name: str):
-    """The seat of the game called ``name`` (its name or its title); a located message else."""
-    for s in state.seats:
-        if name in (s.name, s.title):
-            return s
-    raise BadInputError(f"no seat {name!r} in this game: its seats are "
-                        + ", ".join(s.name for s in state.seats),
-                        did_you_mean(name, [s.name for s in state.seats]))
+def _seat(state, name: str):
+    """The seat called ``name`` (a seat's name: the faces resolve titles and numbers,
+    ``app.asking.seat_named``)."""
+    return next(s for s in state.seats if s.name == name)
 
 
 def _zone_of(state, var: I.StateVarDef, key) -> rt.Zone:
@@ -61,26 +56,19 @@ def _back(program: I.Program, var: I.StateVarDef, card) -> Any:
     return getattr(card, var.showing, None)
 
 
-def known_of(state, seat: str, pile: str) -> list:
-    """The cards ``seat`` knows are in the pile called ``pile``: what the game's knowledge
-    says, kept only where still true of the pile's cards."""
+def known_of(state, seat: str, zone: rt.Zone) -> list:
+    """The cards ``seat`` knows are in ``zone``: what the game's knowledge says, kept only
+    where still true of the pile's cards."""
     knowledge = getattr(state, "knowledge", None)
     if knowledge is None:
         return []
-    cards = Counter(_pile_cards(state, pile))
+    cards = Counter(zone.cards)
     out = []
-    for c in knowledge.of(seat, pile):
+    for c in knowledge.of(seat, zone.name):
         if cards[c] > 0:
             cards[c] -= 1
             out.append(c)
     return out
-
-
-def _pile_cards(state, pile: str) -> list:
-    for var, key in _keys(state):
-        if _label(var, key) == pile:
-            return list(_zone_of(state, var, key).cards)
-    return []
 
 
 def _keys(state):
@@ -98,10 +86,6 @@ def _keys(state):
             yield var, None
 
 
-def _label(var: I.StateVarDef, key) -> str:
-    return var.name if key is None else f"{var.name}({getattr(key, 'name', key)})"
-
-
 def _owner(var: I.StateVarDef, key) -> str | None:
     return key.name if var.per_seat else None
 
@@ -115,7 +99,7 @@ def unseen_piles(state, seat: str) -> list[tuple[I.StateVarDef, Any]]:
 def _hidden_entry(state, var: I.StateVarDef, key, seat: str) -> dict:
     program = state.interp.program
     zone = _zone_of(state, var, key)
-    known = known_of(state, seat, _label(var, key))
+    known = known_of(state, seat, zone)
     entry: dict[str, Any] = {"hidden": True, "size": len(zone.cards),
                              "known": render.typed_json(program, var.type, known)}
     if var.showing is not None:
@@ -132,7 +116,7 @@ def view(state, seat: str) -> dict:
     """What ``seat`` (a seat's name) may know of the position, as a JSON-ready document:
     the state file's entries (``state_io.dump``), its seed null, each pile hidden from
     the seat in place of its cards."""
-    who = seat_named(state, seat).name
+    who = _seat(state, seat).name
     whole = state_io.dump(state)
     whole["seed"] = None            # (the seed deals every hidden card: never in a view)
     doc: dict[str, Any] = {"format": FORMAT, "seat": who, **{k: v for k, v in whole.items() if k != "format"}}
@@ -165,7 +149,7 @@ def show_view(state, seat: str, header: bool = True) -> list[str]:
     position, each pile the seat does not see as its size and what the seat knows of it
     (``header``: the game's title and the seat first)."""
     program = state.interp.program
-    who = seat_named(state, seat)
+    who = _seat(state, seat)
     doc = view(state, who.name)
     lines = [f"{program.title}" + (f", mode {state.mode}" if state.mode else "")
              + (f", stopped at {state.stopped}" if state.stopped else ""),
@@ -225,7 +209,7 @@ def determinize(state, seat: str, rng: random.Random):
     the same back). The position has its own random generator (from ``rng``) and no
     history: nothing of the true game's future or past is in it."""
     program = state.interp.program
-    who = seat_named(state, seat).name
+    who = _seat(state, seat).name
     new = copy.copy(state)
     new.shared = {k: _fresh(v) for k, v in state.shared.items()}
     new.per = {k: {kk: _fresh(vv) for kk, vv in d.items()} for k, d in state.per.items()}
@@ -233,13 +217,14 @@ def determinize(state, seat: str, rng: random.Random):
     new.seed = None
     new.log, new.history, new.replay, new.forward = [], [], None, None
     new.agents = {}
+    new.options_watch = None
     new.knowledge = None if state.knowledge is None else state.knowledge.copy()
     # the places of unseen cards, by pool: (type, field shown, back) -> [(zone, index)]
     places: dict[tuple, list[tuple[rt.Zone, int]]] = {}
     cards: dict[tuple, list] = {}
     for var, key in unseen_piles(new, who):
         zone = _zone_of(new, var, key)
-        known = Counter(known_of(state, who, _label(var, key)))
+        known = Counter(known_of(state, who, zone))
         for i, card in enumerate(zone.cards):
             if known[card] > 0:
                 known[card] -= 1
@@ -271,5 +256,5 @@ def _fresh(value):
     return value
 
 
-__all__ = ["FORMAT", "view", "show_view", "determinize", "blind", "unseen_piles", "hides_anything", "seat_named",
+__all__ = ["FORMAT", "view", "show_view", "determinize", "blind", "unseen_piles", "hides_anything",
            "known_of"]

@@ -231,7 +231,7 @@ class DeclarationsPhase:
         if seen is None or seen.by == "all" and seen.showing is None and not seen.remembered:
             return
         name = sv.name
-        if not (isinstance(sv.type, CollT) and sv.type.kind == "pile"):
+        if not sv.is_pile:
             self.diag.error(seen.span, f"'{name}' is {sv.type}: only a pile can be hidden from a seat",
                             "a hidden pile's cards can be dealt again at random from what a seat saw; "
                             "keep other values public (the default) or hold the secret cards in a pile")

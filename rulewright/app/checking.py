@@ -61,7 +61,7 @@ class Checked:
 def all_public(program) -> str | None:
     """Where the state of a spec that hides nothing is declared (file:line:column of its
     first pile), or None when some pile is hidden from some seat or there is none."""
-    piles = [v for v in program.state.values() if getattr(v.type, "kind", None) == "pile"]
+    piles = [v for v in program.state.values() if v.is_pile]
     if not piles or any(not v.public for v in program.state.values()):
         return None
     return str(piles[0].node.span)

@@ -1,7 +1,7 @@
 """What one seat may know of a position: the job under ``show --as`` and ``Position.view``.
 
 In:  a position (a played game's state, or one read from a state file with its document,
-     path and text), a seat's name or title.
+     path and text), a seat's name, title or number.
 Out: ``knowing``: the position with what each seat remembers of the piles it does not
      see (a saved game is played again to its position to work it out); ``view`` and
      ``view_lines``: the seat's view as JSON and as text (``compiler.play.views``);
@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 
 from rulewright.compiler.diagnostics import BadInputError
+from rulewright.app.asking import seat_named
 from rulewright.compiler.play import views
 
 
@@ -45,21 +46,27 @@ def _empty(state):
     return Knowledge(state.interp.program, state.seats)
 
 
-def view(state, seat: str, doc: dict | None = None, path: str = "<position>", text: str = "") -> dict:
-    """The seat's view of the position (schema ``rulewright-view/1``, docs/state.md)."""
-    return views.view(knowing(state, doc, path, text), seat)
+def view(state, seat: str, doc: dict | None = None, path: str = "<position>", text: str = "",
+         label: str = "seat") -> dict:
+    """The seat's view of the position (schema ``rulewright-view/1``, docs/state.md); the
+    seat by its name, title or number (``asking.seat_named``: ``label`` names the option)."""
+    who = seat_named(seat, state, label).name
+    return views.view(knowing(state, doc, path, text), who)
 
 
-def view_lines(state, seat: str, doc: dict | None = None, path: str = "<position>", text: str = "") -> list[str]:
+def view_lines(state, seat: str, doc: dict | None = None, path: str = "<position>", text: str = "",
+               label: str = "seat") -> list[str]:
     """The seat's view of the position, readably."""
-    return views.show_view(knowing(state, doc, path, text), seat)
+    who = seat_named(seat, state, label).name
+    return views.show_view(knowing(state, doc, path, text), who)
 
 
 def determinized(state, seat: str, seed: int = 0, doc: dict | None = None, path: str = "<position>",
-                 text: str = ""):
+                 text: str = "", label: str = "seat"):
     """A full position the seat cannot tell from this one (``views.determinize``), its
     unseen cards dealt from ``seed``."""
-    return views.determinize(knowing(state, doc, path, text), seat, random.Random(seed))
+    who = seat_named(seat, state, label).name
+    return views.determinize(knowing(state, doc, path, text), who, random.Random(seed))
 
 
 __all__ = ["knowing", "view", "view_lines", "determinized"]

@@ -492,9 +492,10 @@ def cmd_show(args) -> int:
     if getattr(args, "as_seat", None):
         from rulewright.app import seeing            # (lazy: see the imports)
         if args.json:
-            print(json.dumps(seeing.view(state, args.as_seat, doc, args.state), indent=1, ensure_ascii=False))
+            print(json.dumps(seeing.view(state, args.as_seat, doc, args.state, label="--as"), indent=1,
+                             ensure_ascii=False))
             return 0
-        lines = seeing.view_lines(state, args.as_seat, doc, args.state)
+        lines = seeing.view_lines(state, args.as_seat, doc, args.state, label="--as")
         for warning in state.warnings:
             print(f"warning: {warning}", file=sys.stderr)
         from rulewright.cli import tables        # (rich draws the text: loaded for the text only)

@@ -39,13 +39,9 @@ class Read:
 
 def _hidden(program: I.Program, name: str):
     var = program.state.get(name)
-    if var is None or var.public or not _is_pile(var):
+    if var is None or var.public or not var.is_pile:
         return None
     return var
-
-
-def _is_pile(var) -> bool:
-    return getattr(var.type, "kind", None) == "pile"
 
 
 class _Reads:
