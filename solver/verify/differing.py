@@ -78,7 +78,7 @@ def differs(variant: I.Program, base: I.Program, time_limit: float, workers: int
         span = node.name_span
         if target is None and not (direct and set(direct) <= same_everywhere):
             if positions is None:
-                positions = sample_positions(base, n_positions, time_limit=time_limit)
+                positions = sample_positions(base, n_positions, time_limit=time_limit * solve_plan().outer)
             if not positions:
                 skip("differs", name, "what decides the game is compared on positions of seeded games: "
                                       "none sampled (--positions 0)")
@@ -108,7 +108,7 @@ def differs(variant: I.Program, base: I.Program, time_limit: float, workers: int
             skip("differs", name, "the variant changes the values of a parameter's type")
             continue
         if stateful and positions is None:
-            positions = sample_positions(base, n_positions, time_limit=time_limit)
+            positions = sample_positions(base, n_positions, time_limit=time_limit * solve_plan().outer)
         pairs = [(pos, pos.state_for(variant), pos.state_for(base)) for pos in positions] if stateful \
             else [(None, None, None)]
         pairs = [(pos, sv, sb) for pos, sv, sb in pairs if pos is None or (sv is not None and sb is not None)]
