@@ -179,7 +179,8 @@ def to_json(g: nx.DiGraph) -> str:
 def to_dot(g: nx.DiGraph) -> str:
     shapes = {"step": "box", "scoring": "box3d", "table": "folder", "enum": "folder", "switch": "diamond",
               "param": "diamond", "rule": "hexagon", "procedure": "cds", "mode": "tab", "query": "note", "property": "note", "domain": "note",
-              "state": "cylinder", "grid": "component", "relation": "septagon", "outcome": "doubleoctagon"}
+              "state": "cylinder", "grid": "component", "relation": "septagon", "outcome": "doubleoctagon",
+              "estimate": "doubleoctagon"}
     styles = {"reads": "solid", "calls": "bold", "contains": "dotted", "precedes": "dashed", "feeds": "dashed"}
     lines = [f'digraph "{g.graph.get("name")}" {{', "  rankdir=LR;", "  node [fontname=Helvetica];"]
     for n in sorted(g.nodes):

@@ -312,7 +312,7 @@ class GridInfo:
 @dataclass
 class FuncDef:
     name: str
-    kind: str                       # def | rule | relation | outcome | param | switch
+    kind: str                       # def | rule | relation | outcome | estimate | param | switch
     params: list[tuple[str, Type]]
     type: Type
     body: Expr | None
@@ -488,6 +488,7 @@ class Program:
     table_files: dict[str, str] = field(default_factory=dict)   # table -> file it was read from
     own_tables: dict[str, str] = field(default_factory=dict)    # tables read from a player's files
     variants: list = field(default_factory=list)                # variants.Applied, base first
+    estimate: str | None = None     # how a seat stands during a game, for bots that look ahead
     properties: dict[str, PropertyDef] = field(default_factory=dict)
     domains: dict[str, DomainDef] = field(default_factory=dict)
     examples: dict[str, ExampleDef] = field(default_factory=dict)

@@ -35,13 +35,13 @@ GRAMMAR_PATH = Path(__file__).resolve().parent.parent / "syntax" / "grammar.lark
 # word listed here that the grammar no longer has is ignored (and a test says so).
 DECLARATIONS = frozenset({
     "game", "variant", "extends", "switch", "param", "enum", "table", "grid", "relation",
-    "def", "rule", "outcome", "scoring", "layer", "step", "state", "per", "procedure",
+    "def", "rule", "outcome", "estimate", "scoring", "layer", "step", "state", "per", "procedure",
     "mode", "query", "record", "check", "invariant", "property", "domain",
     "override", "remove", "add", "field", "row",
 })
 # The declaration keywords the name being defined follows (Name.Function, entity.name.function).
 DEFINERS = ("game", "variant", "switch", "param", "enum", "table", "grid", "relation", "def",
-            "rule", "outcome", "scoring", "layer", "step", "procedure", "mode", "query",
+            "rule", "outcome", "estimate", "scoring", "layer", "step", "procedure", "mode", "query",
             "record", "check", "invariant", "property", "domain")
 # The keywords a bound name follows (Name.Variable, variable.parameter).
 BINDERS = ("let", "choose", "for")

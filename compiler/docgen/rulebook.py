@@ -537,7 +537,8 @@ class Book:
 
     # ------------------------------------------------------------ end, guarantees, readings
     def end(self) -> list[str]:
-        outcomes = [d for d in self.defs.values() if isinstance(d, A.Outcome) and d.name not in self.placed]
+        outcomes = [d for d in self.defs.values() if isinstance(d, A.Outcome) and not isinstance(d, A.Estimate)
+                    and d.name not in self.placed]
         reports = [(m, st) for m in self.p.modes.values() for st in m.body if isinstance(st, I.Report)]
         if not outcomes and not reports:
             return []

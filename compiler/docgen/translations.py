@@ -79,6 +79,8 @@ def _where(span) -> str:
 
 
 def _texts_of_definition(d, prefix: str, lines: list[str], out: list[Text], name: str | None = None) -> None:
+    if isinstance(d, A.Estimate):
+        return          # (for bots, not players: no rulebook shows it)
     name = name or getattr(d, "name", "")
     span = getattr(d, "name_span", None) or getattr(d, "span", None)
     if isinstance(d, _NAMED) and (not isinstance(d, (A.Def, A.Rule)) or d.doc):

@@ -49,12 +49,15 @@ class Live:
         agents = {s.index: factory(s, seed) for s in seats if s.kind == "player" and s.name not in outside}
         self._begin(seats, seed, agents, frozenset(s.index for s in seats if s.name in outside), None)
 
-    def _begin(self, seats, seed, agents, outside, forward) -> None:
+    def _begin(self, seats, seed, agents, outside, forward, ready=None) -> None:
+        """A new game rolled forward along ``forward`` (a history of choices), to the choice
+        after it (whose options are ``ready`` when they are already made)."""
         interp = self.interp
         st = interp.new_state(list(seats), seed, agents)
         st.mode = self.mode.name
         st.outside = outside
         st.forward = forward
+        st.ready = ready
         self.state: GameState = st
         named = {s.name: s for s in seats}
         self._gen = interp.ns[mname(self.mode.name)](*[named[s.name] for s in self.mode.seats if s.name])

@@ -65,6 +65,7 @@ class GameState:
         self.outside: frozenset = frozenset()   # seats (indices) whose choices the game yields
         self.forward: list[tuple] | None = None  # the history a copy is rolled forward along
         self.forwarded = 0
+        self.ready: list | None = None      # the options of the choice the history ends at, already made
         # what each seat knows of the piles it does not see (compiler/interpret/seeing.py):
         # kept only by games whose spec remembers or reveals a pile
         self.knowledge = None
@@ -176,7 +177,9 @@ class GameState:
             if self.forwarded < len(self.forward):
                 return self._rolled_forward(name, chooser, options, span)
             self.forward = None
-        if not isinstance(options, list):
+        if self.ready is not None:
+            options, self.ready = self.ready, None
+        elif not isinstance(options, list):
             made, options = options, options()
             if self.options_watch is not None and chooser is not None and chooser != "random":
                 self.options_watch(self, name, chooser, made, options)

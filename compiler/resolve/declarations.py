@@ -15,7 +15,7 @@ from rulewright.compiler import ir as I
 from rulewright.compiler.semantics import runtime as rt
 from rulewright.compiler.diagnostics import BadInputError, Span, did_you_mean, whole_number
 from rulewright.compiler.types import (ANY, BOOL, INT, RELATION, SEAT, TEXT, AnyT, BoardT, BoolT, CellT, CollT, EnumT,
-                    IntT, RecordT, TupleT, Type, assignable, is_bool, is_int)
+                    IntT, RecordT, SeatT, TupleT, Type, assignable, is_bool, is_int)
 from rulewright.compiler.resolve.scope import MOST_GRID_CELLS, Scope, named_options
 from rulewright.compiler.resolve.limits import type_depth
 from rulewright.compiler.syntax.parse import MOST_NESTING
@@ -300,7 +300,8 @@ class DeclarationsPhase:
             scope.names[p.name] = t
             params.append((p.name, t))
         body = self.expr(node.value, scope)
-        kind = {A.Def: "def", A.Rule: "rule", A.Relation: "relation", A.Outcome: "outcome"}[type(node)]
+        kind = {A.Def: "def", A.Rule: "rule", A.Relation: "relation", A.Outcome: "outcome",
+                A.Estimate: "estimate"}[type(node)]
         typ = body.type
         if isinstance(node, A.Def) and node.type is not None:
             declared = self.type(node.type)
@@ -316,7 +317,9 @@ class DeclarationsPhase:
             if not (isinstance(body, I.Const) and isinstance(body.value, rt.Relation)):
                 self.diag.error(node.value.span, f"relation '{name}' must be known before play",
                                 "build it from offsets(...), rays(...), '+' and switches")
-        if isinstance(node, A.Outcome) and not is_int(typ):
+        if isinstance(node, A.Estimate):
+            self.estimate_shape(node, params, typ)
+        elif isinstance(node, A.Outcome) and not is_int(typ):
             self.diag.error(node.value.span, f"an outcome is a number or a score; '{name}' is {typ}")
         message = None
         if isinstance(node, A.Rule) and node.message is not None:
@@ -326,6 +329,15 @@ class DeclarationsPhase:
         fd = I.FuncDef(name, kind, params, typ, body, node, message)
         self.funcs[name] = fd
         return fd
+
+    def estimate_shape(self, node: A.Estimate, params: list, typ: Type) -> None:
+        """An estimate takes one seat and is a number (the higher, the better for that seat)."""
+        if len(params) != 1 or not isinstance(params[0][1], SeatT):
+            got = ", ".join(f"{n}: {t}" for n, t in params) or "nothing"
+            self.diag.error(node.name_span, f"an estimate takes one seat, the seat it is for; '{node.name}' "
+                                            f"takes {got}", f"write estimate {node.name}(p: seat) = ...")
+        if not is_int(typ):
+            self.diag.error(node.value.span, f"an estimate is a number; '{node.name}' is {typ}")
 
     def reads_edge(self, target: str, span: Span, kind: str = "reads"):
         if self.current is not None:

@@ -74,6 +74,7 @@ class Resolver(TablesPhase, DeclarationsPhase, ExpressionsPhase, StatementsPhase
         self.examples_left_out: dict[str, Diagnostic] = {}
         self.records: dict[str, I.RecordInfo] = {}
         self.outcome: str | None = None
+        self.estimate: str | None = None
 
     # ================================================================ driver
     def run(self) -> I.Program:
@@ -137,7 +138,7 @@ class Resolver(TablesPhase, DeclarationsPhase, ExpressionsPhase, StatementsPhase
             funcs=self.funcs, scorings=self.scorings, state=self.state,
             procedures=self.procedures, modes=self.modes, queries=self.queries, properties=self.properties, domains=self.domains,
             examples=self.examples, examples_left_out=self.examples_left_out,
-            records=self.records, outcome=self.outcome, reads=self.reads, overrides=self.overrides,
+            records=self.records, outcome=self.outcome, estimate=self.estimate, reads=self.reads, overrides=self.overrides,
             checks=self.checks, invariants=self.invariants, table_files=self.table_files, own_tables=self.tables)
 
     # ================================================================ collect
@@ -167,12 +168,16 @@ class Resolver(TablesPhase, DeclarationsPhase, ExpressionsPhase, StatementsPhase
                                     "choose another name")
                     continue
                 self.defs[d.name] = d
-                if isinstance(d, A.Outcome):
-                    if self.outcome is not None:
-                        self.diag.error(d.name_span, "a spec has only one 'outcome'",
-                                        notes=((self.defs[self.outcome].name_span, "the first one"),))
-                    else:
-                        self.outcome = d.name
+                # (an estimate is an outcome for bots: the first test decides which one it is)
+                for kind, attr in ((A.Estimate, "estimate"), (A.Outcome, "outcome")):
+                    if isinstance(d, kind):
+                        first = getattr(self, attr)
+                        if first is not None:
+                            self.diag.error(d.name_span, f"a spec has only one '{attr}'",
+                                            notes=((self.defs[first].name_span, "the first one"),))
+                        else:
+                            setattr(self, attr, d.name)
+                        break
 
     def check_overrides(self):
         for name in self.overrides:

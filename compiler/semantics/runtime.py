@@ -18,7 +18,13 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
-from rulewright.compiler.diagnostics import RuntimeRulesError, Diagnostic
+from rulewright.compiler.diagnostics import RuntimeRulesError
+# the step budget of every evaluation, in a module of its own; the generated code and the
+# rest of the compiler read it here (rt.bounded, rt.steps)
+from rulewright.compiler.semantics.budget import (MOST_NUMBERS, MOST_STEPS, OutOfSteps, _BUDGET, apart, bounded,
+                                                  charge, steps, tick)
+
+BUDGET = (MOST_STEPS, OutOfSteps, _BUDGET, apart, bounded, steps, tick)     # (read as rt.NAME elsewhere)
 
 
 # -------------------------------------------------------------------- boards
@@ -255,13 +261,13 @@ class Relation:
         for dr, dc in self.rays:
             qr, qc = r + dr, c + dc
             # A position just outside the frame (a placement candidate) still sees in.
-            steps = 0
-            while -1 <= qr <= rows and -1 <= qc <= cols and steps <= rows + cols:
+            moves = 0
+            while -1 <= qr <= rows and -1 <= qc <= cols and moves <= rows + cols:
                 if 0 <= qr < rows and 0 <= qc < cols and (qr, qc) not in out:
                     out.append((qr, qc))
                 qr += dr
                 qc += dc
-                steps += 1
+                moves += 1
         return tuple(out)
 
     def describe(self) -> str:
@@ -276,14 +282,14 @@ class Relation:
 def relation_of(kind: str, *given) -> Relation:
     """``offsets(...)`` or ``rays(...)``: steps written out, or collections of steps
     (computed: every step within a distance), in order, each once."""
-    steps = []
+    offsets_ = []
     for g in given:
         if isinstance(g, tuple) and len(g) == 2 and all(isinstance(x, int) for x in g):
-            steps.append(g)                             # a step: (row, column)
+            offsets_.append(g)                             # a step: (row, column)
         else:
-            steps.extend(tuple(x) for x in g)           # a collection of steps
-    steps = tuple(dict.fromkeys(steps))
-    return Relation(offsets=steps) if kind == "offsets" else Relation(rays=steps)
+            offsets_.extend(tuple(x) for x in g)           # a collection of steps
+    offsets_ = tuple(dict.fromkeys(offsets_))
+    return Relation(offsets=offsets_) if kind == "offsets" else Relation(rays=offsets_)
 
 
 class RelationTable(dict):
@@ -638,89 +644,6 @@ def first(items, span=None):
 
 
 # ------------------------------------------------------------------ budgets
-MOST_NUMBERS = 10_000_000     # the longest range a spec may build (a range is held whole)
-MOST_STEPS = 20_000_000       # the values one evaluation's loops may visit, all loops together
-
-
-class OutOfSteps(RuntimeRulesError):
-    """The step budget of an evaluation ran out (raised at the loop that was running)."""
-
-
-class _Budget:
-    """The steps left to the evaluation under way (None: no budget is counting)."""
-    left: int | None = None
-    limit: int = 0
-
-
-_BUDGET = _Budget()
-
-
-def charge(n: int, span=None) -> None:
-    """Count ``n`` steps against the running budget; past it, ``OutOfSteps`` at ``span``."""
-    left = _BUDGET.left
-    if left is not None:
-        left -= n
-        _BUDGET.left = left
-        if left < 0:
-            _BUDGET.left = 0
-            raise OutOfSteps(f"did not finish within {_BUDGET.limit:,} steps: this loop was running when "
-                             "the budget ran out", span)
-
-
-def steps(items, span=None):
-    """``items``, as a loop of the generated code goes over them: one step per value
-    (and one for the loop), counted against the running budget."""
-    left = _BUDGET.left
-    if left is not None:
-        try:
-            n = len(items) + 1
-        except TypeError:
-            n = 1
-        left -= n
-        _BUDGET.left = left
-        if left < 0:
-            charge(0, span)
-    return items
-
-
-def tick(span=None) -> bool:
-    """One round of a ``while``: a step. Always true (it is and-ed to the loop's test)."""
-    left = _BUDGET.left
-    if left is not None:
-        _BUDGET.left = left - 1
-        if left <= 0:
-            charge(1, span)
-    return True
-
-
-class bounded:
-    """``with bounded(what, limit):`` runs an evaluation under a step budget; nested
-    evaluations count against the outermost one. Running out is a ``RuntimeRulesError``
-    that names ``what`` and is located at the loop that was running."""
-
-    def __init__(self, what: str, limit: int | None = None):
-        self.what, self.limit, self.outer = what, limit or MOST_STEPS, False
-
-    def __enter__(self):
-        self.outer = _BUDGET.left is None
-        if self.outer:
-            _BUDGET.left = _BUDGET.limit = self.limit
-        return self
-
-    def __exit__(self, kind, exc, tb):
-        if not self.outer:
-            return False
-        _BUDGET.left = None
-        if isinstance(exc, OutOfSteps) and not getattr(exc, "named", False):
-            d = exc.diagnostics[0]
-            new = OutOfSteps(Diagnostic(d.span, f"{self.what} {d.message}",
-                                        "a loop over very many values, or loops inside loops: bound the "
-                                        "ranges and collections it goes over"))
-            new.named = True
-            raise new.with_traceback(tb) from None
-        return False
-
-
 MOST_TEXT = 1_000_000
 
 

@@ -522,6 +522,12 @@ class Outcome(Definition):
 
 
 @dataclass(frozen=True)
+class Estimate(Outcome):
+    """How a seat stands during a game (``estimate NAME(p: seat) = ...``): the value bots
+    that look ahead compare. A definition like an outcome, called like one."""
+
+
+@dataclass(frozen=True)
 class Layer(Node):
     name: str
     tags: tuple[tuple[str, Span], ...]

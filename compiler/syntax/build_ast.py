@@ -342,6 +342,11 @@ class _Builder(ExpressionBuilder):
         return A.Outcome(self.span(node), name, nspan, tags, doc, self.params(rest[0]),
                          self.expr(rest[-1]))
 
+    def def_estimate_def(self, node, doc):
+        name, nspan, tags, rest = self.head(node)
+        return A.Estimate(self.span(node), name, nspan, tags, doc, self.params(rest[0]),
+                          self.expr(rest[-1]))
+
     def def_scoring_def(self, node, doc):
         name, nspan, tags, rest = self.head(node)
         params = self.params(rest[0])

@@ -21,7 +21,7 @@ GRAMMAR_PATH = Path(__file__).with_name("grammar.lark")
 
 KEYWORDS = sorted({
     "game", "switch", "param", "enum", "table", "from", "grid", "by", "of", "floating",
-    "relation", "def", "rule", "outcome", "pile", "set", "list", "scoring", "layer", "step",
+    "relation", "def", "rule", "outcome", "estimate", "pile", "set", "list", "scoring", "layer", "step",
     "state", "per", "seat", "procedure", "mode", "players", "seats", "query", "let", "choose",
     "in", "subset", "sized", "where", "at", "random", "points", "mark", "shuffle", "deal",
     "to", "move", "place", "on", "pass", "repeat", "for", "simultaneously", "if", "else",

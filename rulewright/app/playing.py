@@ -20,13 +20,14 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from rulewright.app.bots import SETTINGS, bot_named, make_agent
 from rulewright.compiler import load
 
 from rulewright.compiler.diagnostics import BadInputError, did_you_mean
 from rulewright.compiler.interpret import RandomAgent
 from rulewright.compiler.types import SeatT
 
-AGENT_KINDS = ("random", "solver", "human")
+AGENT_KINDS = tuple(SETTINGS)         # random, greedy, solver, mcts, human
 DEFAULT_AGENT_TIME_LIMIT = 10.0        # (as the command line's --agent-time-limit)
 
 
@@ -66,7 +67,8 @@ class Seating:
 
 
 def seat_agents(seats, seating: Seating, words: Words, human_allowed: bool = False) -> dict[str, str]:
-    """The agent kind of each player's seat (seat name -> random, solver or human)."""
+    """The bot of each player's seat (seat name -> the bot as written: random, greedy,
+    solver, mcts:time=0.5, human...)."""
     players = [s.name for s in seats if s.kind == "player"]
     titles = {s.title: s.name for s in seats if s.kind == "player"}
 
@@ -77,28 +79,28 @@ def seat_agents(seats, seating: Seating, words: Words, human_allowed: bool = Fal
             return titles[name]
         hint = did_you_mean(name, players) or "players: " + ", ".join(players)
         raise BadInputError(f"{option}: '{name}' is not a player's seat of this game ({hint})")
-    allowed = AGENT_KINDS if human_allowed else AGENT_KINDS[:2]
-    if seating.agent not in allowed:
-        hint = "a human seat plays with 'play'" if seating.agent == "human" else "agents: " + ", ".join(allowed)
-        raise BadInputError(f"{words.agent} {seating.agent}: no such agent here ({hint})")
+    allowed = AGENT_KINDS if human_allowed else tuple(k for k in AGENT_KINDS if k != "human")
+    agent = bot_named(seating.agent, words.agent, allowed).text
     if seating.seats is not None and not [n for n in seating.seats if n.strip()]:
         raise BadInputError(f"{words.agent_seats} takes the seats {words.agent} plays, e.g. p1,p3 (left out: "
                             "every player), not an empty list")
     kinds = dict.fromkeys(players, "random")
-    if seating.seats and seating.agent == "random":
-        raise BadInputError(f"{words.agent_seats} goes with {words.agent} solver or {words.agent} human (the "
-                            "seats that agent plays)")
+    if seating.seats and agent == "random":
+        raise BadInputError(f"{words.agent_seats} goes with another bot than random ({words.agent} greedy, "
+                            f"mcts, solver or human: the seats that bot plays)")
     for name in seating.seats or players:
-        kinds[seat_name(name.strip(), words.agent_seats)] = seating.agent
+        kinds[seat_name(name.strip(), words.agent_seats)] = agent
     for name, kind in seating.own.items():
-        if kind not in allowed:
-            hint = "a human seat plays with 'play'" if kind == "human" else "agents: " + ", ".join(allowed)
-            raise BadInputError(f"{words.seat} {name}={kind}: no agent '{kind}' here ({hint})")
-        kinds[seat_name(name, words.seat)] = kind
-    if (seating.query or seating.inputs) and not {"solver", "human"} & set(kinds.values()):
+        kinds[seat_name(name, words.seat)] = bot_named(kind, f"{words.seat} {name}=", allowed).text
+    if (seating.query or seating.inputs) and not {"solver", "human"} & {kind_of(k) for k in kinds.values()}:
         raise BadInputError(f"{words.agent_query} and {words.agent_input} go with a solver seat ({words.agent} "
                             f"solver) or a human seat (its suggestions)")
     return kinds
+
+
+def kind_of(bot: str) -> str:
+    """The kind of a bot as written (``mcts`` of ``mcts:time=0.5``)."""
+    return bot.partition(":")[0]
 
 
 def playing_query(program, seating: Seating, words: Words, required: bool) -> str | None:
@@ -140,18 +142,21 @@ def agent_inputs(program, query: str, given: dict[str, str], words: Words) -> di
 
 def agent_factory(program, kinds: dict[str, str], seating: Seating, words: Words, human=None,
                   made: list | None = None):
-    """The interpreter's agent factory for these seats (``factory(seat, seed)``): random
-    agents seeded as ``play``'s, solver agents answering the playing query, a person's
-    seat through ``human.agent(seat, query, inputs)``. None when every seat is random.
-    ``made`` gets each solver agent made (what a progress bar counts)."""
+    """The interpreter's agent factory for these seats (``factory(seat, seed)``): random,
+    greedy and MCTS agents seeded from the game's seed as ``play``'s random ones, solver
+    agents answering the playing query, a person's seat through ``human.agent(seat,
+    query, inputs)``. None when every seat is random. ``made`` gets each solver agent
+    made (what a progress bar counts)."""
     if set(kinds.values()) <= {"random"}:
         return None
-    query = playing_query(program, seating, words, required="solver" in kinds.values())
+    used = {kind_of(k) for k in kinds.values()}
+    query = playing_query(program, seating, words, required="solver" in used)
     inputs = agent_inputs(program, query, seating.inputs, words) if query else {}
 
     def factory(seat, seed):
         mine = seed * 1_000_003 + seat.index
-        kind = kinds.get(seat.name, "random")
+        written = kinds.get(seat.name, "random")
+        kind = kind_of(written)
         if kind == "solver":
             from rulewright.solver.agent import SolverAgent   # (OR-Tools loads only when a seat needs the solver)
             agent = SolverAgent(program, query, mine, time_limit=seating.time_limit, inputs=inputs)
@@ -160,7 +165,9 @@ def agent_factory(program, kinds: dict[str, str], seating: Seating, words: Words
             return agent
         if kind == "human":
             return human.agent(seat, query, inputs)
-        return RandomAgent(mine)
+        if kind == "random":
+            return RandomAgent(mine)
+        return make_agent(bot_named(written, words.seat), mine)
     return factory
 
 
@@ -299,6 +306,6 @@ def with_inputs(seating: Seating, items: list[str], words: Words) -> Seating:
     return replace(seating, inputs=inputs)
 
 
-__all__ = ["AGENT_KINDS", "COMMAND_LINE_WORDS", "PYTHON_WORDS", "Seating", "Start", "Words", "agent_factory",
+__all__ = ["AGENT_KINDS", "kind_of", "COMMAND_LINE_WORDS", "PYTHON_WORDS", "Seating", "Start", "Words", "agent_factory",
            "agent_inputs", "agent_words", "pick_mode", "play_game", "playing_query", "seat_agents", "solver_agents", "start_from",
            "with_inputs"]

@@ -176,15 +176,17 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--save-state", metavar="FILE", help="write the game state as JSON (docs/state.md)")
     pl.add_argument("--stop-at", "--until", dest="stop_at", metavar="CHECKPOINT",
                     help="stop the game at a checkpoint of the spec, NAME or NAME:N (the N-th time)")
-    pl.add_argument("--agent", choices=["random", "solver", "human"], default="random",
-                    help="random legal choices, each turn the answer of the spec's playing query "
-                         "(the query with 'play' statements, the rest at random), or you at the terminal")
+    pl.add_argument("--agent", metavar="BOT", default="random",
+                    help="who plays the seats: random, greedy (one choice ahead on the spec's estimate), solver "
+                         "(the answer of the spec's playing query), mcts (tree search: mcts:time=0.5 or "
+                         "mcts:iterations=400) or human (you at the terminal); docs/bots.md")
     pl.add_argument("--agent-query", metavar="QUERY", help="the query a solver agent plays (and a human "
                                                             "seat's suggestions come from)")
     pl.add_argument("--agent-seats", metavar="SEATS",
                     help="the seats --agent plays, e.g. p1,p3 (default all), the others at random")
-    pl.add_argument("--seat", metavar="SEAT=AGENT", action="append",
-                    help="the agent of one seat: random, solver or human (repeatable), e.g. --seat p1=human")
+    pl.add_argument("--seat", metavar="SEAT=BOT", action="append",
+                    help="the bot of one seat: random, greedy, solver, mcts[:time=S|:iterations=N] or human "
+                         "(repeatable), e.g. --seat p1=human --seat p2=mcts:time=0.5")
     pl.add_argument("--lang", metavar="LANG", choices=["en", "fr", "es", "zh"], default=None,
                     help="the language of a human seat's questions, from the spec's translations (en, fr, es, "
                          "zh; default en)")
@@ -210,13 +212,14 @@ def build_parser() -> argparse.ArgumentParser:
     sm.add_argument("--against", metavar="SPEC",
                     help="also play the same seeds under this spec (the base game of a house rule) and compare")
     json_option(sm, "print the totals as JSON (each seat's mean score and share of wins with their intervals; docs/json.md)")
-    sm.add_argument("--agent", choices=["random", "solver"], default="random",
-                    help="random legal choices, or each turn the answer of the spec's playing query")
+    sm.add_argument("--agent", metavar="BOT", default="random",
+                    help="who plays the seats: random, greedy, solver or mcts (mcts:time=0.5, "
+                         "mcts:iterations=400); docs/bots.md")
     sm.add_argument("--agent-query", metavar="QUERY", help="the query a solver agent plays")
     sm.add_argument("--agent-seats", metavar="SEATS",
                     help="the seats --agent plays, e.g. p1,p3 (default all), the others at random")
-    sm.add_argument("--seat", metavar="SEAT=AGENT", action="append",
-                    help="the agent of one seat: random or solver (repeatable)")
+    sm.add_argument("--seat", metavar="SEAT=BOT", action="append",
+                    help="the bot of one seat: random, greedy, solver or mcts[:SETTINGS] (repeatable)")
     sm.add_argument("--agent-input", metavar="NAME=VALUE", action="append",
                     help="an input of the query the solver plays, e.g. objective=adaptation (repeatable)")
     sm.add_argument("--agent-time-limit", type=_positive(float, "a number of seconds above 0"), default=10.0,
@@ -234,6 +237,25 @@ def build_parser() -> argparse.ArgumentParser:
     json_option(sh, "print the state checked and normalised (with --as: the seat's view, docs/state.md)")
     common(sh)
     common(pl)
+    tn = new_command("tournament", "tournament", "bots against each other: how often each wins, how often it "
+                     "finishes ahead of each other one, and a rating for each",
+                     ("rulewright tournament ecosystem_savanna --players 3 --bots random,greedy --games 30",
+                      "rulewright tournament darwins_choice --players 3 --bots random,greedy,mcts:time=0.2 --games 12"))
+    spec(tn)
+    tn.add_argument("--bots", metavar="BOTS", default="random,greedy",
+                    help="the bots, comma-separated: random, greedy, solver, mcts (mcts:time=0.5 or "
+                         "mcts:iterations=400,horizon=8); default random,greedy (docs/bots.md)")
+    tn.add_argument("--games", type=_positive(int, "a whole number of games from 1 to 100000", most=100_000),
+                    default=24, help="the number of games (line-ups of the bots, each seat order in turn)")
+    tn.add_argument("--players", type=_whole("a number of players"),
+                    help="the number of players (default: the fewest the mode allows)")
+    tn.add_argument("--seed", type=_whole("a whole number"), default=1, help="the first seed (then seed+1, ...)")
+    tn.add_argument("--mode", help="the mode of play of the spec (default: the one for the number of players)")
+    tn.add_argument("--workers", type=_positive(int, "a whole number of processes from 1 to 256", most=256),
+                    help="games played at once, each in a process of its own (default: every core)")
+    json_option(tn, "print the ratings, the shares of wins and who finished ahead of whom, with their "
+                    "intervals, and every game, as JSON (docs/json.md)")
+    common(tn)
     q = new_command("query", "query", "answer a query of the spec with the CP-SAT solver",
                 ("rulewright query ecosystem_savanna best-placement --state examples/partial.grid --card hyena",
                  "rulewright query ecosystem_savanna best-arrangement --cards examples/margot.cards --time-limit 20",

@@ -17,12 +17,12 @@ from rulewright.compiler import types as T
 from rulewright.compiler.syntax import ast as A
 from rulewright.solver.verify.findings import Finding
 
-_ROOTS = (A.Mode, A.Scoring, A.Query, A.Property, A.Domain, A.Check, A.Invariant, A.Example)
+_ROOTS = (A.Mode, A.Scoring, A.Query, A.Property, A.Domain, A.Check, A.Invariant, A.Example, A.Estimate)
 # types are read by being written as types: not reported
 _TYPES = (A.Grid, A.Record, A.Enum, A.Table)
 _WORDS = {A.Def: "definition", A.Rule: "rule", A.Relation: "relation", A.Switch: "switch",
           A.Constant: "param", A.Table: "table", A.Enum: "enum", A.Procedure: "procedure",
-          A.Outcome: "outcome", A.Grid: "grid", A.Record: "record"}
+          A.Outcome: "outcome", A.Estimate: "estimate", A.Grid: "grid", A.Record: "record"}
 
 
 def reachable(program: I.Program, g: nx.DiGraph) -> set[str]:

@@ -1,0 +1,109 @@
+"""The step budget: every evaluation of the rules (a game, an expression, a definition)
+runs under a number of steps its loops may take, so no spec runs without end.
+
+In:  the loops of the generated code (``steps``, ``tick``, ``charge``), an evaluation's
+     entry (``bounded``), an agent looking ahead from inside a game (``apart``).
+Out: ``OutOfSteps`` at the loop that was running when the budget ran out, named after the
+     evaluation. ``compiler/semantics/runtime.py`` re-exports all of it (``rt.bounded``).
+"""
+from __future__ import annotations
+
+from rulewright.compiler.diagnostics import Diagnostic, RuntimeRulesError
+
+
+MOST_NUMBERS = 10_000_000     # the longest range a spec may build (a range is held whole)
+MOST_STEPS = 20_000_000       # the values one evaluation's loops may visit, all loops together
+
+
+class OutOfSteps(RuntimeRulesError):
+    """The step budget of an evaluation ran out (raised at the loop that was running)."""
+
+
+class _Budget:
+    """The steps left to the evaluation under way (None: no budget is counting)."""
+    left: int | None = None
+    limit: int = 0
+
+
+_BUDGET = _Budget()
+
+
+def charge(n: int, span=None) -> None:
+    """Count ``n`` steps against the running budget; past it, ``OutOfSteps`` at ``span``."""
+    left = _BUDGET.left
+    if left is not None:
+        left -= n
+        _BUDGET.left = left
+        if left < 0:
+            _BUDGET.left = 0
+            raise OutOfSteps(f"did not finish within {_BUDGET.limit:,} steps: this loop was running when "
+                             "the budget ran out", span)
+
+
+def steps(items, span=None):
+    """``items``, as a loop of the generated code goes over them: one step per value
+    (and one for the loop), counted against the running budget."""
+    left = _BUDGET.left
+    if left is not None:
+        try:
+            n = len(items) + 1
+        except TypeError:
+            n = 1
+        left -= n
+        _BUDGET.left = left
+        if left < 0:
+            charge(0, span)
+    return items
+
+
+def tick(span=None) -> bool:
+    """One round of a ``while``: a step. Always true (it is and-ed to the loop's test)."""
+    left = _BUDGET.left
+    if left is not None:
+        _BUDGET.left = left - 1
+        if left <= 0:
+            charge(1, span)
+    return True
+
+
+class bounded:
+    """``with bounded(what, limit):`` runs an evaluation under a step budget; nested
+    evaluations count against the outermost one. Running out is a ``RuntimeRulesError``
+    that names ``what`` and is located at the loop that was running."""
+
+    def __init__(self, what: str, limit: int | None = None):
+        self.what, self.limit, self.outer = what, limit or MOST_STEPS, False
+
+    def __enter__(self):
+        self.outer = _BUDGET.left is None
+        if self.outer:
+            _BUDGET.left = _BUDGET.limit = self.limit
+        return self
+
+    def __exit__(self, kind, exc, tb):
+        if not self.outer:
+            return False
+        _BUDGET.left = None
+        if isinstance(exc, OutOfSteps) and not getattr(exc, "named", False):
+            d = exc.diagnostics[0]
+            new = OutOfSteps(Diagnostic(d.span, f"{self.what} {d.message}",
+                                        "a loop over very many values, or loops inside loops: bound the "
+                                        "ranges and collections it goes over"))
+            new.named = True
+            raise new.with_traceback(tb) from None
+        return False
+
+
+class apart:
+    """``with apart():`` runs evaluations that are no part of the one running (an agent
+    looking ahead from inside a game): each gets a budget of its own, and the running
+    one's is set back as it was after."""
+
+    def __enter__(self):
+        self.saved = (_BUDGET.left, _BUDGET.limit)
+        _BUDGET.left = None
+        return self
+
+    def __exit__(self, kind, exc, tb):
+        _BUDGET.left, _BUDGET.limit = self.saved
+        return False

@@ -1,0 +1,225 @@
+"""Bots: named with their settings, deciding from what their seat may see, playing the
+same game again under one seed, looking ahead on the spec's estimate, rated in a
+tournament."""
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from helpers import ROOT, run_command
+
+from rulewright.api import load
+from rulewright.app import tournament
+from rulewright.app.bots import bot_named
+from rulewright.compiler.diagnostics import BadInputError
+from rulewright.compiler.interpret import RandomAgent
+from rulewright.compiler.play import views
+from rulewright.compiler.play.bots import GreedyAgent, MctsAgent
+from rulewright.compiler.play.branching import Standing, at_choice
+
+DARWIN = ROOT / "spec" / "darwins_choice"
+SAVANNA = ROOT / "spec" / "ecosystem_savanna"
+
+
+def _short_savanna():
+    """Ecosystem: Savanna with hands of 4 cards: 6 cards placed a game (fast)."""
+    return load(SAVANNA, settings={"hand_size": 4})
+
+
+# ------------------------------------------------------------------ names and settings
+@pytest.mark.parametrize("text, kind, settings", [
+    ("random", "random", ()), ("greedy", "greedy", ()), ("GREEDY", "greedy", ()),
+    ("mcts:time=0.5", "mcts", (("time", 0.5),)),
+    ("mcts:iterations=400,horizon=8", "mcts", (("horizon", 8), ("iterations", 400))),
+    ("greedy:wide=3", "greedy", (("wide", 3),)),
+])
+def test_a_bot_is_read_with_its_settings(text, kind, settings):
+    bot = bot_named(text, "--seat p1=")
+    assert (bot.kind, bot.settings) == (kind, settings)
+    assert bot_named(bot.text, "--bots") == bot
+
+
+@pytest.mark.parametrize("text, words", [
+    ("mtcs", "did you mean 'mcts'"),
+    ("mcts:tim=1", "no setting 'tim'"),
+    ("mcts:time=0", "seconds a move: a number of at least 0.001, not '0'"),
+    ("mcts:iterations=2.5", "a whole number of at least 1"),
+    ("mcts:time=1,iterations=5", "a time or a number of iterations, not both"),
+    ("random:time=1", "random has no setting 'time' (it has no settings)"),
+    ("mcts:time=nan", "not 'nan'"),
+])
+def test_a_mistaken_bot_is_one_message_naming_the_option(text, words):
+    with pytest.raises(BadInputError) as err:
+        bot_named(text, "--agent")
+    message = err.value.diagnostics[0].message
+    assert message.startswith(f"--agent {text}: ") and words in message
+
+
+def test_bots_of_a_tournament_keep_their_settings_apart_from_the_next_bot():
+    assert tournament.bots_named("random,mcts:iterations=40,horizon=6,greedy", "--bots") == \
+        ["random", "mcts:horizon=6,iterations=40", "greedy"]
+    with pytest.raises(BadInputError, match="needs two bots"):
+        tournament.bots_named("greedy", "--bots")
+    with pytest.raises(BadInputError, match="named twice"):
+        tournament.bots_named("greedy,greedy", "--bots")
+    with pytest.raises(BadInputError, match="a human seat plays with 'play'|no bot 'human'"):
+        tournament.bots_named("greedy,human", "--bots")
+
+
+def test_the_line_ups_rotate_every_seat_and_always_mix_two_bots():
+    ups = tournament.lineups(["a", "b"], 3)
+    assert ("a", "a", "a") not in ups and ("b", "b", "b") not in ups
+    assert set(ups) == {("a", "a", "b"), ("a", "b", "a"), ("b", "a", "a"),
+                        ("a", "b", "b"), ("b", "b", "a"), ("b", "a", "b")}
+    three = tournament.lineups(["a", "b", "c"], 2)
+    assert set(three) == {(x, y) for x in "abc" for y in "abc" if x != y}
+
+
+# ------------------------------------------------------------------ what a bot looks ahead on
+def test_both_games_declare_how_a_seat_stands_and_greedy_reads_it():
+    for spec in (DARWIN, SAVANNA):
+        program = load(spec).program
+        assert program.estimate == "standing"
+        assert Standing(program, next(iter(program.modes))).source == "the estimate 'standing'"
+
+
+def test_an_estimate_takes_one_seat_and_is_a_number(tmp_path):
+    spec = tmp_path / "g.rules"
+    spec.write_text('game g "G"\nestimate e(n: int) = n\nestimate f(p: seat) = "x"\n')
+    out = run_command("check", str(spec))
+    assert out.returncode == 1
+    assert "g.rules:2:10: error: an estimate takes one seat, the seat it is for; 'e' takes n: int" in out.stderr
+    assert "g.rules:3:23: error: an estimate is a number; 'f' is text" in out.stderr
+    assert "a spec has only one 'estimate'" in out.stderr
+
+
+def test_a_branch_stands_at_the_same_choice_with_the_seat_s_own_cards():
+    game = _short_savanna()
+    table = game.start(3, seed=4, seats=["p1", "p2", "p3"])
+    rng = random.Random(1)
+    for _ in range(5):
+        table.apply(rng.choice(table.options))
+    state = table._live.state
+    seat = next(s for s in state.seats if s.name == table.seat)
+    b = at_choice(state, table.choice, seat, table.options, random.Random(9))
+    assert b is not None and (b.asked.name, b.seat) == (table.choice, table.seat)
+    assert b.options == table.options
+    assert list(b.state.per["hand"][b.state.seats[seat.index]].cards) == list(state.per["hand"][seat].cards)
+    assert views.view(b.state, seat.name)["per_seat"]["board"] == views.view(state, seat.name)["per_seat"]["board"]
+    b.apply(b.options[0])           # the branch goes on; the true game does not move
+    assert len(state.history) == 5 and table.choice is not None
+
+
+# ------------------------------------------------------------------ fair play
+def _same_view_other(state, seat, rng):
+    """A position with the seat's view and the same history, its hidden cards dealt again."""
+    other = views.determinize(state, seat.name, rng)
+    other.history, other.seed, other.replay = list(state.history), state.seed, None
+    assert views.view(other, seat.name) == views.view(state, seat.name)
+    return other
+
+
+@pytest.mark.parametrize("spec, players, make", [
+    (SAVANNA, 3, lambda: GreedyAgent(3)),
+    (SAVANNA, 3, lambda: MctsAgent(3, iterations=30)),
+    (DARWIN, 3, lambda: GreedyAgent(3)),
+])
+def test_a_bot_chooses_the_same_on_positions_with_one_view(spec, players, make):
+    game = _short_savanna() if spec == SAVANNA else load(spec)
+    table = game.start(players, seed=7, seats=[f"p{i}" for i in range(1, players + 1)])
+    rng = random.Random(5)
+    compared = 0
+    while not table.finished and compared < 4:
+        if len(table.options) > 1 and rng.random() < 0.3:
+            state = table._live.state
+            seat = next(s for s in state.seats if s.name == table.seat)
+            if views.unseen_piles(state, seat.name):
+                other = _same_view_other(state, seat, rng)
+                bots = [make(), make()]
+                made = [bot.choose(table.choice, table.options, s, seat) for bot, s in zip(bots, (state, other))]
+                assert made[0] == made[1], (table.choice, seat.name)
+                assert [b.blind for b in bots] == [0, 0]        # (each looked ahead: none chose at random)
+                compared += 1
+        table.apply(rng.choice(table.options))
+    assert compared == 4
+
+
+# ------------------------------------------------------------------ the same game again
+def test_an_mcts_seat_under_an_iteration_budget_plays_the_same_game_again():
+    game = _short_savanna()
+    interp = game.interpreter
+
+    def factory(seat, seed):
+        return MctsAgent(seed + seat.index, iterations=25, horizon=6) if seat.index == 0 else \
+            RandomAgent(seed * 1_000_003 + seat.index)
+    one = interp.play("standard", 3, 11, agent_factory=factory)
+    two = interp.play("standard", 3, 11, agent_factory=factory)
+    assert one.history == two.history
+    assert one.agents[0].ran == 25 * one.agents[0].choices
+
+
+def test_a_bot_s_search_leaves_the_game_s_budget_and_state_as_they_were():
+    game = _short_savanna()
+    interp = game.interpreter
+
+    def factory(seat, seed):
+        return GreedyAgent(seed) if seat.index == 1 else RandomAgent(seed * 1_000_003 + seat.index)
+    state = interp.play("standard", 3, 2, agent_factory=factory)
+    alone = interp.play("standard", 3, 2, agent_factory=lambda seat, seed: factory(seat, seed))
+    assert state.history == alone.history and state.reports.keys() == alone.reports.keys()
+    assert state.agents[1].choices > 0 and state.agents[1].blind == 0
+
+
+# ------------------------------------------------------------------ strength
+def test_greedy_outscores_random_seats():
+    game = _short_savanna()
+    interp = game.interpreter
+    ahead = 0
+    for seed in range(1, 7):
+        def factory(seat, s):
+            return GreedyAgent(s) if seat.index == 0 else RandomAgent(s * 1_000_003 + seat.index)
+        state = interp.play("standard", 3, seed, agent_factory=factory)
+        scores = [int(v) for v in state.reports["score"].values()]
+        ahead += scores[0] > max(scores[1:])
+    assert ahead >= 5, ahead
+
+
+# ------------------------------------------------------------------ the faces
+def test_the_tournament_command_rates_the_bots_and_writes_json():
+    out = run_command("tournament", str(SAVANNA), "--set", "hand_size=4", "--players", "3",
+                      "--bots", "random,greedy", "--games", "6", "--workers", "2", "--json")
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert data["games"] == 6 and data["bots"] == ["random", "greedy"] and data["workers"] == 2
+    ratings = {r["bot"]: r for r in data["ratings"]}
+    assert ratings["random"]["rating"] == 1500.0
+    assert ratings["greedy"]["rating"] > 1500.0
+    ahead = data["ahead"]["greedy"]["random"]
+    assert 0 <= ahead["interval95"][0] <= ahead["value"] <= ahead["interval95"][1] <= 1
+    assert ahead["interval99"][0] <= ahead["interval95"][0]
+    assert [g["seed"] for g in data["games_played"]] == list(range(1, 7))
+    # one process plays the same games
+    alone = run_command("tournament", str(SAVANNA), "--set", "hand_size=4", "--players", "3",
+                        "--bots", "random,greedy", "--games", "6", "--workers", "1", "--json")
+    assert json.loads(alone.stdout)["games_played"] == data["games_played"]
+
+
+def test_the_tournament_table_and_its_mistakes():
+    out = run_command("tournament", str(SAVANNA), "--set", "hand_size=4", "--players", "3",
+                      "--bots", "random,greedy", "--games", "3", "--workers", "1")
+    assert out.returncode == 0, out.stderr
+    assert "Ratings (Elo scale, random at 1500)" in out.stdout
+    assert "How often the row's bot finished ahead of the column's" in out.stdout
+    bad = run_command("tournament", str(SAVANNA), "--players", "3", "--bots", "random,greddy")
+    assert bad.returncode == 2 and "--bots greddy: no bot 'greddy' here (did you mean 'greedy'?)" in bad.stderr
+    assert "Traceback" not in bad.stderr
+
+
+def test_play_and_simulate_take_bots_on_seats():
+    out = run_command("simulate", str(SAVANNA), "--set", "hand_size=4", "--players", "3", "--games", "2",
+                      "--seat", "p1=greedy", "--seat", "p2=mcts:iterations=5", "--json")
+    assert out.returncode == 0, out.stderr
+    bad = run_command("play", str(SAVANNA), "--players", "3", "--seat", "p1=mcts:tim=2")
+    assert bad.returncode == 2
+    assert "--seat p1=mcts:tim=2: mcts has no setting 'tim' (did you mean 'time'?)" in bad.stderr
