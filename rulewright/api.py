@@ -24,7 +24,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from rulewright.app import diffing, examples as examples_job, playing, seeing, simulating, verifying
+from rulewright.app import diffing, examples as examples_job, playing, seeing, simulating, tournament as tourney, verifying
 from rulewright.app.asking import ask, query_named, read_inputs
 from rulewright.app.faces import PYTHON
 from rulewright.app.opening import Request, open_position, open_spec
@@ -411,6 +411,49 @@ class Simulation:
                 "<p>±: half of a 95% confidence interval.</p></div>")
 
 
+class Tournament:
+    """Bots against each other (``Game.tournament``, as ``rulewright tournament``): each
+    bot's rating with its 95% interval, its share of wins, how often each finished ahead
+    of each other one, every game."""
+
+    def __init__(self, played):
+        self._t = played
+
+    @property
+    def ratings(self) -> list[dict]:
+        return self.to_json()["ratings"]
+
+    @property
+    def wins(self) -> dict[str, dict]:
+        return self.to_json()["wins"]
+
+    @property
+    def ahead(self) -> dict[str, dict]:
+        return self.to_json()["ahead"]
+
+    def to_json(self) -> dict:
+        return tourney.tournament_data(self._t)
+
+    def _parts(self):
+        t = self._t
+        return (f"{t.mode.title or t.mode.name}, {t.players} player(s), {len(t.results)} game(s)",
+                tourney.tournament_lines(t), ["bot", "rating", "95% interval", "seats", "wins (95% interval)",
+                                              "longest move"], ["ahead of:", *t.bots])
+
+    def __repr__(self) -> str:
+        head, lines, h1, h2 = self._parts()
+        out = [head, ""]
+        for h, rows in ((h1, lines["ratings"]), (h2, lines["matrix"])):
+            widths = [max(len(str(r[i])) for r in [h, *rows]) for i in range(len(h))]
+            out += ["  ".join(str(c).ljust(w) for c, w in zip(r, widths)).rstrip() for r in [h, *rows]] + [""]
+        return "\n".join(out).rstrip()
+
+    def _repr_html_(self) -> str:
+        head, lines, h1, h2 = self._parts()
+        return (f"<div><p>{html.escape(head)}</p>{_table(h1, lines['ratings'], 'Ratings (Elo scale)')}"
+                f"{_table(h2, lines['matrix'], 'How often the row finished ahead of the column')}</div>")
+
+
 class Verification:
     """What ``Game.verify`` found (as ``rulewright verify``): each finding with the status
     of its evidence (PROVED, COUNTEREXAMPLE, SAMPLED, UNKNOWN: could not tell before the
@@ -705,6 +748,18 @@ class Game:
                                         against_spec=other.path if other else "", start=start, agents=agents,
                                         progress=progress, spelling=PYTHON)
         return Simulation(self, sim, seating, start_path)
+
+    def tournament(self, bots="random,greedy", *, players: int | None = None, games: int = 24, seed: int = 1,
+                   mode: str | None = None, workers: int | None = None, progress=None) -> Tournament:
+        """Bots against each other, as ``rulewright tournament``: ``bots`` (a list, or one
+        comma-separated string: ``"random,greedy,mcts:time=0.5"``), round-robin over every
+        line-up with its seats rotated, ``games`` seeded games on ``workers`` processes
+        (every core by default). ``progress(what, fraction)`` is told after each game."""
+        names = tourney.bots_named(bots, "bots=")
+        m = self._mode(mode, players)
+        n = players if players is not None else m.min_players
+        return Tournament(tourney.run_tournament(self.program, self.path, m, n, names, games, seed,
+                                                 workers=workers, progress=progress))
 
     def verify(self, *, against=None, checks=None, time_limit: float = verifying.DEFAULT_TIME_LIMIT,
                workers: int = 2, games: int = verifying.DEFAULT_GAMES,

@@ -360,11 +360,26 @@ def with_fields(names: tuple, base, *values):
 
 
 def minus(a, b) -> tuple:
-    items = list(as_tuple(a))
-    for x in as_tuple(b):
-        if x in items:
-            items.remove(x)
-    return tuple(items)
+    """``a`` less ``b``'s items, each taking away the first equal item left in ``a``."""
+    items, drop = as_tuple(a), as_tuple(b)
+    if len(drop) * len(items) > 64:
+        try:
+            left = collections.Counter(drop)
+        except TypeError:           # (an item that cannot be counted: one by one below)
+            pass
+        else:
+            out = []
+            for x in items:
+                if left.get(x):
+                    left[x] -= 1
+                else:
+                    out.append(x)
+            return tuple(out)
+    kept = list(items)
+    for x in drop:
+        if x in kept:
+            kept.remove(x)
+    return tuple(kept)
 
 
 def ranked(pairs) -> tuple:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from rulewright.compiler.diagnostics import BadInputError, did_you_mean
 from rulewright.compiler.interpret import RandomAgent
-from rulewright.compiler.play.bots import GreedyAgent, MctsAgent
+from rulewright.compiler.play.bots import HORIZON, GreedyAgent, MctsAgent
 
 # kind -> setting -> (type, what it is, the least value)
 SETTINGS: dict[str, dict[str, tuple[type, str, float]]] = {
@@ -99,7 +99,7 @@ def make_agent(bot: Bot, seed: int):
         return GreedyAgent(seed, wide=int(s.get("wide", 24)))
     if bot.kind == "mcts":
         return MctsAgent(seed, time=s.get("time"), iterations=int(s["iterations"]) if "iterations" in s else None,
-                         horizon=int(s["horizon"]) if "horizon" in s else None, explore=s.get("explore", 0.7))
+                         horizon=int(s.get("horizon", HORIZON)), explore=s.get("explore", 0.7))
     return RandomAgent(seed)
 
 

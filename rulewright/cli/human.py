@@ -10,7 +10,7 @@ Out: ``Table`` (what the human seats share: the streams, an undo, a save) and it
      with what it is worth where the playing query can say it (``app/option_values.py``), best
      first; the free cells of a board lettered on the board. Besides an option the
      player may type ``?`` (the solver's suggestion and its reason, from the playing
-     query), ``l NAME`` (a card looked up), ``u`` (undo: take back their last choice;
+     query; or what the bot ``--suggest`` names would choose), ``l NAME`` (a card looked up), ``u`` (undo: take back their last choice;
      the other seats make the same moves again where their options are the same),
      ``p`` (the whole position), ``s`` (save the game and quit), ``q`` (quit) or ``h``.
 """
@@ -32,8 +32,13 @@ from rulewright.compiler.types import SeatT
 from rulewright.cli import seat_screen as screen
 from rulewright.app.option_values import cells, option_values
 
-HELP = ("type the number of an option (a cell: its letter); ? the solver's suggestion, l NAME look a card up, "
+HELP = ("type the number of an option (a cell: its letter); ? a suggestion (--suggest: whose), l NAME look a card up, "
         "u undo your last choice, p the whole position, s save and quit, q quit")
+
+
+def _suggester(text: str):
+    from rulewright.app.bots import bot_named       # (the bots: loaded when one suggests)
+    return bot_named(text, "--suggest", kinds=("greedy", "solver", "mcts"))
 
 
 class _Undo(Exception):
@@ -66,6 +71,9 @@ class Table:
         self.restore: tuple[int, dict] | None = None
         self.before: tuple[int, list] | None = None      # the others' moves after the choice taken back
         self.last: dict[str, tuple] = {}    # seat -> the question it was last asked, and the choice
+        # the bot whose choice '?' shows (--suggest); None: the playing query's answer
+        suggest = getattr(args, "suggest", None)
+        self.suggester = None if not suggest or suggest == "solver" else _suggester(suggest)
 
     def agent(self, seat, query: str | None, inputs: dict):
         return HumanAgent(self, seat, query, inputs)
@@ -228,7 +236,11 @@ class HumanAgent:
 
     # ------------------------------------------------------------ the suggestion
     def _suggestion(self, name, options, state, seat, menu) -> str:
-        """The playing query's suggestion in words; never an error out of the game."""
+        """The suggestion of the bot ``--suggest`` names (the playing query's by default),
+        in words; never an error out of the game."""
+        bot = self.table.suggester
+        if bot is not None:
+            return self._bot_suggestion(bot, name, options, state, seat, menu)
         if self.query is None:
             return "no suggestion here: the spec has no playing query (a query with 'play' statements) to ask"
         query = self.query.replace("_", "-")
@@ -266,6 +278,24 @@ class HumanAgent:
         if later:
             why.append("  then: " + ", ".join(later))
         return "\n".join(why)
+
+    def _bot_suggestion(self, bot, name, options, state, seat, menu) -> str:
+        """What a bot would choose here (``--suggest greedy``, ``mcts:time=2``), in words."""
+        from rulewright.app.bots import make_agent     # (the bots: loaded when one suggests)
+        agent = make_agent(bot, len(state.history))
+        try:
+            value = agent.choose(name, options, state, seat)
+        except Exception as exc:        # noqa: BLE001 (a suggestion never ends a game: said, and the game goes on)
+            message = exc.diagnostics[0].message if isinstance(exc, RulesError) else f"{type(exc).__name__}: {exc}"
+            return f"no suggestion here: {bot.text} could not choose ({message})"
+        if getattr(agent, "blind", 0):
+            return f"no suggestion here: {bot.text} cannot look ahead from this position (it would choose at random)"
+        key = menu.key_of(value)
+        if key is None:
+            return f"no suggestion here: {bot.text} chose {render.text(value)}, which is not an option now"
+        how = ("the only option" if len(options) == 1 else f"{agent.ran} iterations of its search"
+               if bot.kind == "mcts" else "after it you stand highest by the spec's estimate")
+        return f"suggestion: {key}. {screen.option_text(value, 1, self.table.words)} ({bot.text}: {how})"
 
     def _plan(self, name, state, seat):
         """The plan of the playing query for this moment: the last one while the game is at

@@ -187,6 +187,9 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--seat", metavar="SEAT=BOT", action="append",
                     help="the bot of one seat: random, greedy, solver, mcts[:time=S|:iterations=N] or human "
                          "(repeatable), e.g. --seat p1=human --seat p2=mcts:time=0.5")
+    pl.add_argument("--suggest", metavar="BOT",
+                    help="whose suggestion a human seat's '?' shows: solver (the playing query's answer, with "
+                         "its reasons: the default), greedy or mcts (mcts:time=2)")
     pl.add_argument("--lang", metavar="LANG", choices=["en", "fr", "es", "zh"], default=None,
                     help="the language of a human seat's questions, from the spec's translations (en, fr, es, "
                          "zh; default en)")

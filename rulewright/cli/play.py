@@ -242,6 +242,8 @@ def cmd_play(args) -> int:
                                            f"'{e.seat}' is not a player's seat of this game",
                                            did_you_mean(e.seat, names) or "players: " + ", ".join(sorted(names))))
     human = None
+    if getattr(args, "suggest", None) and "human" not in kinds.values():
+        raise UsageError("--suggest goes with a human seat (--seat p1=human): it says whose suggestion '?' shows")
     if "human" in kinds.values():
         from rulewright.cli.human import Table     # (the terminal's seat: only when one plays)
         human = Table(program, args, kinds)

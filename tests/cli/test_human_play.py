@@ -69,14 +69,15 @@ class Player:
         return (key.lower() if self.lower else key) + "\n"
 
 
-def play(spec, players: int, seed: int, player=None, lang: str | None = None, limit: float = 2.0, out=None):
+def play(spec, players: int, seed: int, player=None, lang: str | None = None, limit: float = 2.0, out=None,
+         suggest: str | None = None):
     """A game where p1 is a human seat typing as ``player`` does (by default: a suggestion
     asked at every choice), the others random; (the game's state, what p1 was shown)."""
     game = load(spec)
     out = out or io.StringIO()
     player = player or Player(out)
     player.out = out
-    args = argparse.Namespace(spec=str(spec), save_state=None, agent_time_limit=limit, lang=lang)
+    args = argparse.Namespace(spec=str(spec), save_state=None, agent_time_limit=limit, lang=lang, suggest=suggest)
     table = Table(game.program, args, {"p1": "human"}, inp=player, out=out)
     query = playing_queries(game.program)[0]
 
@@ -106,6 +107,17 @@ def test_whole_games_asking_for_a_suggestion_at_every_choice(spec, players, seed
         if "suggestion" in line:
             assert not SOLVER_WORDS.search(line), line
     assert not re.search(r"^\w+> ", shown, re.M)    # no prompt is a name of the spec alone
+
+
+@pytest.mark.parametrize("bot, words", [("greedy", "(greedy: after it you stand highest by the spec's estimate)"),
+                                        ("mcts:iterations=20", "(mcts:iterations=20: 20 iterations of its search)")])
+def test_a_bot_suggests_when_suggest_names_one_and_its_choice_is_played(bot, words):
+    state, shown = play(SAVANNA_TWO, 2, 4, suggest=bot)
+    assert "score" in state.reports
+    lines = re.findall(r"suggestion: .*", shown)
+    assert len(lines) >= 10 and all(words in line or line.endswith(": the only option)") for line in lines), lines[:3]
+    assert sum(words in line for line in lines) >= 8
+    assert "no suggestion" not in shown and "Traceback" not in shown
 
 
 def test_a_suggestion_at_the_trade_and_the_main_action_is_a_plan_in_words():

@@ -46,6 +46,14 @@ SCHEMAS: dict[str, dict] = {
         "optional": {"from": STR, "checkpoint": (STR, NULL), "solver_agents": OBJ, "against": OBJ},
         "nested": {},
     },
+    "tournament": {
+        "required": {"spec": STR, "mode": STR, "players": INT, "games": INT, "seeds": ARR, "bots": ARR,
+                     "seconds": NUM, "workers": INT, "ratings": ARR, "wins": OBJ, "ahead": OBJ,
+                     "longest_move": OBJ, "games_played": ARR},
+        "optional": {},
+        "nested": {"ratings[]": {"bot": STR, "rating": NUM, "interval95": ARR, "games": INT},
+                   "games_played[]": {"seed": INT, "bots": ARR, "scores": ARR, "winners": ARR}},
+    },
     "show": {
         "required": {"format": STR, "spec": STR, "mode": STR, "seed": (INT, NULL), "checkpoint": (STR, NULL),
                      "switches": OBJ, "seats": ARR, "state": OBJ, "per_seat": OBJ, "per_key": OBJ,
@@ -114,6 +122,8 @@ RUNS: dict[str, list[list[str]]] = {
               ["score", SAVANNA, "--state", "{state}", "--json"]],
     "play": [["play", SAVANNA, "--players", "3", "--seed", "1", "--json"]],
     "simulate": [["simulate", "spec/ecosystem_savanna/variants/two_player.rules", "--games", "3", "--json"]],
+    "tournament": [["tournament", SAVANNA, "--set", "hand_size=3", "--players", "3", "--bots", "random,greedy",
+                    "--games", "3", "--workers", "1", "--json"]],
     "show": [["show", SAVANNA, "--state", "{state}", "--json"],
              ["show", SAVANNA, "--state", "{state}", "--as", "p2", "--json"]],
     "query": [["query", SAVANNA, "best-placement", "--state", "examples/partial.grid", "--card", "hyena",
