@@ -451,7 +451,7 @@ class Tournament:
     def _repr_html_(self) -> str:
         head, lines, h1, h2 = self._parts()
         return (f"<div><p>{html.escape(head)}</p>{_table(h1, lines['ratings'], 'Ratings (Elo scale)')}"
-                f"{_table(h2, lines['matrix'], 'How often the row finished ahead of the column')}</div>")
+                f"{_table(h2, lines['matrix'], 'How often the row finished ahead of the column (95% | 99% intervals)')}</div>")
 
 
 class Verification:

@@ -82,7 +82,7 @@ class Live:
     @property
     def options(self) -> list:
         """The legal options of the choice asked now ([] when the game is over)."""
-        return list(self.asked.options) if self.asked is not None else []
+        return list(self.asked.made(self.state)) if self.asked is not None else []
 
     @property
     def seat(self) -> str | None:
@@ -93,7 +93,7 @@ class Live:
         """Make the choice asked now and run on to the next one (or the end)."""
         if self.asked is None:
             raise IllegalMoveError("the game is over: there is no choice to make")
-        if value not in self.asked.options:
+        if value not in self.asked.made(self.state):
             raise IllegalMoveError(f"{quoted(render.jsonable(value))} is not an option of "
                                    f"'{self.asked.name}' for {self.asked.seat.name}")
         self._run(value)
@@ -124,5 +124,5 @@ class Live:
             asked, self.asked = self.asked, None
             agent = st.agents[asked.seat.index]
             st.refusals = asked.refusals
-            self._run(agent.choose(asked.name, asked.options, st, asked.seat))
+            self._run(agent.choose(asked.name, asked.made(st), st, asked.seat))
         return st

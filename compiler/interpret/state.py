@@ -66,6 +66,7 @@ class GameState:
         self.forward: list[tuple] | None = None  # the history a copy is rolled forward along
         self.forwarded = 0
         self.ready: list | None = None      # the options of the choice the history ends at, already made
+        self.lazy = False           # an outside seat's options made only when read (a bot's branch)
         # what each seat knows of the piles it does not see (compiler/interpret/seeing.py):
         # kept only by games whose spec remembers or reveals a pile
         self.knowledge = None
@@ -177,14 +178,17 @@ class GameState:
             if self.forwarded < len(self.forward):
                 return self._rolled_forward(name, chooser, options, span)
             self.forward = None
+        outside = self.outside and chooser is not None and chooser != "random" and chooser.index in self.outside \
+            and self.replay is None
         if self.ready is not None:
             options, self.ready = self.ready, None
         elif not isinstance(options, list):
+            if outside and self.lazy:       # (made when the one driving the game reads them)
+                return (yield from self._asked_lazily(name, chooser, options, span, refusals))
             made, options = options, options()
             if self.options_watch is not None and chooser is not None and chooser != "random":
                 self.options_watch(self, name, chooser, made, options)
-        if self.outside and chooser is not None and chooser != "random" and chooser.index in self.outside \
-                and self.replay is None:
+        if outside:
             if not options:
                 raise IllegalMoveError(f"no legal option for choice '{name}'", span)
             pick = yield Asked(name, chooser, options, span, refusals)
@@ -194,6 +198,18 @@ class GameState:
             self._chosen(name, chooser.name, pick, len(options))
             return pick
         return self.choose(name, chooser, options, span, refusals)
+
+    def _asked_lazily(self, name: str, chooser, make, span: Span, refusals: tuple):
+        """A choice of an outside seat whose options are made only when read (``Asked.made``):
+        a bot's branch that is scored here and not played on never makes them."""
+        asked = Asked(name, chooser, make, span, refusals)
+        pick = yield asked
+        options = asked.made(self)
+        if pick not in options:
+            raise IllegalMoveError(f"{chooser} cannot choose {quoted(render.jsonable(pick))} for '{name}': "
+                                   "it is not among the options", span)
+        self._chosen(name, chooser.name, pick, len(options))
+        return pick
 
     def _rolled_forward(self, name: str, chooser, options, span: Span):
         """The next choice of the history a copy is rolled forward along. What the game's
@@ -325,9 +341,19 @@ class Asked:
     the legal options, where the rules make it, the tests a refused value fails."""
     name: str
     seat: rt.Seat
-    options: list
+    options: Any            # the list of options; before they are made (a lazy game), what makes them
     span: Span
     refusals: tuple = ()
+
+    def made(self, state) -> list:
+        """The options, made now if they were not yet (on ``state``, the interpreter's)."""
+        if callable(self.options):
+            state.interp.use(state)
+            with rt.bounded("the game's options"):
+                self.options = self.options()
+            if not self.options:
+                raise IllegalMoveError(f"no legal option for choice '{self.name}'", self.span)
+        return self.options
 
 
 class StopGame(Exception):

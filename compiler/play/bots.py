@@ -216,6 +216,8 @@ class MctsAgent(_Bot):
         horizon = self.horizon
         # down the tree, by UCB1 among the options legal here; one node added
         while not b.finished and (horizon is None or steps < horizon):
+            if deadline is not None and path and _time.perf_counter() >= deadline:
+                break
             opts = b.options
             mover = b.asked.seat.index
             keys = [_key(o) for o in opts]

@@ -26,6 +26,7 @@ from typing import Any
 
 from rulewright.compiler import ir as I
 from rulewright.compiler.semantics import runtime as rt
+from rulewright.compiler.interpret.codegen import fname
 from rulewright.compiler.interpret.live import Live
 from rulewright.compiler.play.views import blind
 
@@ -52,6 +53,7 @@ def at_choice(state, name: str, seat, options: list, rng: random.Random) -> Live
     seen = blind(state, seat.name, rng)
     _set_values(live.state, seen)
     live.state.rng = random.Random(rng.getrandbits(64))
+    live.state.lazy = True          # (a choice's options are made only when the bot reads them)
     return live
 
 
@@ -96,12 +98,21 @@ class Standing:
 
     def of(self, state, seat) -> float:
         """How ``seat`` stands in ``state`` (0 when the spec says nothing of it)."""
+        return self.all(state, (seat,))[seat.index]
+
+    def all(self, state, seats) -> dict[int, float]:
+        """Seat index -> how it stands in ``state``, the state's definitions worked out once
+        for them all."""
         interp = state.interp
+        if self.name is None and self.report is None:
+            return {s.index: 0.0 for s in seats}
+        interp.use(state)
         if self.name is not None:
-            return _number(interp.call(self.name, seat, state=state))
-        if self.report is not None:
-            return _number(interp.evaluate(self.report.value, {self.report.var: seat}, state=state))
-        return 0.0
+            fn = interp.ns[fname(self.name)]
+        else:
+            fn = interp.compiled(self.report.value, (self.report.var,))
+        with rt.bounded(self.source):
+            return {s.index: _number(fn(s)) for s in seats}
 
     def margins(self, state, players) -> dict[int, float]:
         """Seat index -> how far it stands ahead of the best of the others (behind: below
@@ -111,7 +122,7 @@ class Standing:
         if isinstance(scores, dict) and scores:
             values = {s.index: _number(scores.get(s, 0)) for s in players}
         else:
-            values = {s.index: self.of(state, s) for s in players}
+            values = self.all(state, players)
         if len(values) == 1:
             return values
         out = {}

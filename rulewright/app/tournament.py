@@ -188,7 +188,7 @@ def _pct(x: float | None) -> str:
 def tournament_lines(t: Tournament) -> dict[str, list]:
     """The tournament as tables for people: ``ratings`` (rows: bot, rating, 95% interval,
     games, share of wins with its 95% interval, longest move) and ``matrix`` (how often the
-    row's bot finished ahead of the column's, with its 95% interval)."""
+    row's bot finished ahead of the column's, with its 95% and 99% intervals)."""
     wins = t.wins
     rows = []
     for r in t.ratings:
@@ -205,7 +205,7 @@ def tournament_lines(t: Tournament) -> dict[str, list]:
         for b in t.bots:
             s = h2h.get((a, b))
             line.append("" if a == b else "-" if s is None or s.value is None else
-                        f"{_pct(s.value)} ({_pct(s.low95)}-{_pct(s.high95)})")
+                        f"{_pct(s.value)} ({_pct(s.low95)}-{_pct(s.high95)} | {_pct(s.low99)}-{_pct(s.high99)})")
         matrix.append(line)
     return {"ratings": rows, "matrix": matrix}
 

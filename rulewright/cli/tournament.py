@@ -46,7 +46,7 @@ def cmd_tournament(args) -> int:
                 else "Ratings (Elo scale, mean 1500)", right=(1, 3)),
           "",
           table(["ahead of:", *bots], lines["matrix"],
-                title="How often the row's bot finished ahead of the column's (95% interval)"),
+                title="How often the row's bot finished ahead of the column's (95% | 99% intervals)"),
           "", "A rating gap of 200 means about 3 to 1 odds of finishing ahead; intervals that overlap "
               "do not tell the bots apart.")
     return 0
