@@ -159,16 +159,27 @@ def test_an_mcts_seat_under_an_iteration_budget_plays_the_same_game_again():
     assert one.agents[0].ran == 25 * one.agents[0].choices
 
 
-def test_a_bot_s_search_leaves_the_game_s_budget_and_state_as_they_were():
+def test_a_greedy_seat_plays_the_same_game_again():
     game = _short_savanna()
     interp = game.interpreter
 
     def factory(seat, seed):
         return GreedyAgent(seed) if seat.index == 1 else RandomAgent(seed * 1_000_003 + seat.index)
-    state = interp.play("standard", 3, 2, agent_factory=factory)
-    alone = interp.play("standard", 3, 2, agent_factory=lambda seat, seed: factory(seat, seed))
-    assert state.history == alone.history and state.reports.keys() == alone.reports.keys()
-    assert state.agents[1].choices > 0 and state.agents[1].blind == 0
+    one = interp.play("standard", 3, 2, agent_factory=factory)
+    two = interp.play("standard", 3, 2, agent_factory=factory)
+    assert one.history == two.history and one.agents[1].choices > 0 and one.agents[1].blind == 0
+
+
+def test_a_look_ahead_spends_a_budget_of_its_own_not_its_game_s():
+    from rulewright.compiler.semantics import runtime as rt
+    with rt.bounded("the game", 1_000):
+        rt.charge(10)
+        with rt.apart():
+            with rt.bounded("a branch", 100_000):
+                rt.charge(50_000)           # (more than the game has left: not counted against it)
+        assert rt._BUDGET.left == 990 and rt._BUDGET.limit == 1_000
+        with pytest.raises(rt.OutOfSteps):
+            rt.charge(2_000)
 
 
 # ------------------------------------------------------------------ strength
