@@ -70,6 +70,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/queries.py
 	$(BIN)/python benchmarks/darwin_queries.py
 	$(BIN)/python benchmarks/savanna_agents.py
+	$(BIN)/python benchmarks/bots.py
 
 docs: $(STAMP)
 	$(BIN)/mkdocs build --strict
