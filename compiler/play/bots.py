@@ -18,8 +18,9 @@ most).
 (Cowling, Powley and Whitehouse, 2012) builds it: each iteration deals the hidden cards
 again (a new determinization), walks one tree shared by all determinizations from the
 root choice, picking among the options legal in this determinization by UCB1 with
-availability counts, adds one node, plays on at random for at most ``horizon``
-choices, and credits each node with its mover's margin over the best other seat
+availability counts, adds one node, plays on for at most ``horizon`` choices, at random
+or (``rollout="greedy"``) each choice the greedy one (a copy per option: a playout
+costs as many copies as it has options), and credits each node with its mover's margin over the best other seat
 (branching.Standing.margins: by the reported scores at the end, by the spec's estimate
 when cut short), read from 0 to 1 between the lowest and highest margins the search
 has seen. One tree over determinizations rather than a tree per determinization
@@ -167,11 +168,12 @@ class MctsAgent(_Bot):
     kind = "mcts"
 
     def __init__(self, seed: int, time: float | None = None, iterations: int | None = None,
-                 horizon: int | None = HORIZON, explore: float = 0.7):
+                 horizon: int | None = HORIZON, explore: float = 0.7, rollout: str = "random"):
         super().__init__(seed)
         if time is None and iterations is None:
             time = 0.5
         self.time, self.iterations, self.horizon, self.explore = time, iterations, horizon, explore
+        self.rollout = rollout
         self.ran = 0            # iterations run, over the game
         self.longest = 0.0      # the longest a move took, in seconds
 
@@ -192,12 +194,13 @@ class MctsAgent(_Bot):
                 # (no iteration is begun that the mean iteration so far would not finish in time)
                 if deadline is not None and done and now + (now - began) / done >= deadline:
                     break
-                b = self.branch(state, name, seat, options, self.sight.getrandbits(64))
+                deal = self.sight.getrandbits(64)
+                b = self.branch(state, name, seat, options, deal)
                 if b is None:
                     return None
                 done += 1
                 try:
-                    self._iterate(root, b, deadline)
+                    self._iterate(root, b, deadline, lambda: self.branch(state, name, seat, options, deal))
                 except _DROPPED:
                     self.dropped += 1
         finally:
@@ -209,9 +212,11 @@ class MctsAgent(_Bot):
         visits = [root.children[k].visits if k in root.children else -1 for k in keys]
         return options[visits.index(max(visits))]
 
-    def _iterate(self, root: _Node, b, deadline) -> None:
+    def _iterate(self, root: _Node, b, deadline, again) -> None:
+        """One iteration from the branch ``b`` (``again()``: the same branch afresh)."""
         players = b.state.players
         path: list[tuple[_Node, int]] = []
+        played: list = []           # the options applied since the root, in order
         node, steps = root, 0
         horizon = self.horizon
         # down the tree, by UCB1 among the options legal here; one node added
@@ -231,17 +236,21 @@ class MctsAgent(_Bot):
                 i = max(range(len(opts)), key=lambda j: self._ucb(node, keys[j]))
                 child = node.children[keys[i]]
             b.apply(opts[i])
+            played.append(opts[i])
             steps += 1
             path.append((child, mover))
             node = child
             if new:
                 break
-        # on at random, to the end, the horizon or the clock
+        # on at random (or greedily), to the end, the horizon or the clock
         while not b.finished and (horizon is None or steps < horizon):
             if deadline is not None and _time.perf_counter() >= deadline:
                 break
             opts = b.options
-            b.apply(opts[self.rng.randrange(len(opts))])
+            pick = opts[self.rng.randrange(len(opts))] if self.rollout != "greedy" or len(opts) == 1 else \
+                self._greedy_step(again, played, opts, b.asked.seat)
+            b.apply(pick)
+            played.append(pick)
             steps += 1
         margins = self.standing(b.state).margins(b.state, players)
         for child, mover in path:
@@ -249,6 +258,21 @@ class MctsAgent(_Bot):
             child.visits += 1
             child.total += m
             self.low, self.high = min(self.low, m), max(self.high, m)
+
+    def _greedy_step(self, again, played: list, opts: list, mover):
+        """The option of a playout after which ``mover`` stands highest: each tried in the
+        same branch made again and played to here (a copy per option: costly)."""
+        standing = self._standing
+        values = []
+        for o in opts:
+            c = again()
+            for v in played:
+                c.apply(v)
+            c.apply(o)
+            values.append(standing.of(c.state, mover))
+        top = max(values)
+        best = [o for o, v in zip(opts, values) if v == top]
+        return best[self.rng.randrange(len(best))]
 
     def _ucb(self, node: _Node, key) -> float:
         child = node.children[key]

@@ -16,15 +16,16 @@ from rulewright.compiler.diagnostics import BadInputError, did_you_mean
 from rulewright.compiler.interpret import RandomAgent
 from rulewright.compiler.play.bots import HORIZON, GreedyAgent, MctsAgent
 
-# kind -> setting -> (type, what it is, the least value)
-SETTINGS: dict[str, dict[str, tuple[type, str, float]]] = {
+# kind -> setting -> (type, or the words it may be; what it is; the least value)
+SETTINGS: dict[str, dict[str, tuple]] = {
     "random": {},
     "greedy": {"wide": (int, "follow-up choices tried when an option changes nothing yet", 1)},
     "solver": {},
     "mcts": {"time": (float, "seconds a move", 0.001),
              "iterations": (int, "iterations a move (the same game under the same seed)", 1),
              "horizon": (int, "choices a playout goes on for before the estimate is read", 1),
-             "explore": (float, "how much the search tries options it knows less", 0.0)},
+             "explore": (float, "how much the search tries options it knows less", 0.0),
+             "rollout": (("random", "greedy"), "how a playout chooses", None)},
     "human": {},
 }
 BOT_WORDS = {
@@ -40,7 +41,7 @@ BOT_WORDS = {
 class Bot:
     """A bot as named: its kind and its settings (name -> value)."""
     kind: str
-    settings: tuple[tuple[str, float], ...] = ()
+    settings: tuple[tuple[str, float | str], ...] = ()
 
     @property
     def text(self) -> str:
@@ -53,6 +54,8 @@ class Bot:
 
 
 def _number_text(v) -> str:
+    if isinstance(v, str):
+        return v
     return str(int(v)) if float(v).is_integer() else str(v)
 
 
@@ -78,6 +81,12 @@ def bot_named(text: str, option: str, kinds=tuple(SETTINGS)) -> Bot:
                     did_you_mean(name, known) or "its settings: " + ", ".join(known))
             raise BadInputError(f"{said}: {kind} has no setting '{name}' ({what})")
         typ, words, least = known[name]
+        if isinstance(typ, tuple):
+            word = raw.strip().lower()
+            if not sep or word not in typ:
+                raise BadInputError(f"{said}: {name} is {words}: {' or '.join(typ)}, not {raw.strip()!r}")
+            settings[name] = word
+            continue
         try:
             value = typ(raw.strip()) if sep else None
         except ValueError:
@@ -99,7 +108,8 @@ def make_agent(bot: Bot, seed: int):
         return GreedyAgent(seed, wide=int(s.get("wide", 24)))
     if bot.kind == "mcts":
         return MctsAgent(seed, time=s.get("time"), iterations=int(s["iterations"]) if "iterations" in s else None,
-                         horizon=int(s.get("horizon", HORIZON)), explore=s.get("explore", 0.7))
+                         horizon=int(s.get("horizon", HORIZON)), explore=s.get("explore", 0.7),
+                         rollout=str(s.get("rollout", "random")))
     return RandomAgent(seed)
 
 

@@ -33,6 +33,7 @@ def _short_savanna():
     ("mcts:time=0.5", "mcts", (("time", 0.5),)),
     ("mcts:iterations=400,horizon=8", "mcts", (("horizon", 8), ("iterations", 400))),
     ("greedy:wide=3", "greedy", (("wide", 3),)),
+    ("mcts:iterations=9,rollout=greedy", "mcts", (("iterations", 9), ("rollout", "greedy"))),
 ])
 def test_a_bot_is_read_with_its_settings(text, kind, settings):
     bot = bot_named(text, "--seat p1=")
@@ -48,6 +49,7 @@ def test_a_bot_is_read_with_its_settings(text, kind, settings):
     ("mcts:time=1,iterations=5", "a time or a number of iterations, not both"),
     ("random:time=1", "random has no setting 'time' (it has no settings)"),
     ("mcts:time=nan", "not 'nan'"),
+    ("mcts:rollout=smart", "rollout is how a playout chooses: random or greedy, not 'smart'"),
 ])
 def test_a_mistaken_bot_is_one_message_naming_the_option(text, words):
     with pytest.raises(BadInputError) as err:
@@ -157,6 +159,18 @@ def test_an_mcts_seat_under_an_iteration_budget_plays_the_same_game_again():
     two = interp.play("standard", 3, 11, agent_factory=factory)
     assert one.history == two.history
     assert one.agents[0].ran == 25 * one.agents[0].choices
+
+
+def test_greedy_playouts_play_the_same_game_again():
+    game = _short_savanna()
+    interp = game.interpreter
+
+    def factory(seat, seed):
+        return MctsAgent(seed, iterations=6, horizon=4, rollout="greedy") if seat.index == 2 else \
+            RandomAgent(seed * 1_000_003 + seat.index)
+    one = interp.play("standard", 3, 5, agent_factory=factory)
+    two = interp.play("standard", 3, 5, agent_factory=factory)
+    assert one.history == two.history and one.agents[2].ran == 6 * one.agents[2].choices
 
 
 def test_a_greedy_seat_plays_the_same_game_again():
