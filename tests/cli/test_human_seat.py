@@ -143,4 +143,4 @@ def test_a_human_seat_is_for_play_only():
     proc = run_command("simulate", SAVANNA, "--players", "3",
                        "--seat", "p1=human", cwd=ROOT)
     assert proc.returncode == 2
-    assert "no agent 'human' here (a human seat plays with 'play')" in proc.stderr
+    assert "--seat p1=human: no bot 'human' here (a human seat plays with 'play')" in proc.stderr
