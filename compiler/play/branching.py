@@ -7,7 +7,7 @@ Out: ``at_choice``: a ``Live`` game standing at the same choice, as the seat may
      (the cards it has not seen dealt again from the agent's generator, chance's future
      drawn from it too), every seat of it played from outside; ``Standing``: how a seat
      stands in a position (the spec's ``estimate``, else its ``outcome``, else the
-     mode's ``score`` report) and each seat's share of a finished or cut-off game.
+     mode's ``score`` report) and each seat's margin over the best of the others.
 
 The rules run as generators that cannot be copied (compiler/interpret/live.py), so a
 branch is a new game rolled forward along the true game's history of choices to the
