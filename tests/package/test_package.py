@@ -16,6 +16,10 @@ import pytest
 import rulewright
 from helpers import ROOT
 
+# one worker builds the wheel for both tests that install it: two builds at once share the
+# source tree's build/ folder, and one removes what the other is writing
+pytestmark = pytest.mark.xdist_group("package")
+
 
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory):
