@@ -203,9 +203,11 @@ class Checkpoint(Stmt):
 
 @dataclass(eq=False)
 class Block(Stmt):
-    """A named step of a procedure or mode: its statements, run in place."""
+    """A named step of a procedure or mode: its statements, run in place; the IDs of the
+    rules it carries out (counted when it runs, for studies: ``GameState.tally``)."""
     name: str
     body: list[Stmt]
+    tags: tuple[str, ...] = ()
 
 
 @dataclass(eq=False)

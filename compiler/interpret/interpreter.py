@@ -58,9 +58,9 @@ class Interpreter:
         for sd in program.scorings.values():
             self._scoring(sd)
         for pd in program.procedures.values():
-            self._procedure(prname(pd.name), [p for p, _ in pd.params], pd.body)
+            self._procedure(prname(pd.name), [p for p, _ in pd.params], pd.body, pd.node.rule_ids)
         for md in program.modes.values():
-            self._procedure(mname(md.name), [s.name for s in md.seats if s.name], md.body)
+            self._procedure(mname(md.name), [s.name for s in md.seats if s.name], md.body, md.node.rule_ids)
         self.source = "\n".join(self.funcs)
         runtime = rt if fast else SimpleNamespace(**{**vars(rt), **BASELINE})
         self.ns: dict[str, Any] = {"_rt": runtime, "_show": render, "ST": None, "_S": self._span_list, "_err": RuntimeRulesError,
@@ -250,14 +250,22 @@ class Interpreter:
         raise RuntimeRulesError("a whole grid can only be chosen in a query", st.span)
 
     # ------------------------------------------------------------ procedures
-    def _procedure(self, name: str, params: list[str], body: list[I.Stmt]):
+    def _procedure(self, name: str, params: list[str], body: list[I.Stmt], tags: tuple = ()):
         """A procedure is a generator: a choice asked of a seat played from outside the
-        game (``Game``) is a value it yields and is sent back; otherwise it runs through."""
+        game (``Game``) is a value it yields and is sent back; otherwise it runs through.
+        The rules it carries out (``tags``) are counted when it runs, where a game counts
+        them."""
         lines = [f"def {name}({', '.join(pyname(p) for p in params)}):"]
+        self._tally(tags, lines, 1)
         self._block(body, lines, 1)
         lines.append("    if False:")
         lines.append("        yield")
         self.funcs.append("\n".join(lines) + "\n")
+
+    def _tally(self, tags: tuple, lines: list[str], depth: int):
+        """Counts the rules ``tags`` names once more, where the game keeps a count (a study)."""
+        if tags:
+            lines.append(f"{'    ' * depth}if ST.tally is not None: ST.tally.update({self.em.const(tuple(tags))})")
 
     def _block(self, body: list[I.Stmt], lines: list[str], depth: int):
         if not body:
@@ -311,6 +319,7 @@ class Interpreter:
         elif isinstance(st, I.Pass):
             lines.append(f"{pad}ST.pass_zone({self.em.const(st.zone)}, {ex(st.direction)}, {span})")
         elif isinstance(st, I.Block):
+            self._tally(st.tags, lines, depth)
             self._block(st.body, lines, depth)
         elif isinstance(st, I.Repeat):
             lines.append(f"{pad}for _ in _rt.times({ex(st.count)}, {span}):")

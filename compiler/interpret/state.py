@@ -73,6 +73,8 @@ class GameState:
         # called with (state, name, seat, the function that makes the options, the options) at
         # each choice of a seat whose options are made here (verify's sampled secrecy check)
         self.options_watch: Callable | None = None
+        # how often each rule ran (rule ID -> count; a Counter), kept only when a study asks
+        self.tally = None
 
     # --------------------------------------------------------------- zones
     def _take(self, zone: rt.Zone, card, span: Span):

@@ -225,7 +225,7 @@ class StatementsPhase:
         saved, self.current = self.current, key
         body = self.block(node.body, scope, context)
         self.current = saved
-        return I.Block(node.span, node.name, body)
+        return I.Block(node.span, node.name, body, tuple(t for t, _ in node.tags))
 
     def st_Checkpoint(self, node, scope, context):
         if not self.only_in(node, context, ("procedure",), "checkpoint"):

@@ -172,12 +172,13 @@ def agent_factory(program, kinds: dict[str, str], seating: Seating, words: Words
 
 
 def play_game(interp, mode: str, players: int, seed: int | None, factory, *, stop_at: str | None = None,
-              begin=None):
+              begin=None, watchers: list | None = None, prepare=None):
     """A game played (or played on from ``begin``, a ``resume.Start``) with the seats'
     agents, up to the checkpoint ``stop_at`` ('name:count') or its end, every invariant
     checked at each checkpoint and at the end (a position the rules reach that breaks one
     is a ``RuntimeRulesError`` at the invariant). The game's state; an error of the rules
-    carries the game as far as it went (``exc.game``)."""
+    carries the game as far as it went (``exc.game``). ``watchers`` are called at every
+    checkpoint too; ``prepare(state)`` before the first rule runs (a new game only)."""
     from rulewright.compiler.play import resume     # (with the games' modules)
     from rulewright.compiler.play.checks import invariant_watcher     # (with the games' modules)
     watch = invariant_watcher(interp)
@@ -185,7 +186,8 @@ def play_game(interp, mode: str, players: int, seed: int | None, factory, *, sto
         state = resume.play_from(interp, begin, seed=seed, agent_factory=factory, stop_at=stop_at,
                                  watchers=[watch])
     else:
-        state = interp.play(mode, players, seed, stop_at=stop_at, agent_factory=factory, watchers=[watch])
+        state = interp.play(mode, players, seed, stop_at=stop_at, agent_factory=factory,
+                            watchers=[watch, *(watchers or ())], prepare=prepare)
     if state.stopped is None:
         try:
             watch(state, "end")

@@ -17,17 +17,16 @@ raises its error with the game's ``seed``.
 from __future__ import annotations
 
 import math
-import multiprocessing
-import os
 import time
 from dataclasses import dataclass, field
 from itertools import combinations_with_replacement
 from typing import Any, Callable
 
-from rulewright.app import playing, ratings
+from rulewright.app import playing, ratings, workers as workers_
 from rulewright.app.bots import bot_named
 from rulewright.compiler.diagnostics import BadInputError, RulesError
 from rulewright.compiler.interpret import Interpreter
+from rulewright.compiler.play import measure
 
 MOST_BOTS = 12
 DEFAULT_BOTS = ("random", "greedy")
@@ -103,15 +102,12 @@ class Tournament:
         return ratings.ratings(self.results, anchor="random" if "random" in self.bots else None)
 
 
-# the program a worker plays (set before the worker processes fork)
-_GAME: dict[str, Any] = {}
-
-
 def _play(task: tuple[int, tuple[str, ...]]) -> tuple[int, tuple, tuple, frozenset, dict]:
     """One game of the table: its seed, the bot at each seat; the scores, the winners and
     each bot's longest move."""
     seed, lineup = task
-    program, interp, mode, players = _GAME["program"], _GAME["interp"], _GAME["mode"], _GAME["players"]
+    game = workers_.context()
+    program, interp, mode, players = game["program"], game["interp"], game["mode"], game["players"]
     seats = interp.seats_for(mode, players)
     names = [s.name for s in seats if s.kind == "player"]
     kinds = dict(zip(names, lineup))
@@ -121,27 +117,14 @@ def _play(task: tuple[int, tuple[str, ...]]) -> tuple[int, tuple, tuple, frozens
     except RulesError as exc:
         exc.seed = seed
         raise
+    score, winners = measure.final(state)
     players_ = state.players
-    scores = state.reports.get("score") if isinstance(state.reports.get("score"), dict) else {}
-    score = tuple(_number(scores.get(s, 0)) for s in players_)
-    won = state.reports.get("winners")
-    winners = frozenset(i for i, s in enumerate(players_) if won is not None and s in won)
-    if won is None and scores:
-        top = max(score)
-        winners = frozenset(i for i, v in enumerate(score) if v == top)
     longest: dict[str, float] = {}
     for s, bot in zip(players_, lineup):
         agent = state.agents.get(s.index)
         took = getattr(agent, "longest", 0.0)
         longest[bot] = max(longest.get(bot, 0.0), took)
     return seed, lineup, score, winners, longest
-
-
-def _number(v) -> float:
-    try:
-        return float(v)
-    except (TypeError, ValueError):
-        return float(int(v))
 
 
 def run_tournament(program, spec: str, mode, players: int, bots: list[str], games: int, seed: int = 1,
@@ -154,29 +137,16 @@ def run_tournament(program, spec: str, mode, players: int, bots: list[str], game
     seeds = list(range(seed, seed + games))
     tasks = [(s, table[i % len(table)]) for i, s in enumerate(seeds)]
     t = Tournament(spec, mode, players, bots, seeds)
-    workers = max(1, min(workers or os.cpu_count() or 1, games))
+    workers = max(1, min(workers or workers_.cores(), games))
     t.workers = workers
-    _GAME.update(program=program, interp=Interpreter(program), mode=mode, players=players)
     began = time.perf_counter()
-
-    def take(out) -> None:
-        _, lineup, score, winners, longest = out
+    setup = dict(program=program, interp=Interpreter(program), mode=mode, players=players)
+    for _, lineup, score, winners, longest in workers_.results(_play, tasks, workers, setup):
         t.results.append(ratings.Result(lineup, score, winners))
         for bot, took in longest.items():
             t.longest[bot] = max(t.longest.get(bot, 0.0), took)
         if progress:
             progress(f"game {len(t.results)} of {games}", len(t.results) / games)
-    try:
-        if workers == 1:
-            for task in tasks:
-                take(_play(task))
-        else:
-            # (forked workers hold the program already: nothing is loaded or sent again)
-            with multiprocessing.get_context("fork").Pool(workers) as pool:
-                for out in pool.imap(_play, tasks):
-                    take(out)
-    finally:
-        _GAME.clear()
     t.seconds = time.perf_counter() - began
     return t
 

@@ -62,6 +62,23 @@ def _load(path: str, args, sets: dict[str, str] | None = None):
 
 
 # ------------------------------------------------------------------ output helpers
+def _game_failed(exc, where: str = "") -> int:
+    """A game of many that broke a rule: its error at the rule (``exc.seed``: the game's
+    seed, told after it, with ``where`` it was played), the exit code; an error of no
+    game is raised again."""
+    import sys
+    from rulewright.compiler.diagnostics import RuntimeRulesError    # (with the games' modules)
+    from rulewright.compiler.interpret import locate                 # (the same)
+    seed = getattr(exc, "seed", None)
+    if seed is None:
+        raise exc
+    if isinstance(exc, RuntimeRulesError):
+        exc = locate(exc)
+    print(exc.render(), file=sys.stderr)
+    print(f"  (in the game of seed {seed}{where})", file=sys.stderr)
+    return exc.exit_code
+
+
 def _pick_mode(program, args):
     """The mode --mode names, or the one for --players (``app.playing.pick_mode``)."""
     from rulewright.app.playing import COMMAND_LINE_WORDS, pick_mode     # (with the games' modules)

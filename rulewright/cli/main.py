@@ -84,6 +84,15 @@ def build_parser() -> argparse.ArgumentParser:
                         help="a folder that specs, variants and state files may also read from (repeatable; "
                              "their own folder tree always)")
 
+    def many_games(sp, games: int, most: int, what: str):
+        """--players, --games, --seed, --mode: of every command that plays many seeded games."""
+        sp.add_argument("--players", type=_whole("a number of players"),
+                        help="the number of players (default: the fewest the mode allows)")
+        sp.add_argument("--games", type=_positive(int, f"a whole number of games from 1 to {most}", most=most),
+                        default=games, help=what)
+        sp.add_argument("--seed", type=_whole("a whole number"), default=1, help="the first seed (then seed+1, ...)")
+        sp.add_argument("--mode", help="the mode of play of the spec (default: the one for the number of players)")
+
     def spec(sp, what: str = "the game: a spec folder, a variant or house rule file, or a shipped name "
                              "(rulewright list)"):
         sp.add_argument("spec", metavar="SPEC", help=what)
@@ -204,12 +213,7 @@ def build_parser() -> argparse.ArgumentParser:
                   "rulewright simulate house_rules/darwin_no_strength_award --players 3 --games 20 "
                   "--against darwins_choice"))
     spec(sm)
-    sm.add_argument("--players", type=_whole("a number of players"),
-                    help="the number of players (default: the fewest the mode allows)")
-    sm.add_argument("--games", type=_positive(int, "a whole number of games from 1 to 100000", most=100_000),
-                    default=20, help="the number of games")
-    sm.add_argument("--seed", type=_whole("a whole number"), default=1, help="the first seed (then seed+1, ...)")
-    sm.add_argument("--mode", help="the mode of play of the spec (default: the one for the number of players)")
+    many_games(sm, 20, 100_000, "the number of games")
     sm.add_argument("--from", dest="from_state", metavar="FILE",
                     help="play every game on from the position of a state file (docs/state.md)")
     sm.add_argument("--against", metavar="SPEC",
@@ -248,17 +252,43 @@ def build_parser() -> argparse.ArgumentParser:
     tn.add_argument("--bots", metavar="BOTS", default="random,greedy",
                     help="the bots, comma-separated: random, greedy, solver, mcts (mcts:time=0.5 or "
                          "mcts:iterations=400,horizon=8); default random,greedy (docs/bots.md)")
-    tn.add_argument("--games", type=_positive(int, "a whole number of games from 1 to 100000", most=100_000),
-                    default=24, help="the number of games (line-ups of the bots, each seat order in turn)")
-    tn.add_argument("--players", type=_whole("a number of players"),
-                    help="the number of players (default: the fewest the mode allows)")
-    tn.add_argument("--seed", type=_whole("a whole number"), default=1, help="the first seed (then seed+1, ...)")
-    tn.add_argument("--mode", help="the mode of play of the spec (default: the one for the number of players)")
+    many_games(tn, 24, 100_000, "the number of games (line-ups of the bots, each seat order in turn)")
     tn.add_argument("--workers", type=_positive(int, "a whole number of processes from 1 to 256", most=256),
                     help="games played at once, each in a process of its own (default: every core)")
     json_option(tn, "print the ratings, the shares of wins and who finished ahead of whom, with their "
                     "intervals, and every game, as JSON (docs/json.md)")
     common(tn)
+    sd = new_command("study", "study", "a balance study: many games of a house rule and its base game, "
+                     "the figures side by side with their 99%% intervals, the effects and the rules behind them, "
+                     "and a report",
+                     ("rulewright study house_rules/savanna_rhinos --against ecosystem_savanna --players 4 --games 1000",
+                      "rulewright study house_rules/darwin_cs_5_3_1 --against darwins_choice --players 4 --games 400 "
+                      "--skill-games 20 --out cs-study"),
+                     "A balance study: many games of a house rule and of its base game on every core, the figures "
+                     "side by side with their 99% intervals, the effects and the rules behind them, a witness "
+                     "game for each, and a report (docs/studies.md).")
+    spec(sd)
+    sd.add_argument("--against", metavar="SPEC",
+                    help="the spec to compare with (the base game of a house rule): the same seeds played under it")
+    many_games(sd, 200, 10_000_000, "the games played under each rule set (default 200)")
+    sd.add_argument("--agent", metavar="BOT", default="random",
+                    help="who plays the seats of the games: random (default), greedy, solver or mcts[:SETTINGS]")
+    sd.add_argument("--seat", metavar="SEAT=BOT", action="append",
+                    help="the bot of one seat in the games (repeatable), e.g. --seat p1=greedy")
+    sd.add_argument("--skill", metavar="STRONG,WEAK", default="greedy,random",
+                    help="the bots of the skill games: one strong seat among weak ones (default greedy,random)")
+    sd.add_argument("--skill-games", type=_whole("a whole number of games"), default=10, metavar="N",
+                    help="the skill games under each rule set (default 10; 0: none)")
+    sd.add_argument("--workers", type=_positive(int, "a whole number of processes from 1 to 256", most=256),
+                    help="games played at once, each in a process of its own (default: every core)")
+    sd.add_argument("--out", metavar="FOLDER", default="study",
+                    help="the folder written: games.jsonl (every game), study.json (every figure), report.html "
+                         "(default ./study)")
+    sd.add_argument("--resume", action="store_true",
+                    help="go on with the games already in --out (a study stopped with Ctrl-C)")
+    sd.add_argument("--no-report", action="store_true", help="write no report.html (the figures only)")
+    json_option(sd, "print every figure, the effects and their witness games as JSON (docs/json.md)")
+    common(sd)
     q = new_command("query", "query", "answer a query of the spec with the CP-SAT solver",
                 ("rulewright query ecosystem_savanna best-placement --state examples/partial.grid --card hyena",
                  "rulewright query ecosystem_savanna best-arrangement --cards examples/margot.cards --time-limit 20",

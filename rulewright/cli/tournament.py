@@ -7,12 +7,10 @@ In:  parsed arguments. Out: the ratings and the matrix of who finished ahead of 
 from __future__ import annotations
 
 import json
-import sys
 
 from rulewright.app import tournament
-from rulewright.cli.common import _load, _pick_mode
-from rulewright.compiler.diagnostics import RulesError, RuntimeRulesError
-from rulewright.compiler.interpret import locate
+from rulewright.cli.common import _game_failed, _load, _pick_mode
+from rulewright.compiler.diagnostics import RulesError
 
 
 def cmd_tournament(args) -> int:
@@ -26,14 +24,7 @@ def cmd_tournament(args) -> int:
             t = tournament.run_tournament(program, args.spec, mode, players, bots, args.games, args.seed,
                                           workers=args.workers, progress=bar.update)
     except RulesError as exc:
-        seed = getattr(exc, "seed", None)
-        if seed is None:
-            raise
-        if isinstance(exc, RuntimeRulesError):
-            exc = locate(exc)
-        print(exc.render(), file=sys.stderr)
-        print(f"  (in the game of seed {seed})", file=sys.stderr)
-        return exc.exit_code
+        return _game_failed(exc)
     if args.json:
         print(json.dumps(tournament.tournament_data(t), indent=2, ensure_ascii=False))
         return 0

@@ -1,0 +1,270 @@
+"""A balance study for people: its key figures as rows (the terminal's table and the
+report's), and the report itself, a self-contained HTML page with its plots.
+
+In:  a ``studying.Study`` and its ``study_figures.figures``.
+Out: ``key_rows``: (figure, studied, compared with, difference with its 99% interval, clear)
+     in words; ``effects``: the clear differences and the rules behind them, each with a
+     witness game and the commands that replay it; ``report_html``: the page (plots drawn
+     with matplotlib as inline SVG: no script, nothing fetched, a Content-Security-Policy
+     that forbids both).
+"""
+from __future__ import annotations
+
+import html
+import io
+import re
+
+PAGE_POLICY = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
+
+
+def _num(x, digits: int = 2) -> str:
+    if x is None:
+        return "-"
+    text = f"{x:.{digits}f}"
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+def _pct(x) -> str:
+    return "-" if x is None else f"{100 * x:.1f}%"
+
+
+def _mean(f: dict) -> str:
+    if f.get("mean") is None:
+        return "-"
+    ci = f.get("interval99")
+    return _num(f["mean"]) + (f" ({_num(ci[0], 1)}..{_num(ci[1], 1)})" if ci and ci[0] != ci[1] else "")
+
+
+def _share(f: dict) -> str:
+    if f.get("value") is None:
+        return "-"
+    ci = f.get("interval99")
+    return _pct(f["value"]) + (f" ({100 * ci[0]:.1f}..{100 * ci[1]:.1f})" if ci else "")
+
+
+def _diff(d: dict | None, share: bool) -> str:
+    """A difference and its 99% interval: shares in percentage points."""
+    if not d or d.get("mean") is None:
+        return "-"
+    scale, unit = (100, " pts") if share else (1, "")
+    ci = d.get("interval99")
+    return (f"{scale * d['mean']:+.2f}".rstrip("0").rstrip(".") + unit
+            + (f" ({scale * ci[0]:+.1f}..{scale * ci[1]:+.1f})" if ci and ci[0] != ci[1] else ""))
+
+
+def key_rows(study, figs: dict) -> list[tuple[str, str, str, str, bool]]:
+    """The study's key figures: (what, studied, compared with, difference, clear)."""
+    sides = figs["sides"]
+    diffs = figs.get("differences", {}).get("figures", {})
+    players = study.plan.players
+    rows = []
+
+    def row(label, key, fmt, diff_key, share):
+        mine = fmt(key(sides[0]))
+        theirs = fmt(key(sides[1])) if len(sides) > 1 else ""
+        d = diffs.get(diff_key)
+        rows.append((label, mine, theirs, _diff(d, share) if len(sides) > 1 else "", bool(d and d.get("clear"))))
+
+    for i in range(players):
+        row(f"wins from seat {i + 1} (fair: {_pct(1 / players)})", lambda s, i=i: s["seat_wins"][i], _share,
+            f"seat {i + 1} wins", True)
+    for i in range(players):
+        row(f"score of seat {i + 1}", lambda s, i=i: s["scores"][i], _mean, f"seat {i + 1} score", False)
+    row("score, every seat", lambda s: s["score"], _mean, "score", False)
+    row("spread of the scores", lambda s: {"mean": s["score"].get("sd")}, _mean, None, False)
+    row("margin of victory", lambda s: s["margin"], _mean, "margin", False)
+    row("games tied", lambda s: s["ties"], _share, "ties", True)
+    row("choices a game", lambda s: s["choices"], _mean, "choices", False)
+    for name in sides[0]["checkpoints"]:
+        row(f"{name} (checkpoints a game)", lambda s, n=name: s["checkpoints"].get(n, {}), _mean, None, False)
+    row("lead changes", lambda s: s["lead_changes"], _mean, "lead changes", False)
+    row("the leader at half time wins", lambda s: s["half_leader_wins"], _share, None, True)
+    skill = sides[0]["skill"]
+    if skill.get("n"):
+        row(f"skill: {skill['strong']} wins among {skill['weak']} (fair: {_pct(skill['fair'])})",
+            lambda s: s["skill"], _share, "skill", True)
+    return rows
+
+
+def replay(spec: str, plan, seed: int, strong: int | None = None, kind: str = "main") -> str:
+    """The command that plays one game of the study again, with its log."""
+    seats = dict(plan.seats)
+    if kind == "skill":
+        seats = {f"p{i + 1}": plan.strong if i == strong else plan.weak for i in range(plan.players)}
+    bots = "".join(f" --seat {k}={v}" for k, v in sorted(seats.items()) if v != "random")
+    return f"rulewright play {spec} --mode {plan.mode} --players {plan.players} --seed {seed}{bots} --log game.jsonl"
+
+
+def effects(study, figs: dict) -> list[dict]:
+    """The clear differences between the rule sets, and the rules that ran more or less
+    often, strongest first; each with a witness game (its seed) and the commands that
+    replay it under each rule set."""
+    if "differences" not in figs:
+        return []
+    out = []
+    spec, base = study.sides[0].label, study.sides[1].label
+    for what, d in list(figs["differences"]["figures"].items()) + [
+            (f"rule {k} runs a game", d) for k, d in figs["differences"]["rules"].items()]:
+        if not d.get("clear") or d.get("witness") is None:
+            continue
+        kind = "skill" if what == "skill" else "main"
+        strong = (d["witness"] - study.plan.seed) % study.plan.players if kind == "skill" else None
+        out.append({"what": what, "mean": d["mean"], "interval99": d["interval99"], "p": d["p"],
+                    "witness": d["witness"], "play": replay(spec, study.plan, d["witness"], strong, kind),
+                    "play_base": replay(base, study.plan, d["witness"], strong, kind)})
+    out.sort(key=lambda e: (not e["what"].startswith("rule"), e["p"]))
+    out.sort(key=lambda e: e["what"].startswith("rule"))
+    return out
+
+
+# ------------------------------------------------------------------ the page
+def _svg(fig) -> str:
+    buf = io.StringIO()
+    fig.savefig(buf, format="svg", metadata={"Date": None, "Creator": None}, bbox_inches="tight")
+    text = buf.getvalue()
+    text = re.sub(r"<metadata>.*?</metadata>", "", text, flags=re.S)      # (who drew it, when: nothing a reader needs)
+    return text[text.index("<svg"):]
+
+
+def _figure(width: float = 6.4, height: float = 3.2):
+    import matplotlib               # (the report only: drawing loads matplotlib)
+    matplotlib.rcParams.update({"svg.fonttype": "none", "svg.hashsalt": "rulewright", "font.size": 9})
+    from matplotlib.figure import Figure        # (no pyplot: no window, no global state)
+    return Figure(figsize=(width, height))
+
+
+COLOURS = ("#1f6fb4", "#d9822b", "#3a9d5d", "#b83a4b")
+
+
+def plot_wins(study, figs) -> str:
+    fig = _figure()
+    ax = fig.subplots()
+    players = study.plan.players
+    width = 0.8 / len(figs["sides"])
+    for k, (side, f) in enumerate(zip(study.sides, figs["sides"])):
+        xs = [i + (k - (len(figs["sides"]) - 1) / 2) * width for i in range(players)]
+        vals = [w["value"] or 0 for w in f["seat_wins"]]
+        lo = [v - (w["interval99"] or [v, v])[0] for v, w in zip(vals, f["seat_wins"])]
+        hi = [(w["interval99"] or [v, v])[1] - v for v, w in zip(vals, f["seat_wins"])]
+        ax.bar(xs, vals, width, yerr=[lo, hi], capsize=3, label=side.name, color=COLOURS[k % len(COLOURS)])
+    ax.axhline(1 / players, color="#555", linestyle="--", linewidth=1, label="fair share")
+    ax.set_xticks(range(players), [f"seat {i + 1}" for i in range(players)])
+    ax.set_ylabel("share of games won")
+    ax.set_title("Wins by seat, with 99% intervals")
+    ax.legend(fontsize=8)
+    return _svg(fig)
+
+
+def plot_histograms(study, values_of, title: str, xlabel: str) -> str | None:
+    """Histograms of a measure, one per rule set (None when every game gives one value)."""
+    every = {v for k in range(len(study.sides)) for r in study.of(k).values() for v in values_of(r)}
+    if len(every) < 2:
+        return None
+    fig = _figure()
+    ax = fig.subplots()
+    for k, side in enumerate(study.sides):
+        values = [v for r in study.of(k).values() for v in values_of(r)]
+        if values:
+            lo, hi = min(values), max(values)
+            bins = max(1, min(30, int(hi - lo) + 1))
+            ax.hist(values, bins=bins, histtype="step", linewidth=1.6, label=side.name,
+                    color=COLOURS[k % len(COLOURS)])
+    ax.set_title(title)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel("games")
+    ax.legend(fontsize=8)
+    return _svg(fig)
+
+
+def plot_rules(figs) -> str | None:
+    rules = figs.get("differences", {}).get("rules", {})
+    shown = sorted(((k, d) for k, d in rules.items() if d.get("interval99") and d.get("p") is not None
+                    and d["interval99"][0] != d["interval99"][1]),
+                   key=lambda kd: kd[1]["p"])[:10]
+    if not shown:
+        return None
+    fig = _figure(6.4, 0.4 + 0.3 * len(shown))
+    ax = fig.subplots()
+    ys = list(range(len(shown)))[::-1]
+    means = [d["mean"] for _, d in shown]
+    lo = [d["mean"] - d["interval99"][0] for _, d in shown]
+    hi = [d["interval99"][1] - d["mean"] for _, d in shown]
+    ax.barh(ys, means, xerr=[lo, hi], capsize=3,
+            color=[COLOURS[0] if d["clear"] else "#aaa" for _, d in shown])
+    ax.set_yticks(ys, [k for k, _ in shown])
+    ax.axvline(0, color="#555", linewidth=1)
+    ax.set_title("Rules that run more (or less) often a game, 99% intervals (grey: not clear)")
+    return _svg(fig)
+
+
+def _table(head: list[str], rows: list[list[str]], marks: list[bool] | None = None) -> str:
+    out = ["<table><thead><tr>" + "".join(f"<th>{html.escape(h)}</th>" for h in head) + "</tr></thead><tbody>"]
+    for i, r in enumerate(rows):
+        cls = ' class="clear"' if marks and marks[i] else ""
+        out.append(f"<tr{cls}>" + "".join(f"<td>{html.escape(str(c))}</td>" for c in r) + "</tr>")
+    out.append("</tbody></table>")
+    return "".join(out)
+
+
+STYLE = """body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#222}
+table{border-collapse:collapse;margin:1rem 0;font-size:.9rem}td,th{border:1px solid #ccc;padding:.3rem .5rem;
+text-align:left}th{background:#f2f2f2}tr.clear td{background:#fff4d6}code{font-size:.85rem;
+background:#f5f5f5;padding:.1rem .3rem}figure{margin:1rem 0}svg{max-width:100%;height:auto}.note{color:#555}"""
+
+
+def report_html(study, figs: dict, title: str) -> str:
+    """The report page (see the module docstring)."""
+    esc = html.escape
+    plan = study.plan
+    sides = study.sides
+    parts = [f"<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">"
+             f"<meta http-equiv=\"Content-Security-Policy\" content=\"{PAGE_POLICY}\">"
+             f"<title>{esc(title)}</title><style>{STYLE}</style></head><body>",
+             f"<h1>{esc(title)}</h1>"]
+    main = figs["sides"][0]["games"]
+    skill = figs["sides"][0]["skill"].get("n", 0)
+    seats = ", ".join(f"{k} {v}" for k, v in plan.seats) or "every seat random"
+    parts.append(f"<p>{esc(plan.mode)}, {plan.players} players; {main} games a rule set (seeds {plan.seed} to "
+                 f"{plan.seed + max(main, 1) - 1}; {esc(seats)})"
+                 + (f", and {skill} skill games ({esc(plan.strong)} against {esc(plan.weak)})" if skill else "")
+                 + f"; {study.seconds:.0f} s on {study.workers} process(es)."
+                 + (" <strong>Stopped early: a smaller study.</strong>" if study.stopped else "") + "</p>")
+    head = ["figure", sides[0].name] + ([sides[1].name, "difference (99%)"] if len(sides) > 1 else [])
+    rows = key_rows(study, figs)
+    parts.append("<h2>Key figures</h2>")
+    parts.append(_table(head, [[r[0], r[1]] + ([r[2], r[3]] if len(sides) > 1 else []) for r in rows],
+                        [r[4] for r in rows]))
+    parts.append("<p class=\"note\">Intervals at 99%. A highlighted row differs by more than chance "
+                 "(its interval leaves out 0, kept by the Holm-Bonferroni method among all compared).</p>")
+    parts.append("<figure>" + plot_wins(study, figs) + "</figure>")
+    for svg in (plot_histograms(study, lambda r: r.m.scores, "Final scores, every seat", "score"),
+                plot_histograms(study, lambda r: [r.m.choices], "Game length", "choices a game")):
+        if svg is not None:
+            parts.append("<figure>" + svg + "</figure>")
+    found = effects(study, figs)
+    if len(sides) > 1:
+        parts.append("<h2>Effects</h2>")
+        if found:
+            parts.append(_table(["effect", "difference (99%)", "witness seed", "replay"],
+                                [[e["what"], _diff(e, "wins" in e["what"] or e["what"] in ("ties", "skill")),
+                                  str(e["witness"]), e["play"] + "  |  " + e["play_base"]] for e in found]))
+        else:
+            parts.append("<p>No difference more than chance in these games (more games narrow the intervals).</p>")
+        rules_svg = plot_rules(figs)
+        if rules_svg:
+            parts.append("<figure>" + rules_svg + "</figure>")
+    for k, (side, f) in enumerate(zip(sides, figs["sides"])):
+        if f["options"]:
+            parts.append(f"<h2>Options and wins: {esc(side.name)}</h2>")
+            parts.append(_table(["option", "seats that took it", "their wins", "wins of the others",
+                                 "difference (99%)"],
+                                [[o["option"], str(o["taken"]), _pct(o["wins_taken"]), _pct(o["wins_not_taken"]),
+                                  _diff({"mean": o["difference"], "interval99": o["interval99"]}, True)]
+                                 for o in f["options"]], [o["clear"] for o in f["options"]]))
+    parts.append("<p class=\"note\">Options: the seats that took an option against those that did not, in the "
+                 "same games; a winner's options are not always why it won (a hint, not a cause).</p>")
+    parts.append("</body></html>")
+    return "\n".join(parts)
+
+
+__all__ = ["PAGE_POLICY", "effects", "key_rows", "replay", "report_html"]
