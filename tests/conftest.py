@@ -62,8 +62,15 @@ def _one_cache_folder():
 # fuzzer, the 2,000 injection attempts), and the functions whose tests take about a second of
 # CPU or more each on the 2-core machine (SLOW: queries that prove an optimum, whole games
 # under every reading, the verify corpus...), whatever their parameters.
-SLOW_FILES = {"docs/test_site_browser.py", "security/test_fuzz_inputs.py", "security/test_injection.py"}
+SLOW_FILES = {"docs/test_site_browser.py", "security/test_fuzz_inputs.py", "security/test_injection.py",
+              "app/test_study_ray.py"}
 SLOW = {
+    "app/test_study.py": (
+        "test_two_processes_play_the_same_games_as_one", "test_what_a_game_measures",
+        "test_a_rule_run_only_under_the_house_rule_is_its_effect", "test_a_witness_game_replays_as_the_study_recorded_it",
+        "test_the_figures_carry_99_percent_intervals", "test_stopped_and_resumed_is_the_whole_study",
+        "test_the_report_runs_no_script", "test_the_command_line_study",
+    ),
     "cli/test_cli.py": (
         "test_a_choice_with_nothing_to_choose_from_is_the_reason",
         "test_a_two_player_version_is_for_two_and_the_base_game_says_where_it_is",

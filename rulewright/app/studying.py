@@ -213,23 +213,45 @@ class GamesFile:
 
 
 # ------------------------------------------------------------------ the study
+def _kit(sides: list[Side], plan: Plan, portable: bool) -> dict:
+    """What a worker plays the study's games with; ``portable``: the programs as bytes (a
+    worker of a cluster gets them so, whatever machine it is on)."""
+    from rulewright.compiler import cache        # (the programs' pickler: for a cluster)
+    data = [cache.pickled(s.program) for s in sides] if portable else None
+    key = cache.digest(b"".join(data) + repr(plan).encode()) if data else ""
+    return {"key": key, "programs": data or [s.program for s in sides], "mode": plan.mode,
+            "players": plan.players, "plan": plan}
+
+
+def _made(kit: dict) -> dict:
+    """The programs (read back from bytes where the kit carries them) and their interpreters."""
+    import io
+    from rulewright.compiler import cache        # (the same)
+    programs = [cache.unpickled(io.BytesIO(p)) if isinstance(p, bytes) else p for p in kit["programs"]]
+    return {**kit, "programs": programs, "interps": [Interpreter(p) for p in programs]}
+
+
 def run_study(sides: list[Side], plan: Plan, *, workers: int | None = None, done: list[Record] | None = None,
-              games_file: GamesFile | None = None,
+              games_file: GamesFile | None = None, ray: str | None = None,
               progress: Callable[[str, float], None] | None = None) -> Study:
     """The study's games played (those in ``done`` kept), ``workers`` processes at once
-    (every core by default). Ctrl-C stops it: the games finished are kept
-    (``Study.stopped``)."""
+    (every core by default), or on the Ray cluster ``ray`` ("auto", "local", HOST:PORT:
+    ``workers.joined``). Ctrl-C stops it: the games finished are kept (``Study.stopped``)."""
     every = tasks(plan, len(sides))
     have = {r.key: r for r in (done or [])}
     todo = [t for t in every if (t[0], t[1], t[2]) not in have]
     study = Study(sides, plan, [have[(t[0], t[1], t[2])] for t in every if (t[0], t[1], t[2]) in have],
                   resumed=len(have))
     study.workers = max(1, min(workers or workers_.cores(), max(1, len(todo))))
-    setup = {"programs": [s.program for s in sides], "interps": [Interpreter(s.program) for s in sides],
-             "mode": plan.mode, "players": plan.players, "plan": plan}
+    chunk = 1
+    if ray:
+        cluster = workers_.joined(ray)
+        study.workers = int(cluster.cluster_resources().get("CPU", 1))
+        chunk = max(1, min(64, len(todo) // (4 * study.workers)))      # (a few calls a core: fewer round trips)
     began = time.perf_counter()
     try:
-        for data in workers_.results(_play, todo, study.workers, setup, chunk=1):
+        for data in workers_.results(_play, todo, study.workers, _kit(sides, plan, bool(ray)), _made, chunk=chunk,
+                                     ray=ray):
             record = Record.from_data(data)
             study.records.append(record)
             if games_file is not None:
@@ -258,12 +280,13 @@ class Outcome:
 
 
 def conduct(sides: list[Side], plan: Plan, *, out: str | None = None, resume: bool = False,
-            workers: int | None = None, report: bool = True,
+            workers: int | None = None, report: bool = True, ray: str | None = None,
             progress: Callable[[str, float], None] | None = None) -> Outcome:
     """The study played and summed up. With ``out`` (a folder): every game added to its
     games file as it ends (``resume``: the games already there kept, when they belong to a
     study with the same settings), then the figures (``study.json``) and the report
-    (``report.html``, unless ``report`` is False) written there."""
+    (``report.html``, unless ``report`` is False) written there. ``ray``: the games
+    played on that Ray cluster (``run_study``)."""
     from rulewright.app import study_figures, study_report      # (the figures and pages: once the games are played)
     header = plan.header(sides)
     done: list[Record] = []
@@ -274,7 +297,8 @@ def conduct(sides: list[Side], plan: Plan, *, out: str | None = None, resume: bo
             done = read_games(path, header)
         games_file = GamesFile(path, out, header, done)
     try:
-        study = run_study(sides, plan, workers=workers, done=done, games_file=games_file, progress=progress)
+        study = run_study(sides, plan, workers=workers, done=done, games_file=games_file, ray=ray,
+                          progress=progress)
     finally:
         if games_file is not None:
             games_file.close()

@@ -127,6 +127,10 @@ def _play(task: tuple[int, tuple[str, ...]]) -> tuple[int, tuple, tuple, frozens
     return seed, lineup, score, winners, longest
 
 
+def _made(kit: dict) -> dict:
+    return {**kit, "interp": Interpreter(kit["program"])}
+
+
 def run_tournament(program, spec: str, mode, players: int, bots: list[str], games: int, seed: int = 1,
                    workers: int | None = None, progress: Callable | None = None) -> Tournament:
     """The tournament's games played, ``workers`` processes at once (every core of the
@@ -140,8 +144,8 @@ def run_tournament(program, spec: str, mode, players: int, bots: list[str], game
     workers = max(1, min(workers or workers_.cores(), games))
     t.workers = workers
     began = time.perf_counter()
-    setup = dict(program=program, interp=Interpreter(program), mode=mode, players=players)
-    for _, lineup, score, winners, longest in workers_.results(_play, tasks, workers, setup):
+    kit = dict(program=program, mode=mode, players=players)
+    for _, lineup, score, winners, longest in workers_.results(_play, tasks, workers, kit, _made):
         t.results.append(ratings.Result(lineup, score, winners))
         for bot, took in longest.items():
             t.longest[bot] = max(t.longest.get(bot, 0.0), took)

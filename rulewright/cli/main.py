@@ -281,6 +281,9 @@ def build_parser() -> argparse.ArgumentParser:
                     help="the skill games under each rule set (default 10; 0: none)")
     sd.add_argument("--workers", type=_positive(int, "a whole number of processes from 1 to 256", most=256),
                     help="games played at once, each in a process of its own (default: every core)")
+    sd.add_argument("--ray", metavar="ADDRESS",
+                    help="play the games on a Ray cluster: auto (the one this machine joined), HOST:PORT, or local "
+                         "(one started here for this run); needs pip install 'rulewright[ray]' (docs/studies.md)")
     sd.add_argument("--out", metavar="FOLDER", default="study",
                     help="the folder written: games.jsonl (every game), study.json (every figure), report.html "
                          "(default ./study)")

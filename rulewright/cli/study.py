@@ -47,7 +47,7 @@ def cmd_study(args) -> int:
     try:
         with Bar("study", progress_wanted(args)) as bar:
             done = studying.conduct(sides, plan, out=args.out, resume=args.resume, workers=args.workers,
-                                    report=not args.no_report, progress=bar.update)
+                                    report=not args.no_report, ray=args.ray, progress=bar.update)
     except RulesError as exc:
         return _game_failed(exc, f" under {sides[getattr(exc, 'run', 0) or 0].label}")
     if args.json:
