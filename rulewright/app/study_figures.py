@@ -7,7 +7,8 @@ Out: ``figures(study)``: JSON-ready data (docs/json.md): for each rule set, the 
      the game's length (choices, checkpoints), lead changes, how often the leader at half
      time wins, the skill figure (how often the strong bot wins), the options whose takers
      win more (or less) often, how often each rule ran; then the differences, and the
-     effects that are more than chance, each with a witness game.
+     effects that are more than chance, each with a witness game. In a sweep (more than two
+     rule sets: the values of a switch or param), each against the reference.
 
 Intervals are at 99%: a mean's by Student's t, a share's by Wilson's score interval, a
 difference between the rule sets over the seeds both played, paired by seed (the same
@@ -198,8 +199,12 @@ def figures(study) -> dict:
     """Every figure of the study (see the module docstring)."""
     sides = [one_side(study, i) for i in range(len(study.sides))]
     out: dict = {"sides": sides}
-    if len(study.sides) > 1:
+    if len(study.sides) == 2:
         out["differences"] = differences(study)
+    elif len(study.sides) > 2:         # a sweep: each value against the reference
+        ref = study.reference
+        out["reference"] = ref
+        out["sweep"] = [{"side": i, **differences(study, i, ref)} for i in range(len(study.sides)) if i != ref]
     return out
 
 

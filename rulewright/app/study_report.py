@@ -52,18 +52,21 @@ def _diff(d: dict | None, share: bool) -> str:
             + (f" ({scale * ci[0]:+.1f}..{scale * ci[1]:+.1f})" if ci and ci[0] != ci[1] else ""))
 
 
-def key_rows(study, figs: dict) -> list[tuple[str, str, str, str, bool]]:
-    """The study's key figures: (what, studied, compared with, difference, clear)."""
+def key_rows(study, figs: dict) -> list[tuple[str, list[str], str, bool]]:
+    """The study's key figures: (what, a cell for each rule set, the difference of two
+    rule sets, clear). In a sweep (more than two rule sets) no difference column: a cell
+    whose difference from the sweep's reference is clear ends with " *"."""
     sides = figs["sides"]
     diffs = figs.get("differences", {}).get("figures", {})
+    sweep = {d["side"]: d["figures"] for d in figs.get("sweep", [])}
     players = study.plan.players
     rows = []
 
     def row(label, key, fmt, diff_key, share):
-        mine = fmt(key(sides[0]))
-        theirs = fmt(key(sides[1])) if len(sides) > 1 else ""
+        cells = [fmt(key(s)) + (" *" if sweep.get(i, {}).get(diff_key, {}).get("clear") else "")
+                 for i, s in enumerate(sides)]
         d = diffs.get(diff_key)
-        rows.append((label, mine, theirs, _diff(d, share) if len(sides) > 1 else "", bool(d and d.get("clear"))))
+        rows.append((label, cells, _diff(d, share) if len(sides) == 2 else "", bool(d and d.get("clear"))))
 
     for i in range(players):
         row(f"wins from seat {i + 1} (fair: {_pct(1 / players)})", lambda s, i=i: s["seat_wins"][i], _share,
@@ -87,7 +90,8 @@ def key_rows(study, figs: dict) -> list[tuple[str, str, str, str, bool]]:
 
 
 def replay(spec: str, plan, seed: int, strong: int | None = None, kind: str = "main") -> str:
-    """The command that plays one game of the study again, with its log."""
+    """The command that plays one game of the study again, with its log (``spec``: as a
+    command names it, with its --set values)."""
     seats = dict(plan.seats)
     if kind == "skill":
         seats = {f"p{i + 1}": plan.strong if i == strong else plan.weak for i in range(plan.players)}
@@ -102,7 +106,7 @@ def effects(study, figs: dict) -> list[dict]:
     if "differences" not in figs:
         return []
     out = []
-    spec, base = study.sides[0].label, study.sides[1].label
+    spec, base = study.sides[0].command, study.sides[1].command
     for what, d in list(figs["differences"]["figures"].items()) + [
             (f"rule {k} runs a game", d) for k, d in figs["differences"]["rules"].items()]:
         if not d.get("clear") or d.get("witness") is None:
@@ -229,20 +233,23 @@ def report_html(study, figs: dict, title: str) -> str:
                  + (f", and {skill} skill games ({esc(plan.strong)} against {esc(plan.weak)})" if skill else "")
                  + f"; {study.seconds:.0f} s on {study.workers} process(es)."
                  + (" <strong>Stopped early: a smaller study.</strong>" if study.stopped else "") + "</p>")
-    head = ["figure", sides[0].name] + ([sides[1].name, "difference (99%)"] if len(sides) > 1 else [])
+    two = len(sides) == 2
+    head = ["figure", *(s.name for s in sides)] + (["difference (99%)"] if two else [])
     rows = key_rows(study, figs)
     parts.append("<h2>Key figures</h2>")
-    parts.append(_table(head, [[r[0], r[1]] + ([r[2], r[3]] if len(sides) > 1 else []) for r in rows],
-                        [r[4] for r in rows]))
-    parts.append("<p class=\"note\">Intervals at 99%. A highlighted row differs by more than chance "
-                 "(its interval leaves out 0, kept by the Holm-Bonferroni method among all compared).</p>")
+    parts.append(_table(head, [[r[0], *r[1]] + ([r[2]] if two else []) for r in rows], [r[3] for r in rows]))
+    parts.append("<p class=\"note\">Intervals at 99%. " + (
+        "A highlighted row differs by more than chance (its interval leaves out 0, kept by the Holm-Bonferroni "
+        "method among all compared)." if two else
+        f"A value marked * differs from {esc(sides[figs['reference']].name)}'s by more than chance."
+        if "reference" in figs else "") + "</p>")
     parts.append("<figure>" + plot_wins(study, figs) + "</figure>")
     for svg in (plot_histograms(study, lambda r: r.m.scores, "Final scores, every seat", "score"),
                 plot_histograms(study, lambda r: [r.m.choices], "Game length", "choices a game")):
         if svg is not None:
             parts.append("<figure>" + svg + "</figure>")
     found = effects(study, figs)
-    if len(sides) > 1:
+    if two:
         parts.append("<h2>Effects</h2>")
         if found:
             parts.append(_table(["effect", "difference (99%)", "witness seed", "replay"],

@@ -38,15 +38,24 @@ KINDS = ("random", "greedy", "solver", "mcts")
 
 @dataclass(frozen=True)
 class Side:
-    """A rule set of the study: its label (the spec as the user named it), its program."""
+    """A rule set of the study: its label (the spec as the user named it), its program,
+    the settings it was opened with beyond the user's own (a sweep's value)."""
     label: str
     program: Any
+    sets: tuple[tuple[str, str], ...] = ()
 
     @property
     def name(self) -> str:
-        """The spec's short name (a column's heading): its file or folder name."""
+        """A column's heading: the spec's file or folder name, or the sweep's value."""
+        if self.sets:
+            return ", ".join(f"{k}={v}" for k, v in self.sets)
         base = os.path.basename(self.label.rstrip("/\\")) or self.label
         return base[:-len(".rules")] if base.endswith(".rules") else base
+
+    @property
+    def command(self) -> str:
+        """The spec as a command line names it, with its settings."""
+        return self.label + "".join(f" --set {k}={v}" for k, v in self.sets)
 
 
 @dataclass(frozen=True)
@@ -65,7 +74,7 @@ class Plan:
 
     def header(self, sides: list[Side]) -> dict:
         """What a games file records of the study it belongs to (``--resume`` checks it)."""
-        return {"format": FORMAT, "specs": [s.label for s in sides], "mode": self.mode, "players": self.players,
+        return {"format": FORMAT, "specs": [s.command for s in sides], "mode": self.mode, "players": self.players,
                 "seed": self.seed, "seats": dict(self.seats), "strong": self.strong, "weak": self.weak}
 
 
@@ -102,6 +111,7 @@ class Study:
     workers: int = 1
     stopped: bool = False           # Ctrl-C stopped it before every game was played
     resumed: int = 0                # games read back from the games file
+    reference: int = 0              # in a sweep: the rule set the others are compared with
 
     def of(self, side: int, kind: str = "main") -> dict[int, Record]:
         """Seed -> record of one rule set's games of one kind."""
@@ -232,7 +242,7 @@ def _made(kit: dict) -> dict:
 
 
 def run_study(sides: list[Side], plan: Plan, *, workers: int | None = None, done: list[Record] | None = None,
-              games_file: GamesFile | None = None, ray: str | None = None,
+              games_file: GamesFile | None = None, ray: str | None = None, reference: int = 0,
               progress: Callable[[str, float], None] | None = None) -> Study:
     """The study's games played (those in ``done`` kept), ``workers`` processes at once
     (every core by default), or on the Ray cluster ``ray`` ("auto", "local", HOST:PORT:
@@ -241,7 +251,7 @@ def run_study(sides: list[Side], plan: Plan, *, workers: int | None = None, done
     have = {r.key: r for r in (done or [])}
     todo = [t for t in every if (t[0], t[1], t[2]) not in have]
     study = Study(sides, plan, [have[(t[0], t[1], t[2])] for t in every if (t[0], t[1], t[2]) in have],
-                  resumed=len(have))
+                  resumed=len(have), reference=reference)
     study.workers = max(1, min(workers or workers_.cores(), max(1, len(todo))))
     chunk = 1
     if ray:
@@ -280,7 +290,7 @@ class Outcome:
 
 
 def conduct(sides: list[Side], plan: Plan, *, out: str | None = None, resume: bool = False,
-            workers: int | None = None, report: bool = True, ray: str | None = None,
+            workers: int | None = None, report: bool = True, ray: str | None = None, reference: int = 0,
             progress: Callable[[str, float], None] | None = None) -> Outcome:
     """The study played and summed up. With ``out`` (a folder): every game added to its
     games file as it ends (``resume``: the games already there kept, when they belong to a
@@ -298,7 +308,7 @@ def conduct(sides: list[Side], plan: Plan, *, out: str | None = None, resume: bo
         games_file = GamesFile(path, out, header, done)
     try:
         study = run_study(sides, plan, workers=workers, done=done, games_file=games_file, ray=ray,
-                          progress=progress)
+                          reference=reference, progress=progress)
     finally:
         if games_file is not None:
             games_file.close()
@@ -311,7 +321,7 @@ def conduct(sides: list[Side], plan: Plan, *, out: str | None = None, resume: bo
         if report:
             result.written["report"] = os.path.join(out, REPORT_FILE)
             title = f"{sides[0].program.title}: " + (f"{sides[0].name} against {sides[1].name}"
-                                                       if len(sides) > 1 else sides[0].name)
+                                                       if len(sides) == 2 else " / ".join(s.name for s in sides))
             files.write_text(result.written["report"], study_report.report_html(study, figs, title), inside=out)
         data = json.dumps(study_data(result), indent=2, ensure_ascii=False)
         files.write_text(result.written["figures"], data, inside=out)
@@ -321,7 +331,7 @@ def conduct(sides: list[Side], plan: Plan, *, out: str | None = None, resume: bo
 def study_data(result: Outcome) -> dict:
     """The study as JSON-ready data (docs/json.md)."""
     study, plan = result.study, result.study.plan
-    return {"specs": [s.label for s in study.sides], "title": study.sides[0].program.title, "mode": plan.mode,
+    return {"specs": [s.command for s in study.sides], "title": study.sides[0].program.title, "mode": plan.mode,
             "players": plan.players, "games": plan.games, "seed": plan.seed, "seats": dict(plan.seats),
             "skill": {"strong": plan.strong, "weak": plan.weak, "games": plan.skill_games},
             "played": len(study.records), "resumed": study.resumed, "stopped": study.stopped,

@@ -271,6 +271,9 @@ def build_parser() -> argparse.ArgumentParser:
     sd.add_argument("--against", metavar="SPEC",
                     help="the spec to compare with (the base game of a house rule): the same seeds played under it")
     many_games(sd, 200, 10_000_000, "the games played under each rule set (default 200)")
+    sd.add_argument("--sweep", metavar="NAME=V1,V2,...",
+                    help="study the spec with each value of a switch or param (e.g. --sweep hand_size=4,5,6), "
+                         "each against the first value (or against --against)")
     sd.add_argument("--agent", metavar="BOT", default="random",
                     help="who plays the seats of the games: random (default), greedy, solver or mcts[:SETTINGS]")
     sd.add_argument("--seat", metavar="SEAT=BOT", action="append",

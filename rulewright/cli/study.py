@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 
 from rulewright.app import playing, simulating, studying, study_report
-from rulewright.cli.common import UsageError, _game_failed, _load, _pick_mode, _request
+from rulewright.cli.common import UsageError, _game_failed, _load, _overrides, _pick_mode, _request
 from rulewright.compiler.diagnostics import RulesError
 from rulewright.compiler.interpret import Interpreter
 
@@ -21,11 +21,37 @@ def _skill(text: str) -> tuple[str, str]:
     return strong.strip(), weak.strip()
 
 
+def _sweep(text: str) -> tuple[str, list[str]]:
+    name, sep, values = text.partition("=")
+    items = [v.strip() for v in values.split(",") if v.strip()]
+    if not sep or not name.strip() or len(items) < 2:
+        raise UsageError(f"--sweep takes NAME=V1,V2,... (a switch or param and two values or more), "
+                         f"e.g. --sweep hand_size=4,5,6, not {text!r}")
+    if len(set(items)) < len(items):
+        raise UsageError(f"--sweep {text}: a value is named twice")
+    return name.strip(), items
+
+
+def _swept(args, name: str, values: list[str]) -> list:
+    """The rule sets of a sweep: the spec with each value of ``name``."""
+    out = []
+    for value in values:
+        sets = {**_overrides(args.set), name: value}
+        try:
+            program = _load(args.spec, args, sets)
+        except RulesError as exc:
+            raise UsageError(f"--sweep {name}={value}: {exc.render().removeprefix('error: ').splitlines()[0]}") \
+                from None
+        out.append(studying.Side(args.spec, program, ((name, value),)))
+    return out
+
+
 def cmd_study(args) -> int:
+    swept = _sweep(args.sweep) if args.sweep else None
     program = _load(args.spec, args)
     mode = _pick_mode(program, args)
     players = args.players if args.players is not None else mode.min_players
-    sides = [studying.Side(args.spec, program)]
+    sides = _swept(args, *swept) if swept else [studying.Side(args.spec, program)]
     if args.against:
         other = simulating.open_against(_request(args), args.against)
         simulating.check_against(program, other, mode, players, args.against, _request(args).spelling)
@@ -47,7 +73,9 @@ def cmd_study(args) -> int:
     try:
         with Bar("study", progress_wanted(args)) as bar:
             done = studying.conduct(sides, plan, out=args.out, resume=args.resume, workers=args.workers,
-                                    report=not args.no_report, ray=args.ray, progress=bar.update)
+                                    report=not args.no_report, ray=args.ray,
+                                    reference=len(sides) - 1 if swept and args.against else 0,
+                                    progress=bar.update)
     except RulesError as exc:
         return _game_failed(exc, f" under {sides[getattr(exc, 'run', 0) or 0].label}")
     if args.json:
@@ -60,10 +88,13 @@ def cmd_study(args) -> int:
             + f", {study.seconds:.0f} s on {study.workers} process(es)"
             + (f" ({study.resumed} read back)" if study.resumed else ""))
     rows = study_report.key_rows(study, figs)
-    cols = ["figure", sides[0].name] + ([sides[1].name, "difference (99%)", ""] if len(sides) > 1 else [])
-    shown = [[r[0], r[1]] + ([r[2], r[3], "clear" if r[4] else ""] if len(sides) > 1 else []) for r in rows]
-    parts = [head, "", table(cols, shown, title="Key figures (99% intervals)")]
-    if len(sides) > 1:
+    two = len(sides) == 2
+    cols = ["figure", *(s.name for s in sides)] + (["difference (99%)", ""] if two else [])
+    shown = [[r[0], *r[1]] + ([r[2], "clear" if r[3] else ""] if two else []) for r in rows]
+    title = "Key figures (99% intervals)" + (
+        f"; * differs from {sides[figs['reference']].name} by more than chance" if "reference" in figs else "")
+    parts = [head, "", table(cols, shown, title=title)]
+    if two:
         found = done.effects
         if found:
             parts += ["", table(["effect", "difference (99%)", "witness seed"],

@@ -188,3 +188,21 @@ def test_the_command_line_study(tmp_path):
                                  "--skill-games", "0", "--workers", "1", "--out", "s", "--resume", cwd=tmp_path)
     assert code == 0, err
     assert "16 read back" in out and "Key figures" in out
+
+
+def test_a_sweep_studies_each_value_against_the_reference(tmp_path):
+    code, out, err = run_command("study", BASE, "--sweep", "hyena_range=straight,manhattan", "--against", BASE,
+                                 "--players", "3", "--games", "12", "--skill-games", "0", "--workers", "1",
+                                 "--out", "s", "--json", "--no-report", cwd=tmp_path)
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["specs"] == [f"{BASE} --set hyena_range=straight", f"{BASE} --set hyena_range=manhattan", BASE]
+    assert data["reference"] == 2 and [d["side"] for d in data["sweep"]] == [0, 1]
+    same = data["sweep"][0]["figures"]            # straight is the spec's own value: the same games
+    assert all(d["mean"] in (0, None) and not d["clear"] for d in same.values())     # (None: no skill games)
+    assert data["sides"][0] == data["sides"][2]
+    code, _, err = run_command("study", BASE, "--sweep", "hyena_range=straight,diagonal", "--players", "3",
+                               cwd=tmp_path)
+    assert code == 2 and "--sweep hyena_range=diagonal" in err and "straight | manhattan" in err
+    code, _, err = run_command("study", BASE, "--sweep", "hyena_range=straight", cwd=tmp_path)
+    assert code == 2 and "--sweep takes NAME=V1,V2" in err

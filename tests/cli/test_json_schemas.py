@@ -58,7 +58,7 @@ SCHEMAS: dict[str, dict] = {
         "required": {"specs": ARR, "title": STR, "mode": STR, "players": INT, "games": INT, "seed": INT,
                      "seats": OBJ, "skill": OBJ, "played": INT, "resumed": INT, "stopped": BOOL, "seconds": NUM,
                      "workers": INT, "sides": ARR, "effects": ARR, "files": OBJ},
-        "optional": {"differences": OBJ},
+        "optional": {"differences": OBJ, "reference": INT, "sweep": ARR},
         "nested": {"sides[]": {"games": INT, "seat_wins": ARR, "scores": ARR, "score": OBJ, "margin": OBJ,
                                "ties": OBJ, "choices": OBJ, "checkpoints": OBJ, "lead_changes": OBJ,
                                "half_leader_wins": OBJ, "skill": OBJ, "options": ARR, "rules": OBJ},
