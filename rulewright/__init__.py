@@ -16,8 +16,8 @@ See ``rulewright.api`` (and the "Python API" page of the docs).
 """
 __version__ = "0.1.0"
 
-__all__ = ["load", "Game", "Grid", "Score", "Played", "Position", "Simulation", "Verification", "Diff", "Examples",
-           "RulesError", "__version__"]
+__all__ = ["load", "Game", "Grid", "Score", "Played", "Position", "Simulation", "Study", "Tournament", "Verification",
+           "Diff", "Examples", "RulesError", "__version__"]
 
 
 def __getattr__(name: str):

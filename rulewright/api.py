@@ -24,7 +24,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from rulewright.app import diffing, examples as examples_job, playing, seeing, simulating, tournament as tourney, verifying
+from rulewright.app import diffing, examples as examples_job, playing, seeing, simulating, studying, tournament as tourney, verifying
 from rulewright.app.asking import ask, query_named, read_inputs
 from rulewright.app.faces import PYTHON
 from rulewright.app.opening import Request, open_position, open_spec
@@ -38,8 +38,8 @@ from rulewright.compiler.interpret import Interpreter, RandomAgent
 from rulewright.compiler.interpret.live import Live
 from rulewright.compiler.semantics.render import board_lines, jsonable, score_lines, text as render_text
 
-__all__ = ["load", "Game", "Grid", "Score", "Played", "Position", "Simulation", "Verification", "Diff", "Examples",
-           "RulesError"]
+__all__ = ["load", "Game", "Grid", "Score", "Played", "Position", "Simulation", "Study", "Tournament", "Verification",
+           "Diff", "Examples", "RulesError"]
 
 
 def load(spec: str | Path, *, variants=(), settings: dict[str, Any] | None = None,
@@ -411,6 +411,48 @@ class Simulation:
                 "<p>±: half of a 95% confidence interval.</p></div>")
 
 
+class Study:
+    """A balance study (``Game.study``, as ``rulewright study``): each rule set's figures
+    with their 99% intervals, the differences, the effects with their witness games, the
+    files written (``written``); ``to_json()`` is what ``study --json`` prints."""
+
+    def __init__(self, done):
+        self._done = done
+
+    @property
+    def figures(self) -> dict:
+        return self._done.figures
+
+    @property
+    def effects(self) -> list[dict]:
+        return self._done.effects
+
+    @property
+    def written(self) -> dict[str, str]:
+        return dict(self._done.written)
+
+    def to_json(self) -> dict:
+        return studying.study_data(self._done)
+
+    def _rows(self):
+        from rulewright.app import study_report
+        sides = self._done.study.sides
+        two = len(sides) == 2
+        head = ["figure", *(s.name for s in sides)] + (["difference (99%)"] if two else [])
+        rows = [[r[0], *r[1]] + ([r[2] + (" clear" if r[3] else "")] if two else [])
+                for r in study_report.key_rows(self._done.study, self.figures)]
+        return head, rows
+
+    def __repr__(self) -> str:
+        head, rows = self._rows()
+        widths = [max(len(str(r[i])) for r in [head, *rows]) for i in range(len(head))]
+        return "\n".join("  ".join(str(c).ljust(w) for c, w in zip(r, widths)).rstrip() for r in [head, *rows])
+
+    def _repr_html_(self) -> str:
+        head, rows = self._rows()
+        return f"<div>{_table(head, rows, 'Key figures (99% intervals)')}</div>"
+
+
 class Tournament:
     """Bots against each other (``Game.tournament``, as ``rulewright tournament``): each
     bot's rating with its 95% interval, its share of wins, how often each finished ahead
@@ -760,6 +802,26 @@ class Game:
         n = players if players is not None else m.min_players
         return Tournament(tourney.run_tournament(self.program, self.path, m, n, names, games, seed,
                                                  workers=workers, progress=progress))
+
+    def study(self, players: int | None = None, *, against=None, sweep: str | None = None, games: int = 200,
+              seed: int = 1, mode: str | None = None, agent: str = "random", seats: dict | None = None,
+              skill: str = "greedy,random", skill_games: int = 10, workers: int | None = None,
+              out: str | None = None, resume: bool = False, report: bool = True, ray: str | None = None,
+              progress=None) -> Study:
+        """A balance study, as ``rulewright study``: ``games`` seeded games of this spec and
+        of ``against`` (its base game: a Game or a spec), or of each value of ``sweep``
+        (``"hand_size=4,5,6"``), the seats played by ``agent`` and ``seats`` (seat -> bot),
+        ``skill_games`` games of the ``skill`` bots (``"STRONG,WEAK"``), on ``workers``
+        processes (every core) or the Ray cluster ``ray``; with ``out`` (a folder) the games
+        file, the figures and the report written there (``resume``: the games there kept).
+        ``progress(what, fraction)`` is told after each game."""
+        base = against.path if isinstance(against, Game) else (files.spec_path(str(against)) if against else None)
+        sides, plan, reference = studying.set_up(
+            self.request, against=base, sweep=sweep, mode=mode, players=players, games=games, seed=seed,
+            agent=agent, seats=seats, skill=skill, skill_games=skill_games, words=studying.PYTHON_WORDS,
+            seat_words=playing.PYTHON_WORDS)
+        return Study(studying.conduct(sides, plan, out=out, resume=resume, workers=workers, report=report, ray=ray,
+                                      reference=reference, progress=progress))
 
     def verify(self, *, against=None, checks=None, time_limit: float = verifying.DEFAULT_TIME_LIMIT,
                workers: int = 2, games: int = verifying.DEFAULT_GAMES,

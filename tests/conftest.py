@@ -70,7 +70,7 @@ SLOW = {
         "test_a_rule_run_only_under_the_house_rule_is_its_effect", "test_a_witness_game_replays_as_the_study_recorded_it",
         "test_the_figures_carry_99_percent_intervals", "test_stopped_and_resumed_is_the_whole_study",
         "test_the_report_runs_no_script", "test_the_command_line_study",
-        "test_a_sweep_studies_each_value_against_the_reference",
+        "test_a_sweep_studies_each_value_against_the_reference", "test_the_api_studies_as_the_command_line",
     ),
     "cli/test_cli.py": (
         "test_a_choice_with_nothing_to_choose_from_is_the_reason",

@@ -280,6 +280,78 @@ def run_study(sides: list[Side], plan: Plan, *, workers: int | None = None, done
 GAMES_FILE, DATA_FILE, REPORT_FILE = "games.jsonl", "study.json", "report.html"
 
 
+@dataclass(frozen=True)
+class Words:
+    """How a face names a study's options, in its errors."""
+    against: str
+    sweep: str
+    seat: str
+    skill: str
+
+
+COMMAND_LINE_WORDS = Words("--against", "--sweep", "--seat", "--skill")
+PYTHON_WORDS = Words("against=", "sweep=", "seats=", "skill=")
+
+
+def parse_sweep(text: str, words: Words = COMMAND_LINE_WORDS) -> tuple[str, list[str]]:
+    """``NAME=V1,V2,...``: the switch or param and its values (two or more, each once)."""
+    name, sep, values = text.partition("=")
+    items = [v.strip() for v in values.split(",") if v.strip()]
+    if not sep or not name.strip() or len(items) < 2:
+        raise BadInputError(f"{words.sweep} takes NAME=V1,V2,... (a switch or param and two values or more), "
+                            f"e.g. hand_size=4,5,6, not {text!r}")
+    if len(set(items)) < len(items):
+        raise BadInputError(f"{words.sweep} {text}: a value is named twice")
+    return name.strip(), items
+
+
+def parse_skill(text: str, words: Words = COMMAND_LINE_WORDS) -> tuple[str, str]:
+    """``STRONG,WEAK``: the bots of the skill games."""
+    strong, sep, weak = text.partition(",")
+    if not sep or not strong.strip() or not weak.strip():
+        raise BadInputError(f"{words.skill} takes STRONG,WEAK (two bots), e.g. greedy,random, not {text!r}")
+    return strong.strip(), weak.strip()
+
+
+def set_up(req, *, against: str | None = None, sweep: str | None = None, mode: str | None = None,
+           players: int | None = None, games: int = 200, seed: int = 1, agent: str = "random",
+           seats: dict[str, str] | None = None, skill: str = "greedy,random", skill_games: int = 10,
+           words: Words = COMMAND_LINE_WORDS, seat_words=None) -> tuple[list[Side], Plan, int]:
+    """The rule sets of a study (the spec of ``req``, or one per value of ``sweep``; then
+    ``against``, when given), its plan, and the rule set the others are compared with; the
+    spec compared against checked to be a version of the same game for the mode played.
+    ``seat_words``: how the face names its seating options (``playing.Words``)."""
+    from rulewright.app.opening import open_spec
+    from rulewright.app.simulating import check_against, open_against
+    seat_words = seat_words or playing.COMMAND_LINE_WORDS
+    name, values = parse_sweep(sweep, words) if sweep else ("", [])
+    strong, weak = parse_skill(skill, words)
+    program = open_spec(req)
+    m = playing.pick_mode(program, req.spec, mode, players, seat_words)
+    n = players if players is not None else m.min_players
+    if sweep:
+        sides = []
+        for value in values:
+            try:
+                swept = open_spec(req, settings={**req.settings, name: value})
+            except RulesError as exc:
+                first = exc.render().removeprefix("error: ").splitlines()[0]
+                raise BadInputError(f"{words.sweep} {name}={value}: {first}") from None
+            sides.append(Side(req.spec, swept, ((name, value),)))
+    else:
+        sides = [Side(req.spec, program)]
+    if against:
+        other = open_against(req, against)
+        check_against(program, other, m, n, against, req.spelling)
+        sides.append(Side(against, other))
+    table = Interpreter(program).seats_for(m, n)
+    kinds = playing.seat_agents(table, playing.Seating(agent, None, dict(seats or {})), seat_words)
+    plan = Plan(m.name, n, games, seed, tuple(sorted((k, v) for k, v in kinds.items() if v != "random")),
+                strong, weak, skill_games)
+    check_bots(plan, [s.name for s in table if s.kind == "player"], words.seat, words.skill)
+    return sides, plan, (len(sides) - 1 if sweep and against else 0)
+
+
 @dataclass
 class Outcome:
     """A study done: the study, its figures, its effects, the files written (name -> path)."""
@@ -339,4 +411,5 @@ def study_data(result: Outcome) -> dict:
             **result.figures, "effects": result.effects, "files": dict(result.written)}
 
 
-__all__ = ["Outcome", "Plan", "conduct", "study_data", "Record", "Side", "Study", "GamesFile", "check_bots", "read_games", "run_study", "tasks"]
+__all__ = ["COMMAND_LINE_WORDS", "PYTHON_WORDS", "Outcome", "Plan", "Words", "conduct", "parse_skill", "parse_sweep",
+           "set_up", "study_data", "Record", "Side", "Study", "GamesFile", "check_bots", "read_games", "run_study", "tasks"]

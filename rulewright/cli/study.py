@@ -8,73 +8,29 @@ from __future__ import annotations
 
 import json
 
-from rulewright.app import playing, simulating, studying, study_report
-from rulewright.cli.common import UsageError, _game_failed, _load, _overrides, _pick_mode, _request
+from rulewright.app import studying, study_report
+from rulewright.cli.common import UsageError, _game_failed, _request
 from rulewright.compiler.diagnostics import RulesError
-from rulewright.compiler.interpret import Interpreter
-
-
-def _skill(text: str) -> tuple[str, str]:
-    strong, sep, weak = text.partition(",")
-    if not sep or not strong.strip() or not weak.strip():
-        raise UsageError(f"--skill takes STRONG,WEAK (two bots), e.g. --skill greedy,random, not {text!r}")
-    return strong.strip(), weak.strip()
-
-
-def _sweep(text: str) -> tuple[str, list[str]]:
-    name, sep, values = text.partition("=")
-    items = [v.strip() for v in values.split(",") if v.strip()]
-    if not sep or not name.strip() or len(items) < 2:
-        raise UsageError(f"--sweep takes NAME=V1,V2,... (a switch or param and two values or more), "
-                         f"e.g. --sweep hand_size=4,5,6, not {text!r}")
-    if len(set(items)) < len(items):
-        raise UsageError(f"--sweep {text}: a value is named twice")
-    return name.strip(), items
-
-
-def _swept(args, name: str, values: list[str]) -> list:
-    """The rule sets of a sweep: the spec with each value of ``name``."""
-    out = []
-    for value in values:
-        sets = {**_overrides(args.set), name: value}
-        try:
-            program = _load(args.spec, args, sets)
-        except RulesError as exc:
-            raise UsageError(f"--sweep {name}={value}: {exc.render().removeprefix('error: ').splitlines()[0]}") \
-                from None
-        out.append(studying.Side(args.spec, program, ((name, value),)))
-    return out
 
 
 def cmd_study(args) -> int:
-    swept = _sweep(args.sweep) if args.sweep else None
-    program = _load(args.spec, args)
-    mode = _pick_mode(program, args)
-    players = args.players if args.players is not None else mode.min_players
-    sides = _swept(args, *swept) if swept else [studying.Side(args.spec, program)]
-    if args.against:
-        other = simulating.open_against(_request(args), args.against)
-        simulating.check_against(program, other, mode, players, args.against, _request(args).spelling)
-        sides.append(studying.Side(args.against, other))
-    seats = Interpreter(program).seats_for(mode, players)
     own: dict[str, str] = {}
     for item in args.seat or []:
         name, sep, bot = item.partition("=")
         if not sep or not name.strip():
             raise UsageError(f"--seat takes SEAT=BOT, e.g. --seat p1=greedy, not {item!r}")
         own[name.strip()] = bot.strip()
-    kinds = playing.seat_agents(seats, playing.Seating(args.agent, None, own), playing.COMMAND_LINE_WORDS)
-    strong, weak = _skill(args.skill)
-    plan = studying.Plan(mode.name, players, args.games, args.seed,
-                         tuple(sorted((k, v) for k, v in kinds.items() if v != "random")), strong, weak,
-                         args.skill_games)
-    studying.check_bots(plan, [s.name for s in seats if s.kind == "player"])
+    sides, plan, reference = studying.set_up(
+        _request(args), against=args.against, sweep=args.sweep, mode=args.mode, players=args.players,
+        games=args.games, seed=args.seed, agent=args.agent, seats=own, skill=args.skill,
+        skill_games=args.skill_games)
+    program, players = sides[0].program, plan.players
+    mode = program.modes[plan.mode]
     from rulewright.cli.tables import Bar, progress_wanted, table, write      # (rich: loaded to draw)
     try:
         with Bar("study", progress_wanted(args)) as bar:
             done = studying.conduct(sides, plan, out=args.out, resume=args.resume, workers=args.workers,
-                                    report=not args.no_report, ray=args.ray,
-                                    reference=len(sides) - 1 if swept and args.against else 0,
+                                    report=not args.no_report, ray=args.ray, reference=reference,
                                     progress=bar.update)
     except RulesError as exc:
         return _game_failed(exc, f" under {sides[getattr(exc, 'run', 0) or 0].label}")

@@ -206,3 +206,17 @@ def test_a_sweep_studies_each_value_against_the_reference(tmp_path):
     assert code == 2 and "--sweep hyena_range=diagonal" in err and "straight | manhattan" in err
     code, _, err = run_command("study", BASE, "--sweep", "hyena_range=straight", cwd=tmp_path)
     assert code == 2 and "--sweep takes NAME=V1,V2" in err
+
+
+def test_the_api_studies_as_the_command_line(tmp_path):
+    import rulewright
+    study = rulewright.load(ONE_WAY).study(3, against=BASE, games=6, skill_games=0, workers=1)
+    code, out, err = run_command("study", ONE_WAY, "--against", BASE, "--players", "3", "--games", "6",
+                                 "--skill-games", "0", "--workers", "1", "--no-report", "--json", cwd=tmp_path)
+    assert code == 0, err
+    mine, theirs = study.to_json(), json.loads(out)
+    for key in ("specs", "sides", "differences", "effects", "played"):
+        assert mine[key] == theirs[key], key
+    assert study.written == {} and "wins from seat 1" in repr(study) and "<table" in study._repr_html_()
+    with pytest.raises(BadInputError, match="skill= takes STRONG,WEAK"):
+        rulewright.load(ONE_WAY).study(3, skill="greedy")
