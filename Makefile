@@ -71,6 +71,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/darwin_queries.py
 	$(BIN)/python benchmarks/savanna_agents.py
 	$(BIN)/python benchmarks/bots.py
+	$(BIN)/python benchmarks/study.py
 
 docs: $(STAMP)
 	$(BIN)/mkdocs build --strict

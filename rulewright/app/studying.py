@@ -19,6 +19,7 @@ keeps the rule sets and kinds in step, so a study stopped early is a smaller stu
 """
 from __future__ import annotations
 
+import io
 import json
 import os
 import time
@@ -235,7 +236,6 @@ def _kit(sides: list[Side], plan: Plan, portable: bool) -> dict:
 
 def _made(kit: dict) -> dict:
     """The programs (read back from bytes where the kit carries them) and their interpreters."""
-    import io
     from rulewright.compiler import cache        # (the same)
     programs = [cache.unpickled(io.BytesIO(p)) if isinstance(p, bytes) else p for p in kit["programs"]]
     return {**kit, "programs": programs, "interps": [Interpreter(p) for p in programs]}
@@ -321,8 +321,8 @@ def set_up(req, *, against: str | None = None, sweep: str | None = None, mode: s
     ``against``, when given), its plan, and the rule set the others are compared with; the
     spec compared against checked to be a version of the same game for the mode played.
     ``seat_words``: how the face names its seating options (``playing.Words``)."""
-    from rulewright.app.opening import open_spec
-    from rulewright.app.simulating import check_against, open_against
+    from rulewright.app.opening import open_spec      # (the specs: opened when a study is set up)
+    from rulewright.app.simulating import check_against, open_against      # (the same)
     seat_words = seat_words or playing.COMMAND_LINE_WORDS
     name, values = parse_sweep(sweep, words) if sweep else ("", [])
     strong, weak = parse_skill(skill, words)

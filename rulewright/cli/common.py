@@ -9,8 +9,8 @@ from __future__ import annotations
 import sys
 
 from rulewright.compiler import load, files
-from rulewright.compiler.diagnostics import RulesError
-from rulewright.compiler.interpret import Interpreter
+from rulewright.compiler.diagnostics import RulesError, RuntimeRulesError
+from rulewright.compiler.interpret import Interpreter, locate
 # (the state files' module loads with the commands that read one: score of grids needs it not)
 from rulewright.cli.options import UsageError
 from rulewright.app.faces import COMMAND_LINE
@@ -66,9 +66,6 @@ def _game_failed(exc, where: str = "") -> int:
     """A game of many that broke a rule: its error at the rule (``exc.seed``: the game's
     seed, told after it, with ``where`` it was played), the exit code; an error of no
     game is raised again."""
-    import sys
-    from rulewright.compiler.diagnostics import RuntimeRulesError    # (with the games' modules)
-    from rulewright.compiler.interpret import locate                 # (the same)
     seed = getattr(exc, "seed", None)
     if seed is None:
         raise exc

@@ -220,3 +220,29 @@ def test_the_api_studies_as_the_command_line(tmp_path):
     assert study.written == {} and "wins from seat 1" in repr(study) and "<table" in study._repr_html_()
     with pytest.raises(BadInputError, match="skill= takes STRONG,WEAK"):
         rulewright.load(ONE_WAY).study(3, skill="greedy")
+
+
+def test_the_report_opens_in_a_browser(sides, tmp_path):
+    """The report in headless Chromium: every plot drawn, no console error, nothing asked
+    of the network (skipped where no Chromium or no Playwright is installed)."""
+    from browser import CHROMIUM, FLAGS
+    sync = pytest.importorskip("playwright.sync_api")
+    if CHROMIUM is None:
+        pytest.skip("no Chromium on this machine")
+    S.conduct(sides, S.Plan("standard", 4, 12, 1, skill_games=1), out=str(tmp_path), workers=1)
+    asked, errors = [], []
+    with sync.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        try:
+            page = browser.new_page(viewport={"width": 1100, "height": 900})
+            page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+            page.on("request", lambda r: asked.append(r.url))
+            page.goto((tmp_path / "report.html").as_uri())
+            drawn = page.eval_on_selector_all("figure svg", "els => els.map(e => e.getBoundingClientRect().height)")
+            headings = page.eval_on_selector_all("h2", "els => els.map(e => e.textContent)")
+        finally:
+            browser.close()
+    assert not errors, errors
+    assert [u for u in asked if not u.startswith("file:")] == []
+    assert len(drawn) >= 2 and all(h > 100 for h in drawn)
+    assert "Key figures" in headings and "Effects" in headings
