@@ -121,6 +121,44 @@ def effects(study, figs: dict) -> list[dict]:
     return out
 
 
+# ------------------------------------------------------------------ options in words
+def _chooses(body):
+    """Every choice statement of a block, in its branches and loops too."""
+    from rulewright.compiler import ir as I       # (the program's statements: once options are shown)
+    for st in body or ():
+        if isinstance(st, I.Choose):
+            yield st
+        for part in ("then", "other", "body"):
+            inner = getattr(st, part, None)
+            if isinstance(inner, list):
+                yield from _chooses(inner)
+
+
+def option_words(program):
+    """``words(name)``: an option as a study names it (``k=hyena``, ``made>asia``) in
+    words: the kind of the choice's options (its enum or record: ``card: hyena``), else the
+    choice's name in words; a part of a list chosen is ``with`` it (``made with asia``)."""
+    from rulewright.compiler.types import CollT, EnumT, RecordT      # (the same)
+    kinds: dict[str, str] = {}
+    for d in [*program.procedures.values(), *program.modes.values()]:
+        for st in _chooses(d.body):
+            t = st.coll.type.elem if st.domain == "element" and st.coll is not None and \
+                isinstance(getattr(st.coll, "type", None), CollT) else st.type if st.domain == "value" else None
+            kind = t.name if isinstance(t, (EnumT, RecordT)) else st.name
+            if kinds.get(st.name, kind) != kind:
+                kind = st.name          # (two choices of one name, of different kinds: the name)
+            kinds[st.name] = kind
+
+    def words(name: str) -> str:
+        cut = min((i for i in (name.find("="), name.find(">")) if i >= 0), default=-1)
+        if cut < 0:
+            return name
+        choice, mark, value = name[:cut], name[cut], name[cut + 1:]
+        kind = kinds.get(choice, choice).replace("_", " ")
+        return f"{kind}: {value.replace('_', ' ')}" if mark == "=" else f"{kind} with {value.replace('_', ' ')}"
+    return words
+
+
 # ------------------------------------------------------------------ the page
 def _svg(fig) -> str:
     buf = io.StringIO()
@@ -261,11 +299,12 @@ def report_html(study, figs: dict, title: str) -> str:
         if rules_svg:
             parts.append("<figure>" + rules_svg + "</figure>")
     for k, (side, f) in enumerate(zip(sides, figs["sides"])):
+        said = option_words(side.program)
         if f["options"]:
             parts.append(f"<h2>Options and wins: {esc(side.name)}</h2>")
             parts.append(_table(["option", "seats that took it", "their wins", "wins of the others",
                                  "difference (99%)"],
-                                [[o["option"], str(o["taken"]), _pct(o["wins_taken"]), _pct(o["wins_not_taken"]),
+                                [[said(o["option"]), str(o["taken"]), _pct(o["wins_taken"]), _pct(o["wins_not_taken"]),
                                   _diff({"mean": o["difference"], "interval99": o["interval99"]}, True)]
                                  for o in f["options"]], [o["clear"] for o in f["options"]]))
     parts.append("<p class=\"note\">Options: the seats that took an option against those that did not, in the "

@@ -214,7 +214,11 @@ class GamesFile:
         text = json.dumps({"study": header}) + "\n" + "".join(json.dumps(r.as_data()) + "\n" for r in records)
         files.write_text(path, text, inside=folder)
         flags = os.O_WRONLY | os.O_APPEND | getattr(os, "O_NOFOLLOW", 0)
-        self.fd = os.open(path, flags)
+        try:        # (the file just written: a link put in its place since is not followed)
+            self.fd = os.open(path, flags)
+        except OSError as exc:
+            raise _bad(f"{path}: cannot add the games to it ({exc.strerror})",
+                       "choose another --out folder") from None
 
     def add(self, record: Record) -> None:
         os.write(self.fd, (json.dumps(record.as_data()) + "\n").encode())

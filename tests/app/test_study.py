@@ -64,6 +64,13 @@ def test_what_a_game_measures(study):
     assert r.m.fired["ES-DRAFT-01"] > 0
 
 
+def test_options_are_shown_in_words(sides):
+    from rulewright.app.study_report import option_words
+    said = option_words(sides[1].program)
+    assert said("k=hyena") == "card: hyena" and said("made>asia") == "made with asia"
+    assert said("no_mark") == "no_mark"
+
+
 def test_lead_changes_and_the_leader_at_half_time():
     class Game:
         players, reports, log, checkpoints, tally = (), {}, [], {}, None
