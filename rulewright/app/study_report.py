@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import html
 import io
+import math
 import re
 
 PAGE_POLICY = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
@@ -197,7 +198,15 @@ def plot_wins(study, figs) -> str:
     return _svg(fig)
 
 
-def plot_histograms(study, values_of, title: str, xlabel: str) -> str | None:
+def _bins(values) -> list[float]:
+    """Edges of at most 30 bins a whole number wide, centred on whole numbers (scores and
+    lengths are whole: a bin never takes two values where its neighbour takes one)."""
+    lo, hi = math.floor(min(values)), math.ceil(max(values))
+    width = max(1, math.ceil((hi - lo + 1) / 30))
+    return [lo - 0.5 + width * i for i in range((hi - lo) // width + 2)]
+
+
+def plot_histograms(study, values_of, title: str, xlabel: str, ylabel: str = "games") -> str | None:
     """Histograms of a measure, one per rule set (None when every game gives one value)."""
     every = {v for k in range(len(study.sides)) for r in study.of(k).values() for v in values_of(r)}
     if len(every) < 2:
@@ -207,13 +216,11 @@ def plot_histograms(study, values_of, title: str, xlabel: str) -> str | None:
     for k, side in enumerate(study.sides):
         values = [v for r in study.of(k).values() for v in values_of(r)]
         if values:
-            lo, hi = min(values), max(values)
-            bins = max(1, min(30, int(hi - lo) + 1))
-            ax.hist(values, bins=bins, histtype="step", linewidth=1.6, label=side.name,
+            ax.hist(values, bins=_bins(every), histtype="step", linewidth=1.6, label=side.name,
                     color=COLOURS[k % len(COLOURS)])
     ax.set_title(title)
     ax.set_xlabel(xlabel)
-    ax.set_ylabel("games")
+    ax.set_ylabel(ylabel)
     ax.legend(fontsize=8)
     return _svg(fig)
 
@@ -282,7 +289,8 @@ def report_html(study, figs: dict, title: str) -> str:
         f"A value marked * differs from {esc(sides[figs['reference']].name)}'s by more than chance."
         if "reference" in figs else "") + "</p>")
     parts.append("<figure>" + plot_wins(study, figs) + "</figure>")
-    for svg in (plot_histograms(study, lambda r: r.m.scores, "Final scores, every seat", "score"),
+    for svg in (plot_histograms(study, lambda r: r.m.scores, "Final scores, every seat", "score",
+                                "seats (every game's)"),
                 plot_histograms(study, lambda r: [r.m.choices], "Game length", "choices a game")):
         if svg is not None:
             parts.append("<figure>" + svg + "</figure>")
