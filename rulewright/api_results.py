@@ -26,6 +26,12 @@ def _table(head: list[str], rows: list[list[str]], title: str = "") -> str:
     return f"<table>{caption}<tr>{th}</tr>{body}</table>"
 
 
+def _text_table(head: list[str], rows: list[list[str]]) -> str:
+    """A table in plain text, its columns aligned."""
+    widths = [max(len(str(r[i])) for r in [head, *rows]) for i in range(len(head))]
+    return "\n".join("  ".join(str(c).ljust(w) for c, w in zip(r, widths)).rstrip() for r in [head, *rows])
+
+
 class Simulation:
     """Many seeded games summed up (``Game.simulate``, as ``rulewright simulate``): each
     report's aggregate (a seat's mean score with its 95% interval, a seat's share of
@@ -123,17 +129,11 @@ class Study:
 
     def _rows(self):
         from rulewright.app import study_report     # (the words of a study's figures: once a study is shown)
-        sides = self._done.study.sides
-        two = len(sides) == 2
-        head = ["figure", *(s.name for s in sides)] + (["difference (99%)"] if two else [])
-        rows = [[r[0], *r[1]] + ([r[2] + (" clear" if r[3] else "")] if two else [])
-                for r in study_report.key_rows(self._done.study, self.figures)]
+        head, rows, _ = study_report.key_table(self._done.study, self.figures, marked=True)
         return head, rows
 
     def __repr__(self) -> str:
-        head, rows = self._rows()
-        widths = [max(len(str(r[i])) for r in [head, *rows]) for i in range(len(head))]
-        return "\n".join("  ".join(str(c).ljust(w) for c, w in zip(r, widths)).rstrip() for r in [head, *rows])
+        return _text_table(*self._rows())
 
     def _repr_html_(self) -> str:
         head, rows = self._rows()
@@ -173,8 +173,7 @@ class Tournament:
         head, lines, h1, h2 = self._parts()
         out = [head, ""]
         for h, rows in ((h1, lines["ratings"]), (h2, lines["matrix"])):
-            widths = [max(len(str(r[i])) for r in [h, *rows]) for i in range(len(h))]
-            out += ["  ".join(str(c).ljust(w) for c, w in zip(r, widths)).rstrip() for r in [h, *rows]] + [""]
+            out += [_text_table(h, rows), ""]
         return "\n".join(out).rstrip()
 
     def _repr_html_(self) -> str:

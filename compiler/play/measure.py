@@ -137,8 +137,7 @@ def measures(state, watch: Watch | None) -> GameMeasures:
                 if last is not None and alone != last:
                     lead_changes += 1
                 last = alone
-        half = next((alone for made, alone in watch.seen if made * 2 >= choices), watch.seen[-1][1])
-        half_leader = half
+        half_leader = next((alone for made, alone in watch.seen if made * 2 >= choices), watch.seen[-1][1])
     return GameMeasures(list(score), sorted(winners), choices,
                         {k: v for k, v in sorted(state.checkpoints.items())}, lead_changes, half_leader,
                         dict(sorted((state.tally or {}).items())), options_taken(state))

@@ -90,6 +90,23 @@ def key_rows(study, figs: dict) -> list[tuple[str, list[str], str, bool]]:
     return rows
 
 
+def key_table(study, figs: dict, marked: bool = False) -> tuple[list[str], list[list[str]], list[bool]]:
+    """The key figures as a table: the heading (figure, each rule set, the difference of
+    two), the rows, and which rows differ clearly (``marked``: said in the difference's
+    cell too, for a table with no colour)."""
+    sides = study.sides
+    two = len(sides) == 2
+    head = ["figure", *(s.name for s in sides)] + (["difference (99%)"] if two else [])
+    rows = key_rows(study, figs)
+    cells = [[r[0], *r[1]] + ([r[2] + (" clear" if marked and r[3] else "")] if two else []) for r in rows]
+    return head, cells, [r[3] for r in rows]
+
+
+def effect_text(e: dict) -> str:
+    """An effect's difference and interval, shares in percentage points."""
+    return _diff(e, "wins" in e["what"] or e["what"] in ("ties", "skill"))
+
+
 def replay(spec: str, plan, seed: int, strong: int | None = None, kind: str = "main") -> str:
     """The command that plays one game of the study again, with its log (``spec``: as a
     command names it, with its --set values)."""
@@ -279,10 +296,9 @@ def report_html(study, figs: dict, title: str) -> str:
                  + f"; {study.seconds:.0f} s on {study.workers} process(es)."
                  + (" <strong>Stopped early: a smaller study.</strong>" if study.stopped else "") + "</p>")
     two = len(sides) == 2
-    head = ["figure", *(s.name for s in sides)] + (["difference (99%)"] if two else [])
-    rows = key_rows(study, figs)
+    head, rows, clear = key_table(study, figs)
     parts.append("<h2>Key figures</h2>")
-    parts.append(_table(head, [[r[0], *r[1]] + ([r[2]] if two else []) for r in rows], [r[3] for r in rows]))
+    parts.append(_table(head, rows, clear))
     parts.append("<p class=\"note\">Intervals at 99%. " + (
         "A highlighted row differs by more than chance (its interval leaves out 0, kept by the Holm-Bonferroni "
         "method among all compared)." if two else
@@ -299,7 +315,7 @@ def report_html(study, figs: dict, title: str) -> str:
         parts.append("<h2>Effects</h2>")
         if found:
             parts.append(_table(["effect", "difference (99%)", "witness seed", "replay"],
-                                [[e["what"], _diff(e, "wins" in e["what"] or e["what"] in ("ties", "skill")),
+                                [[e["what"], effect_text(e),
                                   str(e["witness"]), e["play"] + "  |  " + e["play_base"]] for e in found]))
         else:
             parts.append("<p>No difference more than chance in these games (more games narrow the intervals).</p>")
@@ -321,4 +337,4 @@ def report_html(study, figs: dict, title: str) -> str:
     return "\n".join(parts)
 
 
-__all__ = ["PAGE_POLICY", "effects", "key_rows", "replay", "report_html"]
+__all__ = ["PAGE_POLICY", "effect_text", "effects", "key_rows", "key_table", "option_words", "replay", "report_html"]

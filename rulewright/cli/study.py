@@ -43,10 +43,10 @@ def cmd_study(args) -> int:
             + (f" and {figs['sides'][0]['skill']['n']} skill game(s)" if figs["sides"][0]["skill"].get("n") else "")
             + f", {study.seconds:.0f} s on {study.workers} process(es)"
             + (f" ({study.resumed} read back)" if study.resumed else ""))
-    rows = study_report.key_rows(study, figs)
+    cols, shown, clear = study_report.key_table(study, figs)
     two = len(sides) == 2
-    cols = ["figure", *(s.name for s in sides)] + (["difference (99%)", ""] if two else [])
-    shown = [[r[0], *r[1]] + ([r[2], "clear" if r[3] else ""] if two else []) for r in rows]
+    if two:
+        cols, shown = cols + [""], [r + ["clear" if c else ""] for r, c in zip(shown, clear)]
     title = "Key figures (99% intervals)" + (
         f"; * differs from {sides[figs['reference']].name} by more than chance" if "reference" in figs else "")
     parts = [head, "", table(cols, shown, title=title)]
@@ -54,7 +54,7 @@ def cmd_study(args) -> int:
         found = done.effects
         if found:
             parts += ["", table(["effect", "difference (99%)", "witness seed"],
-                                [[e["what"], _effect(e), str(e["witness"])] for e in found[:12]],
+                                [[e["what"], study_report.effect_text(e), str(e["witness"])] for e in found[:12]],
                                 title="Clear effects, strongest first (replay a witness: see the report)")]
         else:
             parts += ["", "No difference more than chance in these games (more games narrow the intervals)."]
@@ -64,8 +64,3 @@ def cmd_study(args) -> int:
         parts += ["", f"Stopped: {len(study.records)} game(s) kept; --resume goes on from them."]
     write(*parts)
     return 1 if study.stopped else 0
-
-
-def _effect(e: dict) -> str:
-    share = "wins" in e["what"] or e["what"] in ("ties", "skill")
-    return study_report._diff(e, share)
