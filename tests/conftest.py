@@ -71,6 +71,7 @@ SLOW = {
         "test_the_figures_carry_99_percent_intervals", "test_stopped_and_resumed_is_the_whole_study",
         "test_the_report_runs_no_script", "test_the_command_line_study",
         "test_a_sweep_studies_each_value_against_the_reference", "test_the_api_studies_as_the_command_line",
+        "test_a_share_differs_by_100_points_at_most",
         "test_the_report_opens_in_a_browser",
     ),
     "cli/test_cli.py": (

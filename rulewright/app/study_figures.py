@@ -187,6 +187,9 @@ def differences(study, side: int = 0, other: int = 1) -> dict:
     sa, sb = study.of(side, "skill"), study.of(other, "skill")
     out["skill"] = paired({s: float(r.strong in r.m.winners) for s, r in sa.items()},
                           {s: float(r.strong in r.m.winners) for s, r in sb.items()})
+    for k, v in out.items():       # a share moves by -100% to +100% at most
+        if v["interval99"] and (k.endswith("wins") or k in ("ties", "skill")):
+            v["interval99"] = [max(-1.0, v["interval99"][0]), min(1.0, v["interval99"][1])]
     _holm([v for k, v in out.items()])
     rules = sorted({k for r in list(a.values()) + list(b.values()) for k in r.m.fired})
     by_rule = {k: paired(_per_game(a, lambda m, k=k: m.fired.get(k, 0)), _per_game(b, lambda m, k=k: m.fired.get(k, 0)))

@@ -143,6 +143,13 @@ def test_t_and_the_paired_difference():
     assert F.paired({1: 3.0}, {1: 1.0})["interval99"] is None     # one game: no interval
 
 
+def test_a_share_differs_by_100_points_at_most(sides):
+    few = S.run_study(sides, S.Plan("standard", 3, 4, 1), workers=1)
+    for name, d in F.differences(few)["figures"].items():
+        if name.endswith("wins") or name in ("ties", "skill"):
+            assert d["interval99"] is None or -1.0 <= d["interval99"][0] <= d["interval99"][1] <= 1.0, name
+
+
 def test_stopped_and_resumed_is_the_whole_study(sides, tmp_path):
     plan = S.Plan("standard", 4, 5, 1)
     whole = S.conduct(sides, plan, out=str(tmp_path / "a"), report=False, workers=1)
