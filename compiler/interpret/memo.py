@@ -34,13 +34,14 @@ def memoize(ns: dict, sources: dict[str, str], state_memo: dict) -> None:
                 changed = True
     for name, src in sources.items():
         body = src.split("\n", 1)[1]
-        if name in forced or (" for " not in body and len(_CALLED.findall(body)) < 2):
+        if name in forced or (" for " not in body and len(_CALLED.findall(body)) + len(_RUNTIME.findall(body)) < 2):
             continue        # (a definition without a loop that calls at most one other: cheaper than a memo)
         ns[name] = remembered(ns[name], state_memo if name in reads else {}, name if name in reads else None,
                                  ns, name)
 
 
 _CALLED = re.compile(r"\b([fs]_[A-Za-z0-9_]+)\(")
+_RUNTIME = re.compile(r"\b_rt\.[a-z_]+\(")        # a runtime operation (it may go over a collection)
 
 
 _MISSING = object()

@@ -24,6 +24,7 @@ from rulewright.compiler.semantics import render, runtime as rt
 from rulewright.compiler.diagnostics import (Diagnostic, DiagnosticBag, ResolveError, RulesError, RuntimeRulesError, Span, reason_of,
                           source_line)
 from rulewright.compiler.interpret import Interpreter
+from rulewright.compiler.types import BOOL
 
 
 def _where(program: I.Program, item: Any) -> Span | None:
@@ -221,10 +222,14 @@ def broken_invariants(interp, state, only=None) -> list[Broken]:
     the reason."""
     program = interp.program
     out: list[Broken] = []
+    if only is None and _all_hold(interp, state):
+        return out          # (the common case, in one evaluation: what they read is computed once)
     for inv in program.invariants.values():
         if only is not None and not only(inv):
             continue
         try:
+            if _holds(interp, inv, state):
+                continue
             if inv.var is None:
                 if not interp.evaluate(inv.cond, {}, state=state):
                     text, own = _message(interp, inv, {}, state)
@@ -258,6 +263,39 @@ def broken_invariants(interp, state, only=None) -> list[Broken]:
                                    + "".join(p if isinstance(p, str) else "…" for p in inv.message).strip(),
                               _var_paths(program, inv.domain or inv.cond, None, None), unevaluable=True))
     return out
+
+
+def _whole(interp, inv: I.CheckDef) -> I.Expr:
+    """The invariant's condition over all its elements (``all(cond for var in domain if
+    filter)``), kept by the interpreter (its compiled form is keyed by the expression)."""
+    kept = interp.__dict__.setdefault("_invariants_whole", {})
+    cond = kept.get(inv.name)
+    if cond is None:
+        cond = kept[inv.name] = inv.cond if inv.var is None else I.Agg(
+            BOOL, inv.cond.span, "all", inv.cond, [I.Binder(inv.var, inv.domain, inv.filter, inv.cond.span)])
+    return cond
+
+
+def _holds(interp, inv: I.CheckDef, state) -> bool:
+    """Whether the invariant holds on the position, evaluated in one go (the definitions
+    it calls remember their values across its elements); one that cannot be evaluated
+    does not hold."""
+    try:
+        return bool(interp.evaluate(_whole(interp, inv), {}, state=state))
+    except Exception:                     # noqa: BLE001 (looked at element by element)
+        return False
+
+
+def _all_hold(interp, state) -> bool:
+    """Whether every invariant holds on the position: one evaluation of them all (what
+    they read is computed once), none that fails to compute."""
+    fns = [interp.compiled(_whole(interp, inv), ()) for inv in interp.program.invariants.values()]
+    interp.use(state)
+    try:
+        with rt.bounded("the invariants"):
+            return all(fn() for fn in fns)
+    except Exception:                     # noqa: BLE001 (looked at one by one)
+        return False
 
 
 def _failing_part(interp, cond: I.Expr, env: dict, state) -> I.Expr:
