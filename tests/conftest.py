@@ -63,7 +63,7 @@ def _one_cache_folder():
 # CPU or more each on the 2-core machine (SLOW: queries that prove an optimum, whole games
 # under every reading, the verify corpus...), whatever their parameters.
 SLOW_FILES = {"docs/test_site_browser.py", "security/test_fuzz_inputs.py", "security/test_injection.py",
-              "app/test_study_ray.py"}
+              "app/test_study_ray.py", "app/test_house_effects.py"}
 SLOW = {
     "app/test_study.py": (
         "test_two_processes_play_the_same_games_as_one", "test_what_a_game_measures",

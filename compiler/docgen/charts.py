@@ -70,18 +70,23 @@ def value_text(v: float, percent: bool, step: float | None = None, digits: int =
 
 
 def bars_svg(groups: dict[str, dict[str, float]], title: str, x_label: str, y_label: str,
-             percent: bool = False) -> str:
+             percent: bool = False, intervals: dict[tuple[str, str], tuple[float, float]] | None = None) -> str:
     """Grouped bars: x categories are the union of the inner keys (first seen order,
     or numeric order when all are numbers), one bar colour per outer key (series)
     with a legend, a y axis of four to six round ticks (``percent``: the values are
     fractions, written as percents), the values over the bars when they all fit. Empty
-    data draws "no data"; all-zero data draws flat bars on a 0 to 1 axis."""
+    data draws "no data"; all-zero data draws flat bars on a 0 to 1 axis. ``intervals``:
+    (series, category) -> (low, high), drawn as a whisker over its bar (then no values
+    over the bars; each bar's tooltip says its interval)."""
     series = list(groups)
     cats = categories(groups)
     data = {(s, c): float(v) for s in series for c, v in groups[s].items()
             if isinstance(v, (int, float)) and math.isfinite(float(v))}
+    whiskers = {k: (float(a), float(b)) for k, (a, b) in (intervals or {}).items()
+                if k in data and all(isinstance(x, (int, float)) and math.isfinite(float(x)) for x in (a, b))}
     label = one_line(title) or "A bar chart"
-    lo, hi = min([0.0, *data.values()]), max([0.0, *data.values()])
+    ends = [x for w in whiskers.values() for x in w]
+    lo, hi = min([0.0, *data.values(), *ends]), max([0.0, *data.values(), *ends])
     marks = ticks(lo, hi)
     lo, hi = marks[0], marks[-1]
     step = marks[1] - marks[0] if len(marks) > 1 else None
@@ -109,7 +114,7 @@ def bars_svg(groups: dict[str, dict[str, float]], title: str, x_label: str, y_la
         parts.append(text(left - 6, y + 4, value_text(t, percent, step), 11, anchor="end", fill=MUTED, cls="tick"))
     parts.append(el("line", x1=left, y1=top, x2=left, y2=base_y, stroke=MUTED, stroke_width=1))
     slot = plot_w / n_c
-    show_values = all(width_of(value_text(v, percent), 9) <= bw + 2 for v in data.values())
+    show_values = not whiskers and all(width_of(value_text(v, percent), 9) <= bw + 2 for v in data.values())
     every = max(1, math.ceil((max([width_of(c, 11) for c in cats] + [0]) + 6) / slot))
     every = every if every <= 3 or all(_number(c) is not None for c in cats) else 1
     if not cats or not data:
@@ -127,7 +132,15 @@ def bars_svg(groups: dict[str, dict[str, float]], title: str, x_label: str, y_la
             said = value_text(v, percent)
             exact = value_text(v, percent, digits=8)
             bar = rect(gx + j * bw + 0.5, y0, bw - 1, y1 - y0, 0, fill=SERIES[j % len(SERIES)], cls="bar")
-            parts.append(el("g", el("title", esc(f"{one_line(s)}, {one_line(cat)}: {exact}")) + bar))
+            iv = whiskers.get((s, cat))
+            said_iv = f" ({value_text(iv[0], percent)} to {value_text(iv[1], percent)})" if iv else ""
+            parts.append(el("g", el("title", esc(f"{one_line(s)}, {one_line(cat)}: {exact}{said_iv}")) + bar))
+            if iv:
+                cx, ya, yb = gx + j * bw + bw / 2, y_of(iv[0]), y_of(iv[1])
+                cap = max(1.0, min(4.0, bw / 3))
+                parts.append(el("path", d=f"M{cx:.1f},{ya:.1f}V{yb:.1f}M{cx - cap:.1f},{ya:.1f}H{cx + cap:.1f}"
+                                          f"M{cx - cap:.1f},{yb:.1f}H{cx + cap:.1f}",
+                                stroke=INK, stroke_width=1.2, fill="none", cls="interval"))
             if show_values:
                 parts.append(text(gx + j * bw + bw / 2, (y0 - 3) if v >= 0 else (y1 + 10), said, 9,
                                   fill=INK, cls="value"))

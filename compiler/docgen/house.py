@@ -64,46 +64,18 @@ def effect_mode(variant: I.Program, base: I.Program) -> tuple[str, int] | None:
     return None
 
 
-def measure(variant: I.Program, base: I.Program, games: int, simulate, interpreter) -> dict | None:
-    """The reports of ``games`` seeded games of the base game and of the house rule, on the
-    same seeds, with the fingerprints of both specs. ``simulate`` and ``interpreter`` are
-    the play package's (passed in: the pages are written without playing)."""
-    chosen = effect_mode(variant, base)
-    if chosen is None:
-        return None
-    mode, players = chosen
-    seeds = list(range(games))
-    sides = {}
-    for side, program in (("base", base), ("house", variant)):
-        summary = simulate(interpreter(program), mode, players, seeds)
-        reports: dict = {}
-        for game in summary.games_reports:
-            for name, value in game.items():
-                if isinstance(value, dict) and all(isinstance(v, int) for v in value.values()):
-                    reports.setdefault(name, {"kind": "numbers", "values": []})["values"] += \
-                        [int(v) for v in value.values()]
-                elif isinstance(value, (set, frozenset, tuple, list)) and all(hasattr(s, "title") for s in value):
-                    entry = reports.setdefault(name, {"kind": "seats", "values": {}})
-                    for s in summary.seats:
-                        if s.kind == "player":
-                            entry["values"].setdefault(s.title, 0)
-                    for s in value:
-                        entry["values"][s.title] = entry["values"].get(s.title, 0) + 1
-        sides[side] = reports
-    return {"mode": mode, "players": players, "games": games, "base": fingerprint(base),
-            "house": fingerprint(variant), "reports": sides}
-
-
 def read_effects(path) -> dict:
     """The measured effects kept in ``path`` (``OUT/effects.json``, written by ``docs
-    --measure``), checked to be what ``measure`` writes: a file name -> {mode, players,
-    games, base, house, reports: {base, house: {report: {kind, values}}}}.
+    --measure``), checked to be what ``app.house_effects`` writes: a file name -> {mode,
+    players, games, skill_games, strong, weak, base, house, figures: [{figure, seat, share,
+    base, house, difference, clear}], scores: {base, house: {score: seats}}, rules: [{rule,
+    base, house, difference}]}.
 
     The file sits in a docs folder that may be shared: it is read as any input file
     (a regular file, at most 8 MiB, UTF-8), and anything else in it (not JSON, nested
     too deep, NaN, a number where a text is, a key missing) is one ``BadInputError`` at
     its place in the file, with what to do (exit 2)."""
-    most_nesting = 8            # the file nests 6 levels (the file, an effect, reports, a side, a report, values)
+    most_nesting = 8            # the file nests 5 levels (the file, an effect, figures, a figure, an interval)
     most_int = 2 ** 63 - 1
     name = str(path)
     hint = ("this file keeps the measured effects of the house rules: delete it, or run "
@@ -155,6 +127,12 @@ def read_effects(path) -> dict:
             fail(f"{shown(entry) or 'the file'} has no entry \"{key}\"", entry or None)
         return obj[key]
 
+    def number(v) -> bool:
+        return isinstance(v, (int, float)) and not isinstance(v, bool) and abs(v) <= most_int
+
+    def triple(v) -> bool:          # [value, low, high], or null
+        return v is None or (isinstance(v, list) and len(v) == 3 and all(number(x) for x in v))
+
     need(doc, (), "an object of house rule files and their effects", lambda v: isinstance(v, dict))
     for house_file, effect in doc.items():
         e = (house_file,)
@@ -162,69 +140,135 @@ def read_effects(path) -> dict:
         for key, what, ok in (("mode", "a mode's name (a text)", lambda v: isinstance(v, str)),
                               ("players", "a number of players", whole(1)),
                               ("games", "a number of games", whole(1)),
+                              ("skill_games", "a number of games", whole(0)),
+                              ("strong", "a bot's name (a text)", lambda v: isinstance(v, str)),
+                              ("weak", "a bot's name (a text)", lambda v: isinstance(v, str)),
                               ("base", "a fingerprint (a text)", lambda v: isinstance(v, str)),
                               ("house", "a fingerprint (a text)", lambda v: isinstance(v, str)),
-                              ("reports", "an object of the two sides, base and house",
-                               lambda v: isinstance(v, dict))):
+                              ("figures", "a list of figures", lambda v: isinstance(v, list)),
+                              ("scores", "an object of the two sides, base and house", lambda v: isinstance(v, dict)),
+                              ("rules", "a list of rules", lambda v: isinstance(v, list))):
             need(has(effect, key, e), e + (key,), what, ok)
+        for i, f in enumerate(effect["figures"]):
+            where = e + ("figures", i)
+            need(f, where, "an object (a figure)", lambda v: isinstance(v, dict))
+            found = has(f, "figure", where)
+            if found not in FIGURES:
+                fail(f"{shown(where + ('figure',))} is {json.dumps(found, ensure_ascii=False)[:80]}, not one of "
+                     + ", ".join(FIGURES), where + ("figure",))
+            need(has(f, "seat", where), where + ("seat",), "a seat's number (0: none)", whole(0))
+            for key in ("share", "clear"):
+                need(has(f, key, where), where + (key,), "true or false", lambda v: isinstance(v, bool))
+            for key in ("base", "house", "difference"):
+                need(has(f, key, where), where + (key,), "[value, low, high] or null", triple)
         for side in ("base", "house"):
-            reports = has(effect["reports"], side, e + ("reports",))
-            r = e + ("reports", side)
-            need(reports, r, "an object of reports", lambda v: isinstance(v, dict))
-            for report, entry in reports.items():
-                where = r + (report,)
-                need(entry, where, "an object (a report's kind and values)", lambda v: isinstance(v, dict))
-                found = has(entry, "kind", where)
-                if found not in ("numbers", "seats"):
-                    fail(f"{shown(where + ('kind',))} is {json.dumps(found, ensure_ascii=False)[:80]}, not "
-                         "\"numbers\" or \"seats\"", where + ("kind",))
-                values = has(entry, "values", where)
-                v = where + ("values",)
-                if found == "numbers":
-                    need(values, v, "a list of whole numbers", lambda x: isinstance(x, list))
-                    for i, n in enumerate(values):
-                        need(n, v + (i,), "a whole number", lambda x: whole(-most_int)(x))
-                else:
-                    need(values, v, "an object of seats and numbers of games", lambda x: isinstance(x, dict))
-                    for seat, n in values.items():
-                        need(n, v + (seat,), "a number of games", whole(0))
+            counts = has(effect["scores"], side, e + ("scores",))
+            where = e + ("scores", side)
+            need(counts, where, "an object of scores and numbers of seats", lambda v: isinstance(v, dict))
+            for score, n in counts.items():
+                if not re.fullmatch(r"-?[0-9]{1,19}", score):
+                    fail(f"{shown(where)} has the key {json.dumps(score, ensure_ascii=False)[:80]}, not a whole "
+                         "number (a score)", where + (score,))
+                need(n, where + (score,), "a number of seats", whole(0))
+        for i, r in enumerate(effect["rules"]):
+            where = e + ("rules", i)
+            need(r, where, "an object (a rule)", lambda v: isinstance(v, dict))
+            need(has(r, "rule", where), where + ("rule",), "a rule ID (a text)", lambda v: isinstance(v, str))
+            for key in ("base", "house"):
+                need(has(r, key, where), where + (key,), "a number", number)
+            need(has(r, "difference", where), where + ("difference",), "[value, low, high]",
+                 lambda v: v is not None and triple(v))
     return doc
 
 
-def effect_pictures(effect: dict, lang: str, base_title: str, house_title: str, tr=None) -> list[str]:
-    out: list[str] = []
+# the key figures of a study, in the order a page lists them
+FIGURES = ("seat_wins", "seat_score", "score", "margin", "ties", "choices", "lead_changes", "half_leader_wins",
+           "skill")
 
-    def value_words(name: str) -> str:      # a report's name, as the spec's catalogue names it
-        return tr(f"name {name}", name.replace("_", " ")) if tr is not None else name.replace("_", " ")
-    base, house = effect["reports"]["base"], effect["reports"]["house"]
-    for name in base:
-        if name not in house or base[name]["kind"] != house[name]["kind"]:
-            continue
-        if base[name]["kind"] == "numbers":
-            values = base[name]["values"] + house[name]["values"]
-            if not values:
-                continue
-            lo, hi = min(values), max(values)
-            width = max(1, -(-(hi - lo + 1) // EFFECT_BINS))
-            groups = {}
-            for title, side in ((base_title, base), (house_title, house)):
-                counts: dict[str, float] = {}
-                for k in range(EFFECT_BINS):
-                    start = lo + k * width
-                    if start > hi:
-                        break
-                    label = f"{start}–{start + width - 1}" if width > 1 else str(start)
-                    n = sum(1 for v in side[name]["values"] if start <= v < start + width)
-                    counts[label] = n / max(1, len(side[name]["values"]))
-                groups[title] = counts
-            out += picture(P.bars_svg(groups, title=word(lang, "effect_spread", name=value_words(name)),
-                                      x_label=value_words(name), y_label=word(lang, "share"), percent=True))
-        else:
-            groups = {title: {seat: n / effect["games"] for seat, n in side[name]["values"].items()}
-                      for title, side in ((base_title, base), (house_title, house))}
-            out += picture(P.bars_svg(groups, title=word(lang, "effect_shares", name=value_words(name)),
-                                      x_label=word(lang, "seats"), y_label=word(lang, "share"), percent=True))
-    return out
+
+def _number(x: float, share: bool, signed: bool = False) -> str:
+    if share:
+        x *= 100
+    s = f"{x:+.1f}" if signed else f"{x:.1f}" if share or abs(x) < 100 else f"{x:.0f}"
+    s = s.replace("+0.0", "0.0").replace("-0.0", "0.0")
+    return s + (" pts" if share and signed else "%" if share else "")
+
+
+def _cell(t: list | None, share: bool, lang: str, signed: bool = False) -> str:
+    """A figure with its interval: ``26.3% (24.1% to 28.6%)``."""
+    if t is None:
+        return "–"
+    value, low, high = t
+    if low == high:
+        return _number(value, share, signed)
+    return f"{_number(value, share, signed)} ({word(lang, 'to_range', low=_number(low, share, signed), high=_number(high, share, signed))})"
+
+
+def _figure_words(f: dict, effect: dict, lang: str) -> str:
+    key = f"fig_{f['figure']}"
+    return word(lang, key, seat=f["seat"], strong=word(lang, f"bot_{effect['strong']}", default=effect["strong"]),
+                weak=word(lang, f"bot_{effect['weak']}", default=effect["weak"]), fair=_number(1 / effect["players"], True))
+
+
+def effect_section(effect: dict, lang: str, base_title: str, house_title: str) -> list[str]:
+    """The measured effect on a house rule's page: what was played, each seat's share of wins
+    with its interval and the scores' spread as pictures, then the key figures (each rule
+    set's with its 99% interval, the difference game by game, clear or not) and the rules
+    that ran more or less often (left out of the printed card)."""
+    skill = word(lang, "measured_skill", games=M.text(effect["skill_games"]),
+                 strong=word(lang, f"bot_{effect['strong']}", default=effect["strong"]),
+                 weak=word(lang, f"bot_{effect['weak']}", default=effect["weak"])) if effect["skill_games"] else ""
+    out = [word(lang, "measured", games=M.text(effect["games"]), players=M.text(effect["players"]),
+                mode=M.text(value_words(str(effect["mode"])))) + skill + word(lang, "full_stop"), ""]
+    wins = [f for f in effect["figures"] if f["figure"] == "seat_wins"]
+    groups, intervals = {}, {}
+    for title, side in ((base_title, "base"), (house_title, "house")):
+        groups[title] = {}
+        for f in wins:
+            if f[side] is not None:
+                seat = word(lang, "seat_n", n=f["seat"])
+                groups[title][seat] = f[side][0]
+                intervals[title, seat] = (f[side][1], f[side][2])
+    if wins:
+        out += picture(P.bars_svg(groups, title=word(lang, "effect_wins"), x_label=word(lang, "seats"),
+                                  y_label=word(lang, "share_wins"), percent=True, intervals=intervals))
+    scores = effect["scores"]
+    values = [int(k) for side in ("base", "house") for k in scores[side]]
+    if values:
+        lo, hi = min(values), max(values)
+        width = max(1, -(-(hi - lo + 1) // EFFECT_BINS))
+        spread = {}
+        for title, side in ((base_title, "base"), (house_title, "house")):
+            total = max(1, sum(scores[side].values()))
+            counts: dict[str, float] = {}
+            for k in range(EFFECT_BINS):
+                start = lo + k * width
+                if start > hi:
+                    break
+                label = f"{start}–{start + width - 1}" if width > 1 else str(start)
+                counts[label] = sum(n for v, n in scores[side].items() if start <= int(v) < start + width) / total
+            spread[title] = counts
+        out += picture(P.bars_svg(spread, title=word(lang, "scores_spread"), x_label=word(lang, "final_scores"),
+                                  y_label=word(lang, "share_seats"), percent=True))
+    # (the figures in full: on screen; the printed card keeps the sentence and the pictures)
+    out += ['<div class="rw-study" markdown="1">', "", word(lang, "measured_how"), ""]
+    head = [word(lang, "fig_figure"), M.text(base_title), M.text(house_title), word(lang, "difference")]
+    rows = []
+    for f in effect["figures"]:
+        diff = _cell(f["difference"], f["share"], lang, signed=True)
+        rows.append([M.text(_figure_words(f, effect, lang)), _cell(f["base"], f["share"], lang),
+                     _cell(f["house"], f["share"], lang), f"**{diff}**" if f["clear"] else diff])
+    out += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    out += ["| " + " | ".join(r) + " |" for r in rows] + [""]
+    out += [f"### {word(lang, 'rules_affected')}", ""]
+    if not effect["rules"]:
+        out += [word(lang, "no_rule_clear"), ""]
+    for r in effect["rules"]:
+        d = r["difference"]
+        out.append(f"- {M.code(r['rule'])}: " + word(lang, "rule_runs", base=_number(r["base"], False),
+                                                      house=_number(r["house"], False),
+                                                      diff=_cell(d, False, lang, signed=True)))
+    return out + ["", "</div>", ""]
 
 
 def house_page(variant: I.Program, base: I.Program, lang: str, tr: Translator, effect: dict | None) -> str:
@@ -263,7 +307,5 @@ def house_page(variant: I.Program, base: I.Program, lang: str, tr: Translator, e
     if effect is None:
         out += [word(lang, "not_measured"), ""]
     else:
-        out += [word(lang, "measured", games=M.text(effect["games"]), players=M.text(effect["players"]),
-                     mode=M.text(value_words(str(effect["mode"])))), ""]
-        out += effect_pictures(effect, lang, word(lang, "base_game"), title, tr)
+        out += effect_section(effect, lang, word(lang, "base_game"), title)
     return M.page("\n".join(out).rstrip() + "\n")

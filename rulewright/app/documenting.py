@@ -19,7 +19,6 @@ from typing import Callable
 
 from rulewright.compiler import files as files_mod
 from rulewright.compiler.diagnostics import BadInputError, RulesError
-from rulewright.compiler.interpret import Interpreter
 from rulewright.compiler.loader import _Specs
 
 
@@ -112,18 +111,19 @@ class _Loaded(dict):
 
 
 def make_pages(specs: list[str], open_one: Callable[[str], object], *, langs: list[str], prove: bool = True,
-               effects: dict | None = None, measure: int = 0,
+               effects: dict | None = None, measure: int = 0, skill_games: int = 0,
                progress: Callable[[str, float], None] | None = None,
                say: Callable[[str], None] | None = None) -> Pages:
     """The pages of ``specs``: each spec opened with ``open_one(path)``; ``prove``: the
     properties the rulebook states proved (``verify``); ``effects``: the house rules'
     effects measured before; ``measure``: games to measure each house rule whose rules
-    changed since (0: none), each game told to ``progress`` and each house rule to ``say``."""
+    changed since (0: none) and ``skill_games`` of a greedy seat, each game told to
+    ``progress`` and each study to ``say``."""
     from rulewright.compiler.docgen import markup, variants_page       # (lazy: the pages' modules)
     loaded = _Loaded(open_one)
     made = Pages(effects=dict(effects or {}))
     for path in specs if measure else ():
-        made.measured += _measure_effects(path, loaded, made.effects, measure, progress, say)
+        made.measured += _measure_effects(path, loaded, made.effects, measure, skill_games, progress, say)
     for path in specs:
         made.pages.extend(house_pages(path, loaded, made.effects, langs).items())
         # the spec itself (a directory's own, or a one-file spec), then its variants' page
@@ -246,45 +246,32 @@ def house_pages(path: str, loaded: _Loaded, effects: dict, langs: list[str]) -> 
     return out
 
 
-def _measure_effects(path: str, loaded: _Loaded, effects: dict, games: int, progress, say) -> list[str]:
-    """``games`` seeded games of each house rule of ``path`` and of its base game (only
-    those whose rules changed since they were measured), into ``effects``: the names of
-    the house rules measured."""
-    from rulewright.compiler.docgen import house                       # (lazy: the pages' and
-    from rulewright.compiler.play.simulate import simulate            # the games' modules)
-    measured = []
+def _measure_effects(path: str, loaded: _Loaded, effects: dict, games: int, skill_games: int, progress,
+                     say) -> list[str]:
+    """A balance study (``app.house_effects``) of each house rule of ``path`` whose rules
+    changed since it was measured (or with other numbers of games), against its base game:
+    ``games`` games of each rule set and ``skill_games`` games of a greedy seat among random
+    ones, into ``effects``. The names of the house rules measured."""
+    from rulewright.app import house_effects                            # (lazy: the games'
+    from rulewright.compiler.docgen import house                        # and the pages' modules)
+    todo = []
     for f in _house_rules(path):
         program = loaded.get_or_open(str(f))
-        base = loaded.get_or_open(program.variants[-1].extends)
+        extends = program.variants[-1].extends
+        base = loaded.get_or_open(extends)
         old = effects.get(f.name)
-        if old is not None and old.get("games") == games and \
+        if old is not None and (old.get("games"), old.get("skill_games")) == (games, skill_games) and \
                 (old.get("base"), old.get("house")) == (house.fingerprint(base), house.fingerprint(program)):
             continue
-        if say is not None:
-            say(f"measuring {f.name}: {games} games of the base game and of the house rule")
-        effect = house.measure(program, base, games, _told(simulate, progress, f.name, games), Interpreter)
-        measured.append(f.name)
-        if effect is not None:
-            effects[f.name] = effect
-    return measured
-
-
-def _told(simulate, progress, name: str, games: int):
-    """``simulate`` that tells ``progress`` of each game: the base game's, then the house
-    rule's ("darwin_drought.rules: base game 3 of 20"; the fraction starts again at 0 for
-    each house rule)."""
-    if progress is None:
-        return simulate
-    sides = iter(("base game", "house rule"))
-
-    def told(interp, mode, players, seeds):
-        side = next(sides, "house rule")
-        first = side == "base game"
-
-        def on_game(i, state):
-            progress(f"{name}: {side} {i + 1} of {games}", ((0 if first else games) + i + 1) / (2 * games))
-        return simulate(interp, mode, players, seeds, on_game=on_game)
-    return told
+        todo.append((f.name, program, str(extends), base))
+    if not todo:
+        return []
+    if say is not None:
+        say(f"measuring {len(todo)} house rule(s) of {path}: {games} games of each and of the base game"
+            + (f", {skill_games} skill games of each" if skill_games else ""))
+    found = house_effects.measure(todo, games, skill_games, house.effect_mode, house.fingerprint, progress)
+    effects.update(found)
+    return sorted(found)
 
 
 __all__ = ["Pages", "check_targets", "game_pages", "guarantees_of", "house_pages", "languages", "make_pages",

@@ -130,9 +130,12 @@ def build_parser() -> argparse.ArgumentParser:
     dc.add_argument("--out", default="docs/rules", metavar="DIR", help="the folder the pages are written to")
     dc.add_argument("--lang", metavar="LANG,...", help="the languages of the pages (default: en,fr,es,zh)")
     dc.add_argument("--measure", type=_whole("a number of games"), default=0, metavar="N",
-                    help="play N seeded games of each house rule and its base game to measure its effect "
-                         "(only those whose rules changed since), and keep them in the effects file (default 0: "
-                         "none)")
+                    help="measure each house rule's effect with a balance study: N seeded games of it and of its "
+                         "base game, random seats (only the house rules whose rules changed since), kept in the "
+                         "effects file (default 0: none)")
+    dc.add_argument("--skill-games", type=_whole("a number of games"), default=0, metavar="K",
+                    help="with --measure: K more games of each, a greedy seat among random ones, for the skill "
+                         "figure (default 0)")
     dc.add_argument("--effects", metavar="FILE",
                     help="the measured effects of the house rules (default: OUT/effects.json)")
     json_option(dc, "print the files written (and the house rules measured) as JSON instead of a line each")

@@ -164,6 +164,7 @@ def cmd_docs(args) -> int:
     with Bar("docs --measure", bool(args.measure) and progress_wanted(args)) as bar:
         made = documenting.make_pages(args.specs, lambda path: _load(path, args),
                                       langs=documenting.languages(args.lang), prove=not args.no_verify, effects=effects, measure=args.measure,
+                                      skill_games=args.skill_games if args.measure else 0,
                                       progress=_restarting(bar), say=bar.say)
     written = documenting.write_pages(made, out, effects_file if args.measure else None,
                                       effects_inside=not args.effects)

@@ -48,9 +48,12 @@ def test_every_house_rule_has_its_effect_measured_for_the_rules_as_they_are():
         if e is None or (e["base"], e["house"]) != (house.fingerprint(base), house.fingerprint(program)):
             stale.append(path.name)
         else:
-            assert e["games"] >= 20 and set(e["reports"]) == {"base", "house"}
+            # a study: its games, the skill games, every key figure of both rule sets
+            assert e["games"] >= 200 and e["skill_games"] >= 4 and set(e["scores"]) == {"base", "house"}
+            assert {f["figure"] for f in e["figures"]} == set(house.FIGURES), e["figures"]
+            assert all(f["house"] is not None for f in e["figures"] if f["figure"] != "half_leader_wins")
     assert not stale, (f"effects not measured for the rules as they are: {stale}; run rulewright docs "
-                       + " ".join(DOC_SPECS) + " --out docs/rules --measure 20")
+                       + " ".join(DOC_SPECS) + " --out docs/rules --measure 200 --skill-games 4")
 
 
 @pytest.mark.parametrize("spec", DOC_SPECS)

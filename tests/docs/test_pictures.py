@@ -297,6 +297,24 @@ def test_bars_one_colour_per_series_and_a_legend():
     assert [t for t in texts(root) if t in "abc"] == ["a", "b", "c"]
 
 
+def test_bars_with_intervals_draw_a_whisker_each_within_the_axis():
+    """A share with its 99% interval: the whisker spans the interval (the axis reaches its
+    top, past every bar), the tooltip says it; a bar without one has no whisker."""
+    groups = {"base game": {"seat 1": 0.3, "seat 2": 0.2}, "house rule": {"seat 1": 0.25, "seat 2": 0.25}}
+    intervals = {("base game", "seat 1"): (0.2, 0.72), ("house rule", "seat 1"): (0.15, 0.35),
+                 ("house rule", "seat 2"): (float("nan"), 0.3)}
+    root = parse(bars_svg(groups, "Wins", "seats", "share", percent=True, intervals=intervals))
+    whiskers = with_class(root, "interval", "path")
+    assert len(whiskers) == 2                   # (a NaN end draws none)
+    ticks_shown = [t for t in texts(root) if t.endswith("%")]
+    assert ticks_shown[-1] == "80%"             # the axis covers 72%, above every bar
+    ys = [float(v) for v in re.findall(r"V([\d.]+)", whiskers[0].get("d"))] + \
+        [float(v) for v in re.findall(r"M[\d.]+,([\d.]+)", whiskers[0].get("d"))]
+    assert max(ys) - min(ys) > 50               # 20% to 72% of the plot's height
+    assert any("(20% to 72%)" in t for t in titles(root))
+    assert not with_class(root, "value")          # (values over the bars would cross the whiskers)
+
+
 def test_categories_keep_first_seen_order_unless_all_are_numbers():
     assert categories({"s": {"b": 1, "a": 2}, "t": {"c": 1}}) == ["b", "a", "c"]
     assert categories({"s": {"10": 1, "9": 2, "2.5": 1}}) == ["2.5", "9", "10"]

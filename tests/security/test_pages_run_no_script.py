@@ -159,13 +159,14 @@ def probe_effects(out: Path, house_file: Path) -> None:
     """A measured-effects file for the house rule as it is, every name in it an attack."""
     program = load(house_file)
     base = load(program.variants[-1].extends)
-    seat = PAYLOADS[1]
+    figure = {"figure": "seat_wins", "seat": 1, "share": True, "base": [0.5, 0.25, 0.75], "house": [0.25, 0.1, 0.5],
+              "difference": [-0.25, -0.5, 0.0], "clear": True}
     (out / "effects.json").write_text(json.dumps({house_file.name: {
-        "mode": PAYLOADS[0], "players": 4, "games": 3,
+        "mode": PAYLOADS[0], "players": 4, "games": 3, "skill_games": 1, "strong": PAYLOADS[1], "weak": PAYLOADS[4],
         "base": house.fingerprint(base), "house": house.fingerprint(program),
-        "reports": {side: {PAYLOADS[9]: {"kind": "numbers", "values": [1, 2, 3]},
-                           "winners": {"kind": "seats", "values": {seat: 2, PAYLOADS[4]: 1}}}
-                    for side in ("base", "house")}}}), encoding="utf-8")
+        "figures": [figure, {**figure, "figure": "skill", "seat": 0}],
+        "scores": {"base": {"1": 2, "3": 1}, "house": {"2": 3}},
+        "rules": [{"rule": PAYLOADS[9], "base": 1, "house": 2, "difference": [1, 0.5, 1.5]}]}}), encoding="utf-8")
 
 
 @pytest.fixture(scope="module")

@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 import stat
 import sys
 from pathlib import Path
@@ -175,14 +176,15 @@ def _effects_cases() -> dict[str, tuple[bytes, str]]:
         "a_list": (b"[1, 2]", "the file is a list, not an object"),
         "a_number_for_a_text": (doc({key: {**effect, "mode": 7}}), '["mode"] is a number, not a mode'),
         "a_text_for_a_number": (doc({key: {**effect, "games": "20"}}), '["games"] is a text, not a number'),
-        "a_key_missing": (doc({key: {k: v for k, v in effect.items() if k != "reports"}}), 'has no entry "reports"'),
-        "a_side_missing": (doc({key: {**effect, "reports": {"base": {}}}}), 'has no entry "house"'),
-        "an_unknown_kind": (doc({key: {**effect, "reports": {"base": {"s": {"kind": "x", "values": []}},
-                                                             "house": {}}}}), 'not "numbers" or "seats"'),
-        "a_bad_value": (doc({key: {**effect, "reports": {"base": {"s": {"kind": "numbers", "values": [1, None]}},
-                                                         "house": {}}}}), "is null, not a whole number"),
-        "a_bool": (doc({key: {**effect, "players": True}}), "is true or false, not a number of players"),
-        "nan": (doc({key: effect}).replace(b'"games": 20', b'"games": NaN'), "NaN is not a number JSON writes"),
+        "a_key_missing": (doc({key: {k: v for k, v in effect.items() if k != "figures"}}), 'has no entry "figures"'),
+        "a_side_missing": (doc({key: {**effect, "scores": {"base": {}}}}), 'has no entry "house"'),
+        "an_unknown_figure": (doc({key: {**effect, "figures": [{**effect["figures"][0], "figure": "x"}]}}),
+                              '"x", not one of seat_wins'),
+        "a_bad_interval": (doc({key: {**effect, "figures": [{**effect["figures"][0], "base": [1, None, 2]}]}}),
+                           "not [value, low, high] or null"),
+        "a_score_not_a_number": (doc({key: {**effect, "scores": {"base": {"x1": 2}, "house": {}}}}),
+                                 'the key "x1", not a whole number'),
+        "nan": (re.sub(rb'"games": [0-9]+', b'"games": NaN', doc({key: effect})), "NaN is not a number JSON writes"),
         "deep": (b"[" * 100_000 + b"]" * 100_000, "JSON nested more than 8 levels deep"),
         "huge_number": (b'{"a": ' + b"9" * 10_000 + b"}", "a number of thousands of digits"),
         "latin_1": ('{"é": 1}'.encode("latin-1"), "not UTF-8 text"),
