@@ -235,12 +235,17 @@ def test_stop_at_mistakes_exit_2(tmp_path, args, message):
     assert code == 2 and message in err and "Traceback" not in err
 
 
-def test_query_input_is_not_taken_for_a_longer_option():
-    """`--card` is the query's input, not an abbreviation of `--card-table`."""
-    code, out, err = run("query", SPEC, "best-placement", "--state", "examples/partial.grid", "--card", "hyena",
+def test_query_input_is_not_taken_for_a_longer_option(tmp_path):
+    """`--card` is the query's input, not an abbreviation of `--card-table` (on a grid with
+    one free cell: the answer is quick, and the card is where it must be)."""
+    grid = tmp_path / "one_free.grid"
+    grid.write_text("prairie  prairie prairie zebra    elephant\ngiraffe  lion    gazelle tree     elephant\n"
+                    "tree     cheetah gazelle giraffe  water\nelephant elephant gazelle water   .\n", encoding="utf-8")
+    code, out, err = run("query", SPEC, "best-placement", "--state", str(grid), "--card", "hyena",
                          "--time-limit", "30")
     assert code == 0, err
-    assert "OPTIMAL" in out or "FEASIBLE" in out
+    assert "OPTIMAL" in out and "spot: (3, 4)" in out
+    assert "hyena" in out.split("spot:")[1]             # the grid answered has the card placed
 
 
 # ---------------------------------------------------------------- Darwin's Choice queries
