@@ -186,22 +186,22 @@ FIGURES = ("seat_wins", "seat_score", "score", "margin", "ties", "choices", "lea
            "skill")
 
 
-def _number(x: float, share: bool, signed: bool = False) -> str:
+def _number(x: float, share: bool, signed: bool = False, lang: str = "en") -> str:
+    """A figure as a page writes it: a share in percent (a difference of shares in points),
+    one decimal."""
     if share:
         x *= 100
     s = f"{x:+.1f}" if signed else f"{x:.1f}" if share or abs(x) < 100 else f"{x:.0f}"
     s = s.replace("+0.0", "0.0").replace("-0.0", "0.0")
-    return s + (" pts" if share and signed else "%" if share else "")
+    return s + (word(lang, "points_unit") if share and signed else "%" if share else "")
 
 
 def _cell(t: list | None, share: bool, lang: str, signed: bool = False) -> str:
     """A figure with its interval: ``26.3% (24.1% to 28.6%)``."""
     if t is None:
         return "–"
-    value, low, high = t
-    if low == high:
-        return _number(value, share, signed)
-    return f"{_number(value, share, signed)} ({word(lang, 'to_range', low=_number(low, share, signed), high=_number(high, share, signed))})"
+    value, low, high = (_number(x, share, signed, lang) for x in t)
+    return value if t[1] == t[2] else f"{value} ({word(lang, 'to_range', low=low, high=high)})"
 
 
 def _figure_words(f: dict, effect: dict, lang: str) -> str:

@@ -65,6 +65,7 @@ WORDS: dict[str, dict[str, str]] = {
         "no_rule_clear": "No rule runs clearly more or less often under the house rule in these games.",
         "rule_runs": "{base} → {house} times a game ({diff})",
         "full_stop": ".", "scores_spread": "How the final scores spread",
+        "points_unit": " pts",
     },
     "fr": {
         "seen_sep": " ; ", "seen_end": ".",
@@ -124,6 +125,7 @@ WORDS: dict[str, dict[str, str]] = {
         "no_rule_clear": "Aucune règle ne joue nettement plus ou moins souvent sous la règle maison dans ces parties.",
         "rule_runs": "{base} → {house} fois par partie ({diff})",
         "full_stop": ".", "scores_spread": "Répartition des scores finaux",
+        "points_unit": " pts",
     },
     "es": {
         "seen_sep": "; ", "seen_end": ".",
@@ -183,6 +185,7 @@ WORDS: dict[str, dict[str, str]] = {
         "no_rule_clear": "Ninguna regla se aplica claramente más o menos a menudo con la regla casera en estas partidas.",
         "rule_runs": "{base} → {house} veces por partida ({diff})",
         "full_stop": ".", "scores_spread": "Distribución de las puntuaciones finales",
+        "points_unit": " pts",
     },
     "zh": {
         "seen_sep": "；", "seen_end": "。",
@@ -242,6 +245,7 @@ WORDS: dict[str, dict[str, str]] = {
         "no_rule_clear": "在这些对局中，没有规则在房规下明显更多或更少地执行。",
         "rule_runs": "每局 {base} → {house} 次（{diff}）",
         "full_stop": "。", "scores_spread": "最终得分的分布",
+        "points_unit": " 个百分点",
     },
 }
 
