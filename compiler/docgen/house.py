@@ -192,7 +192,8 @@ def _number(x: float, share: bool, signed: bool = False, lang: str = "en") -> st
     if share:
         x *= 100
     s = f"{x:+.1f}" if signed else f"{x:.1f}" if share or abs(x) < 100 else f"{x:.0f}"
-    s = s.replace("+0.0", "0.0").replace("-0.0", "0.0")
+    if round(x, 1) == 0:
+        s = s.lstrip("+-")      # (no "+0.0" or "-0.0")
     return s + (word(lang, "points_unit") if share and signed else "%" if share else "")
 
 

@@ -25,7 +25,7 @@ from collections import Counter
 from typing import Callable
 
 from rulewright.app import studying
-from rulewright.app.study_figures import figures
+from rulewright.app.study_figures import figures, key_figures
 
 MOST_RULES = 8          # the rules most affected a page lists
 
@@ -43,25 +43,12 @@ def _triple(f: dict | None, share: bool) -> list | None:
 
 def _rows(base: dict, house: dict, diffs: dict, players: int) -> list[dict]:
     rows = []
-
-    def row(figure: str, seat: int, share: bool, pick: Callable[[dict], dict], diff_key: str | None):
+    for figure, seat, share, pick, diff_key in key_figures(players, bool(house["skill"].get("n"))):
         d = diffs.get(diff_key) if diff_key else None
         rows.append({"figure": figure, "seat": seat, "share": share, "base": _triple(pick(base), share),
                      "house": _triple(pick(house), share),
                      "difference": [d["mean"], *d["interval99"]] if d and d.get("interval99") else None,
                      "clear": bool(d and d.get("clear"))})
-    for i in range(players):
-        row("seat_wins", i + 1, True, lambda s, i=i: s["seat_wins"][i], f"seat {i + 1} wins")
-    for i in range(players):
-        row("seat_score", i + 1, False, lambda s, i=i: s["scores"][i], f"seat {i + 1} score")
-    row("score", 0, False, lambda s: s["score"], "score")
-    row("margin", 0, False, lambda s: s["margin"], "margin")
-    row("ties", 0, True, lambda s: s["ties"], "ties")
-    row("choices", 0, False, lambda s: s["choices"], "choices")
-    row("lead_changes", 0, False, lambda s: s["lead_changes"], "lead changes")
-    row("half_leader_wins", 0, True, lambda s: s["half_leader_wins"], None)
-    if house["skill"].get("n"):
-        row("skill", 0, True, lambda s: s["skill"], "skill")
     return rows
 
 

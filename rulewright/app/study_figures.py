@@ -211,4 +211,23 @@ def figures(study) -> dict:
     return out
 
 
-__all__ = ["figures", "mean_ci", "one_side", "options", "paired", "share_ci", "t99"]
+# ------------------------------------------------------------------ the key figures
+def key_figures(players: int, skill: bool) -> list[tuple[str, int, bool, object, str | None]]:
+    """The key figures of a study, in the order they are shown: (figure, seat (0: of no one
+    seat), whether it is a share, how to read it from ``one_side``'s figures, its key in
+    ``differences``'s figures or None). The terminal's table, the report and the house
+    rules' pages all list these."""
+    out = [("seat_wins", i + 1, True, lambda s, i=i: s["seat_wins"][i], f"seat {i + 1} wins") for i in range(players)]
+    out += [("seat_score", i + 1, False, lambda s, i=i: s["scores"][i], f"seat {i + 1} score") for i in range(players)]
+    out += [("score", 0, False, lambda s: s["score"], "score"),
+            ("margin", 0, False, lambda s: s["margin"], "margin"),
+            ("ties", 0, True, lambda s: s["ties"], "ties"),
+            ("choices", 0, False, lambda s: s["choices"], "choices"),
+            ("lead_changes", 0, False, lambda s: s["lead_changes"], "lead changes"),
+            ("half_leader_wins", 0, True, lambda s: s["half_leader_wins"], None)]
+    if skill:
+        out.append(("skill", 0, True, lambda s: s["skill"], "skill"))
+    return out
+
+
+__all__ = ["figures", "key_figures", "mean_ci", "one_side", "options", "paired", "share_ci", "t99"]

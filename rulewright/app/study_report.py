@@ -15,6 +15,8 @@ import io
 import math
 import re
 
+from rulewright.app.study_figures import key_figures
+
 PAGE_POLICY = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
 
 
@@ -69,24 +71,19 @@ def key_rows(study, figs: dict) -> list[tuple[str, list[str], str, bool]]:
         d = diffs.get(diff_key)
         rows.append((label, cells, _diff(d, share) if len(sides) == 2 else "", bool(d and d.get("clear"))))
 
-    for i in range(players):
-        row(f"wins from seat {i + 1} (fair: {_pct(1 / players)})", lambda s, i=i: s["seat_wins"][i], _share,
-            f"seat {i + 1} wins", True)
-    for i in range(players):
-        row(f"score of seat {i + 1}", lambda s, i=i: s["scores"][i], _mean, f"seat {i + 1} score", False)
-    row("score, every seat", lambda s: s["score"], _mean, "score", False)
-    row("spread of the scores", lambda s: {"mean": s["score"].get("sd")}, _mean, None, False)
-    row("margin of victory", lambda s: s["margin"], _mean, "margin", False)
-    row("games tied", lambda s: s["ties"], _share, "ties", True)
-    row("choices a game", lambda s: s["choices"], _mean, "choices", False)
-    for name in sides[0]["checkpoints"]:
-        row(f"{name} (checkpoints a game)", lambda s, n=name: s["checkpoints"].get(n, {}), _mean, None, False)
-    row("lead changes", lambda s: s["lead_changes"], _mean, "lead changes", False)
-    row("the leader at half time wins", lambda s: s["half_leader_wins"], _share, None, True)
     skill = sides[0]["skill"]
-    if skill.get("n"):
-        row(f"skill: {skill['strong']} wins among {skill['weak']} (fair: {_pct(skill['fair'])})",
-            lambda s: s["skill"], _share, "skill", True)
+    labels = {"seat_wins": "wins from seat {seat} (fair: " + _pct(1 / players) + ")", "seat_score": "score of seat {seat}",
+              "score": "score, every seat", "margin": "margin of victory", "ties": "games tied",
+              "choices": "choices a game", "lead_changes": "lead changes",
+              "half_leader_wins": "the leader at half time wins",
+              "skill": f"skill: {skill.get('strong')} wins among {skill.get('weak')} (fair: {_pct(skill.get('fair'))})"}
+    for figure, seat, share, pick, diff_key in key_figures(players, bool(skill.get("n"))):
+        row(labels[figure].replace("{seat}", str(seat)), pick, _share if share else _mean, diff_key, share)
+        if figure == "score":
+            row("spread of the scores", lambda s: {"mean": s["score"].get("sd")}, _mean, None, False)
+        elif figure == "choices":
+            for name in sides[0]["checkpoints"]:
+                row(f"{name} (checkpoints a game)", lambda s, n=name: s["checkpoints"].get(n, {}), _mean, None, False)
     return rows
 
 
