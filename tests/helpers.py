@@ -151,6 +151,22 @@ def _read_text(f) -> str:
         return io.TextIOWrapper(io.BytesIO(f.read()), encoding="utf-8", newline=None).read()
 
 
+# Margot's ecosystem of examples/partial.grid with every free cell filled but one: a
+# best-placement on it has one spot to weigh, so the query answers in a moment (on the
+# four free cells of examples/partial.grid, proving the best takes the solver seconds).
+ONE_FREE_GRID = ("prairie  prairie prairie zebra    elephant\n"
+                 "giraffe  lion    gazelle tree     elephant\n"
+                 "tree     cheetah gazelle giraffe  water\n"
+                 "elephant elephant gazelle water   .\n")
+
+
+def one_free_grid(folder) -> str:
+    """``ONE_FREE_GRID`` written to ``folder/one_free.grid``: its path."""
+    path = Path(folder) / "one_free.grid"
+    path.write_text(ONE_FREE_GRID, encoding="utf-8")
+    return str(path)
+
+
 def rel(target, folder) -> str:
     """How a file in ``folder`` names ``target`` (relative to the checkout when not
     absolute): a relative path, as paths written in specs and state files are."""

@@ -48,6 +48,10 @@ _MISSING = object()
 MOST_REMEMBERED = 50_000        # values a definition that reads no state keeps (then forgets all)
 TRIAL_CALLS = 2_000             # calls after which a memo that does not pay is dropped
 _MEMO_COST = 400             # nanoseconds a memo's look-up costs a call, about
+# misses whose time is taken: the first ones, then one in so many (reading the thread's
+# clock is a system call, about a microsecond here: timing every miss of a trial cost
+# more than some of the definitions it timed)
+TIMED_MISSES = 16
 
 
 def _clock_cost() -> int:
@@ -69,33 +73,37 @@ def remembered(fn, memo: dict, name: str | None, ns: dict, gname: str):
     state may change). Arguments that cannot be hashed (a pile) are evaluated each time.
 
     Over its first ``TRIAL_CALLS`` calls it counts what the memo saves (its hits times
-    the processor time a miss takes: the thread's own, so a busy machine does not sway
-    it) against what it costs (a look-up for every call); then it puts in ``ns[gname]``
+    the processor time a miss takes, on average over the misses it times: the thread's
+    own time, so a busy machine does not sway it) against what it costs (a look-up for every call); then it puts in ``ns[gname]``
     the memo without the counting, or ``fn`` itself when the memo does not pay. Either
     way the values are the same: only the time differs."""
     arity = fn.__code__.co_argcount
     keyed = _KEYS[(name is None, arity if arity in (1, 2) else None)]
     lean = _lean(fn, memo, name, arity)
-    hits = misses = 0
+    hits = misses = timed = 0
     spent = 0
 
     def trial(*args):
-        nonlocal hits, misses, spent
+        nonlocal hits, misses, timed, spent
         key = keyed(name, args)
         try:
             value = memo.get(key, _MISSING)
         except TypeError:
             return fn(*args)
         if value is _MISSING:
-            start = thread_time_ns()
-            value = fn(*args)
-            spent += thread_time_ns() - start - _CLOCK_COST
+            if misses < TIMED_MISSES or not misses % TIMED_MISSES:
+                start = thread_time_ns()
+                value = fn(*args)
+                spent += thread_time_ns() - start - _CLOCK_COST
+                timed += 1
+            else:
+                value = fn(*args)
             misses += 1
             if name is None and len(memo) >= MOST_REMEMBERED:
                 memo.clear()
             memo[key] = value
             if hits + misses >= TRIAL_CALLS and ns.get(gname) is trial:
-                pays = hits * max(0, spent) / misses > 2 * (hits + misses) * _MEMO_COST
+                pays = hits * max(0, spent) / timed > 2 * (hits + misses) * _MEMO_COST
                 ns[gname] = lean if pays else fn
         else:
             hits += 1

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 
 import csv
+import functools
 import io
 import re
 from pathlib import Path
@@ -246,64 +247,10 @@ class TablesPhase:
                 raise BadInputError(Diagnostic(where, message, hint))
             self.diag.error(where, message, hint, notes=((node.span, f"the table '{node.name}' reads it"),))
             return []
-        rows = []
-        # (read as a stream: a quoted cell keeps the line breaks written in it)
-        reader = csv.reader(io.StringIO(text, newline=""), strict=True)
-        try:
-            header = next(reader, [])
-        except csv.Error:
-            header = []
-        expected = ["name"] + columns
-        if not text.strip():
-            self.diag.error(Span(str(path), 1, 1, 1, 2), "this table file is empty",
-                            "its first line is the header: " + ",".join(expected))
-            return []
-        if [h.strip() for h in header] != expected:
-            self.diag.error(Span(str(path), 1, 1, 1, len(",".join(header)) + 1),
-                            "the header of this table file does not match the table",
-                            "expected: " + ",".join(expected))
-            return []
-        lines = text.splitlines()
-        records = []
-        start = reader.line_num + 1       # the line a record starts on (a quoted cell may span lines)
-        try:
-            for fields_ in reader:
-                if len(records) == MOST_ROWS:
-                    self.diag.error(Span(str(path), start, 1, start, 2),
-                                    f"this table file has more than {MOST_ROWS:,} rows, the most a table may have",
-                                    "a table of cards lists each kind of card once, with its count")
-                    return []
-                records.append((start, fields_))
-                start = reader.line_num + 1
-        except csv.Error:
-            self.diag.error(Span(str(path), start, 1, start, len(lines[start - 1]) + 1 if start <= len(lines) else 2),
-                            "a quote (\") opened in this row is never closed",
-                            "close the quoted cell, or remove the quote")
-            return []
-        for lineno, fields_ in records:
-            if not fields_ or not "".join(fields_).strip():
-                continue
-            line = lines[lineno - 1] if lineno - 1 < len(lines) else ""
-            cells = []
-            col = 1
-            for i, f in enumerate(fields_):
-                # locate the cell on its line for diagnostics (best effort with quoting)
-                at = line.find(f, col - 1) + 1 if f else col
-                at = at if at > 0 else col
-                cspan = Span(str(path), lineno, at, lineno, at + max(1, len(f)))
-                col = at + len(f) + 1
-                if i == 0:
-                    key_span = cspan
-                    continue
-                cells.append((("raw", f.strip()), cspan))
-            key = fields_[0].strip()
-            if not NAME_RE.fullmatch(key):
-                self.diag.error(key_span, f"'{key[:60]}' is not a name for a row",
-                                "a row's name is written as every name of the language: lower-case letters, "
-                                "digits and _, starting with a letter or _ (snake_case)")
-                continue
-            rows.append(A.Row(key_span, key, tuple(cells)))
-        return rows
+        rows, errors = _rows_of(str(path), text, tuple(columns))
+        for span, message, hint in errors:
+            self.diag.error(span, message, hint)
+        return list(rows)
 
     # ================================================================ checks
     def resolve_check(self, node: A.Check):
@@ -464,3 +411,63 @@ class TablesPhase:
             return self.table_value(("name", text), ctype, span, column)
         self.diag.error(span, f"column '{column}' holds {ctype}, not '{text}'")
         return None
+
+
+@functools.lru_cache(maxsize=8)
+def _rows_of(path: str, text: str, columns: tuple[str, ...]) -> tuple[tuple[A.Row, ...], tuple]:
+    """The rows of a table file's text (its first line the header ``name`` + ``columns``),
+    and the errors found, each (span, message, hint). Read once per text: the versions of
+    a game that load the same file (a player's own card table, for each of them) share it."""
+    errors = []
+    rows = []
+    # (read as a stream: a quoted cell keeps the line breaks written in it)
+    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
+    try:
+        header = next(reader, [])
+    except csv.Error:
+        header = []
+    expected = ["name", *columns]
+    if not text.strip():
+        return (), ((Span(path, 1, 1, 1, 2), "this table file is empty",
+                     "its first line is the header: " + ",".join(expected)),)
+    if [h.strip() for h in header] != expected:
+        return (), ((Span(path, 1, 1, 1, len(",".join(header)) + 1),
+                     "the header of this table file does not match the table", "expected: " + ",".join(expected)),)
+    lines = text.splitlines()
+    records = []
+    start = reader.line_num + 1       # the line a record starts on (a quoted cell may span lines)
+    try:
+        for fields_ in reader:
+            if len(records) == MOST_ROWS:
+                return (), ((Span(path, start, 1, start, 2),
+                             f"this table file has more than {MOST_ROWS:,} rows, the most a table may have",
+                             "a table of cards lists each kind of card once, with its count"),)
+            records.append((start, fields_))
+            start = reader.line_num + 1
+    except csv.Error:
+        return (), ((Span(path, start, 1, start, len(lines[start - 1]) + 1 if start <= len(lines) else 2),
+                     "a quote (\") opened in this row is never closed", "close the quoted cell, or remove the quote"),)
+    for lineno, fields_ in records:
+        if not fields_ or not "".join(fields_).strip():
+            continue
+        line = lines[lineno - 1] if lineno - 1 < len(lines) else ""
+        cells = []
+        col = 1
+        for i, f in enumerate(fields_):
+            # locate the cell on its line for diagnostics (best effort with quoting)
+            at = line.find(f, col - 1) + 1 if f else col
+            at = at if at > 0 else col
+            cspan = Span(path, lineno, at, lineno, at + max(1, len(f)))
+            col = at + len(f) + 1
+            if i == 0:
+                key_span = cspan
+                continue
+            cells.append((("raw", f.strip()), cspan))
+        key = fields_[0].strip()
+        if not NAME_RE.fullmatch(key):
+            errors.append((key_span, f"'{key[:60]}' is not a name for a row",
+                           "a row's name is written as every name of the language: lower-case letters, "
+                           "digits and _, starting with a letter or _ (snake_case)"))
+            continue
+        rows.append(A.Row(key_span, key, tuple(cells)))
+    return tuple(rows), tuple(errors)

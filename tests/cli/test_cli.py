@@ -4,7 +4,7 @@ import subprocess
 import sys
 
 import pytest
-from helpers import ROOT, rel, run_command
+from helpers import ROOT, one_free_grid, rel, run_command
 
 SPEC = "spec/ecosystem_savanna"
 
@@ -238,10 +238,7 @@ def test_stop_at_mistakes_exit_2(tmp_path, args, message):
 def test_query_input_is_not_taken_for_a_longer_option(tmp_path):
     """`--card` is the query's input, not an abbreviation of `--card-table` (on a grid with
     one free cell: the answer is quick, and the card is where it must be)."""
-    grid = tmp_path / "one_free.grid"
-    grid.write_text("prairie  prairie prairie zebra    elephant\ngiraffe  lion    gazelle tree     elephant\n"
-                    "tree     cheetah gazelle giraffe  water\nelephant elephant gazelle water   .\n", encoding="utf-8")
-    code, out, err = run("query", SPEC, "best-placement", "--state", str(grid), "--card", "hyena",
+    code, out, err = run("query", SPEC, "best-placement", "--state", one_free_grid(tmp_path), "--card", "hyena",
                          "--time-limit", "30")
     assert code == 0, err
     assert "OPTIMAL" in out and "spot: (3, 4)" in out

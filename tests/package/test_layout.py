@@ -4,6 +4,7 @@ folder installed, and no module over the size a reader can hold."""
 from __future__ import annotations
 
 import ast
+import functools
 import re
 import tomllib
 from pathlib import Path
@@ -43,17 +44,21 @@ def _absolute(module: str, node: ast.ImportFrom, is_package: bool) -> str:
     return ".".join(base + ([node.module] if node.module else []))
 
 
-def _imports(name: str, path: Path, top_level_only: bool):
-    """(imported module, line, inside a function) for each import of a module."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    functions = [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
-    inner = {id(x) for f in functions for x in ast.walk(f) if isinstance(x, (ast.Import, ast.ImportFrom))}
-    guarded = {id(x) for n in ast.walk(tree) if isinstance(n, ast.If) and "TYPE_CHECKING" in ast.unparse(n.test)
-               for x in ast.walk(n) if isinstance(x, (ast.Import, ast.ImportFrom))}
-    for node in ast.walk(tree):
-        if not isinstance(node, (ast.Import, ast.ImportFrom)) or id(node) in guarded:
-            continue
-        if top_level_only and id(node) in inner:
+@functools.cache
+def _imports(name: str, path: Path, top_level_only: bool) -> tuple:
+    """(imported module, line, inside a function) for each import of a module (read once
+    for the tests of this file)."""
+    return tuple(_each_import(name, path, top_level_only))
+
+
+@functools.cache
+def _tree(path: Path) -> ast.Module:
+    return ast.parse(path.read_text(encoding="utf-8"))
+
+
+def _each_import(name: str, path: Path, top_level_only: bool):
+    for node, inner in _import_nodes(_tree(path)):
+        if top_level_only and inner:
             continue
         if isinstance(node, ast.Import):
             targets = [a.name for a in node.names]
@@ -61,7 +66,25 @@ def _imports(name: str, path: Path, top_level_only: bool):
             base = _absolute(name, node, path.name == "__init__.py")
             targets = [f"{base}.{a.name}" if f"{base}.{a.name}" in MODULES else base for a in node.names]
         for t in targets:
-            yield t, node.lineno, id(node) in inner
+            yield t, node.lineno, inner
+
+
+def _import_nodes(tree: ast.Module) -> list:
+    """(import statement, inside a function) for each import of a module that is not under
+    an ``if TYPE_CHECKING:``, found in one walk of the tree."""
+    found = []
+
+    def visit(node, inner: bool):
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.Import, ast.ImportFrom)):
+                found.append((child, inner))
+            elif isinstance(child, ast.If) and any(
+                    getattr(x, "id", getattr(x, "attr", None)) == "TYPE_CHECKING" for x in ast.walk(child.test)):
+                continue
+            else:
+                visit(child, inner or isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)))
+    visit(tree, False)
+    return found
 
 
 def _graph() -> nx.DiGraph:
@@ -142,7 +165,7 @@ def test_no_module_is_too_long_to_read():
 
 def test_every_module_says_what_goes_in_and_out():
     for name, path in MODULES.items():
-        doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8")))
+        doc = ast.get_docstring(_tree(path))
         assert doc and len(doc) > 20, f"{path.relative_to(ROOT)} has no docstring"
 
 

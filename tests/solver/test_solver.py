@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from helpers import ROOT, savanna
+from helpers import ONE_FREE_GRID, ROOT, savanna
 from rulewright.compiler.semantics import runtime as rt
 from rulewright.compiler.diagnostics import NotSupportedError
 from rulewright.solver.queries import run_query
@@ -69,7 +69,7 @@ def test_full_grid_answer_and_bound_are_never_beaten(seed):
     deck = [k for k in CARDS for _ in range(program.enums["card"].attrs["count"][k])]
     rng = random.Random(seed)
     cards = tuple(rng.sample(deck, 20))
-    answer = run_query(program, "best_arrangement", {"cards": cards}, time_limit=8, workers=2)
+    answer = run_query(program, "best_arrangement", {"cards": cards}, time_limit=3, workers=2)
     assert answer.status in ("OPTIMAL", "FEASIBLE")
     assert answer.replayed
     witness = answer.witness["g"]
@@ -93,12 +93,16 @@ def test_infeasible_and_unsupported_are_reported():
 
 
 @pytest.fixture(scope="module")
-def placed_hyena():
-    """best_placement of a hyena on examples/partial.grid (time limit 60): the partial
-    grid and the answer, asked once for the tests that read it (the query takes seconds)."""
+def placed_hyena(tmp_path_factory):
+    """best_placement of a hyena on Margot's grid with two cells free (time limit 60): the
+    partial grid and the answer, asked once for the tests that read it (on the four free
+    cells of examples/partial.grid, proving the best takes the solver many seconds)."""
     program, _ = savanna()
     from rulewright.compiler.play.inputs import read_grid
-    state = read_grid(str(ROOT / "examples" / "partial.grid"), program, "ecosystem", allow_free=True)
+    grid = tmp_path_factory.mktemp("two_free") / "two_free.grid"
+    grid.write_text(ONE_FREE_GRID.replace("giraffe  water", "giraffe  ."), encoding="utf-8")
+    state = read_grid(str(grid), program, "ecosystem", allow_free=True)
+    assert len(rt.placements(state)) == 2
     return state, run_query(program, "best_placement", {"state": state, "card": "hyena"}, time_limit=60)
 
 
@@ -205,7 +209,6 @@ def test_an_objective_named_shows_each_number_after_its_name(tmp_path):
 
 def test_darwin_answers_name_their_goals():
     from rulewright.compiler import load
-    from rulewright.compiler.play import state_io
     from rulewright.solver.queries import interpreter_for
     root = ROOT
     program = load(root / "spec" / "darwins_choice")

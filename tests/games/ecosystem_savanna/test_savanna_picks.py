@@ -18,7 +18,7 @@ from rulewright.compiler import load
 from rulewright.compiler.semantics import runtime as rt
 from rulewright.solver.agent import SolverAgent, summary
 from rulewright.solver.queries import interpreter_for, run_query
-from helpers import ROOT, rel, run_command
+from helpers import ROOT, one_free_grid, rel, run_command
 
 SPEC = ROOT / "spec" / "ecosystem_savanna"
 TWO = SPEC / "variants" / "two_player.rules"
@@ -252,10 +252,11 @@ def test_a_rule_without_parameters_gives_its_sentence(tmp_path):
                                                                        ("ES-SOLO-04",))]
 
 
-def test_a_scoring_choice_of_cells_is_shown_as_cells():
-    """The lion's prey chosen inside the score is shown as cells: "(r, c)"."""
+def test_a_scoring_choice_of_cells_is_shown_as_cells(tmp_path):
+    """The lion's prey chosen inside the score is shown as cells: "(r, c)" (Margot's grid
+    with its lion, one cell left free: the answer comes at once)."""
     out = run_command("query", str(SPEC), "best-placement", "--state",
-                      "examples/partial.grid", "--card", "hyena", cwd=ROOT)
+                      one_free_grid(tmp_path), "--card", "hyena", cwd=ROOT)
     assert out.returncode == 0, out.stderr
     line = next(ln for ln in out.stdout.splitlines() if ln.startswith("  lion prey:"))
     assert re.fullmatch(r"  lion prey: (none|\(-?\d+, -?\d+\)( \(-?\d+, -?\d+\))*)", line), line
