@@ -1856,7 +1856,7 @@ class Fuzzer:
             files["position.json"] = state
             q = opt if opt[:1] != ["--cards"] else ["--card-table", name]
             runs.append(Run(["query", DARWIN, "best-move", "--state", "position.json", "--player", "p2",
-                             "--time-limit", "5"] + q, only_if_ok=True))
+                             "--time-limit", "2"] + q, only_if_ok=True))
         return Case("csv", seed, runs, trees=self._without_variants(DARWIN), files=files, what=what)
 
     # ------------------------------------------------------------ (d) state files
@@ -1905,7 +1905,7 @@ class Fuzzer:
             runs.append(Run(["show", base, "--state", "state.json"] + variant + (["--json"] if rng.random() < 0.3 else [])))
             runs.append(Run(["query", base, "best-pick", "--state", "state.json", "--player",
                              rng.choice(["p2"] * 6 + ["p1", "p3", "p4", "neutral", "jhay", "1", "Player 2"]),
-                             "--time-limit", "5"] + variant + (["--json"] if rng.random() < 0.3 else [])))
+                             "--time-limit", "2"] + variant + (["--json"] if rng.random() < 0.3 else [])))
         elif spec.startswith(DARWIN):
             base = spec
             runs.append(Run(["show", base, "--state", "state.json"] + variant + (["--json"] if rng.random() < 0.3 else [])))
@@ -1921,7 +1921,7 @@ class Fuzzer:
                 inputs = inputs + ["--allow-trade"]
             runs.append(Run(["query", base, q, "--state", "state.json", "--player",
                              rng.choice(["p2"] * 6 + ["p1", "p3", "p4", "p5", "0", "Player 1"]),
-                             "--time-limit", "5"] + inputs + variant + (["--json"] if rng.random() < 0.3 else [])))
+                             "--time-limit", "2"] + inputs + variant + (["--json"] if rng.random() < 0.3 else [])))
         else:
             runs.append(Run(["show", TINY_SPEC, "--state", "state.json"] + (["--json"] if rng.random() < 0.3 else [])))
         trees = ["tiny"] if spec == TINY_SPEC else [spec]

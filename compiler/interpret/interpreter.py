@@ -8,6 +8,7 @@ Out: ``Interpreter`` (``call`` a definition, ``score`` a scoring with its breakd
 from __future__ import annotations
 
 
+import contextlib
 from types import SimpleNamespace
 from typing import Any, Callable
 
@@ -43,8 +44,10 @@ class Interpreter:
         self.keeps_knowledge = keeps_knowledge(program)
         # definitions that read the state remember their values until the state changes:
         # the generated procedures clear this after every statement that may change it,
-        # and every entry from outside (call, run, evaluate, play, use) clears it
+        # and every entry from outside (call, run, evaluate, play, use) clears it, but for
+        # evaluations on a state held unchanged (``unchanged``)
         self._sm: dict = {}
+        self._held = self._memo_of = None     # (use, unchanged)
         self._func_src: dict[str, str] = {}
         self.em = Emitter()
         self.exc = ExprCompiler(program, self.em)
@@ -74,9 +77,24 @@ class Interpreter:
             memoize(self.ns, self._func_src, self._sm)      # (compiler/interpret/memo.py)
 
     def use(self, state: GameState | None):
-        """Run the generated code on ``state`` from now on (what it remembered is forgotten)."""
+        """Run the generated code on ``state`` from now on (what it remembered is forgotten,
+        unless ``state`` is the one held unchanged and what it remembered is of it)."""
         self.ns["ST"] = state
-        self._sm.clear()
+        if not (state is not None and state is self._held and self._memo_of is state):
+            self._sm.clear()
+        self._memo_of = state
+
+    @contextlib.contextmanager
+    def unchanged(self, state: GameState):
+        """``with interp.unchanged(state):`` the evaluations inside, on ``state``, which
+        none of them changes, share what the definitions remember of it (each evaluation
+        otherwise starts afresh: ``use``)."""
+        saved, self._held = self._held, state
+        self.use(state)
+        try:
+            yield
+        finally:
+            self._held = saved
 
     def span_ref(self, span: Span) -> str:
         """Code naming a span, so a run-time error can point at the rule."""

@@ -224,44 +224,53 @@ def broken_invariants(interp, state, only=None) -> list[Broken]:
     out: list[Broken] = []
     if only is None and _all_hold(interp, state):
         return out          # (the common case, in one evaluation: what they read is computed once)
-    for inv in program.invariants.values():
-        if only is not None and not only(inv):
-            continue
-        try:
-            if _holds(interp, inv, state):
+    with interp.unchanged(state):       # (element by element, what they read still computed once)
+        for inv in program.invariants.values():
+            if only is not None and not only(inv):
                 continue
-            if inv.var is None:
-                if not interp.evaluate(inv.cond, {}, state=state):
-                    text, own = _message(interp, inv, {}, state)
-                    values = None if own else _values(interp, inv, {})
-                    failing = _failing_part(interp, inv.cond, {}, state)
-                    out.append(Broken(inv, text + (f": {values}" if values else ""),
-                                      _var_paths(program, failing, None, None,
-                                                 evaluate=lambda e: interp.evaluate(e, {}, state=state))))
+            out.extend(_broken(interp, inv, state))
+    return out
+
+
+def _broken(interp, inv: I.CheckDef, state) -> list[Broken]:
+    """How the position breaks one invariant: once, or at each element that breaks it."""
+    program = interp.program
+    out: list[Broken] = []
+    try:
+        if _holds(interp, inv, state):
+            return out
+        if inv.var is None:
+            if not interp.evaluate(inv.cond, {}, state=state):
+                text, own = _message(interp, inv, {}, state)
+                values = None if own else _values(interp, inv, {})
+                failing = _failing_part(interp, inv.cond, {}, state)
+                out.append(Broken(inv, text + (f": {values}" if values else ""),
+                                  _var_paths(program, failing, None, None,
+                                             evaluate=lambda e: interp.evaluate(e, {}, state=state))))
+            return out
+        domain_path = _state_path(program, inv.domain)
+        for i, item in enumerate(interp.evaluate(inv.domain, {}, state=state)):
+            env = {inv.var: item}
+            if inv.filter is not None and not interp.evaluate(inv.filter, env, state=state):
                 continue
-            domain_path = _state_path(program, inv.domain)
-            for i, item in enumerate(interp.evaluate(inv.domain, {}, state=state)):
-                env = {inv.var: item}
-                if inv.filter is not None and not interp.evaluate(inv.filter, env, state=state):
-                    continue
-                if interp.evaluate(inv.cond, env, state=state):
-                    continue
-                text, own = _message(interp, inv, env, state)
-                if not own:
-                    values = _values(interp, inv, env)
-                    text = f"{text}: {render.text(item)}" + (f" ({values})" if values else "")
-                failing = _failing_part(interp, inv.cond, env, state)
-                paths = _var_paths(program, failing, inv.var, item, domain_path and domain_path + (i,),
-                                   evaluate=lambda e, env=env: interp.evaluate(e, env, state=state))
-                out.append(Broken(inv, text, paths, item=None if domain_path else item,
-                                  within=() if domain_path else _sections_read(program, inv)))
-        except MessageError:
-            raise
-        except Exception as exc:                     # noqa: BLE001 (a value the invariant reads is missing)
-            reason = reason_of(exc)
-            out.append(Broken(inv, f"cannot be checked on this position ({reason}): "
-                                   + "".join(p if isinstance(p, str) else "…" for p in inv.message).strip(),
-                              _var_paths(program, inv.domain or inv.cond, None, None), unevaluable=True))
+            if interp.evaluate(inv.cond, env, state=state):
+                continue
+            text, own = _message(interp, inv, env, state)
+            if not own:
+                values = _values(interp, inv, env)
+                text = f"{text}: {render.text(item)}" + (f" ({values})" if values else "")
+            failing = _failing_part(interp, inv.cond, env, state)
+            paths = _var_paths(program, failing, inv.var, item, domain_path and domain_path + (i,),
+                               evaluate=lambda e, env=env: interp.evaluate(e, env, state=state))
+            out.append(Broken(inv, text, paths, item=None if domain_path else item,
+                              within=() if domain_path else _sections_read(program, inv)))
+    except MessageError:
+        raise
+    except Exception as exc:                     # noqa: BLE001 (a value the invariant reads is missing)
+        reason = reason_of(exc)
+        out.append(Broken(inv, f"cannot be checked on this position ({reason}): "
+                               + "".join(p if isinstance(p, str) else "…" for p in inv.message).strip(),
+                          _var_paths(program, inv.domain or inv.cond, None, None), unevaluable=True))
     return out
 
 
