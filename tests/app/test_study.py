@@ -26,6 +26,10 @@ def sides():
     return [S.Side(ONE_WAY, open_spec(Request(ONE_WAY))), S.Side(BASE, open_spec(Request(BASE)))]
 
 
+# the tests that read the study below, on one worker: it is played once
+ONE_STUDY = pytest.mark.xdist_group("study")
+
+
 @pytest.fixture(scope="module")
 def study(sides):
     """24 four-player games under each rule set, 2 skill games (greedy among random)."""
@@ -44,6 +48,7 @@ def test_every_game_once_the_rule_sets_in_step():
     assert first_skill < len(games) // 2           # interleaved: a study stopped early has both kinds
 
 
+@ONE_STUDY
 def test_two_processes_play_the_same_games_as_one(sides, study):
     plan = S.Plan("standard", 4, 6, 1)
     one = S.run_study(sides, plan, workers=1)
@@ -54,6 +59,7 @@ def test_two_processes_play_the_same_games_as_one(sides, study):
                                                   and r.seed <= 6]
 
 
+@ONE_STUDY
 def test_what_a_game_measures(study):
     r = study.of(1)[3]
     assert len(r.m.scores) == 4 and r.m.winners and set(r.m.winners) <= {0, 1, 2, 3}
@@ -100,6 +106,7 @@ def test_options_are_named_by_choice_and_value():
     assert M.options_taken(Game()) == [["act=create", "made>a_head", "made>asia", "made>b_body"], ["again=true"]]
 
 
+@ONE_STUDY
 def test_a_rule_run_only_under_the_house_rule_is_its_effect(study):
     figs = F.figures(study)
     rule = figs["differences"]["rules"]["HR-ES-ONE-DIRECTION"]
@@ -108,6 +115,7 @@ def test_a_rule_run_only_under_the_house_rule_is_its_effect(study):
     assert figs["differences"]["rules"]["ES-DRAFT-01"]["clear"] is False      # the same under both
 
 
+@ONE_STUDY
 def test_a_witness_game_replays_as_the_study_recorded_it(study, tmp_path):
     from rulewright.app import study_report
     found = study_report.effects(study, F.figures(study))
@@ -121,6 +129,7 @@ def test_a_witness_game_replays_as_the_study_recorded_it(study, tmp_path):
     assert [scores[f"p{i + 1}"] for i in range(4)] == study.of(0)[effect["witness"]].m.scores
 
 
+@ONE_STUDY
 def test_the_figures_carry_99_percent_intervals(study):
     side = F.figures(study)["sides"][0]
     assert side["games"] == 24 and len(side["seat_wins"]) == 4
@@ -236,14 +245,18 @@ def test_the_api_studies_as_the_command_line(tmp_path):
         rulewright.load(ONE_WAY).study(3, skill="greedy")
 
 
-def test_the_report_opens_in_a_browser(sides, tmp_path):
-    """The report in headless Chromium: every plot drawn, no console error, nothing asked
-    of the network (skipped where no Chromium or no Playwright is installed)."""
+@ONE_STUDY
+def test_the_report_opens_in_a_browser(study, tmp_path):
+    """The report of a study in headless Chromium: every plot drawn, no console error,
+    nothing asked of the network (skipped where no Chromium or no Playwright is installed).
+    (The report as ``conduct`` writes it, of the study the other tests read.)"""
     from browser import CHROMIUM, FLAGS
+    from rulewright.app import study_report
     sync = pytest.importorskip("playwright.sync_api")
     if CHROMIUM is None:
         pytest.skip("no Chromium on this machine")
-    S.conduct(sides, S.Plan("standard", 4, 12, 1, skill_games=1), out=str(tmp_path), workers=1)
+    (tmp_path / "report.html").write_text(study_report.report_html(study, F.figures(study), "a study"),
+                                          encoding="utf-8")
     asked, errors = [], []
     with sync.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)

@@ -18,6 +18,8 @@ while not (ROOT / "pyproject.toml").is_file():      # (wherever this file is fil
 FOLDERS = {"rulewright.compiler": ROOT / "compiler", "rulewright.solver": ROOT / "solver",
            "rulewright": ROOT / "rulewright"}
 MOST_LINES = 850
+# (on one worker: every module is parsed once for all of them)
+pytestmark = pytest.mark.xdist_group("layout")
 
 
 def _modules() -> dict[str, Path]:
