@@ -120,6 +120,7 @@ SLOW = {
     "games/darwins_choice/test_readings_combine.py": (
         "test_a_zero_strength_carnivore_never_hunts", "test_each_reading_survives_every_other",
         "test_hurricane_one_dies_breaks_ties_by_strength_then_hearts", "test_meteor_strike_caps_the_plants",
+        "test_even_split_keeps_its_meaning_under_skip",
     ),
     "games/darwins_choice/test_rule_numbers.py": (
         "test_hurricane_kills_the_least_adapted_below_4",
@@ -149,6 +150,7 @@ SLOW = {
         "test_own_biome_table_against_the_food_chips", "test_play_with_own_catalogue",
         "test_settings_a_game_runs_out_with_are_refused_before_play",
         "test_settings_from_the_command_line_that_break_the_spec_are_usage_errors",
+        "test_own_catalogue_row_mistakes",
     ),
     "play/test_invariants.py": (
         "test_games_of_every_spec_and_mode_keep_the_invariants", "test_games_under_per_species_keep_the_invariants",
@@ -174,11 +176,13 @@ SLOW = {
     "play/test_simulate.py": (
         "test_every_shipped_mode_is_summed_up", "test_the_intervals_hold_the_true_mean_95_times_in_100",
         "test_the_solver_seats_say_what_they_did",
+        "test_the_differences_of_a_house_rule_are_those_of_its_games_seed_by_seed",
     ),
     "play/test_state_io.py": (
         "test_a_negative_darwin_point_stock_or_banked_points_are_refused",
         "test_a_table_path_written_relative_is_relative_to_the_state_file",
         "test_settings_variants_and_tables_of_a_position_are_the_files_mistakes",
+        "test_more_position_mistakes_found_by_a_sweep",
     ),
     "security/test_pages_run_no_script.py": (
         "test_the_attacks_show_as_text", "test_the_pages_hold_nothing_that_runs",
@@ -192,6 +196,7 @@ SLOW = {
         "test_a_query_time_limit_covers_building_the_model",
         "test_a_runaway_evaluation_stops_with_its_definition_named",
         "test_a_state_file_names_files_only_inside_the_allowed_folders",
+        "test_a_variant_extends_only_inside_the_allowed_folders",
     ),
     "security/test_untrusted_round2.py": (
         "test_a_query_time_limit_covers_explaining_an_infeasible_answer",
@@ -229,6 +234,7 @@ SLOW = {
         "test_house_rule_loads_as_a_variant", "test_no_degeneration_leaves_the_card_in_the_box",
         "test_no_strength_award_gives_no_points_for_strength", "test_one_direction_passes_left_in_both_rounds",
         "test_one_migration_per_species", "test_the_house_rules_of_a_game_combine_without_conflict",
+        "test_flood_spares_diggers",
     ),
     "variants/test_variants.py": (
         "test_a_row_removed_and_changed_by_unrelated_variants_conflicts_and_checks_note_the_removal",
@@ -237,6 +243,9 @@ SLOW = {
         "test_cli_state_remembers_its_variant_and_query_applies_it",
         "test_setting_what_no_rule_reads_is_an_error_and_check_warns", "test_switch_default_override_keeps_options",
         "test_unordered_variants_conflict",
+        "test_override_param_changes_play",
+        "test_cli_play_with_variant_flag_and_path",
+        "test_a_row_removal_that_cannot_be_is_located",
     ),
     "verify/test_verify.py": (
         "test_a_choice_with_no_option_and_a_game_that_never_ends",
@@ -250,6 +259,30 @@ SLOW = {
     ),
     "verify/test_verify_corpus.py": (
         "test_seeded_bug_is_found",
+    ),
+    "app/test_api_jobs.py": (
+        "test_seats_played_by_the_solver_give_the_games_of_the_command",
+        "test_a_game_an_answer_and_a_finding_draw_themselves",
+        "test_diff_gives_the_changes_of_the_command",
+    ),
+    "play/test_playthrough.py": (
+        "test_playthrough_replays_step_by_step",
+    ),
+    "play/test_bots.py": (
+        "test_the_tournament_command_rates_the_bots_and_writes_json",
+        "test_greedy_playouts_play_the_same_game_again",
+    ),
+    "variants/test_extends_by_name.py": (
+        "test_a_house_rule_or_a_version_is_named_with_or_without_rules",
+    ),
+    "cli/test_json_schemas.py": (
+        "test_json_output_has_the_documented_keys_and_types",
+    ),
+    "interpret/test_live.py": (
+        "test_a_copy_goes_on_as_the_original_and_apart_from_it",
+    ),
+    "cli/test_tables.py": (
+        "test_in_a_pipe_no_line_is_wider_than_the_columns_and_nothing_escapes",
     ),
 }
 
