@@ -89,8 +89,9 @@ class Interpreter:
         """``with interp.unchanged(state):`` the evaluations inside, on ``state``, which
         none of them changes, share what the definitions remember of it (each evaluation
         otherwise starts afresh: ``use``)."""
-        saved, self._held = self._held, state
-        self.use(state)
+        saved, self._held = self._held, None
+        self.use(state)             # (afresh: whatever changed it before is not remembered)
+        self._held = state
         try:
             yield
         finally:

@@ -210,3 +210,30 @@ mode standard "Standard" players 1..2 {
 """)
     state = Interpreter(load(path)).play("standard", 2, 1)
     assert (state.reports["left"], state.reports["spare"], state.reports["held"]) == (0, 3, 4)
+
+
+def test_evaluations_on_a_state_held_unchanged_share_what_definitions_remember(tmp_path):
+    """``Interpreter.unchanged``: inside it, evaluations on the one state share what the
+    definitions that read the state remember (so a change the caller promised not to make
+    is not seen: the proof that they share); entering it starts afresh, so a state changed
+    outside the procedures (a position read or edited) is never read through values
+    remembered before; outside it each evaluation starts afresh."""
+    path = tmp_path / "mini.rules"
+    path.write_text(SPEC + "\ndef placed_power = sum(t.power for t in tokens)\n")
+    interp = Interpreter(load(path))
+    state = interp.play("play", 2, 5)
+    tokens = state.shared["tokens"]
+    whole, first = sum(t.f_power for t in tokens), tokens[0].f_power
+    assert whole != first
+    assert interp.call("placed_power", state=state) == whole
+    state.shared["tokens"] = tokens[:1]
+    assert interp.call("placed_power", state=state) == first          # afresh
+    state.shared["tokens"] = tokens
+    with interp.unchanged(state):
+        assert interp.call("placed_power", state=state) == whole      # afresh on entry
+        state.shared["tokens"] = tokens[:1]                            # (against the promise)
+        assert interp.call("placed_power", state=state) == whole      # remembered
+    with interp.unchanged(state):
+        assert interp.call("placed_power", state=state) == first      # afresh on entry
+    state.shared["tokens"] = tokens
+    assert interp.call("placed_power", state=state) == whole
