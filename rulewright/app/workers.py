@@ -119,11 +119,15 @@ def _on_ray(play, tasks: list, kit: dict, make, chunk: int, address: str) -> Ite
     remote = ray.remote(_ray_chunk)
     kit_ref = ray.put(kit)
     pending = [remote.remote(play, make, kit_ref, tasks[i:i + chunk]) for i in range(0, len(tasks), chunk)]
+    whole = False
     try:
         for ref in pending:
             yield from ray.get(ref)
+        whole = True
     finally:
-        for ref in pending:
+        # (only a study cut short has tasks to stop; cancelling tasks whose answers were
+        # read raced with their replies in Ray 2.60, which then aborted this process)
+        for ref in pending if not whole else ():
             try:
                 ray.cancel(ref, force=True)
             except Exception:       # (a task already finished: nothing to cancel)
