@@ -74,9 +74,10 @@ def remembered(fn, memo: dict, name: str | None, ns: dict, gname: str):
 
     Over its first ``TRIAL_CALLS`` calls it counts what the memo saves (its hits times
     the processor time a miss takes, on average over the misses it times: the thread's
-    own time, so a busy machine does not sway it) against what it costs (a look-up for every call); then it puts in ``ns[gname]``
-    the memo without the counting, or ``fn`` itself when the memo does not pay. Either
-    way the values are the same: only the time differs."""
+    own time, so a busy machine does not sway it) against what it costs (a look-up for
+    every call); then it puts in ``ns[gname]`` the memo without the counting, or ``fn``
+    itself when the memo does not pay. Either way the values are the same: only the time
+    differs."""
     arity = fn.__code__.co_argcount
     keyed = _KEYS[(name is None, arity if arity in (1, 2) else None)]
     lean = _lean(fn, memo, name, arity)
