@@ -533,14 +533,16 @@ class Game:
 
     def verify(self, *, against=None, checks=None, time_limit: float = verifying.DEFAULT_TIME_LIMIT,
                workers: int = 2, games: int = verifying.DEFAULT_GAMES,
-               positions: int = verifying.DEFAULT_POSITIONS, progress=None, only=None) -> Verification:
+               positions: int = verifying.DEFAULT_POSITIONS, progress=None, only=None,
+               fresh: bool = False) -> Verification:
         """The rules proved consistent or refuted with a witness, as ``rulewright
         verify``: ``checks`` (names, or one comma-separated string; all by default),
         ``against`` the base of a variant (a Game or a spec: only ``differs`` by default),
         ``time_limit`` and ``workers`` of each question to the solver, ``games`` per mode
         for the sampled checks, ``only`` the definitions, scorings and properties to look at
         (names, or one comma-separated string). ``progress(what, fraction)`` is told as the
-        checks go."""
+        checks go. A question an earlier run asked the solver on the same rules is answered
+        as it was then, unless ``fresh``."""
         words = verifying.PYTHON_OPTIONS
         only = [n.strip() for n in only.split(",")] if isinstance(only, str) else only
         kinds = verifying.checks_named([checks] if isinstance(checks, str) else checks, words)
@@ -549,7 +551,7 @@ class Game:
         report = verifying.verify_rules(self.program, self.path, base=base.program if base else None,
                                         against=base.path if base else "", checks=kinds, time_limit=time_limit,
                                         workers=workers, games=games, positions=positions, progress=progress,
-                                        words=words, only=list(only) if only else None)
+                                        words=words, only=list(only) if only else None, fresh=fresh)
         return Verification(report)
 
     def diff(self, other) -> Diff:

@@ -30,10 +30,12 @@ class Options:
     listed: str                 # where every check not run is listed
     time_limit: str             # a longer time limit
     only: str = "--only"        # the definitions looked at
+    fresh: str = "--fresh"      # every question asked again
 
 
 COMMAND_LINE_OPTIONS = Options("--check", "--against", "--all", "--json", "--time-limit", "--only")
-PYTHON_OPTIONS = Options("checks=", "against=", "text(everything=True)", ".not_checked", "time_limit=", "only=")
+PYTHON_OPTIONS = Options("checks=", "against=", "text(everything=True)", ".not_checked", "time_limit=", "only=",
+                         "fresh=True")
 
 
 def checks_named(given: Iterable[str] | None, words: Options = COMMAND_LINE_OPTIONS) -> set[str] | None:
@@ -52,11 +54,12 @@ def checks_named(given: Iterable[str] | None, words: Options = COMMAND_LINE_OPTI
 def verify_rules(program, spec: str, *, base=None, against: str = "", checks: set[str] | None = None,
                  time_limit: float = DEFAULT_TIME_LIMIT, workers: int = 2, games: int = DEFAULT_GAMES,
                  positions: int = DEFAULT_POSITIONS, progress: Callable[[str, float], None] | None = None,
-                 words: Options = COMMAND_LINE_OPTIONS, only: list[str] | None = None):
+                 words: Options = COMMAND_LINE_OPTIONS, only: list[str] | None = None, fresh: bool = False):
     """The checks of ``checks`` run on ``program`` (all by default; with a ``base``, the
     spec ``against`` names: only ``differs`` by default). ``progress(what, fraction)`` is
     told as each step and each item of a step begins. ``only``: the definitions, scorings
-    and properties to look at (each must be one of the spec's)."""
+    and properties to look at (each must be one of the spec's). A question to the solver
+    an earlier run asked on the same rules is answered as it was then, unless ``fresh``."""
     from rulewright.solver.verify.run import verify      # (OR-Tools loads only for the commands that solve)
     if base is not None:
         if base.name != program.name:
@@ -75,7 +78,7 @@ def verify_rules(program, spec: str, *, base=None, against: str = "", checks: se
                 raise BadInputError(f"{words.only} {name}: no definition, scoring or property of that name in "
                                     f"{spec} ({hint})")
     return verify(program, spec, checks, time_limit=time_limit, workers=workers, games=games, base=base,
-                  positions=positions, progress=progress, only=set(only) if only else None)
+                  positions=positions, progress=progress, only=set(only) if only else None, fresh=fresh)
 
 
 def report_text(report, everything: bool = False, words: Options = COMMAND_LINE_OPTIONS) -> str:
@@ -105,6 +108,13 @@ def report_text(report, everything: bool = False, words: Options = COMMAND_LINE_
         lines.append(f"not checked: [{check}] {name}: {why}")
     if len(report.not_checked) > 20:
         lines.append(f"not checked: {len(report.not_checked) - 20} more ({words.listed} lists them)")
+    if report.recalled:
+        lines.append(f"{report.recalled} of the {report.asked} questions to the solver were answered as an earlier "
+                     f"run answered them (nothing they read has changed since; {words.fresh} asks them again)")
+    if report.games_recalled:
+        lines.append(f"the {report.games} seeded games per mode were not played again: nothing they play has "
+                     f"changed since an earlier run played them, whose findings are shown ({words.fresh} plays "
+                     f"them again)")
     lines.append(summary_line(report, words))
     return "\n".join(lines)
 

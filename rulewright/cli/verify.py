@@ -32,7 +32,7 @@ def cmd_verify(args) -> int:
     with _Progress(enabled=not args.no_progress) as bar:
         report = verifying.verify_rules(program, args.spec, base=base, against=args.against or "", checks=kinds,
                                         time_limit=args.time_limit, workers=args.workers, games=args.games,
-                                        positions=args.positions, progress=bar.update,
+                                        positions=args.positions, progress=bar.update, fresh=args.fresh,
                                         only=[n.strip() for item in args.only or () for n in item.split(",")
                                               if n.strip()] or None)
     if args.out:

@@ -81,6 +81,9 @@ class Report:
     not_checked: list[tuple[str, str, str]] = field(default_factory=list)    # (check, definition, why)
     seconds_by_check: dict[str, float] = field(default_factory=dict)
     games: int = 0
+    asked: int = 0              # questions to the solver
+    recalled: int = 0           # of them, answered from an earlier run on the same rules (``kept``)
+    games_recalled: bool = False    # the sampled games' findings as an earlier run found them
 
     def add(self, f: Finding) -> None:
         self.findings.append(f)
@@ -93,6 +96,8 @@ class Report:
         by_severity = {s: sum(1 for f in self.findings if f.severity == s) for s in SEVERITIES}
         return {"findings": len(self.findings), "by_status": by_status, "by_severity": by_severity,
                 "refuted": self.refuted(), "games_per_mode": self.games,
+                "questions": self.asked, "questions_from_earlier_runs": self.recalled,
+                "games_from_an_earlier_run": self.games_recalled,
                 "seconds_by_check": {k: round(v, 3) for k, v in self.seconds_by_check.items()},
                 "not_checked": [{"check": c, "definition": d, "why": w} for c, d, w in self.not_checked]}
 

@@ -26,6 +26,7 @@ from rulewright.compiler.types import BOOL, INT, BoardT, BoolT, CellT, CollT, En
 from rulewright.solver.answer import Answer
 from rulewright.solver.queries import run_query
 from rulewright.solver.replay import ConcreteWalk
+from rulewright.solver.verify import kept
 from rulewright.solver.verify.findings import Finding
 from rulewright.solver.verify.positions import positions as sample_positions
 
@@ -34,13 +35,16 @@ class Prover:
     """Questions to CP-SAT about one program: each one a query written here, added to a
     copy of the program's queries and answered (and its witness replayed) by run_query."""
 
-    def __init__(self, program: I.Program, time_limit: float, workers: int, positions: int = 0):
+    def __init__(self, program: I.Program, time_limit: float, workers: int, positions: int = 0,
+                 fresh: bool = False):
         self.program = dataclasses.replace(program, queries=dict(program.queries))
         self.time_limit, self.workers = time_limit, workers
         self.count = 0
         self.wanted_positions = positions
         self._positions: list | None = None
         self.only: set[str] | None = None      # the definitions, scorings and properties to check (None: all)
+        self.keys = kept.Keys(self.program) if fresh is False else None   # (None: every question solved)
+        self.recalled = 0           # questions answered from an earlier run (``kept``)
 
     def wants(self, name: str) -> bool:
         """Whether a definition, scoring or property is among those to check."""
@@ -56,12 +60,20 @@ class Prover:
     def ask(self, body: list[I.Stmt], node, limit: float | None = None, state: Any = None) -> Answer:
         self.count += 1
         name = f"verify_{self.count}"
+        seconds = limit or self.time_limit
+        key = self.keys.key(body, state, seconds, self.workers) if self.keys is not None else None
+        answer = kept.recall(key)
+        if answer is not None:
+            self.recalled += 1
+            return dataclasses.replace(answer, query=name)
         self.program.queries[name] = I.QueryDef(name, None, body, [], node)
         try:
-            return run_query(self.program, name, {}, time_limit=limit or self.time_limit, workers=self.workers,
-                             reasons=False, hint_seconds=0, state=state)
+            answer = run_query(self.program, name, {}, time_limit=seconds, workers=self.workers,
+                               reasons=False, hint_seconds=0, state=state)
         finally:
             del self.program.queries[name]
+        kept.keep(key, answer, seconds)
+        return answer
 
 
 # ---------------------------------------------------------------- domains

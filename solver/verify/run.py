@@ -14,7 +14,7 @@ from typing import Callable
 from rulewright.compiler import ir as I
 from rulewright.compiler.types import INT, EnumT
 from rulewright.compiler.variants import diffing
-from rulewright.solver.verify import differing, proofs, sampled, secrecy, static
+from rulewright.solver.verify import differing, kept, proofs, sampled, secrecy, static
 from rulewright.solver.solving import STEADY, plan, using
 from rulewright.solver.verify.findings import Report
 
@@ -38,18 +38,20 @@ _GAME_SHARE = 0.3
 def verify(program: I.Program, spec: str, kinds: set[str] | None = None, time_limit: float = 10.0,
            workers: int = 2, games: int = DEFAULT_GAMES, base: I.Program | None = None,
            positions: int = DEFAULT_POSITIONS,
-           progress: Callable[[str, float], None] | None = None, only: set[str] | None = None) -> Report:
+           progress: Callable[[str, float], None] | None = None, only: set[str] | None = None,
+           fresh: bool = False) -> Report:
     """Run the checks of ``kinds`` (all by default; ``differs`` needs ``base``); ``only``:
     the definitions, scorings and properties the checks over definitions look at (None:
     all; the sampled games still play the whole game).
     ``progress(what, fraction)`` is told what runs and how far the checks are: as each
-    step begins and as each of its items does (see ``_Told``)."""
+    step begins and as each of its items does (see ``_Told``). A question asked again on
+    the same rules is answered from the last run (``kept``) unless ``fresh``."""
     kinds = set(CHECKS if kinds is None else kinds)
     if base is None:
         kinds.discard("differs")
     report = Report(spec)
     report.games = games if kinds & set(sampled.SAMPLED_KINDS) else 0
-    prover = proofs.Prover(program, time_limit, workers, positions)
+    prover = proofs.Prover(program, time_limit, workers, positions, fresh=fresh)
     prover.only = only
     skip = report.not_checked.append
 
@@ -74,9 +76,21 @@ def verify(program: I.Program, spec: str, kinds: set[str] | None = None, time_li
         steps.append(("differs", lambda tell: differing.differs(program, base, time_limit, workers, skipped, tell,
                                                                     positions, only)))
     wanted = kinds & set(sampled.SAMPLED_KINDS)
+
+    def play(tell) -> list:
+        """The sampled games' findings: as an earlier run found them if nothing played has
+        changed since (``kept``), else from the games."""
+        limit = time_limit * plan().outer
+        key = None if fresh else kept.games_key(program, games, wanted, limit)
+        found = kept.recall(key)
+        if found is not None:
+            report.games_recalled = True
+            return found
+        found = sampled.sample(program, games, wanted, progress=tell, time_limit=limit)
+        kept.keep_games(key, found)
+        return found
     if wanted and games > 0:
-        steps.append(("games", lambda tell: sampled.sample(program, games, wanted, progress=tell,
-                                                           time_limit=time_limit * plan().outer)))
+        steps.append(("games", play))
     told = _Told(progress, [(name, _items(name, program, base, games)) for name, _ in steps])
     for index, (name, run) in enumerate(steps):
         told.step(index)
@@ -88,6 +102,7 @@ def verify(program: I.Program, spec: str, kinds: set[str] | None = None, time_li
             if f.check in kinds or (name == "never_holds" and f.check in ("never_holds", "always_holds")):
                 report.add(f)
     told.done()
+    report.asked, report.recalled = prover.count, prover.recalled
     return report
 
 

@@ -87,7 +87,8 @@ SCHEMAS: dict[str, dict] = {
         "nested": {"findings[]": {"check": STR, "definition": STR, "status": STR, "severity": STR,
                                   "rule_ids": ARR, "at": (STR, NULL), "message": STR, "seconds": NUM},
                    "summary": {"findings": INT, "by_status": OBJ, "by_severity": OBJ, "refuted": BOOL,
-                               "games_per_mode": INT, "seconds_by_check": OBJ, "not_checked": ARR}},
+                               "games_per_mode": INT, "questions": INT, "questions_from_earlier_runs": INT,
+                               "games_from_an_earlier_run": BOOL, "seconds_by_check": OBJ, "not_checked": ARR}},
     },
     "diff": {
         "required": {"base": STR, "variant": STR, "changed": ARR, "added": ARR, "removed": ARR,
