@@ -60,13 +60,16 @@ def differs(variant: I.Program, base: I.Program, time_limit: float, workers: int
         if only is not None and name not in only:
             continue
         if name in direct and _same_once_folded(variant, base, name, set(names) - same_everywhere):
-            node = (variant.funcs.get(name) or variant.scorings[name]).node
+            owner, _, step = name.partition(".")
+            node = (variant.funcs.get(name) or variant.scorings[owner]).node if not step else \
+                next(st.node for st in variant.scorings[owner].steps if st.name == step)
             compared += 1
             same_everywhere.add(name)
             out.append(Finding("differs", definition=name, status="PROVED", severity="warning",
                                span=getattr(node, "name_span", None), rule_ids=_ids(node),
                                message=f"'{name}' is the base game's own once its constants are worked out "
-                                       "(the same rule, written otherwise): this change changes nothing"))
+                                       "and the operands that may come in any order are put in one (the same "
+                                       "rule, written otherwise): this change changes nothing"))
             continue
         target = _comparable(variant, base, name)
         decided = _what_decides(variant, base, name) if target is None else None
@@ -367,17 +370,36 @@ def _drawn(variant, base, name, params, body, time_limit: float, state_v, state_
 
 
 def _same_once_folded(variant: I.Program, base: I.Program, name: str, unsettled: set[str]) -> bool:
-    """Whether a definition or scoring a variant changes is the base's, node for node, once
-    the resolver has worked out its constant parts (``{2: 2 * 2}`` is ``{2: 4}``), with the
-    same parameters, and reading no definition whose sameness is not settled: then it gives
-    the same value on every input, a proof that needs no solver."""
-    pairs = ((variant.funcs.get(name), base.funcs.get(name)), (variant.scorings.get(name), base.scorings.get(name)))
-    for a, b in pairs:
+    """Whether a definition, scoring or scoring step a variant changes is the base's, node
+    for node, once the resolver has worked out its constant parts (``{2: 2 * 2}`` is ``{2:
+    4}``) and the operands of operators whose order changes nothing are put in one order
+    (``_shape``), with the same parameters, and reading no definition whose sameness is not
+    settled: then it gives the same value on every input, a proof that needs no solver. A
+    scoring is compared step by step (names, order, layers and bodies); a step
+    (``score.zebra``) by its body, in a scoring of the same steps and layers."""
+    owner, _, step = name.partition(".")
+    if step:
+        a, b = variant.scorings.get(owner), base.scorings.get(owner)
         if a is None or b is None:
-            continue
+            return False
+        mine = next((st for st in a.steps if st.name == step), None)
+        theirs = next((st for st in b.steps if st.name == step), None)
+        if mine is None or theirs is None:
+            return False
+        pairs = [(a, b, [mine.body], [theirs.body])]
+    else:
+        pairs = [(a, b, getattr(a, "body", None), getattr(b, "body", None))
+                 for a, b in ((variant.funcs.get(name), base.funcs.get(name)),
+                              (variant.scorings.get(name), base.scorings.get(name)))
+                 if a is not None and b is not None]
+        pairs = [(a, b, [st.body for st in a.steps], [st.body for st in b.steps])
+                 if isinstance(a, I.ScoringDef) else (a, b, body_a, body_b) for a, b, body_a, body_b in pairs]
+    for a, b, body_a, body_b in pairs[:1]:
         if [t for _, t in a.params] != [t for _, t in b.params] or getattr(a, "type", None) != getattr(b, "type", None):
             return False
-        body_a, body_b = getattr(a, "body", None), getattr(b, "body", None)
+        if isinstance(a, I.ScoringDef) and (a.layers != b.layers or [st.name for st in a.steps] !=
+                                             [st.name for st in b.steps]):
+            return False
         if body_a is None or body_b is None:
             return False
         renames = {p: q for (p, _), (q, _) in zip(a.params, b.params)}
@@ -390,13 +412,40 @@ def _same_once_folded(variant: I.Program, base: I.Program, name: str, unsettled:
 
 _NOT_MEANING = {"span", "name_span", "node", "doc", "title", "message", "rule_ids", "tags"}
 
+# operators whose operands may come in any order (both are always evaluated, and neither
+# can change what the other gives), those of them whose chains may be regrouped, and the
+# comparisons read the other way round; never `and` and `or`, whose left side may guard
+# the right (`size(xs) > 0 and first(xs) == lion`)
+_COMMUTATIVE = {"eq", "ne", "add", "mul", "min2", "max2", "multiset_eq"}
+_ASSOCIATIVE = {"add", "mul", "min2", "max2"}
+_FLIPPED = {"gt": "lt", "ge": "le"}
+
 
 def _shape(x, renames: dict[str, str], called: set[str]):
     """An IR node as nested tuples of what decides its value (no places, no doc comments),
     the parameters of ``renames`` named as the other side names them; the definitions it
-    calls are added to ``called``."""
+    calls are added to ``called``. Operands whose order changes nothing are sorted (``a +
+    b`` and ``b + a`` have one shape, so do ``(a + b) + c`` and ``a + (b + c)``), and ``a >
+    b`` is ``b < a``."""
     if isinstance(x, (list, tuple)):
         return tuple(_shape(v, renames, called) for v in x)
+    if isinstance(x, I.Op):
+        op, args = _FLIPPED.get(x.op, x.op), list(x.args)
+        if x.op in _FLIPPED:
+            args.reverse()
+        if op in _ASSOCIATIVE:
+            flat, todo = [], args
+            while todo:
+                e, todo = todo[0], todo[1:]
+                if isinstance(e, I.Op) and e.op == op and e.data == x.data:
+                    todo = list(e.args) + todo
+                else:
+                    flat.append(e)
+            args = flat
+        shapes = [_shape(a, renames, called) for a in args]
+        if op in _COMMUTATIVE:
+            shapes.sort(key=repr)
+        return ("Op", op, _value_shape(x.type), _value_shape(x.data), tuple(shapes))
     if isinstance(x, (I.Expr, I.Stmt, I.Binder)):
         if isinstance(x, I.Call):
             called.add(x.name)
@@ -412,18 +461,27 @@ def _shape(x, renames: dict[str, str], called: set[str]):
     return _value_shape(x)
 
 
-def _value_shape(x):
+def _value_shape(x, depth: int = 0):
     """A value as what decides it: plain values as themselves, collections value by value,
     anything else (a table of values with its 'else', a relation) by its type and its whole
     printed form, so that two values are taken as equal only when nothing of them differs
     (a value printed with a place in memory is never equal to another: the solver decides)."""
     if x is None or isinstance(x, (bool, int, float, str)):
         return ("value", type(x).__name__, x)
+    if depth > _DEEPEST:
+        return ("object", type(x).__name__, repr(x))
     if type(x) in (tuple, list, frozenset, set):
-        items = [_value_shape(v) for v in x]
+        items = [_value_shape(v, depth + 1) for v in x]
         return (type(x).__name__, tuple(sorted(items, key=repr) if isinstance(x, (set, frozenset)) else items))
-    extra = {k: repr(v) for k, v in sorted(vars(x).items())} if hasattr(x, "__dict__") else {}
-    return ("object", type(x).__name__, repr(x), repr(extra))
+    if type(x) is dict:         # (its items in one order: two tables built apart list theirs alike)
+        return ("dict", tuple(sorted(((_value_shape(k, depth + 1), _value_shape(v, depth + 1))
+                                      for k, v in x.items()), key=repr)))
+    extra = tuple((k, _value_shape(v, depth + 1)) for k, v in sorted(vars(x).items())) \
+        if hasattr(x, "__dict__") else ()
+    return ("object", type(x).__name__, repr(x), extra)
+
+
+_DEEPEST = 12       # values nested deeper than this are compared by their printed form
 
 
 MOST_SPLIT = 256       # values of a parameter compared one by one at most

@@ -88,6 +88,18 @@ def pride(rows) -> bool:
     return cards(rows).count("lion") >= 5
 
 
+def twin_elephants(rows) -> bool:
+    return any(rows[a][b] == "elephant" and "elephant" in around(rows, (a, b)) for a, b in CELLS)
+
+
+def row_of_three_trees(rows) -> bool:
+    return any(row.count("tree") >= 3 for row in rows)
+
+
+def low_vulture(rows) -> bool:
+    return "vulture" in rows[3]
+
+
 def nothing_changes(definition: str) -> Callable[[Run], None]:
     """A no-op rewrite: proved the same (a warning: the change changes nothing), and the
     whole house rule with it; nothing left UNKNOWN, no witness of a difference."""
@@ -126,6 +138,12 @@ CASES = [
     rare("rare_hyena_corner", hyena_in_a_corner),
     # five lions or more in one ecosystem: 2 more points for the lions
     rare("rare_lion_pride", pride),
+    # an elephant next to another elephant scores 1 more
+    rare("rare_twin_elephants", twin_elephants),
+    # a row of three trees or more: 1 more point for the trees
+    rare("rare_tree_row", row_of_three_trees),
+    # a vulture in the bottom row scores 1
+    rare("rare_low_vulture", low_vulture),
     # the herd bonus table written as arithmetic (10 // 2 for 5...)
     noop("noop_herd_places_arith", "herd_places"),
     # the herd's condition with its operands swapped (gazelle == g[c])
@@ -134,6 +152,10 @@ CASES = [
     noop("noop_swapped_placement", "can_place"),
     # the elephant's floor as `if not ... then max(raw, 0) else raw`
     noop("noop_elephant_floor", "elephant_score"),
+    # the herd bonus with its comparisons read from the other side (`mine < h`, `0 == mine`)
+    noop("noop_flipped_herd_bonus", "herd_bonus"),
+    # the zebra's step with its product and its comparisons turned round
+    noop("noop_turned_zebra", "score.zebra"),
 ]
 
 
