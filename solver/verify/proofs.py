@@ -436,8 +436,11 @@ def ranges(prover: Prover, skip, progress=None) -> list[Finding]:
         ends: dict[str, list] = {"minimize": [], "maximize": []}
         try:
             for pos, state in states:
-                if stateful and time.perf_counter() - started > prover.time_limit / 2:
-                    break           # (the positions asked so far: the range says how many)
+                if any(a.status not in ("OPTIMAL", "INFEASIBLE") for side in ends.values() for _, a in side):
+                    # a bound not settled at a position leaves the range UNKNOWN whatever the
+                    # other positions give: they are not asked (the range says how many were;
+                    # the work, not the clock, decides, so a busy machine asks the same)
+                    break
                 for sense in ("minimize", "maximize"):
                     # a range is information: each bound gets a share of the time limit
                     # (a step's bounds are details of its scoring's: a shorter share)
