@@ -342,8 +342,9 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--out", metavar="DIR", help="write each finding's witness as files (grids, state files)")
     v.add_argument("--all", action="store_true", help="also show what is well, with its witnesses")
     v.add_argument("--fresh", action="store_true",
-                   help="ask the solver every question again (by default a question an earlier run asked on "
-                        "the same rules, limits and positions is answered as it was then)")
+                   help="ask the solver every question again and play the games again, keeping the new answers "
+                        "(by default a question an earlier run asked on the same rules, limits and positions "
+                        "is answered as it was then)")
     v.add_argument("--no-progress", action="store_true", help="no progress bar on standard error")
     common(v)
     ls = new_command("list", "listing", "the games, versions and house rules rulewright ships, and each game's queries",

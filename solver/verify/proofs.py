@@ -43,7 +43,8 @@ class Prover:
         self.wanted_positions = positions
         self._positions: list | None = None
         self.only: set[str] | None = None      # the definitions, scorings and properties to check (None: all)
-        self.keys = kept.Keys(self.program) if fresh is False else None   # (None: every question solved)
+        self.keys = kept.Keys(self.program)
+        self.fresh = fresh          # (every question solved, and its answer kept for the next run)
         self.recalled = 0           # questions answered from an earlier run (``kept``)
 
     def wants(self, name: str) -> bool:
@@ -61,8 +62,8 @@ class Prover:
         self.count += 1
         name = f"verify_{self.count}"
         seconds = limit or self.time_limit
-        key = self.keys.key(body, state, seconds, self.workers) if self.keys is not None else None
-        answer = kept.recall(key)
+        key = self.keys.key(body, state, seconds, self.workers)
+        answer = None if self.fresh else kept.recall(key)
         if answer is not None:
             self.recalled += 1
             return dataclasses.replace(answer, query=name)

@@ -81,8 +81,8 @@ def verify(program: I.Program, spec: str, kinds: set[str] | None = None, time_li
         """The sampled games' findings: as an earlier run found them if nothing played has
         changed since (``kept``), else from the games."""
         limit = time_limit * plan().outer
-        key = None if fresh else kept.games_key(program, games, wanted, limit)
-        found = kept.recall(key)
+        key = kept.games_key(program, games, wanted, limit)
+        found = None if fresh else kept.recall(key)
         if found is not None:
             report.games_recalled = True
             return found

@@ -87,6 +87,11 @@ def test_a_second_run_is_answered_as_the_first(tmp_path, own_cache, monkeypatch)
     assert statuses(again) == statuses(first)
     fresh = verify(spec(tmp_path), "tiles", CHECKS, games=0, fresh=True)
     assert fresh.recalled == 0 and len(solved) == first.asked and statuses(fresh) == statuses(first)
+    # what a fresh run found is kept too
+    for entry in own_cache.glob("verify-*.pickle"):
+        entry.unlink()
+    verify(spec(tmp_path), "tiles", CHECKS, games=0, fresh=True)
+    assert verify(spec(tmp_path), "tiles", CHECKS, games=0).recalled == first.asked
 
 
 def test_the_kept_answer_is_the_one_used(tmp_path, own_cache):
