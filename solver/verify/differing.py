@@ -14,6 +14,7 @@ its own, within the same time limit.
 """
 from __future__ import annotations
 
+import contextvars
 import dataclasses
 import itertools
 import time
@@ -33,6 +34,7 @@ from rulewright.solver.encode.base import hashable
 from rulewright.solver.solving import STATUS, limit, plan as solve_plan, read_value, solve_stoppably
 from rulewright.solver.replay import ReplayError, ConcreteWalk
 from rulewright.solver.symbolic import BoolV, CaseV, EnumV, IntV, SetV
+from rulewright.solver.verify import kept
 from rulewright.solver.verify.findings import Finding
 from rulewright.solver.verify.inputs import differences
 from rulewright.solver.verify.positions import positions as sample_positions
@@ -41,12 +43,23 @@ from rulewright.solver.verify.proofs import (_grid_files, _ids, _local, _params_
 
 
 def differs(variant: I.Program, base: I.Program, time_limit: float, workers: int, skip,
-            progress=None, n_positions: int = 3, only: set[str] | None = None) -> list[Finding]:
+            progress=None, n_positions: int = 3, only: set[str] | None = None,
+            asked: kept.Asked | None = None) -> list[Finding]:
     """The semantic side of ``diff``: for every definition a variant changes (and every one
     downstream of a change) that both programs have, with parameters over domains, an
     input on which base and variant disagree, or a proof that none exists in the domain.
     Both programs are encoded into one CP-SAT model over the same choices; a difference
-    found is replayed through both interpreters before it is reported."""
+    found is replayed through both interpreters before it is reported. ``asked``: the
+    run's questions, answered from an earlier run where it kept them."""
+    token = _ASKED.set(asked)
+    try:
+        return _differs(variant, base, time_limit, workers, skip, progress, n_positions, only)
+    finally:
+        _ASKED.reset(token)
+
+
+def _differs(variant: I.Program, base: I.Program, time_limit: float, workers: int, skip,
+             progress, n_positions: int, only: set[str] | None) -> list[Finding]:
     d = diffing.diff(base, variant)
     direct = [e.name for e in d.changed]
     names = direct + [x["name"] for x in d.downstream]
@@ -522,8 +535,31 @@ def _compared(variant, base, name, params, typ, body, time_limit: float, workers
     return outcome
 
 
+# the questions of the run of verify under way (``kept.Asked``: answers kept between runs)
+_ASKED: contextvars.ContextVar = contextvars.ContextVar("differs_asked", default=None)
+
+
 def _disagreement(variant, base, name, params, typ, body, time_limit: float, workers: int,
                   state_v=None, state_b=None, best_of: bool = False, tied: bool = True, alike: bool = False):
+    """``_disagreement_solved``'s answer, or the one an earlier run kept for the same question
+    (the same definitions on both sides, inputs, positions, limits and plan)."""
+    def solve():
+        return _disagreement_solved(variant, base, name, params, typ, body, time_limit, workers, state_v,
+                                    state_b, best_of, tied, alike)
+    asked = _ASKED.get()
+    if asked is None:
+        return solve()
+    call = I.Call(typ, body[0].span if body else None, name, [_local(p, t, None) for p, t in params])
+    mine = kept.keys_of(variant).key([*body, call], state_v, time_limit, workers)
+    theirs = kept.keys_of(base).key([call], state_b, time_limit, workers)
+    key = None if mine is None or theirs is None else \
+        f"differs\0{mine}\0{theirs}\0{best_of} {tied} {alike}"
+    return asked.answer(key, solve, time_limit)
+
+
+def _disagreement_solved(variant, base, name, params, typ, body, time_limit: float, workers: int,
+                         state_v=None, state_b=None, best_of: bool = False, tied: bool = True,
+                         alike: bool = False):
     """('DIFFERS', witness, (variant value, base value)) | ('SAME', None, None) | ('UNKNOWN', ...).
     ``best_of``: the value is the best of choices made inside a scoring. Both scorings are asked
     first with their choices alike (``tied``), then free: no input and no choices on which the

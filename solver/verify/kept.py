@@ -27,6 +27,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import time
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -147,16 +148,52 @@ class Keys:
         return solver_version() + self._frame_text() + "".join(out)
 
 
+class Asked:
+    """The questions one run of verify asks the solver: whether to answer them from what an
+    earlier run kept (not when ``fresh``), how many were asked and how many so answered."""
+
+    def __init__(self, fresh: bool = False):
+        self.fresh = fresh
+        self.count = self.recalled = 0
+
+    def answer(self, key: str | None, solve, limit: float):
+        """The answer to one question: kept by an earlier run, else ``solve()``'s (kept for
+        the next run unless the clock may have cut it short: ``limit``, its seconds)."""
+        self.count += 1
+        if not self.fresh:
+            found = recall(key)
+            if found is not None:
+                self.recalled += 1
+                return found
+        started = time.perf_counter()
+        found = solve()
+        if getattr(found, "interrupted", False) is False:
+            keep(key, found, time.perf_counter() - started, limit)
+        return found
+
+
+_KEYS: dict[int, tuple] = {}      # id of a program -> (the program, its Keys): the last few
+
+
+def keys_of(program: I.Program) -> "Keys":
+    """The ``Keys`` of a program (one per program while it is among the last few asked of)."""
+    held = _KEYS.get(id(program))
+    if held is None or held[0] is not program:
+        if len(_KEYS) >= 8:
+            _KEYS.clear()
+        held = _KEYS[id(program)] = (program, Keys(program))
+    return held[1]
+
+
 def recall(key: str | None):
     """The answer kept for a question's key, or None."""
     return None if key is None else cache.load(KIND, key)
 
 
-def keep(key: str | None, answer, limit: float) -> None:
-    """``answer`` kept for the next run, unless the clock may have cut it short."""
-    if key is None or getattr(answer, "interrupted", False):
-        return
-    if answer.seconds >= limit * plan().outer * _CLOCK_SHARE:
+def keep(key: str | None, answer, seconds: float, limit: float) -> None:
+    """``answer`` (found in ``seconds``) kept for the next run, unless the clock may have cut
+    it short (its bound is ``limit`` times the plan's margin)."""
+    if key is None or seconds >= limit * plan().outer * _CLOCK_SHARE:
         return
     cache.store(KIND, answer, key)
 

@@ -43,9 +43,7 @@ class Prover:
         self.wanted_positions = positions
         self._positions: list | None = None
         self.only: set[str] | None = None      # the definitions, scorings and properties to check (None: all)
-        self.keys = kept.Keys(self.program)
-        self.fresh = fresh          # (every question solved, and its answer kept for the next run)
-        self.recalled = 0           # questions answered from an earlier run (``kept``)
+        self.asked = kept.Asked(fresh)     # the questions of this run (shared with differs)
 
     def wants(self, name: str) -> bool:
         """Whether a definition, scoring or property is among those to check."""
@@ -62,19 +60,16 @@ class Prover:
         self.count += 1
         name = f"verify_{self.count}"
         seconds = limit or self.time_limit
-        key = self.keys.key(body, state, seconds, self.workers)
-        answer = None if self.fresh else kept.recall(key)
-        if answer is not None:
-            self.recalled += 1
-            return dataclasses.replace(answer, query=name)
-        self.program.queries[name] = I.QueryDef(name, None, body, [], node)
-        try:
-            answer = run_query(self.program, name, {}, time_limit=seconds, workers=self.workers,
-                               reasons=False, hint_seconds=0, state=state)
-        finally:
-            del self.program.queries[name]
-        kept.keep(key, answer, seconds)
-        return answer
+
+        def solve() -> Answer:
+            self.program.queries[name] = I.QueryDef(name, None, body, [], node)
+            try:
+                return run_query(self.program, name, {}, time_limit=seconds, workers=self.workers,
+                                 reasons=False, hint_seconds=0, state=state)
+            finally:
+                del self.program.queries[name]
+        key = kept.keys_of(self.program).key(body, state, seconds, self.workers)
+        return dataclasses.replace(self.asked.answer(key, solve, seconds), query=name)
 
 
 # ---------------------------------------------------------------- domains

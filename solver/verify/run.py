@@ -74,7 +74,7 @@ def verify(program: I.Program, spec: str, kinds: set[str] | None = None, time_li
         steps.append(("property", lambda tell: proofs.properties(prover, skipped, tell)))
     if "differs" in kinds:
         steps.append(("differs", lambda tell: differing.differs(program, base, time_limit, workers, skipped, tell,
-                                                                    positions, only)))
+                                                                    positions, only, prover.asked)))
     wanted = kinds & set(sampled.SAMPLED_KINDS)
 
     def play(tell) -> list:
@@ -102,7 +102,7 @@ def verify(program: I.Program, spec: str, kinds: set[str] | None = None, time_li
             if f.check in kinds or (name == "never_holds" and f.check in ("never_holds", "always_holds")):
                 report.add(f)
     told.done()
-    report.asked, report.recalled = prover.count, prover.recalled
+    report.asked, report.recalled = prover.asked.count, prover.asked.recalled
     return report
 
 

@@ -187,3 +187,22 @@ def test_the_command_says_what_it_did_not_ask_again(tmp_path, own_cache):
     fresh = run_command(*args, "--fresh")
     assert "earlier run" not in fresh.stdout
     assert again.stdout.splitlines()[-1] == first.stdout.splitlines()[-1] == fresh.stdout.splitlines()[-1]
+
+
+def test_what_a_house_rule_changes_is_answered_as_the_last_run_found_it(tmp_path, own_cache, monkeypatch):
+    base = spec(tmp_path)
+    house = tmp_path / "house.rules"
+    house.write_text('variant house "Dearer red" extends "tiles.rules"\n'
+                     "override def worth(c: colour) = if c == red then 3 else if c == green then 1 else -1\n",
+                     encoding="utf-8")
+    first = verify(load(house), "house", {"differs"}, games=0, base=base)
+    from rulewright.solver.verify import differing
+    solved = []
+    real = differing._disagreement_solved
+    monkeypatch.setattr(differing, "_disagreement_solved", lambda *a, **k: solved.append(a[2]) or real(*a, **k))
+    again = verify(load(house), "house", {"differs"}, games=0, base=spec(tmp_path))
+    assert first.asked > 0 and again.recalled == again.asked == first.asked and solved == []
+    assert statuses(again) == statuses(first)
+    assert any(f.definition == "worth" and "differs from the base game's" in f.message for f in again.findings)
+    verify(load(house), "house", {"differs"}, games=0, base=spec(tmp_path), fresh=True)
+    assert solved
