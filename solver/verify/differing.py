@@ -437,7 +437,7 @@ _FLIPPED = {"gt": "lt", "ge": "le"}
 def _shape(x, renames: dict[str, str], called: set[str]):
     """An IR node as nested tuples of what decides its value (no places, no doc comments),
     the parameters of ``renames`` named as the other side names them; the definitions it
-    calls are added to ``called``. Operands whose order changes nothing are sorted (``a +
+    calls or reads are added to ``called``. Operands whose order changes nothing are sorted (``a +
     b`` and ``b + a`` have one shape, so do ``(a + b) + c`` and ``a + (b + c)``), and ``a >
     b`` is ``b < a``."""
     if isinstance(x, (list, tuple)):
@@ -460,7 +460,7 @@ def _shape(x, renames: dict[str, str], called: set[str]):
             shapes.sort(key=repr)
         return ("Op", op, _value_shape(x.type), _value_shape(x.data), tuple(shapes))
     if isinstance(x, (I.Expr, I.Stmt, I.Binder)):
-        if isinstance(x, I.Call):
+        if isinstance(x, (I.Call, I.Global)):     # (a definition without parameters is read as a global)
             called.add(x.name)
         out = [type(x).__name__]
         for f in dataclasses.fields(x):

@@ -172,7 +172,8 @@ def reads_state(program: I.Program, e_or_body) -> bool:
             if isinstance(x, I.SeatVar) or (isinstance(x, I.Global) and (x.name in program.state or
                                                                         x.name in ("players", "seats"))):
                 return True
-            if isinstance(x, I.Call) and x.name in program.funcs and x.name not in seen:
+            if isinstance(x, (I.Call, I.Global)) and x.name in program.funcs and x.name not in seen:
+                # (a definition without parameters is read as a global)
                 seen.add(x.name)
                 body = program.funcs[x.name].body
                 if body is not None:

@@ -540,3 +540,23 @@ def test_a_changed_default_of_a_table_of_values_is_not_the_same(tmp_path):
     report = verify(v, "v", {"differs"}, time_limit=TIME_LIMIT, games=0, base=b)
     [f] = [f for f in report.findings if f.definition == "e"]
     assert "changes nothing" not in f.message, f.message
+
+
+def test_a_rewrite_that_reads_a_changed_definition_without_parameters_is_not_the_same(tmp_path):
+    """A definition restated (operands turned round) is not the base's own when a definition
+    it reads changed, also one without parameters, which the rules read as a global: the
+    house rule below was PROVED to change nothing, although `worth(red)` differs on every
+    position where a tile was placed."""
+    play = ("state { placed: int }\n"
+            "procedure turn(p: seat) {\n  choose c in colour by p\n  set placed = placed + 1\n  checkpoint placed_one\n}\n"
+            'mode standard "Standard" players 1..2 {\n  seats players\n  repeat 2 { for p in players { do turn(p) } }\n'
+            "  report placed = placed\n}\n")
+    base = write(tmp_path, "base.rules", 'game tiles "Tiles"\nenum colour { red, green, blue }\n' + play
+                 + "def extra = placed * 2\ndef worth(c: colour) = if c == red then extra + 1 else 0\n")
+    house = write(tmp_path, "house.rules", 'variant house "Changed" extends "base.rules"\n'
+                  "override def extra = placed * 3\n"
+                  "override def worth(c: colour) = if c == red then 1 + extra else 0\n")
+    report = verify(load(house), "house", {"differs"}, time_limit=TIME_LIMIT, games=0, base=load(base))
+    assert not any("changes nothing" in f.message for f in report.findings), [f.message for f in report.findings]
+    [worth] = [f for f in report.findings if f.definition == "worth"]
+    assert worth.status == "PROVED" and worth.witness["base"] != worth.witness["variant"], worth
