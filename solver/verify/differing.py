@@ -97,7 +97,8 @@ def _differs(variant: I.Program, base: I.Program, time_limit: float, workers: in
                 positions = sample_positions(base, n_positions, time_limit=time_limit * solve_plan().outer)
             if not positions:
                 skip("differs", name, "what decides the game is compared on positions of seeded games: "
-                                      "none sampled (--positions 0)")
+                                      + ("none asked for (--positions 0)" if n_positions <= 0 else
+                                         "the base game's seeded games reached no checkpoint to take one at"))
                 continue
             out.append(_compared_on_positions(variant, base, name, *decided, positions))
             compared += 1
@@ -129,7 +130,9 @@ def _differs(variant: I.Program, base: I.Program, time_limit: float, workers: in
             else [(None, None, None)]
         pairs = [(pos, sv, sb) for pos, sv, sb in pairs if pos is None or (sv is not None and sb is not None)]
         if not pairs:
-            skip("differs", name, "reads the game's state, and no position of the base game reads under both")
+            skip("differs", name, "reads the game's state, and no position of the base game reads under both"
+                                  + (" (--positions 0)" if n_positions <= 0 else
+                                     "" if positions else ": its seeded games reached no checkpoint to take one at"))
             continue
         started = time.perf_counter()
         drawn = 0               # random inputs drawn (a difference the solver left open found so)
