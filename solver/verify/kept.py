@@ -41,6 +41,7 @@ KIND = "verify"
 _WHERE = frozenset({"span", "name_span", "node", "spans", "sources", "removed", "cls"})
 # the share of the clock's bound past which an answer may have been cut short by the clock
 _CLOCK_SHARE = 0.9
+_DEEPEST = 40           # values nested deeper than this make their question unkept
 
 
 class _NoStableText(Exception):
@@ -58,41 +59,62 @@ def solver_version() -> str:
     return h.hexdigest()
 
 
-def _text(x: Any, out: list[str], reads: set[str]) -> None:
+def _text(x: Any, out: list[str], reads: set[str], depth: int = 0) -> None:
     """``x`` written into ``out`` as text that depends on its meaning only; the names of the
-    definitions it calls or reads go into ``reads``."""
-    if x is None or isinstance(x, (bool, int, float, str)):
+    definitions it calls or reads go into ``reads``. A value of a class of its own (a table
+    of values, a relation's table) is written with every attribute it holds, not only as it
+    prints (a table's printed form may leave out its 'else')."""
+    if depth > _DEEPEST:
+        raise _NoStableText("nested too deeply")
+    if x is None or isinstance(x, (bool, int, float, str)) and type(x) in (bool, int, float, str):
         out.append(f"{type(x).__name__}:{x!r}")
-    elif dataclasses.is_dataclass(x) and not isinstance(x, type):
+        return
+    if isinstance(x, type):         # (a record's class: its name and fields)
+        out.append(f"class:{getattr(x, 'rw_name', x.__qualname__)}:{getattr(x, 'rw_fields', '')}")
+        return
+    if dataclasses.is_dataclass(x):
         if isinstance(x, (I.Call, I.Global)):
             reads.add(x.name)
         out.append(type(x).__name__ + "(")
         for f in dataclasses.fields(x):
             if f.name not in _WHERE:
                 out.append(f.name + "=")
-                _text(getattr(x, f.name), out, reads)
+                _text(getattr(x, f.name), out, reads, depth + 1)
         out.append(")")
-    elif isinstance(x, (list, tuple)):
+        return
+    if isinstance(x, (list, tuple)) and type(x) in (list, tuple):
         out.append(f"{type(x).__name__}[")
         for y in x:
-            _text(y, out, reads)
+            _text(y, out, reads, depth + 1)
             out.append(",")
         out.append("]")
-    elif isinstance(x, dict):
-        out.append("{")
-        for k in sorted(x, key=repr):
-            _text(k, out, reads)
-            out.append(":")
-            _text(x[k], out, reads)
-            out.append(",")
-        out.append("}")
-    elif isinstance(x, (set, frozenset)):
+        return
+    if isinstance(x, (set, frozenset)) and type(x) in (set, frozenset):
         out.append("set{" + ",".join(sorted(repr(y) for y in x)) + "}")
-    else:
+        return
+    if type(x) is not dict:         # (a value of a class of its own: as it prints, then its parts)
         shown = repr(x)
         if " at 0x" in shown:
             raise _NoStableText(type(x).__name__)
         out.append(f"{type(x).__name__}:{shown}")
+    if isinstance(x, dict):
+        out.append("{")
+        for k in sorted(x, key=repr):
+            _text(k, out, reads, depth + 1)
+            out.append(":")
+            _text(x[k], out, reads, depth + 1)
+            out.append(",")
+        out.append("}")
+    elif isinstance(x, (tuple, list, set, frozenset)):      # (a collection of a class of its own)
+        _text(list(x) if not isinstance(x, (set, frozenset)) else set(x), out, reads, depth + 1)
+    attributes = getattr(x, "__dict__", None)
+    if attributes:
+        out.append("<")
+        for k in sorted(attributes):
+            if k not in _WHERE:
+                out.append(k + "=")
+                _text(attributes[k], out, reads, depth + 1)
+        out.append(">")
 
 
 class Keys:
@@ -105,6 +127,7 @@ class Keys:
         self._frame: str | None = None
 
     def _frame_text(self) -> str:
+        """The frame's text (raises ``_NoStableText`` when it has none)."""
         if self._frame is None:
             p = self.program
             out: list[str] = []
@@ -142,10 +165,11 @@ class Keys:
             if state is not None:
                 from rulewright.compiler.play import state_io     # (a position's document, as its file says it)
                 out.append("\0state\0" + json.dumps(state_io.dump(state, seed=0), sort_keys=True, default=repr))
+            frame = self._frame_text()
         except (_NoStableText, RecursionError, TypeError, ValueError):
             return None
         out.append(f"\0limit {limit!r} workers {workers} plan {chosen!r}")
-        return solver_version() + self._frame_text() + "".join(out)
+        return solver_version() + frame + "".join(out)
 
 
 class Asked:

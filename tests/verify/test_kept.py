@@ -4,6 +4,8 @@ to its limits, its position or the solve plan asks it again; ``fresh`` asks ever
 again; what the face says of it."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from helpers import run_command
@@ -44,6 +46,9 @@ mode standard "Standard" players 1..2 {{
 }}
 """
 CHECKS = {"never_holds", "always_holds", "range"}
+ROOT = Path(__file__).resolve().parents[1]
+while not (ROOT / "pyproject.toml").is_file():
+    ROOT = ROOT.parent
 
 
 @pytest.fixture
@@ -206,3 +211,34 @@ def test_what_a_house_rule_changes_is_answered_as_the_last_run_found_it(tmp_path
     assert any(f.definition == "worth" and "differs from the base game's" in f.message for f in again.findings)
     verify(load(house), "house", {"differs"}, games=0, base=spec(tmp_path), fresh=True)
     assert solved
+
+
+@pytest.mark.parametrize("other", ["{0: 1, else: 4}", "{0: 2, else: 5}", "{1: 1, else: 5}"])
+def test_a_table_of_values_is_read_whole(tmp_path, other):
+    """A table of values prints without its 'else' in places: its key reads every part of it,
+    so a table with another 'else' (or another value, or key) is another question."""
+    def question(table: str):
+        path = tmp_path / f"t{abs(hash(table))}.rules"
+        path.write_text('game t "T"\nenum colour { red, green }\n'
+                        f"def e(c: colour) = {table}[if c == red then 0 else 1]\n", encoding="utf-8")
+        program = load(path)
+        body = proofs.domain_of(program, "c", program.funcs["e"].params[0][1], None)
+        from rulewright.compiler import ir as I
+        call = I.Call(program.funcs["e"].type, None, "e", [I.Local(program.funcs["e"].params[0][1], None, "c")])
+        with solving.using(solving.STEADY):
+            return kept.Keys(program).key(body + [I.Objective(None, "maximize", call)], None, 3.0, 2)
+    mine = question("{0: 1, else: 5}")
+    assert mine is not None and mine == question("{0: 1, else: 5}")
+    assert question(other) != mine
+
+
+def test_every_question_of_the_shipped_games_can_be_kept():
+    """No value of the shipped games lacks a stable text: each definition's question has a key."""
+    from rulewright.compiler import ir as I
+    for spec in ("spec/ecosystem_savanna", "spec/darwins_choice"):
+        program = load(ROOT / spec)
+        keys = kept.Keys(program)
+        with solving.using(solving.STEADY):
+            for name, fd in program.funcs.items():
+                if fd.body is not None:
+                    assert keys.key([I.Let(None, "v", I.Call(fd.type, None, name, []))], None, 3.0, 2), (spec, name)
