@@ -63,6 +63,7 @@ def _differs(variant: I.Program, base: I.Program, time_limit: float, workers: in
     d = diffing.diff(base, variant)
     direct = [e.name for e in d.changed]
     names = direct + [x["name"] for x in d.downstream]
+    variant, base = _with_steps(variant, base, direct)
     out: list[Finding] = []
     differing = 0
     compared = 0
@@ -114,7 +115,8 @@ def _differs(variant: I.Program, base: I.Program, time_limit: float, workers: in
                                        "every input"))
             continue
         params, typ, _ = target
-        body = _params_domain(variant, params, span, skip, "differs", name, on_position=True)
+        owner = name.partition(".")[0] if _step_of(variant, name) is not None else name   # (whose domains)
+        body = _params_domain(variant, params, span, skip, "differs", name, on_position=True, owner=owner)
         if body is None:
             continue
         stateful = any(reads_state(p, p.funcs[name].body) for p in (variant, base) if name in p.funcs) or \
@@ -182,11 +184,11 @@ def _differs(variant: I.Program, base: I.Program, time_limit: float, workers: in
                                message=f"'{name}' gives the same as the base game's for every input at "
                                        f"{len(pairs)} sampled positions (evidence, not proof)", **common))
         elif status == "SAME":
-            if name in direct and all(declared_domain(variant, t, name) is None for _, t in params):
+            if name in direct and all(declared_domain(variant, t, owner) is None for _, t in params):
                 same_everywhere.add(name)
             out.append(Finding("differs", status="PROVED", severity="warning" if name in direct else "info",
                                message=f"'{name}' gives the same as the base game's for every input "
-                                       f"({domain_words(variant, params, name)})"
+                                       f"({domain_words(variant, params, owner)})"
                                        + (": this change changes nothing there" if name in direct else ""),
                                **common))
         elif status == "CANDIDATE":
@@ -208,6 +210,39 @@ def _differs(variant: I.Program, base: I.Program, time_limit: float, workers: in
                                    + (f" ({len(d.changed)} changed; games not compared: use simulate --against)"
                                       if d.changed else "")))
     return out
+
+
+def _step_of(program: I.Program, name: str) -> I.StepDef | None:
+    """The step ``owner.step`` of a scoring of ``program`` (None: no such step)."""
+    owner, _, step = name.partition(".")
+    sd = program.scorings.get(owner) if step else None
+    return next((st for st in sd.steps if st.name == step), None) if sd is not None else None
+
+
+def _with_steps(variant: I.Program, base: I.Program, direct: list[str]):
+    """Both programs, where a scoring step the variant changes and both have (``score.zebra``)
+    is also a definition of its own of that name: the points of that step, given the
+    scoring's parameters. The smallest part that changed is then compared on its own (a
+    step rewritten without changing its points is proved so, where the whole scoring is
+    too large a question), and a difference found on it is one of the scoring's too."""
+    steps = [n for n in direct if _step_of(variant, n) is not None and _step_of(base, n) is not None
+             and n not in variant.funcs and n not in base.funcs
+             and [t for _, t in variant.scorings[n.partition(".")[0]].params]
+             == [t for _, t in base.scorings[n.partition(".")[0]].params]]
+    if not steps:
+        return variant, base
+
+    def with_steps(program: I.Program) -> I.Program:
+        funcs = dict(program.funcs)
+        for name in steps:
+            owner, _, step = name.partition(".")
+            sd, st = program.scorings[owner], _step_of(program, name)
+            span = st.node.name_span
+            call = I.Call(ScoreT(owner), span, owner, [_local(q, t, span) for q, t in sd.params])
+            funcs[name] = I.FuncDef(name, "def", list(sd.params), INT, I.Op(INT, span, "step_points", [call], step),
+                                    st.node)
+        return dataclasses.replace(program, funcs=funcs)
+    return with_steps(variant), with_steps(base)
 
 
 def _comparable(variant: I.Program, base: I.Program, name: str):
@@ -291,7 +326,7 @@ def _reached(program: I.Program, name: str):
         elif n in program.funcs and program.funcs[n].body is not None:
             roots = [program.funcs[n].body]
         yield n, roots
-        todo += [x.name for x in I.descendants(roots) if isinstance(x, I.Call)]
+        todo += [x.name for x in I.descendants(roots) if isinstance(x, (I.Call, I.Global))]
 
 
 def _best_of_choices(program: I.Program, name: str) -> bool:

@@ -112,6 +112,18 @@ def nothing_changes(definition: str) -> Callable[[Run], None]:
     return facts
 
 
+def step_the_same(step: str) -> Callable[[Run], None]:
+    """A rewrite of a scoring's step that gives the same points by another count: the step,
+    compared on its own, proved the same over the domain of its scoring (a proof by the
+    solver, not by the shape of the text); no difference found anywhere."""
+    def facts(r: Run):
+        f = r.one("differs", step, "PROVED")
+        assert f["severity"] == "warning" and "gives the same as the base game's for every input" in f["message"]
+        assert "the box allows" in f["message"] and "written otherwise" not in f["message"]
+        assert not [x for x in r.findings if "differs from the base game's" in x["message"]]
+    return facts
+
+
 # ---------------------------------------------------------------- the table
 def rare(name: str, seen: Callable[[list], bool], **more) -> Case:
     return Case(f"{RARE}/{name}.rules", ("differs",), (("differs", "score", "PROVED"),), score_differs(seen),
@@ -156,6 +168,9 @@ CASES = [
     noop("noop_flipped_herd_bonus", "herd_bonus"),
     # the zebra's step with its product and its comparisons turned round
     noop("noop_turned_zebra", "score.zebra"),
+    # the zebra's points counted from the prairies' side: the step compared on its own
+    Case(f"{RARE}/noop_zebra_from_prairies.rules", ("differs",), (("differs", "score.zebra", "PROVED"),),
+         step_the_same("score.zebra"), against=AGAINST, time_limit=3),
 ]
 
 
