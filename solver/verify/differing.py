@@ -74,9 +74,7 @@ def _differs(variant: I.Program, base: I.Program, time_limit: float, workers: in
         if only is not None and name not in only:
             continue
         if name in direct and _same_once_folded(variant, base, name, set(names) - same_everywhere):
-            owner, _, step = name.partition(".")
-            node = (variant.funcs.get(name) or variant.scorings[owner]).node if not step else \
-                next(st.node for st in variant.scorings[owner].steps if st.name == step)
+            node = (variant.funcs.get(name) or variant.scorings[name]).node    # (a step: ``_with_steps``)
             compared += 1
             same_everywhere.add(name)
             out.append(Finding("differs", definition=name, status="PROVED", severity="warning",
@@ -220,7 +218,7 @@ def _step_of(program: I.Program, name: str) -> I.StepDef | None:
 
 
 def _with_steps(variant: I.Program, base: I.Program, direct: list[str]):
-    """Both programs, where a scoring step the variant changes and both have (``score.zebra``)
+    """Both programs, where a scoring step the variant changes and both have (``points.tiles``)
     is also a definition of its own of that name: the points of that step, given the
     scoring's parameters. The smallest part that changed is then compared on its own (a
     step rewritten without changing its points is proved so, where the whole scoring is
@@ -427,14 +425,13 @@ def _same_once_folded(variant: I.Program, base: I.Program, name: str, unsettled:
     (``_shape``), with the same parameters, and reading no definition whose sameness is not
     settled: then it gives the same value on every input, a proof that needs no solver. A
     scoring is compared step by step (names, order, layers and bodies); a step
-    (``score.zebra``) by its body, in a scoring of the same steps and layers."""
+    (``points.tiles``) by its body, in a scoring of the same steps and layers."""
     owner, _, step = name.partition(".")
     if step:
         a, b = variant.scorings.get(owner), base.scorings.get(owner)
         if a is None or b is None:
             return False
-        mine = next((st for st in a.steps if st.name == step), None)
-        theirs = next((st for st in b.steps if st.name == step), None)
+        mine, theirs = _step_of(variant, name), _step_of(base, name)
         if mine is None or theirs is None:
             return False
         pairs = [(a, b, [mine.body], [theirs.body])]
@@ -466,7 +463,7 @@ _NOT_MEANING = {"span", "name_span", "node", "doc", "title", "message", "rule_id
 # operators whose operands may come in any order (both are always evaluated, and neither
 # can change what the other gives), those of them whose chains may be regrouped, and the
 # comparisons read the other way round; never `and` and `or`, whose left side may guard
-# the right (`size(xs) > 0 and first(xs) == lion`)
+# the right (`size(xs) > 0 and first(xs) == k`)
 _COMMUTATIVE = {"eq", "ne", "add", "mul", "min2", "max2", "multiset_eq"}
 _ASSOCIATIVE = {"add", "mul", "min2", "max2"}
 _FLIPPED = {"gt": "lt", "ge": "le"}
@@ -496,7 +493,7 @@ def _shape(x, renames: dict[str, str], called: set[str]):
         shapes = [_shape(a, renames, called) for a in args]
         if op in _COMMUTATIVE:
             shapes.sort(key=repr)
-        return ("Op", op, _value_shape(x.type), _value_shape(x.data), tuple(shapes))
+        return ("Op", op, kept.value_shape(x.type), kept.value_shape(x.data), tuple(shapes))
     if isinstance(x, (I.Expr, I.Stmt, I.Binder)):
         if isinstance(x, (I.Call, I.Global)):     # (a definition without parameters is read as a global)
             called.add(x.name)
@@ -509,30 +506,7 @@ def _shape(x, renames: dict[str, str], called: set[str]):
                 value = renames.get(value, value)
             out.append((f.name, _shape(value, renames, called)))
         return tuple(out)
-    return _value_shape(x)
-
-
-def _value_shape(x, depth: int = 0):
-    """A value as what decides it: plain values as themselves, collections value by value,
-    anything else (a table of values with its 'else', a relation) by its type and its whole
-    printed form, so that two values are taken as equal only when nothing of them differs
-    (a value printed with a place in memory is never equal to another: the solver decides)."""
-    if x is None or isinstance(x, (bool, int, float, str)):
-        return ("value", type(x).__name__, x)
-    if depth > _DEEPEST:
-        return ("object", type(x).__name__, repr(x))
-    if type(x) in (tuple, list, frozenset, set):
-        items = [_value_shape(v, depth + 1) for v in x]
-        return (type(x).__name__, tuple(sorted(items, key=repr) if isinstance(x, (set, frozenset)) else items))
-    if type(x) is dict:         # (its items in one order: two tables built apart list theirs alike)
-        return ("dict", tuple(sorted(((_value_shape(k, depth + 1), _value_shape(v, depth + 1))
-                                      for k, v in x.items()), key=repr)))
-    extra = tuple((k, _value_shape(v, depth + 1)) for k, v in sorted(vars(x).items())) \
-        if hasattr(x, "__dict__") else ()
-    return ("object", type(x).__name__, repr(x), extra)
-
-
-_DEEPEST = 12       # values nested deeper than this are compared by their printed form
+    return kept.value_shape(x)
 
 
 MOST_SPLIT = 256       # values of a parameter compared one by one at most

@@ -59,6 +59,31 @@ def solver_version() -> str:
     return h.hexdigest()
 
 
+def value_shape(x, depth: int = 0):
+    """A value as what decides it, as nested tuples: plain values as themselves, collections
+    value by value (a set's and a dict's in one order: two tables built apart list theirs
+    alike), a record's class by its name and fields, anything else (a table of values with
+    its 'else', a relation's table) by its type, its printed form and every attribute it
+    holds, so that two values are taken as equal only when nothing of them differs (a value
+    printed with a place in memory is never equal to another). ``differs`` compares
+    definitions by it; the keys of kept answers write it."""
+    if x is None or isinstance(x, (bool, int, float, str)):
+        return ("value", type(x).__name__, x)
+    if depth > _DEEPEST:
+        return ("object", type(x).__name__, repr(x))
+    if isinstance(x, type):
+        return ("class", getattr(x, "rw_name", x.__qualname__), repr(getattr(x, "rw_fields", None)))
+    if type(x) in (tuple, list, frozenset, set):
+        items = [value_shape(v, depth + 1) for v in x]
+        return (type(x).__name__, tuple(sorted(items, key=repr) if isinstance(x, (set, frozenset)) else items))
+    if type(x) is dict:
+        return ("dict", tuple(sorted(((value_shape(k, depth + 1), value_shape(v, depth + 1))
+                                      for k, v in x.items()), key=repr)))
+    extra = tuple((k, value_shape(v, depth + 1)) for k, v in sorted(vars(x).items())) \
+        if hasattr(x, "__dict__") else ()
+    return ("object", type(x).__name__, repr(x), extra)
+
+
 def _text(x: Any, out: list[str], reads: set[str], depth: int = 0) -> None:
     """``x`` written into ``out`` as text that depends on its meaning only; the names of the
     definitions it calls or reads go into ``reads``. A value of a class of its own (a table
@@ -69,10 +94,7 @@ def _text(x: Any, out: list[str], reads: set[str], depth: int = 0) -> None:
     if x is None or isinstance(x, (bool, int, float, str)) and type(x) in (bool, int, float, str):
         out.append(f"{type(x).__name__}:{x!r}")
         return
-    if isinstance(x, type):         # (a record's class: its name and fields)
-        out.append(f"class:{getattr(x, 'rw_name', x.__qualname__)}:{getattr(x, 'rw_fields', '')}")
-        return
-    if dataclasses.is_dataclass(x):
+    if dataclasses.is_dataclass(x) and not isinstance(x, type):
         if isinstance(x, (I.Call, I.Global)):
             reads.add(x.name)
         out.append(type(x).__name__ + "(")
@@ -92,12 +114,7 @@ def _text(x: Any, out: list[str], reads: set[str], depth: int = 0) -> None:
     if isinstance(x, (set, frozenset)) and type(x) in (set, frozenset):
         out.append("set{" + ",".join(sorted(repr(y) for y in x)) + "}")
         return
-    if type(x) is not dict:         # (a value of a class of its own: as it prints, then its parts)
-        shown = repr(x)
-        if " at 0x" in shown:
-            raise _NoStableText(type(x).__name__)
-        out.append(f"{type(x).__name__}:{shown}")
-    if isinstance(x, dict):
+    if type(x) is dict:
         out.append("{")
         for k in sorted(x, key=repr):
             _text(k, out, reads, depth + 1)
@@ -105,16 +122,11 @@ def _text(x: Any, out: list[str], reads: set[str], depth: int = 0) -> None:
             _text(x[k], out, reads, depth + 1)
             out.append(",")
         out.append("}")
-    elif isinstance(x, (tuple, list, set, frozenset)):      # (a collection of a class of its own)
-        _text(list(x) if not isinstance(x, (set, frozenset)) else set(x), out, reads, depth + 1)
-    attributes = getattr(x, "__dict__", None)
-    if attributes:
-        out.append("<")
-        for k in sorted(attributes):
-            if k not in _WHERE:
-                out.append(k + "=")
-                _text(attributes[k], out, reads, depth + 1)
-        out.append(">")
+        return
+    shown = repr(value_shape(x))    # (a value of a class of its own, a record's class: every part of it)
+    if " at 0x" in shown:
+        raise _NoStableText(type(x).__name__)
+    out.append(shown)
 
 
 class Keys:
