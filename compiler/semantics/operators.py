@@ -561,7 +561,7 @@ agg("sorted", lambda t: CollT("list", t), "_rt.sorted_by([({key}, {elem}) {fors}
 
 agg("allocate", lambda t: MapT(t, INT), "_rt.allocate({supply}, [({key}, {var}, {elem}) {fors}], True)", "a supply served to claimants by key, the largest first; ties are served together when the "
     "supply covers them all, else they share what is left; after the first claimant short of its "
-    "need nobody else is served")
+    "need nobody else is served (a supply or a need below 0 counts as 0)")
 
 agg("allocate_skipping", lambda t: MapT(t, INT), "_rt.allocate({supply}, [({key}, {var}, {elem}) {fors}], False)", "like allocate, but claimants the rest of the supply cannot cover are skipped and the next ones "
     "are still served")

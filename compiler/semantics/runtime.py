@@ -409,10 +409,11 @@ def allocate(supply: int, claims, stop: bool, even: bool = False) -> dict:
     and the next ones are still served. With ``even`` a short group splits what is
     left evenly instead: with ``stop`` each member gets its even share (at most its
     need) and nobody after; without, each member whose even share covers its need is
-    served it, the others are skipped, and the next ones are still served."""
+    served it, the others are skipped, and the next ones are still served. A supply or
+    a need below 0 counts as 0 (nothing to serve, nothing needed)."""
     out: dict = {}
-    left = supply
-    for group in ranked([(key, (who, need)) for key, who, need in claims]):
+    left = max(0, supply)
+    for group in ranked([(key, (who, max(0, need))) for key, who, need in claims]):
         total = sum(need for _, need in group)
         if total <= left:
             for who, need in group:

@@ -139,6 +139,13 @@ class Arithmetic:
                 self.model.add(z >= x)
         return self.var_int(z, lo, hi)
 
+    def at_least_0(self, v, span: Span | None = None):
+        """``max(0, v)``, encoded only where ``v`` may be below 0."""
+        v = self.intv(v, span)
+        if isinstance(v, int):
+            return max(0, v)
+        return v if v.lb >= 0 else self.minmax("max", [0, v], span)
+
     def mul(self, a, b, span: Span | None = None):
         a, b = self.intv(a, span), self.intv(b, span)
         if isinstance(a, int) and isinstance(b, int):
@@ -375,6 +382,10 @@ class Arithmetic:
         what comes before each claimant and what its tied group needs are sums of
         needs under pairwise key comparisons. With ``stop`` a claimant's share is
         encoded when it is first read (a query reads few of them)."""
+        # a supply or a need below 0 counts as 0 (as the interpreter reads them)
+        supply = self.at_least_0(supply, span)
+        claims = [(g, k, self.at_least_0(need, span), who) for g, k, need, who in claims]
+
         def items(k):
             if isinstance(k, ListV):
                 return [x for _, x in k.items]

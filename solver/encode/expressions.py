@@ -172,7 +172,7 @@ class Expressions:
             args = [self.encode(a, env) for a in e.args]
         operator = OPERATORS[op]
         for a in args:
-            if isinstance(a, Sym):
+            if isinstance(a, Sym) or (type(a) is tuple and is_symbolic(a)):    # (a tuple of symbolic items)
                 break
         else:
             if e.op == "first" and not rt.as_tuple(args[0]):
@@ -241,7 +241,7 @@ class Expressions:
     def apply(self, operator, e: I.Op, args, check: bool = True):
         """The operator's meaning on known operands, else its encoding (``check=False``
         when an operand is already known to be symbolic)."""
-        if check and not any(isinstance(a, Sym) for a in args):
+        if check and not any(is_symbolic(a) for a in args):
             try:
                 return operator.evaluate(*args, data=e.data)
             except ZeroDivisionError:   # no option reaches a division by 0

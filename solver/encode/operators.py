@@ -75,7 +75,10 @@ def enc_eq(E, n, a, b):
     if _guarded_list(a) or _guarded_list(b):
         return E.boolv(_chosen_list_eq(E, n, a, b))
     if _is_tuple(a) or _is_tuple(b):
-        return E.boolv(E.lex(_tuple_items(a, n), "==", _tuple_items(b, n), n.span))
+        ia, ib = _tuple_items(a, n), _tuple_items(b, n)
+        if len(ia) != len(ib):      # (lists of different lengths)
+            return False
+        return E.boolv(E.lex(ia, "==", ib, n.span))
     if isinstance(a, (BoolV, bool)) and isinstance(b, (BoolV, bool)):
         la, lb = E.lit(a), E.lit(b)
         return E.boolv(E.or_([E.and_([la, lb]), E.and_([E.not_(la), E.not_(lb)])]))
