@@ -6,13 +6,16 @@
 #   make test   install, then run the whole test suite (what CI runs)
 #   make test-fast  the tests marked slow left out (about a minute: the edit loop)
 #   make fuzz   the fuzzer's long run: FUZZ inputs per category (default 500) of every kind of input
+#   make mutate mutation testing: MUTANTS (default 100) seeded mutants of the rules and the engine
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test test-fast install bench docs clean fuzz browser
+.PHONY: demo test test-fast install bench docs clean fuzz browser mutate
 FUZZ ?= 500
+MUTANTS ?= 100
+SEED ?= 1
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -51,6 +54,11 @@ test: $(STAMP) browser
 # the slow marker: tests/conftest.py (SLOW) lists the tests that take a second of CPU or more
 test-fast: $(STAMP)
 	$(BIN)/python -m pytest tests -n auto --dist loadgroup -m "not slow"
+
+# mutation testing: MUTANTS seeded one-line mutants of the rules and the engine, each run
+# against the tests that reach it (tests/mutate.py; about 25 s a mutant on two cores)
+mutate: $(STAMP)
+	$(BIN)/python tests/mutate.py --mutants $(MUTANTS) --seed $(SEED) --json $(VENV)/mutants.json
 
 # The site's browser test uses the system's Chromium: installed from the system's packages
 # where this machine allows it (as root, with apt-get); otherwise that test is skipped.
