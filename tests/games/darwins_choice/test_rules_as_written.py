@@ -1,0 +1,65 @@
+"""Rules of Darwin's Choice that a wrong line of the spec could break unseen: each test is a
+crafted table and the outcome the rulebook gives it (rule IDs from the rules inventory).
+
+These are the rules mutation testing (``make mutate``) found no test for: a mutant of the
+line changed seeded games while every test passed. Each test fails under that mutant.
+"""
+from __future__ import annotations
+
+import pytest
+
+from rulewright.compiler.interpret import Interpreter
+from helpers import darwin_program, table_state
+
+# Species on a Hill country (6 plants, 4 meat); Adaptation, Competitive Strength,
+# Hearts and diet of each, from the cards' symbols (as in test_readings_combine.py):
+ZB = ["plains_zebra_head", "bison_body"]                        # 2, 4, 3, herbivore
+CH = ["cheetah_head", "cheetah_body"]                           # 3, 3, 2, carnivore
+KB = ["cheetah_head", "bison_body"]                             # 2, 5, 3, carnivore
+K4 = ["cheetah_head", "bison_body", "bison_legs"]               # 3, 6, 4, carnivore
+CB = ["chimpanzee_head", "bison_body"]                          # 2, 5, 3, omnivore
+HILL = {"africa": "hill_country"}
+
+
+@pytest.fixture(scope="module")
+def it():
+    return Interpreter(darwin_program())
+
+
+def table(it, species, **kw):
+    return table_state(it, HILL, [dict(home="africa", **s) for s in species], **kw)
+
+
+def alive(st) -> set[int]:
+    return {s.f_id for s in st.shared["world"]}
+
+
+def test_during_an_epidemic_an_omnivore_has_competitive_strength_0(it):
+    """DC-EVENT-EPIDEMIC-01: this Era every species with a carnivore or omnivore nutrition
+    symbol has Competitive Strength 0; a herbivore keeps its own."""
+    st = table(it, [{"cards": CB}, {"cards": ZB}, {"cards": CH}], event="epidemic")
+    omnivore, herbivore, carnivore = st.shared["world"]
+    assert it.call("diet_of", omnivore, state=st) == "omnivore"
+    assert it.call("strength", omnivore, state=st) == 0
+    assert it.call("strength", carnivore, state=st) == 0
+    assert it.call("strength", herbivore, state=st) == 4
+    st.shared["current_event"] = None
+    assert it.call("strength", omnivore, state=st) == 5
+
+
+def test_a_starving_carnivore_takes_the_less_adapted_carnivores_of_its_biome_not_the_equally_adapted(it):
+    """DC-EVAL-FOOD-07/08: a carnivore that cannot cover its need dies, and so does every
+    carnivore of its biome with a *lower* Adaptation; one of equal Adaptation lives on.
+
+    K4 (Adaptation 3, strength 6) got the biome's 4 meat and is fed; the zebra its plants. CH
+    (Adaptation 3, strength 3) needs 2 and can eat nobody (the zebra has strength 4):
+    it starves. KB (Adaptation 2) dies with it, whether it ate the zebra first or not;
+    K4, as adapted as CH, survives."""
+    st = table(it, [{"cards": CH}, {"cards": K4}, {"cards": KB}, {"cards": ZB}])
+    fed = {2: dict(f_meat=4), 4: dict(f_plants=3)}
+    st.shared["world"] = tuple(s._replace(**fed.get(s.f_id, {})) for s in st.shared["world"])
+    it.run("food_evaluation", state=st)
+    left = alive(st)
+    assert 1 not in left, "CH starves"
+    assert 3 not in left, "KB, less adapted than CH, dies with it"
+    assert 2 in left, "K4, as adapted as CH, is not taken along"
