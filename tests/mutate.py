@@ -24,10 +24,10 @@ that load.
 
 Each mutant is written into the working tree, probed and tested, and the file put back
 (also after Ctrl-C; a file left mutated by a killed run is restored by the next run from
-``.mutate-backup``). The probe (a fresh process) loads the specs, runs their worked
+``.mutate-backup``). A mutant the tests catch changes behaviour (a test tells it apart);
+for one they do not catch, the probe (a fresh process) loads the specs, runs their worked
 examples, plays seeded games, answers a few queries and evaluates the operators on sample
-operands; its digest against the unmutated one says whether the mutant changes behaviour
-(so does a test that tells it apart). The tests are those of the mutated part's folders
+operands, and its digest against the unmutated one says whether it changes behaviour. The tests are those of the mutated part's folders
 (``TESTS``), stopped at the first failure. The score is the share caught of the mutants
 that change behaviour; one that changes nothing the probe sees and that no test tells
 apart is listed as likely equivalent, outside the score.
@@ -100,7 +100,7 @@ class Mutant:
 def _rules_candidates(path: Path) -> list[Mutant]:
     from rulewright.compiler.docgen.lexer import RulesLexer     # (lazy: pygments only here)
     text = path.read_text(encoding="utf-8")
-    rel = path.relative_to(ROOT).as_posix()
+    rel = _rel(path)
     starts = [0] + [m.end() for m in re.finditer("\n", text)]
 
     def at(index: int) -> tuple[int, int]:
@@ -128,6 +128,14 @@ def _rules_candidates(path: Path) -> list[Mutant]:
     out.extend(_tuple_swaps(rel, text, "rules"))
     out.extend(_line_swaps(rel, text, "rules"))
     return out
+
+
+def _rel(path: Path) -> str:
+    """A file's path from the repository's root (its name, outside it)."""
+    try:
+        return path.resolve().relative_to(ROOT).as_posix()
+    except ValueError:
+        return path.name
 
 
 def _inside_ids(source: str, col: int) -> bool:
@@ -201,7 +209,7 @@ def _line_swaps(rel: str, text: str, part: str) -> list[Mutant]:
 
 def _engine_candidates(path: Path) -> list[Mutant]:
     text = path.read_text(encoding="utf-8")
-    rel = path.relative_to(ROOT).as_posix()
+    rel = _rel(path)
     out: list[Mutant] = []
     tokens = list(tokenize.generate_tokens(io.StringIO(text).readline))
     docstrings = _docstring_lines(text)
@@ -272,10 +280,8 @@ def sample(only: str | None, seed: int) -> list[Mutant]:
 
 
 # ------------------------------------------------------------------ applying
-def apply(m: Mutant) -> str:
-    """Write the mutant into its file; the file's text before it is returned."""
-    path = ROOT / m.path
-    text = path.read_text(encoding="utf-8")
+def mutated(text: str, m: Mutant) -> str:
+    """The text of ``m``'s file with the mutant in it."""
     lines = text.split("\n")
     if m.kind == "order" and "\n" in m.old:
         i = m.line - 1
@@ -285,8 +291,15 @@ def apply(m: Mutant) -> str:
         line = lines[m.line - 1]
         assert line[m.col:m.col + len(m.old)] == m.old, (m.describe(), line)
         lines[m.line - 1] = line[:m.col] + m.new + line[m.col + len(m.old):]
+    return "\n".join(lines)
+
+
+def apply(m: Mutant) -> str:
+    """Write the mutant into its file (kept first in ``BACKUP``); the text before it is returned."""
+    path = ROOT / m.path
+    text = path.read_text(encoding="utf-8")
     BACKUP.write_text(json.dumps({"path": m.path, "text": text}), encoding="utf-8")
-    path.write_text("\n".join(lines), encoding="utf-8")
+    path.write_text(mutated(text, m), encoding="utf-8")
     return text
 
 
@@ -378,10 +391,11 @@ def _digest(x) -> str:
     return hashlib.sha256(repr(x).encode()).hexdigest()[:16]
 
 
-def run_probe(part: str) -> dict | None:
-    """The probe's digest in a fresh process; None when the specs no longer load."""
-    proc = subprocess.run([PYTHON, __file__, "--probe", part], cwd=ROOT, capture_output=True, text=True,
-                          timeout=TEST_TIMEOUT)
+def run_probe(part: str, load_only: bool = False) -> dict | None:
+    """The probe's digest in a fresh process; None when the specs no longer load (with
+    ``load_only``, only that is looked at: {} when they load)."""
+    proc = subprocess.run([PYTHON, __file__, "--probe", part] + (["--load-only"] if load_only else []), cwd=ROOT,
+                          capture_output=True, text=True, timeout=TEST_TIMEOUT)
     if proc.returncode == 3:
         return None
     if proc.returncode != 0:
@@ -416,12 +430,21 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--only", choices=("rules", "engine"), help="mutants of the rules or of the engine only")
     ap.add_argument("--list", action="store_true", help="list the sample's candidates, run nothing")
     ap.add_argument("--json", metavar="FILE", help="write every mutant and its result to FILE")
+    ap.add_argument("--again", metavar="FILE", help="run again the survivors of an earlier run's --json FILE "
+                                                    "(after tests were added for them)")
     ap.add_argument("--probe", metavar="PART", help=argparse.SUPPRESS)
+    ap.add_argument("--load-only", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.probe:
-        return _probe_main(args.probe)
+        return _probe_main(args.probe, args.load_only)
     restore()
-    pool = sample(args.only, args.seed)
+    if args.again:
+        earlier = json.loads(Path(args.again).read_text(encoding="utf-8"))["mutants"]
+        fields = ("path", "line", "col", "old", "new", "kind", "part")
+        pool = [Mutant(**{k: m[k] for k in fields}) for m in earlier if not m["caught"]]
+        args.mutants = len(pool)
+    else:
+        pool = sample(args.only, args.seed)
     if args.list:
         for m in pool[:args.mutants]:
             print(m.describe())
@@ -443,15 +466,17 @@ def main(argv: list[str] | None = None) -> int:
             t0 = time.monotonic()
             apply(m)
             try:
-                digest = run_probe(part)
-                if digest is None:
+                if run_probe(part, load_only=True) is None:
                     stillborn += 1
                     continue
-                changed = sorted(k for k in set(digest) | set(base[part]) if digest.get(k) != base[part].get(k))
                 m.caught, by = run_tests(m, env)
-                m.changes = bool(changed) or m.caught     # (what a test tells apart changes behaviour)
-                m.how = ("changes " + ", ".join(changed) if changed else "no change seen") + \
-                    (f"; caught by {by}" if m.caught else "")
+                if m.caught:        # (what a test tells apart changes behaviour: no probe needed)
+                    m.changes, m.how = True, f"caught by {by}"
+                else:
+                    digest = run_probe(part)
+                    changed = sorted(k for k in set(digest) | set(base[part]) if digest.get(k) != base[part].get(k))
+                    m.changes = bool(changed)
+                    m.how = "changes " + ", ".join(changed) if changed else "no change seen"
             finally:
                 restore()
             m.seconds = round(time.monotonic() - t0, 1)
@@ -490,7 +515,7 @@ def report(done: list[Mutant], stillborn: int, seconds: float, args) -> int:
     return 0
 
 
-def _probe_main(part: str) -> int:
+def _probe_main(part: str, load_only: bool) -> int:
     from rulewright.compiler.diagnostics import RulesError     # (lazy: the probe's process only)
     try:
         from rulewright.compiler import load
@@ -499,7 +524,7 @@ def _probe_main(part: str) -> int:
                 load(ROOT / game)
     except (RulesError, SyntaxError, ImportError, NameError, TypeError, AttributeError):
         return 3            # the mutant does not load: left out
-    print(json.dumps(probe(part)))
+    print(json.dumps({} if load_only else probe(part)))
     return 0
 
 

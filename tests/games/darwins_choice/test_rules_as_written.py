@@ -63,3 +63,17 @@ def test_a_starving_carnivore_takes_the_less_adapted_carnivores_of_its_biome_not
     assert 1 not in left, "CH starves"
     assert 3 not in left, "KB, less adapted than CH, dies with it"
     assert 2 in left, "K4, as adapted as CH, is not taken along"
+
+
+def test_a_species_of_six_cards_can_be_created():
+    """DC-ACT-CREATE-08: a species has at most 1 head, 1 body, 2 pairs of legs, 1 wing and
+    1 tail: six cards, all laid out in one creation when the body has a site for each."""
+    it = Interpreter(darwin_program())
+    hand = ("bongo_head", "sunda_colugo_body", "blue_footed_booby_legs", "great_white_pelican_legs",
+            "golden_eagle_wing", "jaguar_tail")
+    st = table_state(it, {"africa": "savanna"}, [])
+    p = st.seats[0]
+    st.per["hand"][p] = hand
+    assert it.call("well_formed", hand)
+    options = it.call("creations", p, state=st)
+    assert any(sorted(ks) == sorted(hand) for ks, _ in options)
