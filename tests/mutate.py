@@ -42,6 +42,7 @@ import os
 import random
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -450,6 +451,7 @@ def main(argv: list[str] | None = None) -> int:
             print(m.describe())
         print(f"({len(pool):,} candidates)")
         return 0
+    signal.signal(signal.SIGTERM, _stop)      # (a run in the background ignores Ctrl-C: kill stops it cleanly)
     env = dict(os.environ, RULEWRIGHT_CACHE=str(ROOT / ".mutate-cache"))
     os.environ["RULEWRIGHT_CACHE"] = env["RULEWRIGHT_CACHE"]
     base: dict = {}
@@ -484,11 +486,15 @@ def main(argv: list[str] | None = None) -> int:
             mark = "caught  " if m.caught else ("SURVIVED" if m.changes else "same?   ")
             print(f"[{len(done):3}/{args.mutants}] {mark} {m.describe()}  ({m.how}; {m.seconds} s)", flush=True)
     except KeyboardInterrupt:
-        print("stopped: the mutants so far are reported", file=sys.stderr)
+        print("stopped: the mutants so far are reported", file=sys.stderr, flush=True)
     finally:
         restore()
         shutil.rmtree(ROOT / ".mutate-cache", ignore_errors=True)
     return report(done, stillborn, time.monotonic() - started, args)
+
+
+def _stop(signum, frame):
+    raise KeyboardInterrupt
 
 
 def report(done: list[Mutant], stillborn: int, seconds: float, args) -> int:
