@@ -77,3 +77,62 @@ def test_a_species_of_six_cards_can_be_created():
     assert it.call("well_formed", hand)
     options = it.call("creations", p, state=st)
     assert any(sorted(ks) == sorted(hand) for ks, _ in options)
+
+
+G1 = ["thomsons_gazelle_head"]                                   # 1, 0, 1, herbivore
+
+
+@pytest.mark.parametrize("species", [[G1], [G1, ZB], [ZB, CH]])
+def test_the_projection_gives_the_adaptation_points_the_evaluation_awards(it, species):
+    """DC-EVAL-ADAPT-01/03: in each biome the most adapted species (Adaptation above 0;
+    ties: strength, then Hearts) earn the biome's points (2 on a Hill country), a
+    species of Adaptation 1 alone in its biome among them. What a seat's bot projects
+    (``adaptation_points``) is what the Evaluation's award gives."""
+    st = table(it, [{"cards": cards} for cards in species])
+    world = st.shared["world"]
+    winners = set(it.call("adaptation_winners", "africa", state=st))
+    assert winners
+    for s in world:
+        projected = it.call("adaptation_points", s, world, state=st)
+        assert projected == (2 if s.f_id in winners else 0), s.f_cards
+
+
+def test_a_volcano_erupts_for_one_era_then_counts_as_a_tropical_rainforest():
+    """DC-EVENT-VOLCANO-02/04/05: the Volcanic eruption cannot be lived in for the Era it
+    erupts; in the following Era it counts as a Tropical rainforest, and it stays on the
+    table (shielded from Biome Changes) until it has been one for a whole Era. Checked at
+    the start of every Era of seeded games in which a volcano erupts."""
+    it = Interpreter(darwin_program())
+    seen: dict = {}         # (seed, continent) -> [(era, eras counted, erupting, biome, shielded)]
+
+    def watch(st, where):
+        if not where.startswith("era:"):
+            return
+        for c in st.shared["in_play"]:
+            if st.per["volcano"].get(c):
+                seen.setdefault((st.seed, c), []).append(
+                    (int(where.split(":")[1]), st.per["volcano_eras"][c], it.call("erupting", c, state=st),
+                     it.call("biome_at", c, state=st), it.call("shielded", c, state=st)))
+    for seed in (4, 5, 6, 7):
+        it.play("standard", 4, seed, watchers=[watch])
+    assert seen, "no volcano erupted in these games: choose other seeds"
+    for eras in seen.values():
+        first = eras[0][0]
+        for era, counted, erupting, biome, shielded in eras:
+            assert counted == era - first
+            assert erupting == (era == first)
+            assert (biome == "tropical_rainforest") == (era > first)
+            assert shielded == (era - first < 2)
+
+
+def test_one_possible_mutation_is_enough_to_offer_the_mutate_action(it):
+    """DC-ACT-02/03: a player may take a main action only when it is possible: with a head
+    and a body on the table and one Legs card in hand, the one mutation (adding the legs)
+    makes Mutate an option; no migration is (one biome), no creation (one card)."""
+    st = table(it, [{"cards": ["bongo_head", "chimpanzee_body"]}])
+    p = st.seats[0]
+    st.per["hand"][p] = ("blue_footed_booby_legs",)
+    species = st.shared["world"][0]
+    assert len(it.call("single_mutations", p, species, state=st)) == 1
+    assert not it.call("can_double", p, species, state=st)
+    assert it.call("open_actions", p, state=st) == ("mutate", "pass_turn")

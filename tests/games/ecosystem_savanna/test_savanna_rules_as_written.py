@@ -1,0 +1,25 @@
+"""Rules of Ecosystem: Savanna that a wrong line of the spec could break unseen: each test is
+a crafted ecosystem and the points the rulebook gives it (rule IDs from the rules inventory).
+
+These are the rules mutation testing (``make mutate``) found no test for: a mutant of the
+line changed what the rules do while every test passed. Each test fails under that mutant.
+"""
+from __future__ import annotations
+
+from helpers import savanna, score
+
+
+def test_a_cheetah_reading_whole_diagonal_lines_sees_along_all_four_of_them():
+    """ES-SCORE-CHEETAH-01 under the reading cheetah_range = lines (ES-AMB-01): a cheetah
+    scores 3 for each gazelle anywhere on its two diagonal lines, in all four directions;
+    under the usual reading, for each diagonal neighbour only."""
+    board = """
+        . G . G .
+        . . C . .
+        . G . G .
+        G . . . G
+    """
+    _, lines = savanna(cheetah_range="lines")
+    assert score(lines, board).steps["cheetah"] == 3 * 6
+    _, neighbours = savanna()
+    assert score(neighbours, board).steps["cheetah"] == 3 * 4

@@ -1,0 +1,55 @@
+"""A floating grid (``grid g: R by C of card floating``): not anchored until full, its cards
+only have to fit in one R x C window. Checked against that definition on random grids:
+where a card may go (``placements``) and where ``placed`` puts one or refuses it."""
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rulewright.compiler.diagnostics import RuntimeRulesError
+from rulewright.compiler.semantics import runtime as rt
+
+ROWS, COLS = 3, 4
+
+
+def fits(cells) -> bool:
+    rows = [r for r, _ in cells]
+    cols = [c for _, c in cells]
+    return max(rows) - min(rows) < ROWS and max(cols) - min(cols) < COLS
+
+
+@st.composite
+def floating(draw):
+    """A floating grid grown card by card, each card where it fits."""
+    cards: dict = {}
+    for _ in range(draw(st.integers(1, ROWS * COLS - 1))):
+        pos = (draw(st.integers(-ROWS, 2 * ROWS)), draw(st.integers(-COLS, 2 * COLS)))
+        if pos not in cards and fits(list(cards) + [pos]):
+            cards[pos] = draw(st.sampled_from(["a", "b"]))
+    return rt.normalised(rt.Board("g", ROWS, COLS, True, cards))
+
+
+@settings(max_examples=150, deadline=None)
+@given(floating())
+def test_a_card_may_go_where_every_card_still_fits_one_window(board):
+    near = {(r, c) for r in range(-ROWS, 2 * ROWS) for c in range(-COLS, 2 * COLS)}
+    expected = {p for p in near if p not in board.cards and fits(list(board.cards) + [p])}
+    assert set(rt.placements(board)) == expected
+    for p in sorted(near - set(board.cards)):
+        if p in expected:
+            grown = rt.placed(board, "a", p)
+            assert len(grown.cards) == len(board.cards) + 1 and fits(list(grown.cards))
+            assert min(r for r, _ in grown.cards) == 0 and min(c for _, c in grown.cards) == 0   # normalised
+        else:
+            with pytest.raises(RuntimeRulesError, match="would not fit"):
+                rt.placed(board, "a", p)
+
+
+def test_a_card_one_row_beyond_the_window_is_refused():
+    """Three rows of cards: a fourth row above or below does not fit a 3-row grid."""
+    board = rt.normalised(rt.Board("g", ROWS, COLS, True, {(0, 0): "a", (2, 0): "b"}))
+    for pos in ((3, 0), (-1, 0), (3, 1)):
+        with pytest.raises(RuntimeRulesError, match="would not fit the 3 x 4 grid"):
+            rt.placed(board, "a", pos)
+    assert set(rt.placed(board, "a", (1, 3)).cards) == {(0, 0), (2, 0), (1, 3)}
