@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from rulewright.compiler.semantics import runtime as _rt
 from rulewright.compiler.diagnostics import NotSupportedError
+from rulewright.solver.encode.base import is_symbolic
 
 from rulewright.solver.symbolic import (BoardV, BoolV, CaseV, CountsV, EnumV, GroupsV, IntV, ListV, MapV, RecordV,
                                         ScoreV, SetV, Sym)
@@ -679,7 +680,7 @@ def enc_dict_get(E, n, table, key):
     """A computed table at a key: the entry of that key (a record built by the query is
     found by identity), else 0."""
     if not isinstance(table, MapV):
-        if isinstance(key, Sym):
+        if is_symbolic(key):        # (a number, or a tuple holding one, that depends on a choice)
             return E.linear([(1, E.gate(E.lit(enc_eq(E, n, k, key)), v, n.span)) for k, v in table.items()])
         return table.get(key, 0)
     parts = []
