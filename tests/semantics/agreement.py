@@ -24,7 +24,7 @@ from rulewright.solver.symbolic import (BoardV, BoolV, CaseV, CountsV, EnumV, Gr
                                         RecordV, ScoreV, SetV, Sym)
 
 LOW, HIGH = -6, 6           # the numbers drawn (negative ones, 0, ties)
-SPREAD = 3                  # a number's variable ranges this far beyond its value
+SPREAD = 3                  # a number's variable ranges this far beyond its value (or 0 or 1)
 
 
 def values(program, t):
@@ -57,10 +57,12 @@ def values(program, t):
     raise TypeError(f"no generator for {t}: add one to tests/semantics/agreement.py")
 
 
-def pinned_int(enc, v: int) -> IntV:
-    var = enc.new_int(v - SPREAD, v + SPREAD, "x")
+def pinned_int(enc, v: int, spread: int = SPREAD) -> IntV:
+    """A number's variable, its domain ``spread`` beyond the value on each side (0: the
+    bounds alone say the value, and the encoder's shortcuts on bounds are taken)."""
+    var = enc.new_int(v - spread, v + spread, "x")
     enc.model.add(var == v)
-    return IntV({var.index: (var, 1)}, 0, v - SPREAD, v + SPREAD)
+    return IntV({var.index: (var, 1)}, 0, v - spread, v + spread)
 
 
 def pinned_bool(enc, v: bool):
@@ -83,7 +85,7 @@ def lift(enc, program, t, v, draw):
     if is_bool(t):
         return BoolV(pinned_bool(enc, v))
     if is_int(t):
-        return pinned_int(enc, v)
+        return pinned_int(enc, v, draw(st.sampled_from([SPREAD, 0, 1])))
     if isinstance(t, EnumT):
         return EnumV(_one_of(enc, list(program.enums[t.name].values), v))
     if isinstance(t, CellT):

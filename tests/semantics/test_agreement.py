@@ -69,6 +69,11 @@ def op_gt_pair(a: (int, int), b: (int, int)) = a > b
 def op_ge_pair(a: (int, int), b: (int, int)) = a >= b
 def op_gt_triple(a: (int, int, int), b: (int, int, int)) = a > b
 def op_lt_triple_known(a: (int, int, int), k_b: (int, int, int)) = a < k_b
+def op_le_triple_known(a: (int, int, int), k_b: (int, int, int)) = a <= k_b
+def op_gt_pair_known(a: (int, int), k_b: (int, int)) = a > k_b
+def op_ge_pair_known(a: (int, int), k_b: (int, int)) = a >= k_b
+def op_eq_pair_known(a: (int, int), k_b: (int, int)) = a == k_b
+def op_ne_pair_known(a: (int, int), k_b: (int, int)) = a != k_b
 def op_gt_same_tail(x: int, y: int, t: int) = (x, t) > (y, t)
 def op_le_built(a: int, b: int, c: int, d: int) = (a, b, c) <= (d, b, a)
 def op_eq_pair(a: (int, int), b: (int, int)) = a == b

@@ -136,3 +136,34 @@ def test_one_possible_mutation_is_enough_to_offer_the_mutate_action(it):
     assert len(it.call("single_mutations", p, species, state=st)) == 1
     assert not it.call("can_double", p, species, state=st)
     assert it.call("open_actions", p, state=st) == ("mutate", "pass_turn")
+
+
+def test_the_last_card_of_a_stack_can_be_drawn(it):
+    """DC-SETUP-09 / DC-TRANS-18: a player draws from the stack of their choice, refilled
+    from its discard pile when empty: a stack holding one card (and an empty other stack)
+    still gives it."""
+    from rulewright.compiler.interpret.state import RandomAgent     # (the seats' agents)
+    st = table(it, [])
+    p = st.seats[0]
+    st.agents = {s.index: RandomAgent(s.index) for s in st.seats}
+    for zone in ("small_stack", "small_discard", "large_stack", "large_discard"):
+        st.shared[zone].cards = []
+    st.shared["small_discard"].cards = ["bongo_head"]
+    it.run("draw_card", p, state=st)
+    assert list(st.per["hand"][p]) == ["bongo_head"]
+    st.shared["large_stack"].cards = ["bison_body"]
+    it.run("draw_card", p, state=st)
+    assert list(st.per["hand"][p]) == ["bongo_head", "bison_body"]
+
+
+def test_with_even_split_tied_carnivores_share_the_meat_between_those_that_need_it():
+    """DC-NUTR-09 and the reading tied_feeders = even_split (DC-AMB-05): two carnivores
+    tied in Adaptation, strength and Hearts (2, 5, 3) each need 3 meat; the Hill country
+    has 4: each gets 2. The omnivore tied with them is fed by the plants and needs no
+    meat: it is no claimant, and does not make the even share smaller."""
+    it = Interpreter(darwin_program(tied_feeders="even_split"))
+    st = table(it, [{"cards": KB}, {"cards": KB}, {"cards": CB}])
+    world = st.shared["world"]
+    assert it.call("plant_shares", "africa", world, state=st)[world[2]] == 3
+    meat = it.call("meat_shares", "africa", world, state=st)
+    assert [meat.get(s, 0) for s in world] == [2, 2, 0]
