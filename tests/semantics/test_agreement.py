@@ -185,6 +185,12 @@ def op_dict_get_pair(a: int, b: int) = allocate(2 for t in [(1, 2), (2, 1), (0, 
 def op_dict_get_tuple(t: (int, int)) = allocate(2 for u in [(1, 2), (2, 1), (0, 0)] by u[0] from 3)[t]
 def agg_allocate_skipping(xs: list of int, k: int) = allocate_skipping(x for x in xs if x > 0 by x % 2 from k)
 def agg_allocate_even(xs: list of int, k: int) = allocate_even(x for x in xs if x > 0 by x % 2 from k)
+def agg_allocate_skipping_even_short(k: int) = allocate_skipping_even(x for x in [2, 5, 1] by x % 2 from k)
+def agg_allocate_even_short(k: int) = allocate_even(x for x in [2, 5, 1] by x % 2 from k)
+def same_animal(r: animal, s: animal) = r == s
+def op_call_on_records(a: int) =
+  count(x in [new animal(strength = 1, hearts = a), new animal(strength = 2, hearts = a)]
+        if same_animal(x, new animal(strength = 2, hearts = a)))
 def agg_allocate_skipping_even(xs: list of int, k: int) =
   allocate_skipping_even(x for x in xs if x > 0 by 0 from k)
 """

@@ -167,3 +167,24 @@ def test_with_even_split_tied_carnivores_share_the_meat_between_those_that_need_
     assert it.call("plant_shares", "africa", world, state=st)[world[2]] == 3
     meat = it.call("meat_shares", "africa", world, state=st)
     assert [meat.get(s, 0) for s in world] == [2, 2, 0]
+
+
+@pytest.mark.parametrize("players, left, right", [(3, 2, 2), (4, 2, 2), (5, 3, 2), (6, 3, 2)])
+def test_the_biomes_are_laid_out_on_both_sides_of_the_stacks(players, left, right):
+    """DC-SETUP-05: 4 Biome Cards with 3-4 players, 5 with 5-6, laid out to the left and
+    the right of the central stacks (the side matters during a Continental Drift): half on
+    each side, the odd one on the left."""
+    it = Interpreter(darwin_program())
+    st = it.play("standard", players, 1, stop_at="era:1")
+    sides = [st.per["side_of"][c] for c in st.shared["in_play"]]
+    assert (sides.count("left_side"), sides.count("right_side")) == (left, right)
+
+
+def test_a_game_of_one_era_is_allowed():
+    """DC-FLOW-02 / DC-VAR-GEN-02: the number of Eras is a setting (the short game plays 3);
+    one Era is a game, none is refused where it is set."""
+    from rulewright.compiler.diagnostics import RulesError      # (the refusal below)
+    st = Interpreter(darwin_program(eras=1)).play("standard", 3, 1)
+    assert st.checkpoints.get("era") == 1
+    with pytest.raises(RulesError, match="a game has at least one Era, not 0"):
+        darwin_program(eras=0)
