@@ -63,8 +63,9 @@ ENGINE_FILES = [ROOT / "compiler/semantics/operators.py", ROOT / "compiler/seman
 
 # the tests that reach each part (paths from the repository's root)
 TESTS = {
-    "spec/darwins_choice": ["tests/games/darwins_choice"],
-    "spec/ecosystem_savanna": ["tests/games/ecosystem_savanna"],
+    "spec/darwins_choice": ["tests/games/darwins_choice", "tests/games/test_worked_examples.py"],
+    "spec/ecosystem_savanna": ["tests/games/ecosystem_savanna", "tests/games/test_worked_examples.py",
+                               "tests/games/darwins_choice/test_readings_combine.py"],
     "compiler/semantics": ["tests/semantics", "tests/interpret", "tests/games/ecosystem_savanna"],
     "solver/encode": ["tests/semantics/test_agreement.py", "tests/semantics/test_operators.py", "tests/solver"],
 }

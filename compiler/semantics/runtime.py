@@ -258,16 +258,22 @@ class Relation:
             q = (r + dr, c + dc)
             if 0 <= q[0] < rows and 0 <= q[1] < cols and q not in out:
                 out.append(q)
+        # A ray from a position outside the frame (a placement candidate of a floating
+        # grid, up to a grid's height or width beyond it) still sees in: it is followed
+        # until it has crossed the frame, or far enough that it never will.
+        reach = rows + cols + abs(r) + abs(c) + 2
         for dr, dc in self.rays:
             qr, qc = r + dr, c + dc
-            # A position just outside the frame (a placement candidate) still sees in.
-            moves = 0
-            while -1 <= qr <= rows and -1 <= qc <= cols and moves <= rows + cols:
-                if 0 <= qr < rows and 0 <= qc < cols and (qr, qc) not in out:
+            entered = False
+            for _ in range(reach):
+                inside = 0 <= qr < rows and 0 <= qc < cols
+                if inside and (qr, qc) not in out:
                     out.append((qr, qc))
+                elif entered and not inside:
+                    break
+                entered = entered or inside
                 qr += dr
                 qc += dc
-                moves += 1
         return tuple(out)
 
     def describe(self) -> str:

@@ -300,8 +300,17 @@ class Expressions:
         if isinstance(coll, CountsV):
             raise NotSupportedError("cannot go over the cards of a grid that depends on a choice; "
                                     "go over its cells instead", span)
+        if isinstance(coll, CaseV):
+            # one of several collections, selected by a choice: the elements of each, each
+            # there only where its collection is the one selected
+            return [(x, g if lit is True else (lit if g is True else self.and_([lit, g])))
+                    for lit, sub in coll.cases if lit is not False for x, g in self.elements(sub, span)
+                    if g is not False]
         if isinstance(coll, Sym):
-            raise NotSupportedError(f"cannot go over a {type(coll).__name__} that depends on a choice", span)
+            what = {"BoardV": "a grid", "MapV": "a computed table", "ScoreV": "a score", "RecordV": "a record",
+                    "IntV": "a number", "BoolV": "a truth value", "EnumV": "a value", "LayerV": "a layer"}
+            raise NotSupportedError(f"cannot go over {what.get(type(coll).__name__, 'a value')} that depends on "
+                                    f"a choice", span)
         if coll is None:        # a value the rules leave undefined here (a field of no record)
             raise RuntimeRulesError("this collection has no value here (it is read from nothing)", span)
         return [(x, True) for x in rt.as_tuple(coll)]

@@ -85,7 +85,13 @@ def lift(enc, program, t, v, draw):
     if is_bool(t):
         return BoolV(pinned_bool(enc, v))
     if is_int(t):
-        return pinned_int(enc, v, draw(st.sampled_from([SPREAD, 0, 1])))
+        spread = draw(st.sampled_from([SPREAD, 0, 1, None]))
+        if spread is None:      # one of a few known numbers, selected by a choice
+            others = draw(st.lists(st.integers(LOW, HIGH).filter(lambda x: x != v), min_size=1, max_size=2,
+                                   unique=True))
+            lits = _one_of(enc, [v] + others, v)
+            return CaseV([(lits[x], x) for x in draw(st.permutations([v] + others))])
+        return pinned_int(enc, v, spread)
     if isinstance(t, EnumT):
         return EnumV(_one_of(enc, list(program.enums[t.name].values), v))
     if isinstance(t, CellT):

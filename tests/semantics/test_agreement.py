@@ -307,19 +307,15 @@ def test_the_encoding_agrees_with_the_interpreter(program, name):
         enc = Encoder(program)
         env = {p: (v if p.startswith("k_") else A.lift(enc, program, t, v, data.draw))
                for (p, t), v in zip(fd.params, args)}
-        if name.startswith("refuse_"):
-            with pytest.raises(NotSupportedError) as refused:
-                enc.encode(fd.body, env)
-            assert refused.value.diagnostics[0].span.line == fd.node.span.line
-            return
         try:
             result = enc.encode(fd.body, env)
         except NotSupportedError as e:
-            # a refusal, located, is no answer (never a wrong one)
-            assert e.diagnostics[0].span.line == fd.node.span.line, str(e)
+            # a refusal, located in the definition, is no answer (never a wrong one)
+            where = e.diagnostics[0].span
+            assert fd.node.span.line <= where.line <= fd.node.span.end_line, str(e)
             tally["refused"] += 1
             return
-        tally["encoded"] += 1
+        tally["encoded"] += 1       # (a refuse_ definition too: on a value one of a few, case by case)
         A.settle(result)
         assert enc.model.validate() == "", enc.model.validate()
         status, readings = _solutions(enc, result)
@@ -333,5 +329,8 @@ def test_the_encoding_agrees_with_the_interpreter(program, name):
 
     tally = {"encoded": 0, "refused": 0}
     check()
-    assert tally["encoded"] >= LEAST_ENCODED * (tally["encoded"] + tally["refused"]), \
-        f"{name}: the encoder refused {tally['refused']} of {sum(tally.values())} examples"
+    if name.startswith("refuse_"):
+        assert tally["refused"] > 0, f"{name}: never refused"
+    else:
+        assert tally["encoded"] >= LEAST_ENCODED * (tally["encoded"] + tally["refused"]), \
+            f"{name}: the encoder refused {tally['refused']} of {sum(tally.values())} examples"

@@ -53,3 +53,63 @@ def test_a_card_one_row_beyond_the_window_is_refused():
         with pytest.raises(RuntimeRulesError, match="would not fit the 3 x 4 grid"):
             rt.placed(board, "a", pos)
     assert set(rt.placed(board, "a", (1, 3)).cards) == {(0, 0), (2, 0), (1, 3)}
+
+
+def reached(pos, steps, rays: bool) -> tuple:
+    """The definition: the frame's cells one step away (offsets), or any number of steps
+    along each direction (rays), in the order of the steps, each cell once."""
+    out: list = []
+    for dr, dc in steps:
+        for k in range(1, 30 if rays else 2):
+            q = (pos[0] + k * dr, pos[1] + k * dc)
+            if 0 <= q[0] < ROWS and 0 <= q[1] < COLS and q not in out:
+                out.append(q)
+    return tuple(out)
+
+
+STEPS = st.lists(st.tuples(st.integers(-2, 2), st.integers(-2, 2)).filter(lambda d: d != (0, 0)),
+                 min_size=1, max_size=4, unique=True)
+
+
+@settings(max_examples=300, deadline=None)
+@given(STEPS, st.integers(-ROWS, 2 * ROWS), st.integers(-COLS, 2 * COLS), st.booleans())
+def test_a_relation_reaches_the_cells_of_its_definition_from_inside_the_frame_and_outside(steps, r, c, rays):
+    """From any position, a placement candidate of a floating grid up to a frame's height
+    or width outside included: offsets one step, rays any number of steps."""
+    relation = rt.Relation(rays=tuple(steps)) if rays else rt.Relation(offsets=tuple(steps))
+    assert relation.apply((r, c), ROWS, COLS) == reached((r, c), steps, rays)
+
+
+@st.composite
+def grown(draw):
+    """A floating grid grown as a game grows it, each card beside one already there, and
+    sometimes one card put anywhere it fits."""
+    cards = {(0, 0): "a"}
+    for _ in range(draw(st.integers(1, ROWS * COLS - 2))):
+        r, c = draw(st.sampled_from(sorted(cards)))
+        dr, dc = draw(st.sampled_from([(-1, 0), (1, 0), (0, -1), (0, 1)]))
+        pos = (r + dr, c + dc)
+        if pos not in cards and fits(list(cards) + [pos]):
+            cards[pos] = "b"
+    if draw(st.booleans()):
+        pos = (draw(st.integers(-ROWS, 2 * ROWS)), draw(st.integers(-COLS, 2 * COLS)))
+        if pos not in cards and fits(list(cards) + [pos]):
+            cards[pos] = "c"
+    return rt.normalised(rt.Board("g", ROWS, COLS, True, cards))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.one_of(floating(), grown()))
+def test_a_lone_card_is_one_not_connected_side_by_side_to_the_first(board):
+    cards = set(board.cards)
+    start = min(cards)
+    seen, todo = {start}, [start]
+    while todo:
+        r, c = todo.pop()
+        for q in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+            if q in cards and q not in seen:
+                seen.add(q)
+                todo.append(q)
+    lone = rt.lone_card(board)
+    assert (lone is None) == (seen == cards)
+    assert lone is None or lone in cards - seen

@@ -188,3 +188,26 @@ def test_a_game_of_one_era_is_allowed():
     assert st.checkpoints.get("era") == 1
     with pytest.raises(RulesError, match="a game has at least one Era, not 0"):
         darwin_program(eras=0)
+
+
+def test_an_event_that_brings_a_biome_puts_it_in_play_at_the_biome_change():
+    """DC-EVENT-DESERT-01, DC-EVENT-ICEAGE-01, DC-EVENT-MOUNTAIN-01: Desertification, Ice
+    age and Mountain formation bring their biome (chosen from the Biome stack or the
+    discard pile) into play in the coming Biome Change, in place of a randomly drawn one.
+    Checked at the start of each Era such an event opens, in seeded games where no such
+    biome was in play before."""
+    it = Interpreter(darwin_program())
+    brings = ("desertification", "ice_age", "mountain_formation")
+    seen: list = []
+    before: dict = {}
+
+    def watch(st, where):
+        if where.startswith("transition"):
+            before["biomes"] = {it.call("biome_at", c, state=st) for c in st.shared["in_play"]}
+        elif where.startswith("era:") and st.shared["current_event"] in brings:
+            wanted = set(it.call("event_biomes", st.shared["current_event"], state=st))
+            if not wanted & before["biomes"]:
+                seen.append(bool(wanted & {st.per["biome_card"][c] for c in st.shared["in_play"]}))
+    for seed in (1, 2):
+        it.play("standard", 4, seed, watchers=[watch])
+    assert len(seen) >= 2 and all(seen)

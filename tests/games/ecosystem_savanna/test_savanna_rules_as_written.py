@@ -23,3 +23,21 @@ def test_a_cheetah_reading_whole_diagonal_lines_sees_along_all_four_of_them():
     assert score(lines, board).steps["cheetah"] == 3 * 6
     _, neighbours = savanna()
     assert score(neighbours, board).steps["cheetah"] == 3 * 4
+
+
+def test_a_vulture_counts_the_carcasses_below_it_in_its_column():
+    """ES-SCORE-VULTURE-01 (reading vulture_range = column, ES-AMB-06): a vulture scores 4
+    for each face-down card below it in its column, at any distance; one to its side does
+    not count. The cheetahs turn the gazelles they see on their diagonals face down."""
+    board = """
+        V . G . .
+        . C . . .
+        G C . . .
+        G . . . .
+    """
+    _, interp = savanna()
+    scored = score(interp, board)
+    assert scored.steps["cheetah"] == 3 * 3
+    assert scored.steps["vulture"] == 4 * 2
+    _, just_below = savanna(vulture_range="just_below")
+    assert score(just_below, board).steps["vulture"] == 0
