@@ -211,3 +211,35 @@ def test_an_event_that_brings_a_biome_puts_it_in_play_at_the_biome_change():
     for seed in (1, 2):
         it.play("standard", 4, seed, watchers=[watch])
     assert len(seen) >= 2 and all(seen)
+
+
+@pytest.mark.parametrize("column", ["plants", "meat"])
+def test_a_biome_table_with_a_negative_food_supply_is_refused(tmp_path, column):
+    """DC-CARD-05: a biome's food supply is a count of chips: a player's own biome table with
+    a negative number of plants, or of meat (the other column as printed), is refused."""
+    import csv                                              # (this test's table only)
+    from rulewright.compiler import load
+    from rulewright.compiler.diagnostics import RulesError
+    from helpers import ROOT
+    with open(ROOT / "spec" / "darwins_choice" / "biomes.csv", newline="", encoding="utf-8") as f:
+        rows = list(csv.reader(f))
+    rows[1][rows[0].index(column)] = "-1"
+    own = tmp_path / "my_biomes.csv"
+    with open(own, "w", newline="", encoding="utf-8") as f:
+        csv.writer(f).writerows(rows)
+    with pytest.raises(RulesError, match="a food supply is a count of chips"):
+        load(ROOT / "spec" / "darwins_choice", tables={"biome": str(own)})
+
+
+def test_with_standing_distribution_off_an_arriving_species_takes_only_the_free_food():
+    """DC-AMB-04 / DC-NUTR-20, reading standing_distribution = false: a species that
+    arrives in a biome takes only the plants no species holds. On a Hill country (6
+    plants) a resident holding 4 leaves 2 for a newcomer that needs 3; one holding all 6
+    leaves none."""
+    it = Interpreter(darwin_program(standing_distribution="false"))
+    for held, free in ((4, 2), (6, 0)):
+        st = table(it, [{"cards": ZB}, {"cards": ZB}])
+        resident, newcomer = st.shared["world"]
+        world = (resident._replace(f_plants=held), newcomer)
+        assert it.call("free_plants", "africa", world, state=st) == free
+        assert it.call("arrived", newcomer, world, state=st).f_plants == min(3, free)
