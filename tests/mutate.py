@@ -232,12 +232,14 @@ def _engine_candidates(path: Path) -> list[Mutant]:
             for new in {int(v) + 1, int(v) - 1} - {-1}:
                 out.append(Mutant(rel, line, col, v, str(new), "constant", "engine"))
         elif tok.type == tokenize.STRING and path.name == "operators.py" and "compiler" in rel \
-                and tokens[n - 1].string == "," and "{" in v:
+                and tokens[n - 1].string == "," and "{" in v and tok.line.startswith(("op(", "agg(")) \
+                and not v.lower().startswith(("f", "rf", "fr")):
             # an operator's meaning: its template's (the one string with places, "{0}") comparisons and min/max
             for m in re.finditer(r"<=|>=|==|!=|<|>|\bmin\b|\bmax\b|\band\b|\bor\b", v):
                 old = m.group(0)
                 new = COMPARISONS.get(old) or LOGIC.get(old) or {"min": "max", "max": "min"}[old]
-                out.append(Mutant(rel, line, col + m.start(), old, new, "comparison", "engine"))
+                out.append(Mutant(rel, line, col + m.start(), old, new, "logic" if old in LOGIC else "comparison",
+                                  "engine"))
     return out
 
 
