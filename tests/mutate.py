@@ -66,7 +66,8 @@ TESTS = {
     "spec/darwins_choice": ["tests/games/darwins_choice", "tests/games/test_worked_examples.py"],
     "spec/ecosystem_savanna": ["tests/games/ecosystem_savanna", "tests/games/test_worked_examples.py",
                                "tests/games/darwins_choice/test_readings_combine.py"],
-    "compiler/semantics": ["tests/semantics", "tests/interpret", "tests/games/ecosystem_savanna"],
+    "compiler/semantics": ["tests/semantics", "tests/interpret", "tests/resolve", "tests/bad",
+                           "tests/games/ecosystem_savanna"],
     "solver/encode": ["tests/semantics/test_agreement.py", "tests/semantics/test_operators.py", "tests/solver"],
 }
 TEST_TIMEOUT = 900          # seconds: a mutant that makes the tests hang is caught by the clock
