@@ -299,6 +299,19 @@ def mutated(text: str, m: Mutant) -> str:
     return "\n".join(lines)
 
 
+def relocated(m: Mutant, near: int = 8) -> Mutant | None:
+    """An earlier run's mutant where its text is now (lines added above it move it); None
+    when no line near it still holds that text at that column."""
+    lines = (ROOT / m.path).read_text(encoding="utf-8").split("\n")
+    first = m.old.split("\n")[0]
+    for delta in sorted(range(-near, near + 1), key=abs):
+        i = m.line - 1 + delta
+        if 0 <= i < len(lines) and lines[i][m.col:m.col + len(first)] == first:
+            if "\n" not in m.old or "\n".join(lines[i:i + 2]) == m.old:
+                return Mutant(m.path, i + 1, m.col, m.old, m.new, m.kind, m.part)
+    return None
+
+
 def apply(m: Mutant) -> str:
     """Write the mutant into its file (kept first in ``BACKUP``); the text before it is returned."""
     path = ROOT / m.path
@@ -446,7 +459,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.again:
         earlier = json.loads(Path(args.again).read_text(encoding="utf-8"))["mutants"]
         fields = ("path", "line", "col", "old", "new", "kind", "part")
-        pool = [Mutant(**{k: m[k] for k in fields}) for m in earlier if not m["caught"]]
+        pool = [found for m in earlier if not m["caught"]
+                if (found := relocated(Mutant(**{k: m[k] for k in fields}))) is not None]
+        gone = sum(1 for m in earlier if not m["caught"]) - len(pool)
+        if gone:
+            print(f"{gone} of the earlier survivors' lines are no longer in their files (rewritten): left out",
+                  flush=True)
         args.mutants = len(pool)
     else:
         pool = sample(args.only, args.seed)
