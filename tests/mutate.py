@@ -306,9 +306,9 @@ def relocated(m: Mutant, near: int = 8) -> Mutant | None:
     first = m.old.split("\n")[0]
     for delta in sorted(range(-near, near + 1), key=abs):
         i = m.line - 1 + delta
-        if 0 <= i < len(lines) and lines[i][m.col:m.col + len(first)] == first:
-            if "\n" not in m.old or "\n".join(lines[i:i + 2]) == m.old:
-                return Mutant(m.path, i + 1, m.col, m.old, m.new, m.kind, m.part)
+        if 0 <= i < len(lines) and ("\n".join(lines[i:i + 2]) == m.old if "\n" in m.old   # (two lines swapped)
+                                    else lines[i][m.col:m.col + len(first)] == first):
+            return Mutant(m.path, i + 1, m.col, m.old, m.new, m.kind, m.part)
     return None
 
 
