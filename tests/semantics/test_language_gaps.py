@@ -9,7 +9,6 @@ import pytest
 from rulewright.compiler import load
 from rulewright.compiler.diagnostics import RulesError
 from rulewright.compiler.interpret import interpreter_for
-from rulewright.compiler.semantics import runtime as rt
 from rulewright.solver.queries import run_query
 from helpers import spec
 
