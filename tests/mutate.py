@@ -278,9 +278,11 @@ def sample(only: str | None, seed: int) -> list[Mutant]:
     rng.shuffle(rules)
     rng.shuffle(engine)
     out: list[Mutant] = []
+    taken = 0               # of the rules
     while rules or engine:
-        take_rules = rules and (not engine or sum(m.part == "rules" for m in out) < RULES_SHARE * (len(out) + 1))
+        take_rules = rules and (not engine or taken < RULES_SHARE * (len(out) + 1))
         out.append((rules if take_rules else engine).pop(0))
+        taken += bool(take_rules)
     return out
 
 

@@ -172,7 +172,7 @@ class Expressions:
             args = [self.encode(a, env) for a in e.args]
         operator = OPERATORS[op]
         for a in args:
-            if isinstance(a, Sym) or (type(a) is tuple and is_symbolic(a)):    # (a tuple of symbolic items)
+            if isinstance(a, Sym) or (type(a) is tuple and self.symbolic_tuple(a)):   # (a tuple of symbolic items)
                 break
         else:
             if e.op == "first" and not rt.as_tuple(args[0]):
