@@ -32,10 +32,13 @@ class Live:
     or finished (``finished``; ``state.reports``, ``state.stopped``)."""
 
     def __init__(self, interp, mode: str, players: int, seed: int, outside=None,
-                 agent_factory: Callable | None = None):
+                 agent_factory: Callable | None = None, forward: list | None = None,
+                 replay: list[dict] | None = None):
         """``outside``: the names of the seats played from outside (the first player by
         default); the others are played by ``agent_factory(seat, seed)`` (random agents
-        seeded as ``Interpreter.play``'s by default)."""
+        seeded as ``Interpreter.play``'s by default). ``forward``: a history of choices (of
+        another game of the same seed) the game is rolled forward along first: the same
+        game up to there (an undo takes back the choices after it)."""
         self.interp = interp
         self.mode = interp.program.modes[mode]
         seats = interp.seats_for(self.mode, players)
@@ -47,9 +50,10 @@ class Live:
                              + ", ".join(s.name for s in seats if s.kind == "player"))
         factory = agent_factory or (lambda seat, s: RandomAgent(s * 1_000_003 + seat.index))
         agents = {s.index: factory(s, seed) for s in seats if s.kind == "player" and s.name not in outside}
-        self._begin(seats, seed, agents, frozenset(s.index for s in seats if s.name in outside), None)
+        self._begin(seats, seed, agents, frozenset(s.index for s in seats if s.name in outside),
+                    list(forward) if forward else None, replay=replay)
 
-    def _begin(self, seats, seed, agents, outside, forward, ready=None) -> None:
+    def _begin(self, seats, seed, agents, outside, forward, ready=None, replay=None) -> None:
         """A new game rolled forward along ``forward`` (a history of choices), to the choice
         after it (whose options are ``ready`` when they are already made)."""
         interp = self.interp
@@ -58,6 +62,7 @@ class Live:
         st.outside = outside
         st.forward = forward
         st.ready = ready
+        st.replay = list(replay) if replay else None
         self.state: GameState = st
         named = {s.name: s for s in seats}
         self._gen = interp.ns[mname(self.mode.name)](*[named[s.name] for s in self.mode.seats if s.name])

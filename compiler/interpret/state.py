@@ -180,6 +180,8 @@ class GameState:
             if self.forwarded < len(self.forward):
                 return self._rolled_forward(name, chooser, options, span)
             self.forward = None
+        if self.replay is not None and self.outside and self.replayed >= len(self.replay):
+            self.replay = None          # a saved game played from outside: its history is made again
         outside = self.outside and chooser is not None and chooser != "random" and chooser.index in self.outside \
             and self.replay is None
         if self.ready is not None:

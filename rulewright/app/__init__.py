@@ -1,6 +1,7 @@
 """The application: each job rulewright does, once, with explicit parameters; the
-command line (``rulewright/cli``) and the Python API (``rulewright/api.py``) are faces
-over it, and neither holds a job of its own.
+command line (``rulewright/cli``), the Python API (``rulewright/api.py``) and the
+workbench in the browser (``rulewright/web``) are faces over it, and none holds a job of
+its own.
 
 In:  what a user asks for, as values (a spec, its settings, tables and variants; a state
      file; grids), and the ``Spelling`` of the face they work through.
@@ -21,4 +22,10 @@ Out: programs, positions, scores and query inputs, or a ``RulesError`` that name
     documenting.py  the rules pages of specs in each language, and the house rules' effects
     option_values.py  what each option of a seat's choice is worth, from the playing query
     faces.py     how each face spells what the user gave
+    seat_screen.py  what a person at a seat is shown: the question in words, the status,
+                 the news, the options grouped (the terminal and the workbench alike)
+    table.py     a game at a table: people's seats played one choice at a time, bots at the
+                 others, each person shown only their seat's view; undo, save, load
+    drafting.py  house rules written in the workbench: checked as typed, compared with their
+                 base, saved into the workspace
 """

@@ -29,7 +29,7 @@ from rulewright.compiler.play.script import Scripted
 from rulewright.compiler.semantics import render, runtime as rt
 from rulewright.compiler.types import SeatT
 
-from rulewright.cli import seat_screen as screen
+from rulewright.app import seat_screen as screen
 from rulewright.app.option_values import cells, option_values
 
 HELP = ("type the number of an option (a cell: its letter); ? a suggestion (--suggest: whose), l NAME look a card up, "

@@ -261,6 +261,28 @@ def build_parser() -> argparse.ArgumentParser:
     json_option(tn, "print the ratings, the shares of wins and who finished ahead of whom, with their "
                     "intervals, and every game, as JSON (docs/json.md)")
     common(tn)
+    sv = new_command("serve", "serve", "the workbench in the browser: write, check, verify, study and play a "
+                     "house rule",
+                     ("rulewright serve", "rulewright serve house_rules/savanna_rhinos --workspace my-rules",
+                      "rulewright serve spec/house_rules/savanna_oasis.rules --port 8800"),
+                     "The workbench: a local web page where a house rule is written (checked as it is typed, "
+                     "with what it changes beside it), verified, studied and played against bots, each person "
+                     "seeing only their seat (docs/workbench.md). It binds to 127.0.0.1 unless --host says "
+                     "otherwise; Ctrl-C stops it.")
+    sv.add_argument("specs", nargs="*", metavar="SPEC",
+                    help="what to open first: a shipped name (rulewright list) or a house rule file (its folder "
+                         "becomes the workspace unless --workspace is given)")
+    sv.add_argument("--workspace", metavar="FOLDER",
+                    help="the folder house rules are saved into and opened from (default: the current folder); "
+                         "the workbench writes nowhere else")
+    sv.add_argument("--port", type=_whole("a port number from 0 to 65535"), default=8765,
+                    help="the port (default 8765; 0: any free port)")
+    sv.add_argument("--host", default="127.0.0.1",
+                    help="the address to listen on (default 127.0.0.1: this machine only; another address lets "
+                         "other machines use the workbench and its files: a warning says so)")
+    sv.add_argument("--no-browser", action="store_true", help="do not open a browser (the address is printed)")
+    sv.add_argument("--root", action="append", metavar="FOLDER",
+                    help="a folder the house rules may also read from (tables, files they extend; repeatable)")
     sd = new_command("study", "study", "a balance study: many games of a house rule and its base game, "
                      "the figures side by side with their 99%% intervals, the effects and the rules behind them, "
                      "and a report",

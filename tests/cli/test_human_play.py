@@ -14,7 +14,7 @@ from helpers import ROOT
 
 from rulewright.api import load
 from rulewright.compiler.interpret import RandomAgent
-from rulewright.cli import seat_screen as screen
+from rulewright.app import seat_screen as screen
 from rulewright.cli.human import Table
 from rulewright.compiler.play import script as scripted
 from rulewright.compiler.semantics import runtime as rt

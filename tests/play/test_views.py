@@ -11,7 +11,7 @@ import pytest
 from helpers import ROOT, run_command
 
 from rulewright.api import load
-from rulewright.cli import seat_screen as screen
+from rulewright.app import seat_screen as screen
 from rulewright.compiler.interpret.seeing import Knowledge
 from rulewright.compiler.play import views
 from rulewright.compiler.semantics.render import jsonable

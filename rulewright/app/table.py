@@ -1,0 +1,201 @@
+"""A game at a table: seats played by people (one choice at a time, from outside the
+game) and by bots, each person shown only what their seat may see. The job under the
+workbench's table (``rulewright serve``); the terminal's human seat (``cli/human.py``)
+shows the same things with the same words (``seat_screen``).
+
+In:  a program, its spec's name, the number of players (or a mode), a seed, who plays
+     each seat (``human`` or a bot as the command line writes it: ``greedy``,
+     ``mcts:time=0.5``...), the language of the words; then a person's choice (the
+     number of an option they were shown), an undo, a save.
+Out: ``Sitting``: ``seen_by(seat)``, what one seat is shown (the position as that seat
+     may know it, the news, the question and the options when it is that seat's turn,
+     the result at the end), as JSON; ``choose``, ``undo``, ``save``. Nothing a seat is
+     sent holds what the rules hide from it (``tests/web/test_secrecy.py`` reads every
+     payload of whole games).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from rulewright.app import playing, seat_screen as screen
+from rulewright.compiler.diagnostics import BadInputError
+from rulewright.compiler.interpret import interpreter_for
+from rulewright.compiler.interpret.live import Live
+from rulewright.compiler.play import resume, views
+from rulewright.compiler.semantics import render, runtime as rt
+
+WEB_WORDS = playing.Words("bot", "seats", "seat", "query", "query input", "position", "mode", "players", "stop at")
+
+
+def seats_of(program, spec: str, players: int | None = None, mode: str | None = None) -> dict[str, Any]:
+    """The players' seats of the mode for ``players`` (the fewest by default): what a table
+    is set up with."""
+    m = playing.pick_mode(program, spec, mode, players, WEB_WORDS, need_players=False) if players is None else \
+        playing.pick_mode(program, spec, mode, players, WEB_WORDS)
+    n = players if players is not None else m.min_players
+    seats = [s for s in interpreter_for(program).seats_for(m, n) if s.kind == "player"]
+    return {"game": program.title, "mode": m.title or m.name, "players": n, "least": m.min_players,
+            "most": m.max_players, "seats": [{"name": s.name, "title": s.title} for s in seats],
+            "bots": [k for k in playing.AGENT_KINDS if k != "human"]}
+
+
+class Sitting:
+    """One game in progress at a table. ``kinds``: seat name -> ``human`` or a bot."""
+
+    def __init__(self, program, spec: str, *, players: int | None = None, mode: str | None = None, seed: int = 1,
+                 kinds: dict[str, str] | None = None, lang: str = "en", replay: list[dict] | None = None):
+        self.program, self.spec, self.seed = program, spec, seed
+        m = playing.pick_mode(program, spec, mode, players, WEB_WORDS)
+        self.players = players if players is not None else m.min_players
+        if not m.min_players <= self.players <= m.max_players:
+            raise BadInputError(f"{program.title} ({m.title or m.name}) is for {m.min_players} to "
+                                f"{m.max_players} players, not {self.players}")
+        self.mode = m.name
+        self.interp = interpreter_for(program)
+        seats = self.interp.seats_for(m, self.players)
+        self.seats = [s for s in seats if s.kind == "player"]
+        own = dict(kinds or {})
+        if not own:
+            own = {self.seats[0].name: "human"}
+        self.kinds = playing.seat_agents(seats, playing.Seating(own=own), WEB_WORDS, human_allowed=True)
+        self.humans = tuple(n for n, k in self.kinds.items() if k == "human")
+        if not self.humans:
+            raise BadInputError("a table needs a seat played by a person (human): with bots only, "
+                                "watch a game with 'play' or many with 'simulate'")
+        self.words = screen.Words(program, lang)
+        bots = {n: k for n, k in self.kinds.items() if k != "human"}
+        self._factory = playing.agent_factory(program, bots, playing.Seating(), WEB_WORDS)
+        self.live = self._new(None, replay)
+
+    @classmethod
+    def saved(cls, program, spec: str, path: str, *, kinds: dict[str, str] | None = None,
+              lang: str = "en") -> "Sitting":
+        """The game of a state file saved at a table (or by ``play --save-state``) going on
+        at the same choice: its history made again from its seed, each choice checked."""
+        from rulewright.app.opening import Request, open_position       # (state files: read when one is loaded)
+        warned: list[str] = []
+        opened = open_position(Request(spec), path, program, warn=warned.append)
+        begin = resume.start(opened.state, opened.doc, path, opened.text)
+        if not begin.saved or begin.base is not None:
+            raise BadInputError(f"{path}: a position written by hand, or a game begun from one, goes on at the "
+                                "command line (rulewright play --from); a table goes on from a game saved at a "
+                                "table or by play --save-state")
+        position = opened.state
+        mode = opened.program.modes[position.mode]
+        fixed = sum(1 for s in mode.seats if s.name is not None and s.kind == "player")
+        players = sum(1 for s in position.seats if s.kind == "player") - fixed
+        return cls(opened.program, spec, players=players, mode=mode.name, seed=begin.seed, kinds=kinds,
+                   lang=lang, replay=begin.history)
+
+    # ------------------------------------------------------------ the game
+    def _new(self, forward: list | None, replay: list[dict] | None = None) -> Live:
+        return Live(self.interp, self.mode, self.players, self.seed, outside=self.humans,
+                    agent_factory=self._factory, forward=forward, replay=replay)
+
+    @property
+    def state(self):
+        return self.live.state
+
+    @property
+    def turn(self) -> str | None:
+        """The seat whose choice is asked now (None when the game is over)."""
+        return self.live.seat
+
+    def choose(self, seat: str, index: int) -> None:
+        """The person at ``seat`` picks the option numbered ``index`` of those shown."""
+        if self.live.finished:
+            raise BadInputError("the game is over: there is nothing to choose")
+        if seat != self.live.seat:
+            raise BadInputError(f"it is not {self._title(seat)}'s turn but {self._title(self.live.seat)}'s")
+        groups = screen.grouped(self.live.options)
+        if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(groups):
+            raise BadInputError(f"there is no option {index!r}: the options are numbered 0 to {len(groups) - 1}")
+        self.live.apply(groups[index][0])
+
+    def undo(self, seat: str) -> bool:
+        """The person at ``seat`` takes back their last choice: the game again from the seed
+        with the choices before it (the bots choose again after it). False when that seat
+        has made no choice."""
+        chooses = [e for e in self.state.log if e.kind == "choose"]      # (one for each entry of the history)
+        mine = [i for i, e in enumerate(chooses) if e.seat == seat]
+        if not mine:
+            return False
+        self.live = self._new(self.state.history[:mine[-1]])
+        return True
+
+    def can_undo(self, seat: str) -> bool:
+        return any(e.kind == "choose" and e.seat == seat for e in self.state.log)
+
+    def save_text(self) -> str:
+        """The game as a state file (``play --from`` and the table's load go on from it)."""
+        return resume.position_text(self.state)
+
+    # ------------------------------------------------------------ what a seat is shown
+    def _cells(self, seat: str) -> list:
+        """The cells offered to ``seat`` now (a placement), else none."""
+        if self.live.finished or self.turn != seat:
+            return []
+        options = self.live.options
+        return options if options and all(screen._is_cell(o) for o in options) else []
+
+    def _title(self, name: str | None) -> str:
+        return next((s.title for s in self.seats if s.name == name), name or "nobody")
+
+    def seen_by(self, seat: str) -> dict[str, Any]:
+        """What the person at ``seat`` is shown: only what that seat may know."""
+        me = next((s for s in self.seats if s.name == seat), None)
+        if me is None or seat not in self.humans:
+            raise BadInputError(f"no seat {seat!r} is played by a person at this table")
+        st = self.state
+        out: dict[str, Any] = {
+            "game": self.program.title, "seat": seat, "title": me.title, "seed": self.seed,
+            "seats": [{"name": s.name, "title": s.title, "plays": self.kinds[s.name]} for s in self.seats],
+            "turn": self.turn, "turn_title": self._title(self.turn) if self.turn else None,
+            "finished": self.live.finished, "can_undo": self.can_undo(seat),
+            "position": views.show_view(st, seat, header=False),
+            "boards": [_board(name, b, self._cells(seat)) for name, b in screen.own_boards(st, me)],
+            "news": screen.news(st, 0, me)[-40:],
+            "status": screen.status(st, me) if not self.live.finished else "",
+        }
+        if self.live.finished:
+            out["result"] = _result(st)
+            if st.stopped:
+                out["result"].insert(0, st.stopped)
+            return out
+        if self.turn != seat:
+            return out
+        asked = self.live.asked
+        st.refusals = asked.refusals
+        place = self.words.place(asked.name, st)
+        context = self.words.context(place)
+        out["question"] = (context + ": " if context else "") + self.words.question(place, asked.name)
+        out["label"] = self.words.label(place, asked.name, self.live.options)
+        groups = screen.grouped(self.live.options)
+        out["options"] = [{"index": i, "text": screen.option_text(o, n, self.words),
+                           **({"cell": list(o)} if screen._is_cell(o) else {})} for i, (o, n) in enumerate(groups)]
+        return out
+
+
+def _board(name: str, board: rt.Board, offered: list) -> dict:
+    """A seat's own board as rows of card names (None: empty), with its first row and
+    column: the frame of its cards and of the cells ``offered`` (a fixed board: all of it)."""
+    cells = list(board.cards) + list(offered)
+    if not getattr(board, "floating", False) and getattr(board, "rows", None):
+        cells += [(0, 0), (board.rows - 1, board.cols - 1)]
+    if not cells:
+        return {"name": render.words(name), "top": 0, "left": 0, "rows": []}
+    r0, r1 = min(r for r, _ in cells), max(r for r, _ in cells)
+    c0, c1 = min(c for _, c in cells), max(c for _, c in cells)
+    rows = [[board.cards.get((r, c)) for c in range(c0, c1 + 1)] for r in range(r0, r1 + 1)]
+    return {"name": render.words(name), "top": r0, "left": c0, "rows": rows}
+
+
+def _result(st) -> list[str]:
+    """The game's end in words: what the mode reports, each seat's result and the winners."""
+    out = []
+    for name, value in st.reports.items():
+        out.append(f"{render.words(name).capitalize()}: {render.text(value)}")
+    return out or ["The game is over."]
+
+
+__all__ = ["Sitting", "WEB_WORDS", "seats_of"]
