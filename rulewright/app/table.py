@@ -65,6 +65,7 @@ class Sitting:
         self.words = screen.Words(program, lang)
         bots = {n: k for n, k in self.kinds.items() if k != "human"}
         self._factory = playing.agent_factory(program, bots, playing.Seating(), WEB_WORDS)
+        self._suggesters: dict[str, dict] = {}
         self.live = self._new(None, replay)
 
     @classmethod
@@ -125,6 +126,30 @@ class Sitting:
 
     def can_undo(self, seat: str) -> bool:
         return any(e.kind == "choose" and e.seat == seat for e in self.state.log)
+
+    def suggest(self, seat: str, bot: str | None = None) -> dict[str, Any]:
+        """A suggestion for the person at ``seat`` on their turn, with its reasons: the
+        playing query's plan (``app.suggesting``), or what ``bot`` would choose."""
+        if self.live.finished or seat != self.turn:
+            raise BadInputError("a suggestion is for the seat whose turn it is")
+        key = bot or "solver"
+        if key not in self._suggesters.setdefault(seat, {}):
+            from rulewright.app.bots import bot_named           # (the bots: loaded when one suggests)
+            from rulewright.app.suggesting import Suggester
+            made = None if key == "solver" else bot_named(key, "suggest", kinds=("greedy", "mcts"))
+            query = playing.playing_query(self.program, playing.Seating(), WEB_WORDS, required=False)
+            self._suggesters[seat][key] = Suggester(self.program, query, {}, bot=made, time_limit=10.0,
+                                                    words=self.words)
+        asked = self.live.asked
+        st = self.state
+        st.refusals = asked.refusals
+        found = self._suggesters[seat][key].suggest(asked.name, self.live.options, st, asked.seat)
+        if not found.found:
+            return {"found": False, "why_not": found.why_not}
+        groups = screen.grouped(self.live.options)
+        index = next(i for i, (o, _) in enumerate(groups) if o == found.value and type(o) is type(found.value))
+        return {"found": True, "index": index, "text": screen.option_text(found.value, 1, self.words),
+                "how": found.how, "lines": [line[2:] if line.startswith("  ") else line for line in found.lines]}
 
     def save_text(self) -> str:
         """The game as a state file (``play --from`` and the table's load go on from it)."""

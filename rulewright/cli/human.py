@@ -22,15 +22,13 @@ import re
 import sys
 
 from rulewright.compiler.diagnostics import RulesError
-from rulewright.compiler.interpret import interpreter_for
-from rulewright.compiler.ir import Play, statements
 from rulewright.compiler.play import resume
 from rulewright.compiler.play.script import Scripted
 from rulewright.compiler.semantics import render, runtime as rt
-from rulewright.compiler.types import SeatT
 
 from rulewright.app import seat_screen as screen
 from rulewright.app.option_values import cells, option_values
+from rulewright.app.suggesting import Suggester
 
 HELP = ("type the number of an option (a cell: its letter); ? a suggestion (--suggest: whose), l NAME look a card up, "
         "u undo your last choice, p the whole position, s save and quit, q quit")
@@ -128,7 +126,8 @@ class HumanAgent:
         self.seat = seat
         self.query = query
         self.inputs = inputs
-        self.plan: dict | None = None       # the last answer of the playing query, while it holds
+        self.suggester = Suggester(table.program, query, inputs, bot=table.suggester,
+                                   time_limit=table.args.agent_time_limit, words=table.words, say=table.say)
 
     # ------------------------------------------------------------ a choice
     def choose(self, name, options, state, seat):
@@ -237,128 +236,15 @@ class HumanAgent:
     # ------------------------------------------------------------ the suggestion
     def _suggestion(self, name, options, state, seat, menu) -> str:
         """The suggestion of the bot ``--suggest`` names (the playing query's by default),
-        in words; never an error out of the game."""
-        bot = self.table.suggester
-        if bot is not None:
-            return self._bot_suggestion(bot, name, options, state, seat, menu)
-        if self.query is None:
-            return "no suggestion here: the spec has no playing query (a query with 'play' statements) to ask"
-        query = self.query.replace("_", "-")
-        q = self.table.program.queries[self.query]
-        planned = list(dict.fromkeys(st.name for st in statements(q.body) if isinstance(st, Play)))
-        if name not in planned:
-            return f"no suggestion here: {query}, the playing query, does not plan this choice"
-        try:
-            plan = self._plan(name, state, seat)
-        except RulesError as exc:
-            return f"no suggestion here: {exc.diagnostics[0].message}"
-        except Exception as exc:        # noqa: BLE001 (a suggestion never ends a game: said, and the game goes on)
-            return f"no suggestion here: {query} could not be answered ({type(exc).__name__}: {exc})"
-        if isinstance(plan, str):
-            return plan
-        plays, status, objective = plan["plays"], plan["status"], plan["objective"]
-        if name not in plays:
-            later = ", ".join(f"{render.words(n)} {v}" for n, v in self._values(plays, state, seat, skip=name))
-            return (f"no suggestion here: the best plan of {query} does not come to {render.words(name)}"
-                    + (f" (it plays {later})" if later else ""))
-        expr, env = plays[name]
-        try:
-            value = interpreter_for(self.table.program).evaluate(expr, env, state=state)
-        except Exception as exc:        # noqa: BLE001 (as above)
-            message = exc.diagnostics[0].message if isinstance(exc, RulesError) else str(exc)
-            return f"no suggestion here: the plan's {render.words(name)} cannot be worked out ({message})"
-        key = menu.key_of(value)
+        in words (the job: ``app.suggesting``); never an error out of the game."""
+        found = self.suggester.suggest(name, options, state, seat)
+        if not found.found:
+            return found.why_not
+        key = menu.key_of(found.value)
         if key is None:
-            return f"no suggestion here: the plan of {query} plays {render.text(value)}, which is not an option now"
-        proof = "proved best" if status == "OPTIMAL" else "the best found in the time given"
-        why = [f"suggestion: {key}. {screen.option_text(value, 1, self.table.words)} ({proof}; {query}: {objective})"]
-        for n, v, _ in plan["reports"]:
-            why += ["  " + line for line in render.block(n, v)]
-        later = [f"{render.words(n)} {v}" for n, v in self._values(plays, state, seat, skip=name)]
-        if later:
-            why.append("  then: " + ", ".join(later))
-        return "\n".join(why)
-
-    def _bot_suggestion(self, bot, name, options, state, seat, menu) -> str:
-        """What a bot would choose here (``--suggest greedy``, ``mcts:time=2``), in words."""
-        from rulewright.app.bots import make_agent     # (the bots: loaded when one suggests)
-        agent = make_agent(bot, len(state.history))
-        try:
-            value = agent.choose(name, options, state, seat)
-        except Exception as exc:        # noqa: BLE001 (a suggestion never ends a game: said, and the game goes on)
-            message = exc.diagnostics[0].message if isinstance(exc, RulesError) else f"{type(exc).__name__}: {exc}"
-            return f"no suggestion here: {bot.text} could not choose ({message})"
-        if getattr(agent, "blind", 0):
-            return f"no suggestion here: {bot.text} cannot look ahead from this position (it would choose at random)"
-        key = menu.key_of(value)
-        if key is None:
-            return f"no suggestion here: {bot.text} chose {render.text(value)}, which is not an option now"
-        how = ("the only option" if len(options) == 1 else f"{agent.ran} iterations of its search"
-               if bot.kind == "mcts" else "after it you stand highest by the spec's estimate")
-        return f"suggestion: {key}. {screen.option_text(value, 1, self.table.words)} ({bot.text}: {how})"
-
-    def _plan(self, name, state, seat):
-        """The plan of the playing query for this moment: the last one while the game is at
-        the same checkpoint and this seat has followed it, else the query asked again (a
-        string: why there is none)."""
-        passed = sum(state.checkpoints.values())
-        if self.plan is not None and self.plan["passed"] == passed and name in self.plan["plays"] \
-                and self._followed(state, seat):
-            return self.plan
-        from rulewright.solver.queries import run_query   # (OR-Tools loads only when asked)
-        inputs = dict(self.inputs)
-        seat_input = next((n for n, t, _ in self.table.program.queries[self.query].inputs
-                           if isinstance(t, SeatT)), None)
-        if seat_input:
-            inputs[seat_input] = seat
-        limit = self.table.args.agent_time_limit
-        self.table.say(f"(asking {self.query.replace('_', '-')}...)")
-        answer = run_query(self.table.program, self.query, inputs, time_limit=limit, workers=1, state=state,
-                           reasons=False)
-        query = self.query.replace("_", "-")
-        if answer.status == "INFEASIBLE":
-            self.plan = None
-            return f"no suggestion here: no legal move satisfies the requirements of {query} now"
-        if answer.status not in ("OPTIMAL", "FEASIBLE"):
-            self.plan = None
-            if answer.status == "UNKNOWN":
-                return (f"no suggestion here: {query} found no move in the time given ({limit:g} s; "
-                        "--agent-time-limit gives more)")
-            return f"no suggestion here: the solver could not answer {query}"
-        self.plan = {"plays": {n: (expr, env) for n, expr, env in answer.plays}, "status": answer.status,
-                     "objective": _objective(answer), "reports": list(answer.reports), "passed": passed,
-                     "at": len(state.log)}
-        return self.plan
-
-    def _followed(self, state, seat) -> bool:
-        """Whether this seat's choices since the plan was made are the plan's."""
-        plays = self.plan["plays"]
-        interp = interpreter_for(self.table.program)
-        for e in state.log[self.plan["at"]:]:
-            if e.kind == "choose" and e.seat == seat.name and e.detail["choice"] in plays:
-                expr, env = plays[e.detail["choice"]]
-                try:
-                    if render.jsonable(interp.evaluate(expr, env, state=state), state=True) != e.detail["value"]:
-                        return False
-                except Exception:       # noqa: BLE001 (a plan that cannot say: not followed)
-                    return False
-        return True
-
-    def _values(self, plays, state, seat, skip: str) -> list[tuple[str, str]]:
-        """The plan's other choices that can be worked out now (a choice the plan does not
-        come to, as the card got by a trade not made, cannot: it is left out)."""
-        interp = interpreter_for(self.table.program)
-        done = {e.detail["choice"] for e in state.log[self.plan["at"]:]
-                if e.kind == "choose" and e.seat == seat.name} if self.plan else set()
-        out = []
-        for n, (e, env) in plays.items():
-            if n == skip or n in done:
-                continue
-            try:
-                out.append((n, screen.option_text(interp.evaluate(e, env, state=state))))
-            except Exception:       # noqa: BLE001 (left out, as said)
-                continue
-        return out
+            return f"no suggestion here: {render.text(found.value)} is not an option now"
+        return "\n".join([f"suggestion: {key}. {screen.option_text(found.value, 1, self.table.words)} ({found.how})",
+                          *found.lines])
 
 
 class _Menu:
@@ -510,10 +396,3 @@ def _not_a_path(path: str) -> str | None:
     if any(0xD800 <= ord(c) <= 0xDFFF for c in path):
         return "the file name is not text this system can write (bytes that are not UTF-8?)"
     return None
-
-
-def _objective(answer) -> str:
-    names = answer.objective_names
-    if isinstance(answer.objective, tuple) and isinstance(names, (list, tuple)):
-        return ", ".join(f"{render.words(str(n))} {v}" for n, v in zip(names, answer.objective))
-    return f"{render.words(str(names)) + ' ' if isinstance(names, str) else ''}{answer.objective}"

@@ -24,6 +24,7 @@ Out: ``make_app``: a Starlette application. Safe by default: requests from anoth
     POST /api/tables {...}                 a game at the table (humans and bots)
     GET  /api/tables/ID/seats/SEAT         what that seat is shown
     POST /api/tables/ID/seats/SEAT/choose {index}, .../undo   the seat's move, its undo
+    POST /api/tables/ID/seats/SEAT/suggest {bot?}  a suggestion with its reasons
     GET  /api/tables/ID/save               the game as a state file (play --from reads it)
     POST /api/tables/ID/save {name}        the same, written to WORKSPACE/NAME.json
     POST /api/tables/load {game|state, seats, ...}  a saved game going on at the table
@@ -275,6 +276,14 @@ def make_app(workspace: str | Path, specs: tuple[str, ...] = (), hosts: tuple[st
             return t.seen_by(seat)
         return JSONResponse(await run_in_threadpool(wb.locked, undone))
 
+    async def seat_suggest(request):
+        t = _table(request)
+        data = await _body(request)
+        bot = data.get("bot")
+        if bot is not None and not isinstance(bot, str):
+            raise Refused(400, "bot is the name of a bot (greedy, mcts:time=1), or left out for the solver")
+        return JSONResponse(await run_in_threadpool(wb.locked, t.suggest, request.path_params["seat"], bot))
+
     async def table_save(request):
         t = _table(request)
         text = await run_in_threadpool(wb.locked, t.save_text)
@@ -318,6 +327,7 @@ def make_app(workspace: str | Path, specs: tuple[str, ...] = (), hosts: tuple[st
         Route("/api/tables/{table}/seats/{seat}", _handler(seat_view)),
         Route("/api/tables/{table}/seats/{seat}/choose", _handler(seat_choose), methods=["POST"]),
         Route("/api/tables/{table}/seats/{seat}/undo", _handler(seat_undo), methods=["POST"]),
+        Route("/api/tables/{table}/seats/{seat}/suggest", _handler(seat_suggest), methods=["POST"]),
         Route("/api/tables/{table}/save", _handler(table_save)),
         Route("/api/tables/{table}/save", _handler(table_save_here), methods=["POST"]),
         Route("/api/tables/load", _handler(table_load), methods=["POST"]),

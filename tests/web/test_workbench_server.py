@@ -193,6 +193,11 @@ def test_a_game_at_the_table_with_undo_save_and_load(client):
     assert v["can_undo"]
     v = post(client, url + "/undo", {}).json()
     assert v["options"] == first["options"] and v["position"] == first["position"]
+    hint = post(client, url + "/suggest", {}).json()     # the playing query's plan, with its reasons
+    assert hint["found"] and "proved best" in hint["how"] and hint["lines"]
+    assert v["options"][hint["index"]]["text"].startswith(hint["text"])
+    assert post(client, url + "/suggest", {"bot": "greedy"}).json()["found"]
+    assert post(client, url + "/suggest", {"bot": "cheater"}).status_code == 400
     assert post(client, url + "/choose", {"index": 99}).status_code == 400
     assert post(client, url + "/choose", {"index": "0"}).status_code == 400
     assert client.get(f"/api/tables/{t['id']}/seats/p2").status_code == 400      # a bot's seat: not shown

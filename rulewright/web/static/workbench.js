@@ -406,9 +406,12 @@ function render(seat, v) {
   for (const o of v.options || []) {
     if (o.cell) { cells[o.cell.join(",")] = o; continue; }
     const b = el("button", o.text, "option");
+    b.dataset.index = o.index;
     b.addEventListener("click", () => choose(o.index));
     opts.appendChild(b);
   }
+  $("suggestion").hidden = true;
+  $("suggest").disabled = !(v.options && v.options.length);
   const boards = $("boards");
   clear(boards);
   for (const b of v.boards) {
@@ -423,6 +426,7 @@ function render(seat, v) {
         const option = cells[key];
         if (option) {
           const btn = el("button", "here", "cell");
+          btn.dataset.index = option.index;
           btn.title = `place it at row ${r + b.top + 1}, column ${c + b.left + 1}`;
           btn.addEventListener("click", () => choose(option.index));
           td.appendChild(btn);
@@ -437,6 +441,7 @@ function render(seat, v) {
   }
   for (const o of Object.values(cells)) {          // cells outside the drawn boards: buttons
     const b = el("button", o.text, "option");
+    b.dataset.index = o.index;
     b.addEventListener("click", () => choose(o.index));
     opts.appendChild(b);
   }
@@ -455,6 +460,20 @@ async function choose(index) {
     const v = await call(`/api/tables/${state.table.id}/seats/${state.seat}/choose`, { index });
     await show(state.seat, v);
   } catch (e) { showError(e); }
+}
+
+async function suggest() {
+  const box = $("suggestion");
+  box.hidden = false;
+  box.textContent = "thinking…";
+  try {
+    const by = $("suggest-by").value;
+    const r = await call(`/api/tables/${state.table.id}/seats/${state.seat}/suggest`, by ? { bot: by } : {});
+    box.textContent = r.found ? [`Suggested: ${r.text} (${r.how})`, ...r.lines].join("\n") : r.why_not;
+    for (const b of document.querySelectorAll("#options button, #boards button.cell")) {
+      b.classList.toggle("suggested", r.found && Number(b.dataset.index) === r.index);
+    }
+  } catch (e) { box.hidden = true; showError(e); }
 }
 
 async function undo() {
@@ -489,6 +508,7 @@ window.addEventListener("DOMContentLoaded", async () => {
   $("play-start").addEventListener("click", startGame);
   $("undo").addEventListener("click", undo);
   $("play-load").addEventListener("click", loadGame);
+  $("suggest").addEventListener("click", suggest);
   $("save-here").addEventListener("click", saveGame);
   $("pass-ok").addEventListener("click", () => { const [s, v] = state.pending; render(s, v); });
   try {
