@@ -151,6 +151,41 @@ class Sitting:
         return {"found": True, "index": index, "text": screen.option_text(found.value, 1, self.words),
                 "how": found.how, "lines": [line[2:] if line.startswith("  ") else line for line in found.lines]}
 
+    def at(self, seat: str, step: int) -> dict[str, Any]:
+        """A finished game stepped through: the position after its first ``step`` choices
+        (of every seat and of chance), as the person at ``seat`` saw it then; the choice
+        made at that step told only when it was theirs."""
+        me = self._person(seat)
+        if not self.live.finished:
+            raise BadInputError("a game is stepped through once it is over")
+        made = [e for e in self.state.log if e.kind == "choose"]
+        if isinstance(step, bool) or not isinstance(step, int) or not 0 <= step <= len(made):
+            raise BadInputError(f"there is no step {step!r}: the game has steps 0 to {len(made)}")
+        if step == len(made):
+            st = self.state
+        else:           # (every seat played from outside: the game waits at the next choice)
+            st = Live(self.interp, self.mode, self.players, self.seed, outside=tuple(s.name for s in self.seats),
+                      forward=self.state.history[:step]).state
+        nxt = made[step] if step < len(made) else None
+        what, points = screen.scores(st)
+        status = " · ".join(p for p in (screen.section(st), (f"{render.words(what)}: " + ", ".join(
+            f"{s.title}{' (you)' if s == me else ''} {n}" for s, n in points)) if points else "") if p)
+        label = self.words.label(self.words.place(nxt.detail["choice"], None), nxt.detail["choice"], []) \
+            if nxt is not None else ""
+        return {"step": step, "steps": len(made), "position": views.show_view(st, seat, header=False),
+                "boards": [_board(name, b, []) for name, b in screen.own_boards(st, me)],
+                "news": screen.news(st, 0, me)[-40:], "status": status,
+                "next": (f"{me.title} chose {label} {render.text(nxt.detail['value'])}"
+                         if nxt is not None and nxt.seat == seat else
+                         f"{self._title(nxt.seat)} to choose" if nxt is not None and nxt.seat else
+                         "chance draws" if nxt is not None else "")}
+
+    def _person(self, seat: str):
+        me = next((s for s in self.seats if s.name == seat), None)
+        if me is None or seat not in self.humans:
+            raise BadInputError(f"no seat {seat!r} is played by a person at this table")
+        return me
+
     def save_text(self) -> str:
         """The game as a state file (``play --from`` and the table's load go on from it)."""
         return resume.position_text(self.state)
@@ -168,9 +203,7 @@ class Sitting:
 
     def seen_by(self, seat: str) -> dict[str, Any]:
         """What the person at ``seat`` is shown: only what that seat may know."""
-        me = next((s for s in self.seats if s.name == seat), None)
-        if me is None or seat not in self.humans:
-            raise BadInputError(f"no seat {seat!r} is played by a person at this table")
+        me = self._person(seat)
         st = self.state
         out: dict[str, Any] = {
             "game": self.program.title, "seat": seat, "title": me.title, "seed": self.seed,

@@ -21,6 +21,7 @@ from rulewright.compiler.types import BoardT
 from rulewright.cli.common import (UsageError, _blame_settings, _given_settings, _load, _load_state, _pick_mode,
                                    _request, _write)
 from rulewright.app import playing
+from rulewright.app.witnesses import narrative, reports
 from rulewright.app.faces import COMMAND_LINE
 from rulewright.app.opening import same_file as _same_file
 from rulewright.app.scoring import grid_type, score_data, score_grids
@@ -173,20 +174,6 @@ def _stop_label(program, stop_at: str) -> str:
     return f"{name}:{count or 1}"
 
 
-def _narrative(state) -> list[str]:
-    lines: list[str] = []
-    for ev in state.log:
-        if ev.kind != "note":
-            continue
-        name, value = ev.detail["name"], ev.detail["value"]
-        if ev.detail.get("heading"):
-            sep = " " if isinstance(value, int) else ": "
-            lines += ["", f"== {render.words(name).capitalize()}{sep}{render.text(value)} =="]
-        else:
-            lines += render.block(name, value)
-    return lines
-
-
 def _start_of(args):
     """The program and the position of ``--from FILE`` (read under the settings it was
     saved with), as a place to resume from (``app.playing.start_from``)."""
@@ -320,7 +307,7 @@ def cmd_play(args) -> int:
         return 0
     print(f"{program.title}: {mode.title or mode.name}, {players} player(s), seed {state.seed}"
           + (f", from {args.from_state} ({begin.checkpoint or 'as saved'})" if begin else ""))
-    print("\n".join(_narrative(state)))
+    print("\n".join(narrative(state)))
     boards = [v for v in per_seat if isinstance(v.type, BoardT)]
     for seat in state.seats if boards else ():
         print()
@@ -342,19 +329,9 @@ def cmd_play(args) -> int:
             print(f"  {titles[seat]}: " + playing.agent_words(a["asked"], a["answered"], a["from_answers"],
                                                         sum(a["at_random"].values()))
                   + (f" ({random})" if random else ""))
-    for name, value in state.reports.items():
+    for block in reports(state):
         print()
-        if isinstance(value, dict):
-            print(f"{render.words(name)}:")
-            for key, v in value.items():
-                label = key.title if isinstance(key, rt.Seat) else str(key)
-                if isinstance(v, rt.Score):
-                    print(f"  {label}")
-                    print("\n".join(score_lines(v, "    ")))
-                else:
-                    print(f"  {label}: {text_value(v)}")
-        else:
-            print(f"{render.words(name)}: {text_value(value)}")
+        print("\n".join(block))
     return 0
 
 

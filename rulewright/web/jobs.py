@@ -10,6 +10,7 @@ Out: ``Job``: its events (progress, then done, failed or cancelled), read by the
 from __future__ import annotations
 
 import itertools
+import json
 import multiprocessing as mp
 import os
 import queue as queues
@@ -167,9 +168,13 @@ def _verify(params: dict, progress) -> dict:
                                     checks=set(params["checks"]) if params.get("checks") else None,
                                     time_limit=float(params.get("time_limit", verifying.DEFAULT_TIME_LIMIT)),
                                     progress=progress, words=words)
+    from rulewright.app.witnesses import drawn      # (in the job's process)
     data = report.to_json()
+    for f, out in zip(report.findings, data["findings"]):
+        out["drawn"] = drawn(f)
     text = verifying.report_text(report, False, words).replace(params["path"], params["shown"])
-    return {"text": text, "findings": data["findings"], "summary": data["summary"]}
+    findings = json.loads(json.dumps(data["findings"], default=str).replace(params["path"], params["shown"]))
+    return {"text": text, "findings": findings, "summary": data["summary"]}
 
 
 def _study(params: dict, progress) -> dict:

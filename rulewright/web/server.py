@@ -20,11 +20,13 @@ Out: ``make_app``: a Starlette application. Safe by default: requests from anoth
     GET  /api/jobs/ID, /api/jobs/ID/events its result; its progress (server-sent events)
     POST /api/jobs/ID/cancel               the job ended
     GET  /api/jobs/ID/report               a study's report (a page that runs no script)
+    POST /api/replay {game|position, ...}  a witness replayed: its game again, or its position
     POST /api/seats {...}                  the seats of a game for a number of players
     POST /api/tables {...}                 a game at the table (humans and bots)
     GET  /api/tables/ID/seats/SEAT         what that seat is shown
     POST /api/tables/ID/seats/SEAT/choose {index}, .../undo   the seat's move, its undo
     POST /api/tables/ID/seats/SEAT/suggest {bot?}  a suggestion with its reasons
+    POST /api/tables/ID/seats/SEAT/step {step}     a finished game stepped through
     GET  /api/tables/ID/save               the game as a state file (play --from reads it)
     POST /api/tables/ID/save {name}        the same, written to WORKSPACE/NAME.json
     POST /api/tables/load {game|state, seats, ...}  a saved game going on at the table
@@ -48,7 +50,7 @@ from starlette.responses import FileResponse, JSONResponse, Response, StreamingR
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from rulewright.app import drafting
+from rulewright.app import drafting, witnesses
 from rulewright.app.opening import Request, open_spec
 from rulewright.compiler import files
 from rulewright.app.table import Sitting, seats_of
@@ -276,6 +278,11 @@ def make_app(workspace: str | Path, specs: tuple[str, ...] = (), hosts: tuple[st
             return t.seen_by(seat)
         return JSONResponse(await run_in_threadpool(wb.locked, undone))
 
+    async def seat_step(request):
+        t = _table(request)
+        step = (await _body(request)).get("step")
+        return JSONResponse(await run_in_threadpool(wb.locked, t.at, request.path_params["seat"], step))
+
     async def seat_suggest(request):
         t = _table(request)
         data = await _body(request)
@@ -283,6 +290,23 @@ def make_app(workspace: str | Path, specs: tuple[str, ...] = (), hosts: tuple[st
         if bot is not None and not isinstance(bot, str):
             raise Refused(400, "bot is the name of a bot (greedy, mcts:time=1), or left out for the solver")
         return JSONResponse(await run_in_threadpool(wb.locked, t.suggest, request.path_params["seat"], bot))
+
+    async def replay(request):
+        data = await _body(request)
+        game, position = data.get("game"), data.get("position")
+
+        def replayed():
+            spec, program = _program_of(wb, data)
+            if isinstance(game, dict):
+                return witnesses.replayed(program, str(game.get("mode")),
+                                          _number(game.get("players"), 1, 12, "players"),
+                                          _number(game.get("seed"), 0, 2**63, "seed"))
+            if isinstance(position, dict):
+                path = wb.drafts.game_file(text=json.dumps(position))
+                return {"lines": witnesses.shown(program, spec, str(path))}
+            raise BadInputError("replay takes a witness's game (mode, players, seed) or its position")
+        out = await run_in_threadpool(wb.locked, replayed)
+        return JSONResponse(json.loads(json.dumps(out).replace(str(wb.drafts.folder) + "/", "")))
 
     async def table_save(request):
         t = _table(request)
@@ -328,9 +352,11 @@ def make_app(workspace: str | Path, specs: tuple[str, ...] = (), hosts: tuple[st
         Route("/api/tables/{table}/seats/{seat}/choose", _handler(seat_choose), methods=["POST"]),
         Route("/api/tables/{table}/seats/{seat}/undo", _handler(seat_undo), methods=["POST"]),
         Route("/api/tables/{table}/seats/{seat}/suggest", _handler(seat_suggest), methods=["POST"]),
+        Route("/api/tables/{table}/seats/{seat}/step", _handler(seat_step), methods=["POST"]),
         Route("/api/tables/{table}/save", _handler(table_save)),
         Route("/api/tables/{table}/save", _handler(table_save_here), methods=["POST"]),
         Route("/api/tables/load", _handler(table_load), methods=["POST"]),
+        Route("/api/replay", _handler(replay), methods=["POST"]),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     @contextlib.asynccontextmanager

@@ -142,6 +142,15 @@ def test_write_check_verify_study_and_play_a_house_rule(tmp_path):
             page.wait_for_timeout(30)
         expect(page.locator("#result")).to_contain_text("Winners")
         shot(page, "play-end")
+        page.click("#step-first")
+        expect(page.locator("#step-at")).to_contain_text("step 0 of")
+        expect(page.locator("#boards td.card")).to_have_count(0)
+        page.click("#step-on")
+        page.click("#step-on")
+        expect(page.locator("#step-at")).to_contain_text("step 2 of")
+        expect(page.locator("#boards td.card")).to_have_count(1)
+        page.click("#step-last")
+        expect(page.locator("#step-next")).to_have_text("the end of the game")
         page.click("#play-seats")
         expect(page.locator("#seat-rows select")).to_have_count(2, timeout=30_000)
         page.select_option("#seat-rows select >> nth=1", "greedy")
@@ -157,3 +166,35 @@ def first_option(page):
     option = page.locator("#options button.option, #boards button.cell").first
     expect(option).to_be_visible(timeout=30_000)
     return option
+
+
+def test_two_people_at_one_screen_pass_it_between_their_turns(tmp_path):
+    """Hot seat: when the turn goes to the other person, a screen asks to pass the device
+    and shows nothing of either hand until they say they are there."""
+    problems: list[str] = []
+    with served(tmp_path / "ws") as url, sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        page = browser.new_page(viewport={"width": 1280, "height": 860})
+        page.on("console", lambda m: problems.append(f"console {m.type}: {m.text}") if m.type == "error" else None)
+        page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
+        page.goto(url)
+        page.click("nav button[data-tab=play]")
+        page.select_option("#play-what", "ecosystem_savanna/variants/two_player")
+        page.click("#play-seats")
+        expect(page.locator("#seat-rows select")).to_have_count(2, timeout=30_000)
+        page.select_option("#seat-rows select >> nth=1", "human")
+        page.click("#play-start")
+        expect(page.locator("#position")).to_contain_text("Player 1 (you)", timeout=30_000)
+        for _ in range(10):
+            if page.locator("#pass").is_visible():
+                break
+            first_option(page).click()
+            page.wait_for_timeout(100)
+        expect(page.locator("#pass")).to_be_visible()
+        expect(page.locator("#pass-text")).to_contain_text("Player 2")
+        expect(page.locator("#table")).to_be_hidden()
+        shot(page, "pass")
+        page.click("#pass-ok")
+        expect(page.locator("#position")).to_contain_text("Player 2 (you)")
+        browser.close()
+    assert not problems, problems

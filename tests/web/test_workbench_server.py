@@ -211,9 +211,15 @@ def test_a_game_at_the_table_with_undo_save_and_load(client):
     assert (w["position"], w["options"]) == (v["position"], v["options"])
     download = client.get(f"/api/tables/{t['id']}/save")
     assert json.loads(download.text)["resume"]["history"]
+    assert post(client, url + "/step", {"step": 0}).status_code == 400      # not over yet
     while not v["finished"]:
         v = post(client, url + "/choose", {"index": 0}).json()
     assert v["result"] and not v.get("options")
+    start = post(client, url + "/step", {"step": 0}).json()
+    assert start["steps"] > 40 and "0 card(s)" in "\n".join(start["position"])
+    end = post(client, url + "/step", {"step": start["steps"]}).json()
+    assert end["position"] == v["position"] and end["next"] == ""
+    assert post(client, url + "/step", {"step": start["steps"] + 1}).status_code == 400
 
 
 def test_no_seat_is_sent_another_seats_hidden_cards(client):
@@ -253,3 +259,23 @@ def test_no_seat_is_sent_another_seats_hidden_cards(client):
 def _names(card: str, text: str) -> bool:
     """Whether ``text`` names ``card`` as a whole word (``lion_head`` is not in ``sea_lion_head``)."""
     return re.search(rf"(?<![A-Za-z0-9_]){re.escape(card)}(?![A-Za-z0-9_])", text) is not None
+
+
+def test_a_witness_is_drawn_and_its_game_replayed(client):
+    """A house rule that loses a card (the verify corpus's vanishing fire): verify's
+    counterexample comes with its game, which the page replays to the same broken
+    invariant, and its position."""
+    from helpers import ROOT
+    text = (ROOT / "tests/verify/corpus/savanna_vanishing_fire.rules").read_text(encoding="utf-8")
+    text = text.replace('"../../../spec/ecosystem_savanna"', '"ecosystem_savanna"')
+    job = post(client, "/api/jobs", {"kind": "verify", "name": "fire", "text": text, "checks": ["invariant"]}).json()
+    assert events(client, job["id"])[-1]["type"] == "done"
+    findings = client.get(f"/api/jobs/{job['id']}").json()["result"]["findings"]
+    [broken] = [f for f in findings if f["status"] == "COUNTEREXAMPLE"]
+    drawn = broken["drawn"]
+    assert drawn["game"]["seed"] is not None and drawn["position"] and drawn["lines"]
+    again = post(client, "/api/replay", {"name": "fire", "text": text, "game": drawn["game"]}).json()
+    assert "cards_accounted_for" in again["error"]
+    assert "rulewright-drafts" not in json.dumps(again)
+    shown = post(client, "/api/replay", {"name": "fire", "text": text, "position": drawn["position"]})
+    assert "cards_accounted_for" in json.dumps(shown.json())

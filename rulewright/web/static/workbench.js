@@ -240,7 +240,8 @@ async function verify() {
     const boxes = [...document.querySelectorAll("#verify-checks input")];
     const ticked = boxes.filter((b) => b.checked).map((b) => b.value);
     if (!ticked.length && !against) throw new Error("tick a check to run");
-    const job = await call("/api/jobs", { kind: "verify", ...draft(), against_base: against,
+    const asked = draft();
+    const job = await call("/api/jobs", { kind: "verify", ...asked, against_base: against,
       checks: against || ticked.length === boxes.length ? null : ticked,
       time_limit: Number($("verify-time").value) || 10 });
     follow("verify", job.id, (r) => {
@@ -255,12 +256,76 @@ async function verify() {
         tr.appendChild(el("td", f.check));
         tr.appendChild(el("td", f.definition || ""));
         tr.appendChild(el("td", f.message));
+        const w = el("td");
+        const d = f.drawn || {};
+        if (d.lines || d.grids || d.position || d.game) {
+          const b = el("button", "see it", "see");
+          const row = el("tr", null, "witness");
+          const cell = el("td");
+          cell.colSpan = 5;
+          row.appendChild(cell);
+          row.hidden = true;
+          b.addEventListener("click", () => {
+            if (!cell.firstChild) drawWitness(cell, d, asked);
+            row.hidden = !row.hidden;
+          });
+          w.appendChild(b);
+          tr.appendChild(w);
+          body.appendChild(tr);
+          body.appendChild(row);
+          continue;
+        }
+        tr.appendChild(w);
         body.appendChild(tr);
       }
       $("verify-text").textContent = r.text;
       void s;
     });
   } catch (e) { showError(e); }
+}
+
+function drawGrid(rows, name) {
+  const box = el("div", null, "board");
+  if (name) box.appendChild(el("h3", name));
+  const t = el("table");
+  for (const row of rows) {
+    const tr = el("tr");
+    for (const card of row) tr.appendChild(el("td", card || "", card ? "card" : "empty"));
+    t.appendChild(tr);
+  }
+  box.appendChild(t);
+  return box;
+}
+
+function drawWitness(cell, d, asked) {
+  if (d.lines) cell.appendChild(el("pre", d.lines.join("\n"), "witness-text"));
+  if (d.grids) {
+    const boards = el("div", null, "boards");
+    for (const g of d.grids) boards.appendChild(drawGrid(g.rows, g.name));
+    cell.appendChild(boards);
+  }
+  const out = el("pre", null, "witness-text");
+  out.hidden = true;
+  const replay = async (body) => {
+    out.hidden = false;
+    out.textContent = "replaying…";
+    try {
+      const r = await call("/api/replay", { ...asked, ...body });
+      out.textContent = [...(r.lines || []), ...(r.end ? ["", ...r.end] : []), ...(r.error ? ["", r.error] : [])]
+        .join("\n").trim();
+    } catch (e) { out.textContent = String(e.message || e); }
+  };
+  if (d.game) {
+    const b = el("button", `Replay the game (seed ${d.game.seed}, ${d.game.players} players)`);
+    b.addEventListener("click", () => replay({ game: d.game }));
+    cell.appendChild(b);
+  }
+  if (d.position) {
+    const b = el("button", "Show the position");
+    b.addEventListener("click", () => replay({ position: d.position }));
+    cell.appendChild(b);
+  }
+  cell.appendChild(out);
 }
 
 async function study() {
@@ -412,33 +477,7 @@ function render(seat, v) {
   }
   $("suggestion").hidden = true;
   $("suggest").disabled = !(v.options && v.options.length);
-  const boards = $("boards");
-  clear(boards);
-  for (const b of v.boards) {
-    const box = el("div", null, "board");
-    box.appendChild(el("h3", b.name));
-    const t = el("table");
-    b.rows.forEach((row, r) => {
-      const tr = el("tr");
-      row.forEach((card, c) => {
-        const key = `${r + b.top},${c + b.left}`;
-        const td = el("td", card || "", card ? "card" : "empty");
-        const option = cells[key];
-        if (option) {
-          const btn = el("button", "here", "cell");
-          btn.dataset.index = option.index;
-          btn.title = `place it at row ${r + b.top + 1}, column ${c + b.left + 1}`;
-          btn.addEventListener("click", () => choose(option.index));
-          td.appendChild(btn);
-          delete cells[key];
-        }
-        tr.appendChild(td);
-      });
-      t.appendChild(tr);
-    });
-    box.appendChild(t);
-    boards.appendChild(box);
-  }
+  drawBoards(v.boards, cells);
   for (const o of Object.values(cells)) {          // cells outside the drawn boards: buttons
     const b = el("button", o.text, "option");
     b.dataset.index = o.index;
@@ -453,6 +492,51 @@ function render(seat, v) {
   $("result").hidden = !v.finished;
   clear($("result"));
   if (v.finished) for (const line of v.result || []) $("result").appendChild(el("p", line));
+  $("stepper").hidden = !v.finished;
+  $("step-at").textContent = "";
+  $("step-next").textContent = "";
+  state.step = null;
+  state.steps = null;
+}
+
+function drawBoards(boards, cells) {
+  const box = $("boards");
+  clear(box);
+  for (const b of boards) {
+    const drawn = drawGrid(b.rows, b.name);
+    if (cells) {
+      drawn.querySelectorAll("tr").forEach((tr, r) => tr.querySelectorAll("td").forEach((td, c) => {
+        const option = cells[`${r + b.top},${c + b.left}`];
+        if (!option) return;
+        const btn = el("button", "here", "cell");
+        btn.dataset.index = option.index;
+        btn.title = `place it at row ${r + b.top + 1}, column ${c + b.left + 1}`;
+        btn.addEventListener("click", () => choose(option.index));
+        td.appendChild(btn);
+        delete cells[`${r + b.top},${c + b.left}`];
+      }));
+    }
+    box.appendChild(drawn);
+  }
+}
+
+async function step(to) {
+  try {
+    const url = `/api/tables/${state.table.id}/seats/${state.seat}/step`;
+    if (state.steps === null) state.steps = (await call(url, { step: 0 })).steps;
+    const n = state.steps, at = state.step ? state.step.step : n;
+    const k = to === "first" ? 0 : to === "last" ? n : to === "back" ? Math.max(0, at - 1) : Math.min(n, at + 1);
+    const v = await call(url, { step: k });
+    state.step = v;
+    $("step-at").textContent = `step ${v.step} of ${v.steps}`;
+    $("step-next").textContent = v.next ? `next: ${v.next}` : "the end of the game";
+    $("status").textContent = v.status;
+    drawBoards(v.boards, null);
+    const news = $("news");
+    clear(news);
+    for (const line of v.news) news.appendChild(el("li", line));
+    $("position").textContent = v.position.join("\n");
+  } catch (e) { showError(e); }
 }
 
 async function choose(index) {
@@ -509,6 +593,10 @@ window.addEventListener("DOMContentLoaded", async () => {
   $("undo").addEventListener("click", undo);
   $("play-load").addEventListener("click", loadGame);
   $("suggest").addEventListener("click", suggest);
+  $("step-first").addEventListener("click", () => step("first"));
+  $("step-back").addEventListener("click", () => step("back"));
+  $("step-on").addEventListener("click", () => step("on"));
+  $("step-last").addEventListener("click", () => step("last"));
   $("save-here").addEventListener("click", saveGame);
   $("pass-ok").addEventListener("click", () => { const [s, v] = state.pending; render(s, v); });
   try {
