@@ -62,11 +62,7 @@ def test_write_check_verify_study_and_play_a_house_rule(tmp_path):
     ws = tmp_path / "workspace"
     problems: list[str] = []
     with served(ws) as url, sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-        page = browser.new_page(viewport={"width": 1280, "height": 860})
-        page.on("console", lambda m: problems.append(f"console {m.type}: {m.text}") if m.type == "error" else None)
-        page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
-        page.goto(url)
+        browser, page = opened(p, url, problems)
 
         # ---- write: a shipped house rule opened, broken, fixed, saved
         expect(page.locator("#check-state")).to_have_class("state ok", timeout=30_000)
@@ -161,6 +157,16 @@ def test_write_check_verify_study_and_play_a_house_rule(tmp_path):
     assert not problems, problems
 
 
+def opened(p, url: str, problems: list[str]):
+    """Chromium on the workbench's page; every console error and page error noted."""
+    browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+    page = browser.new_page(viewport={"width": 1280, "height": 860})
+    page.on("console", lambda m: problems.append(f"console {m.type}: {m.text}") if m.type == "error" else None)
+    page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
+    page.goto(url)
+    return browser, page
+
+
 def first_option(page):
     """The first option shown: a button, or a free cell of the board."""
     option = page.locator("#options button.option, #boards button.cell").first
@@ -173,11 +179,7 @@ def test_two_people_at_one_screen_pass_it_between_their_turns(tmp_path):
     and shows nothing of either hand until they say they are there."""
     problems: list[str] = []
     with served(tmp_path / "ws") as url, sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-        page = browser.new_page(viewport={"width": 1280, "height": 860})
-        page.on("console", lambda m: problems.append(f"console {m.type}: {m.text}") if m.type == "error" else None)
-        page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
-        page.goto(url)
+        browser, page = opened(p, url, problems)
         page.click("nav button[data-tab=play]")
         page.select_option("#play-what", "ecosystem_savanna/variants/two_player")
         page.click("#play-seats")

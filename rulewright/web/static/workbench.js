@@ -102,7 +102,8 @@ async function check() {
       if (p.line) li.addEventListener("click", () => goTo(p.line, p.col));
       ul.appendChild(li);
     }
-    $("diff").textContent = r.diff ? r.diff.join("\n") : (r.ok ? "(not a house rule: it extends no game)" : "");
+    $("diff").textContent = r.diff ? r.diff.join("\n") : (r.ok ? "(not a house rule: it extends no game)"
+      : "(what it changes is shown once it checks)");
     showError(null);
   } catch (e) {
     $("check-state").textContent = "";
