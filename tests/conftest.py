@@ -63,8 +63,15 @@ def _one_cache_folder():
 # CPU or more each on the 2-core machine (SLOW: queries that prove an optimum, whole games
 # under every reading, the verify corpus...), whatever their parameters.
 SLOW_FILES = {"docs/test_site_browser.py", "security/test_fuzz_inputs.py", "security/test_injection.py",
-              "app/test_study_ray.py", "app/test_house_effects.py"}
+              "app/test_study_ray.py", "app/test_house_effects.py", "web/test_workbench_browser.py",
+              "web/test_serve_command.py"}
 SLOW = {
+    "web/test_workbench_server.py": (
+        "test_verify_runs_apart_with_its_progress", "test_a_long_verify_is_cancelled_at_once",
+        "test_a_job_names_its_kind_and_a_draft_with_an_error_fails_located",
+        "test_a_small_study_reports_its_figures_and_a_page_that_runs_no_script",
+        "test_a_game_at_the_table_with_undo_save_and_load", "test_no_seat_is_sent_another_seats_hidden_cards",
+        "test_a_witness_is_drawn_and_its_game_replayed"),
     "app/test_study.py": (
         "test_two_processes_play_the_same_games_as_one", "test_what_a_game_measures",
         "test_a_rule_run_only_under_the_house_rule_is_its_effect", "test_a_witness_game_replays_as_the_study_recorded_it",

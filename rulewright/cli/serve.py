@@ -24,9 +24,12 @@ def first_specs(given: list[str], workspace: str | None) -> tuple[list[str], str
     """What to open first (shipped names, or house rules of the workspace by name) and the
     workspace: a house rule file named brings its folder as the workspace."""
     first, folders = [], set()
+    shipped = {files.shipped(n).resolve(): n for n in files.shipped_names()}
     for item in given:
         path = Path(item)
-        if path.is_file() and path.suffix == ".rules":
+        if path.exists() and path.resolve() in shipped:       # (a shipped name, as the command line found it)
+            first.append(shipped[path.resolve()])
+        elif path.is_file() and path.suffix == ".rules":
             folders.add(path.resolve().parent)
             first.append(path.stem)
         elif files.is_name(item.removesuffix(".rules")) and files.shipped(item.removesuffix(".rules")) is not None:
@@ -68,12 +71,16 @@ def cmd_serve(args) -> int:
     if args.host not in LOCAL:
         print(f"warning: the workbench listens on {args.host}: anyone who can reach this machine can open it, "
               f"read the shipped games and write house rules into {workspace}", file=sys.stderr)
-    app = make_app(workspace, tuple(first), hosts=(args.host, shown))
+    app = make_app(workspace, tuple(first), hosts=(args.host, shown) if args.host in LOCAL else None)
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on", access_log=False))
     print(f"rulewright workbench: {address}  (workspace: {Path(workspace).resolve()}; Ctrl-C stops it)", flush=True)
     if not args.no_browser:
         threading.Timer(0.8, _browse, args=(address,)).start()
-    server.run(sockets=[sock])
+    try:
+        server.run(sockets=[sock])
+    except KeyboardInterrupt:       # (Ctrl-C: the way a server is stopped, not a failure)
+        pass
+    print("rulewright workbench: stopped", flush=True)
     return 0
 
 

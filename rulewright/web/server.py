@@ -143,7 +143,10 @@ def _text_of(data: dict) -> tuple[str, str]:
 
 
 # ---------------------------------------------------------------- the application
-def make_app(workspace: str | Path, specs: tuple[str, ...] = (), hosts: tuple[str, ...] = ("127.0.0.1",)) -> Starlette:
+def make_app(workspace: str | Path, specs: tuple[str, ...] = (),
+             hosts: tuple[str, ...] | None = ("127.0.0.1",)) -> "Guard":
+    """The workbench's application, answering to ``hosts`` (and this machine's own names;
+    None: to any name, when served on another address than this machine's)."""
     wb = Workbench(workspace, specs)
 
     async def index(request):
@@ -424,8 +427,11 @@ class Guard:
     anything comes from the workbench's own page (its Origin); every answer carries the
     content policy (only the workbench's own script runs) and is never framed elsewhere."""
 
-    def __init__(self, app, hosts: tuple[str, ...]):
-        self.app, self.hosts = app, set(hosts) | {"127.0.0.1", "localhost", "[::1]"}
+    def __init__(self, app, hosts: tuple[str, ...] | None):
+        # (None: served on another address than this machine's own, which other machines
+        # reach by names the server cannot know: the Origin check still holds)
+        self.app = app
+        self.hosts = None if hosts is None else set(hosts) | {"127.0.0.1", "localhost", "[::1]"}
 
     @property
     def workbench(self) -> Workbench:
@@ -438,7 +444,7 @@ class Guard:
         host = headers.get("host", "")
         name = host.rsplit(":", 1)[0] if not host.endswith("]") else host
         refused = None
-        if name not in self.hosts:
+        if self.hosts is not None and name not in self.hosts:
             refused = (421, f"this server answers to {', '.join(sorted(self.hosts))} only, not {host[:80]!r}")
         elif scope["method"] not in ("GET", "HEAD"):
             origin = headers.get("origin")
