@@ -135,7 +135,7 @@ class Sitting:
         key = bot or "solver"
         if key not in self._suggesters.setdefault(seat, {}):
             from rulewright.app.bots import bot_named           # (the bots: loaded when one suggests)
-            from rulewright.app.suggesting import Suggester
+            from rulewright.app.suggesting import Suggester     # (the solver, when it suggests)
             made = None if key == "solver" else bot_named(key, "suggest", kinds=("greedy", "mcts"))
             query = playing.playing_query(self.program, playing.Seating(), WEB_WORDS, required=False)
             self._suggesters[seat][key] = Suggester(self.program, query, {}, bot=made, time_limit=10.0,

@@ -96,7 +96,7 @@ def replayed(program, mode: str, players: int, seed: int) -> dict[str, Any]:
 def shown(program, spec: str, path: str) -> list[str]:
     """A position (a state file) as text: every pile, every seat."""
     from rulewright.app.opening import Request, open_position        # (state files: read when shown)
-    from rulewright.compiler.play import state_io
+    from rulewright.compiler.play import state_io                      # (the same)
     warned: list[str] = []
     opened = open_position(Request(spec), path, program, warn=warned.append)
     return warned + state_io.show(opened.state)

@@ -168,7 +168,9 @@ def opened(p, url: str, problems: list[str]):
 
 
 def first_option(page):
-    """The first option shown: a button, or a free cell of the board."""
+    """The first option shown: a button, or a free cell of the board (once the last
+    choice is answered)."""
+    expect(page.locator("#table[data-busy]")).to_have_count(0, timeout=30_000)
     option = page.locator("#options button.option, #boards button.cell").first
     expect(option).to_be_visible(timeout=30_000)
     return option

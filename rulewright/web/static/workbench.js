@@ -541,10 +541,13 @@ async function step(to) {
 }
 
 async function choose(index) {
+  const table = $("table");
+  if (table.dataset.busy) return;           // one choice at a time: the next waits for the answer
+  table.dataset.busy = "1";
   try {
     const v = await call(`/api/tables/${state.table.id}/seats/${state.seat}/choose`, { index });
     await show(state.seat, v);
-  } catch (e) { showError(e); }
+  } catch (e) { showError(e); } finally { delete table.dataset.busy; }
 }
 
 async function suggest() {
