@@ -190,7 +190,8 @@ def make_app(workspace: str | Path, specs: tuple[str, ...] = (),
             out.mkdir()
             params.update(against=base, games=_number(data.get("games", 40), 2, 20000, "games"),
                           players=data.get("players") and _number(data["players"], 1, 12, "players"),
-                          seed=_number(data.get("seed", 1), 0, 2**31, "seed"), out=str(out))
+                          seed=_number(data.get("seed", 1), 0, 2**31, "seed"), out=str(out),
+                          skill_games=_number(data.get("skill_games", 4), 0, 10000, "skill games"))
         else:
             raise Refused(400, "kind is verify or study")
         job = wb.jobs.start(kind, params)

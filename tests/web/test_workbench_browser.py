@@ -102,6 +102,7 @@ def test_write_check_verify_study_and_play_a_house_rule(tmp_path):
         page.click("nav button[data-tab=study]")
         page.fill("#study-games", "6")
         page.fill("#study-players", "3")
+        page.fill("#study-skill", "0")
         page.click("#study-run")
         expect(page.locator("#study-figures tbody tr").first).to_be_visible(timeout=180_000)
         expect(page.locator("#study-report")).to_be_visible()
@@ -126,16 +127,15 @@ def test_write_check_verify_study_and_play_a_house_rule(tmp_path):
         expect(page.locator("#position")).to_have_text(before)
         for _ in range(5):
             first_option(page).click()
-            page.wait_for_timeout(50)
+        answered(page)
         page.fill("#game-name", "halfway")
         page.click("#save-here")
         expect(page.locator("#game-saved")).to_contain_text("halfway.json")
         halfway = page.locator("#position").text_content()
         moves = 0
-        while page.locator("#result").is_hidden() and moves < 200:
+        while moves < 200 and not answered(page).locator("#result").is_visible():
             first_option(page).click()
             moves += 1
-            page.wait_for_timeout(30)
         expect(page.locator("#result")).to_contain_text("Winners")
         shot(page, "play-end")
         page.click("#step-first")
@@ -167,10 +167,16 @@ def opened(p, url: str, problems: list[str]):
     return browser, page
 
 
+def answered(page):
+    """The page once the last choice made is answered (the table is not busy)."""
+    expect(page.locator("#table[data-busy]")).to_have_count(0, timeout=30_000)
+    return page
+
+
 def first_option(page):
     """The first option shown: a button, or a free cell of the board (once the last
     choice is answered)."""
-    expect(page.locator("#table[data-busy]")).to_have_count(0, timeout=30_000)
+    answered(page)
     option = page.locator("#options button.option, #boards button.cell").first
     expect(option).to_be_visible(timeout=30_000)
     return option
@@ -190,10 +196,9 @@ def test_two_people_at_one_screen_pass_it_between_their_turns(tmp_path):
         page.click("#play-start")
         expect(page.locator("#position")).to_contain_text("Player 1 (you)", timeout=30_000)
         for _ in range(10):
-            if page.locator("#pass").is_visible():
+            if answered(page).locator("#pass").is_visible():
                 break
             first_option(page).click()
-            page.wait_for_timeout(100)
         expect(page.locator("#pass")).to_be_visible()
         expect(page.locator("#pass-text")).to_contain_text("Player 2")
         expect(page.locator("#table")).to_be_hidden()

@@ -170,10 +170,10 @@ def test_a_job_names_its_kind_and_a_draft_with_an_error_fails_located(client):
 
 def test_a_small_study_reports_its_figures_and_a_page_that_runs_no_script(client):
     job = post(client, "/api/jobs", {"kind": "study", "name": "lone_lions", "text": LIONS, "games": 6,
-                                     "players": 3}).json()
+                                     "players": 3, "skill_games": 2}).json()
     assert events(client, job["id"])[-1]["type"] == "done"
     r = client.get(f"/api/jobs/{job['id']}").json()["result"]
-    assert r["games"] >= 12 and r["rows"] and r["columns"][0]
+    assert r["games"] == 2 * (6 + 2) and r["rows"] and r["columns"][0]
     page = client.get(f"/api/jobs/{job['id']}/report")
     assert page.status_code == 200 and "sandbox" in page.headers["content-security-policy"]
     assert "<script" not in page.text.lower()

@@ -337,7 +337,7 @@ async function study() {
   const players = $("study-players").value ? Number($("study-players").value) : null;
   try {
     const job = await call("/api/jobs", { kind: "study", ...draft(), games: Number($("study-games").value) || 40,
-      players, seed: Number($("study-seed").value) || 0 });
+      players, seed: Number($("study-seed").value) || 0, skill_games: Number($("study-skill").value) || 0 });
     follow("study", job.id, (r, id) => {
       $("study-summary").textContent = `${r.games} games played in ${r.seconds} s (both rule sets, the skill ` +
         "games included); 99% intervals; a marked row differs from the base by more than chance";
