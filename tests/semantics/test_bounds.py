@@ -27,3 +27,12 @@ def test_exactly_the_longest_text_may_be_kept(monkeypatch):
     assert rt.short_text("12345") == "12345"
     with pytest.raises(RuntimeRulesError, match="a text of 6 characters"):
         rt.short_text("123456")
+
+
+def test_exactly_the_most_options_of_a_choice_may_be_listed(monkeypatch):
+    # choosing 2 of 6 elements has 15 options
+    monkeypatch.setattr(rt, "MOST_SUBSETS", 15)
+    assert len(list(rt.subsets(tuple("abcdef"), 2))) == 15
+    monkeypatch.setattr(rt, "MOST_SUBSETS", 14)
+    with pytest.raises(RuntimeRulesError, match="has 15 options, more than the 14"):
+        rt.subsets(tuple("abcdeg"), 2)
