@@ -73,18 +73,25 @@ def library() -> list[dict]:
     return out
 
 
+USES = re.compile(r"draft|job-[0-9]+|table-[0-9]+|replay")
+
+
 class Drafts:
-    """The drafts of one workbench: a private folder for the texts being checked, and the
-    workspace saves go to."""
+    """The drafts of one workbench, in the workspace saves go to (beside where each would
+    be saved, hidden, while it is used), and a private folder for the state files a person
+    sends."""
 
     def __init__(self, workspace: str | Path):
         self.workspace = Path(workspace).resolve()
         self.workspace.mkdir(parents=True, exist_ok=True)
-        self.folder = Path(tempfile.mkdtemp(prefix="rulewright-drafts-"))
+        self.folder = Path(tempfile.mkdtemp(prefix="rulewright-games-"))
         os.chmod(self.folder, 0o700)
+        self.placed: set[Path] = set()
         files.add_root(self.workspace)
 
     def close(self) -> None:
+        for path in list(self.placed):
+            self.drop(path)
         shutil.rmtree(self.folder, ignore_errors=True)
 
     # ------------------------------------------------------------ files
@@ -109,11 +116,29 @@ class Drafts:
         text = files.read_bytes(found).decode("utf-8", errors="replace")
         return {"name": found.stem, "text": _by_name(text, found), "from": name}
 
-    def place(self, name: str, text: str) -> Path:
-        """The draft written where the jobs read it (the private folder)."""
-        path = self.folder / f"{name_ok(name)}.rules"
-        files.write_text(path, text_ok(text), inside=self.folder)
+    def place(self, name: str, text: str, use: str = "draft") -> Path:
+        """The draft written where a job reads it: beside where it would be saved, so the
+        paths it writes (a table file of the workspace, a file it extends) read as the saved
+        file's would; hidden, one file for each ``use`` (``draft``: a check; ``job-N``,
+        ``table-N``: while that job or game uses it), until ``drop``."""
+        if not USES.fullmatch(use):
+            raise ValueError(use)
+        path = self.workspace / f".{name_ok(name)}.{use}.rules"
+        files.write_text(path, text_ok(text), inside=self.workspace)
+        self.placed.add(path)
         return path
+
+    def drop(self, path: str | Path | None) -> None:
+        """A placed draft taken away (nothing else: only what ``place`` wrote; None: nothing)."""
+        if path is None:
+            return
+        path = Path(path)
+        if path in self.placed:
+            self.placed.discard(path)
+            try:
+                path.unlink()
+            except OSError:
+                pass
 
     def save(self, name: str, text: str) -> Path:
         """The draft written into the workspace as NAME.rules."""
@@ -145,6 +170,12 @@ class Drafts:
         """The draft checked as ``rulewright check`` checks a file, and compared with its base
         as ``rulewright diff`` does."""
         path = self.place(name, text)
+        try:
+            return self._checked(name, text, path)
+        finally:
+            self.drop(path)
+
+    def _checked(self, name: str, text: str, path: Path) -> dict:
         shown = f"{name}.rules"
         out: dict = {"name": name, "tokens": tokens(text)}
         [checked] = check_specs([str(path)], lambda p, sets: open_spec(Request(p), sets))
@@ -159,33 +190,34 @@ class Drafts:
             try:
                 diffed = diff_specs(open_spec(Request(base)), program, base, shown)
                 out["base"] = _shown_base(base)
-                out["diff"] = [_without(line, path, shown) for line in diffed.lines()]
+                out["diff"] = [shown_as(line, path, shown) for line in diffed.lines()]
             except RulesError as exc:
                 out["diff"] = [d.message for d in exc.diagnostics]
         return out
 
     def _located(self, d, path: Path, shown: str) -> dict:
         here = d.span is not None and d.span.file and Path(d.span.file).resolve() == path.resolve()
-        out = {"message": _without(d.message, path, shown), **({"hint": _without(d.hint, path, shown)} if d.hint else {})}
+        out = {"message": shown_as(d.message, path, shown), **({"hint": shown_as(d.hint, path, shown)} if d.hint else {})}
         if here:
             out.update(line=d.span.line, col=d.span.col, end_line=d.span.end_line, end_col=d.span.end_col)
         elif d.span is not None and d.span.file:
-            out["at"] = _without(str(d.span), path, shown)
+            out["at"] = shown_as(str(d.span), path, shown)
         return out
 
     def _warned(self, at: str, message: str, path: Path, shown: str) -> dict:
         file, _, rest = at.rpartition(":")
         file, _, line = file.rpartition(":")
-        out = {"message": _without(message, path, shown)}
+        out = {"message": shown_as(message, path, shown)}
         if file and Path(file).resolve() == path.resolve() and line.isdigit():
             out.update(line=int(line), col=int(rest) if rest.isdigit() else 1)
         else:
-            out["at"] = _without(at, path, shown)
+            out["at"] = shown_as(at, path, shown)
         return out
 
 
-def _without(text: str, path: Path, shown: str) -> str:
-    """A message with the private folder's path of the draft written as its name."""
+def shown_as(text: str, path: Path, shown: str) -> str:
+    """``text`` (a message, a report) with the placed draft's path written as the draft's
+    file name ``shown``, and the workspace's files by their names."""
     return text.replace(str(path), shown).replace(str(path.parent) + os.sep, "")
 
 
@@ -223,4 +255,4 @@ def tokens(text: str) -> list[list]:
     return out
 
 
-__all__ = ["Drafts", "library", "name_ok", "template", "tokens"]
+__all__ = ["Drafts", "library", "name_ok", "shown_as", "template", "tokens"]

@@ -15,6 +15,8 @@ Out: ``Sitting``: ``seen_by(seat)``, what one seat is shown (the position as tha
 """
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 from rulewright.app import playing, seat_screen as screen
@@ -66,6 +68,7 @@ class Sitting:
         bots = {n: k for n, k in self.kinds.items() if k != "human"}
         self._factory = playing.agent_factory(program, bots, playing.Seating(), WEB_WORDS)
         self._suggesters: dict[str, dict] = {}
+        self.spec_file: str | None = None   # the file a saved game names for the spec (else the spec's own)
         self.live = self._new(None, replay)
 
     @classmethod
@@ -187,8 +190,13 @@ class Sitting:
         return me
 
     def save_text(self) -> str:
-        """The game as a state file (``play --from`` and the table's load go on from it)."""
-        return resume.position_text(self.state)
+        """The game as a state file (``play --from`` and the table's load go on from it),
+        naming ``spec_file`` for the spec's own file when it is set (a draft played in the
+        workbench: the file it is saved as)."""
+        text = resume.position_text(self.state)
+        if self.spec_file is not None:
+            text = text.replace(json.dumps(str(Path(self.spec).resolve()))[1:-1], json.dumps(self.spec_file)[1:-1])
+        return text
 
     # ------------------------------------------------------------ what a seat is shown
     def _cells(self, seat: str) -> list:

@@ -37,6 +37,12 @@ class Job:
     state: str = "running"      # running, done, failed, cancelled
     result: Any = None
     process: Any = None
+    ended: Any = None           # called once when the job ends (its draft's file taken away)
+
+    def end(self) -> None:
+        done, self.ended = self.ended, None
+        if done is not None:
+            done()
 
     def data(self) -> dict:
         return {"id": self.id, "kind": self.kind, "state": self.state, "events": len(self.events)}
@@ -54,13 +60,13 @@ class Jobs:
     def running(self) -> int:
         return sum(1 for j in self._jobs.values() if j.state == "running")
 
-    def start(self, kind: str, params: dict) -> Job:
+    def start(self, kind: str, params: dict, ended=None) -> Job:
         if kind not in KINDS:
             raise BadInputError(f"no job {kind!r}")
         with self._lock:
             if self.running() >= MOST_RUNNING:
                 raise BadInputError(f"{MOST_RUNNING} jobs are running: wait for one, or cancel it")
-            job = Job(f"{kind}-{next(self._ids)}", kind)
+            job = Job(f"{kind}-{next(self._ids)}", kind, ended=ended)
             self._jobs[job.id] = job
             done = [j for j in self._jobs.values() if j.state != "running"]
             for old in done[:-KEPT]:
@@ -78,6 +84,7 @@ class Jobs:
             return False
         job.state = "cancelled"
         _end(job.process)
+        job.end()
         job.events.append({"type": "cancelled"})
         return True
 
@@ -102,6 +109,14 @@ def _end(process) -> None:
 
 def _drain(job: Job, q) -> None:
     """The child's messages into the job's events, until it ends."""
+    try:
+        _read(job, q)
+    finally:
+        if job.state != "running":
+            job.end()
+
+
+def _read(job: Job, q) -> None:
     while True:
         try:
             kind, data = q.get(timeout=0.5)
@@ -111,6 +126,7 @@ def _drain(job: Job, q) -> None:
             if job.process is not None and not job.process.is_alive():
                 if job.state == "running":
                     job.state = "failed"
+                    job.end()
                     job.events.append({"type": "failed", "message": "the job ended without a result "
                                        f"(exit {job.process.exitcode})"})
                 return
@@ -124,10 +140,12 @@ def _drain(job: Job, q) -> None:
         elif kind == "done":
             job.result = data
             job.state = "done"
+            job.end()
             job.events.append({"type": "done"})
             return
         else:
             job.state = "failed"
+            job.end()
             job.events.append({"type": "failed", **data})
             return
 
@@ -152,7 +170,7 @@ def _child(kind: str, params: dict, q) -> None:
         result = (_verify if kind == "verify" else _study)(params, progress)
         q.put(("done", result))
     except RulesError as exc:
-        q.put(("failed", {"message": exc.render()}))
+        q.put(("failed", {"message": exc.render().replace(params["path"], params["shown"])}))
     except Exception as exc:        # noqa: BLE001 (an internal error: said, with where it happened)
         q.put(("failed", {"message": f"internal error: {type(exc).__name__}: {exc}",
                           "trace": traceback.format_exc()[-2000:]}))

@@ -79,6 +79,7 @@ class Workbench:
         self.drafts = drafting.Drafts(workspace)
         self.jobs = Jobs()
         self.tables: dict[str, Sitting] = {}
+        self.placed: dict[str, Path | None] = {}       # table -> the draft's file it plays
         self.specs = tuple(specs)
         self._ids = itertools.count(1)
         self.lock = threading.Lock()
@@ -174,18 +175,22 @@ def make_app(workspace: str | Path, specs: tuple[str, ...] = (),
         data = await _body(request)
         name, text = _text_of(data)
         kind = data.get("kind")
-        path = await run_in_threadpool(wb.locked, wb.drafts.place, name, text)
+        path = await run_in_threadpool(wb.locked, wb.drafts.place, name, text, f"job-{next(wb._ids)}")
         params: dict = {"path": str(path), "shown": f"{name}.rules", "roots": [str(wb.drafts.workspace)]}
+        if kind in ("verify", "study") and (kind == "study" or data.get("against_base")):
+            try:
+                base = await run_in_threadpool(wb.locked, _base_of, str(path))
+            except BaseException:
+                wb.drafts.drop(path)
+                raise
         if kind == "verify":
             if data.get("against_base"):
-                base = await run_in_threadpool(wb.locked, _base_of, str(path))
                 params.update(against=base, against_shown=base)
             checks = data.get("checks")
             if checks is not None and (not isinstance(checks, list) or not all(isinstance(c, str) for c in checks)):
                 raise Refused(400, "checks is a list of check names")
             params.update(checks=checks, time_limit=_number(data.get("time_limit", 10), 1, 300, "time limit"))
         elif kind == "study":
-            base = await run_in_threadpool(wb.locked, _base_of, str(path))
             out = wb.outs / f"study-{next(wb._ids)}"
             out.mkdir()
             params.update(against=base, games=_number(data.get("games", 40), 2, 20000, "games"),
@@ -193,8 +198,13 @@ def make_app(workspace: str | Path, specs: tuple[str, ...] = (),
                           seed=_number(data.get("seed", 1), 0, 2**31, "seed"), out=str(out),
                           skill_games=_number(data.get("skill_games", 4), 0, 10000, "skill games"))
         else:
+            wb.drafts.drop(path)
             raise Refused(400, "kind is verify or study")
-        job = wb.jobs.start(kind, params)
+        try:
+            job = wb.jobs.start(kind, params, ended=lambda: wb.drafts.drop(path))
+        except BaseException:
+            wb.drafts.drop(path)
+            raise
         job.out = params.get("out")
         return JSONResponse(job.data())
 
@@ -240,17 +250,20 @@ def make_app(workspace: str | Path, specs: tuple[str, ...] = (),
         seed = _number(data.get("seed", 1), 0, 2**31, "seed")
 
         def made():
-            spec, program = _program_of(wb, data)
-            return Sitting(program, spec, players=players, seed=seed, kinds=seats)
-        return _seated(wb, await run_in_threadpool(wb.locked, made))
+            return _sitting(wb, data, lambda spec, program: Sitting(program, spec, players=players, seed=seed,
+                                                                    kinds=seats))
+        return _seated(wb, *await run_in_threadpool(wb.locked, made))
 
     async def table_seats(request):
         data = await _body(request)
         players = _number(data["players"], 1, 12, "players") if data.get("players") is not None else None
 
         def seats():
-            spec, program = _program_of(wb, data)
-            return seats_of(program, spec, players)
+            spec, program, placed = _program_of(wb, data, "draft")
+            try:
+                return seats_of(program, spec, players)
+            finally:
+                wb.drafts.drop(placed)
         return JSONResponse(await run_in_threadpool(wb.locked, seats))
 
     def _table(request) -> Sitting:
@@ -300,17 +313,23 @@ def make_app(workspace: str | Path, specs: tuple[str, ...] = (),
         game, position = data.get("game"), data.get("position")
 
         def replayed():
-            spec, program = _program_of(wb, data)
-            if isinstance(game, dict):
-                return witnesses.replayed(program, str(game.get("mode")),
-                                          _number(game.get("players"), 1, 12, "players"),
-                                          _number(game.get("seed"), 0, 2**63, "seed"))
-            if isinstance(position, dict):
-                path = wb.drafts.game_file(text=json.dumps(position))
-                return {"lines": witnesses.shown(program, spec, str(path))}
-            raise BadInputError("replay takes a witness's game (mode, players, seed) or its position")
-        out = await run_in_threadpool(wb.locked, replayed)
-        return JSONResponse(json.loads(json.dumps(out).replace(str(wb.drafts.folder) + "/", "")))
+            if not isinstance(game, dict) and not isinstance(position, dict):
+                raise BadInputError("replay takes a witness's game (mode, players, seed) or its position")
+            spec, program, placed = _program_of(wb, data, "replay")
+            try:
+                if isinstance(game, dict):
+                    out = witnesses.replayed(program, str(game.get("mode")),
+                                             _number(game.get("players"), 1, 12, "players"),
+                                             _number(game.get("seed"), 0, 2**63, "seed"))
+                else:
+                    path = wb.drafts.game_file(text=json.dumps(position))
+                    out = {"lines": witnesses.shown(program, spec, str(path))}
+            except RulesError as exc:
+                raise Shown(exc, placed, data) from None
+            finally:
+                wb.drafts.drop(placed)
+            return _shown(out, wb, placed, data)
+        return JSONResponse(await run_in_threadpool(wb.locked, replayed))
 
     async def table_save(request):
         t = _table(request)
@@ -332,12 +351,11 @@ def make_app(workspace: str | Path, specs: tuple[str, ...] = (),
         seats = _seats_of(data)
 
         def loaded():
-            spec, program = _program_of(wb, data)
             game = data.get("game")
             path = wb.drafts.game_file(name=game) if game is not None else \
                 wb.drafts.game_file(text=data.get("state"))
-            return Sitting.saved(program, spec, str(path), kinds=seats)
-        return _seated(wb, await run_in_threadpool(wb.locked, loaded))
+            return _sitting(wb, data, lambda spec, program: Sitting.saved(program, spec, str(path), kinds=seats))
+        return _seated(wb, *await run_in_threadpool(wb.locked, loaded))
 
     routes = [
         Route("/", index),
@@ -385,28 +403,76 @@ def _seats_of(data: dict) -> dict[str, str]:
     return seats
 
 
-def _seated(wb: Workbench, sitting: Sitting) -> JSONResponse:
-    """A new game at the table, kept (the oldest dropped past MOST_TABLES)."""
+def _sitting(wb: Workbench, data: dict, make) -> tuple[Sitting, Path | None]:
+    """A game at the table of the spec sent (``make(spec, program)``), and the draft's
+    file it keeps while it is played (None for a shipped spec)."""
+    table = f"table-{next(wb._ids)}"
+    spec, program, placed = _program_of(wb, data, table)
+    with _dropped_on_error(wb, placed, data):
+        sitting = make(spec, program)
+    if placed is not None:           # a game saved names the house rule's own file, not the draft's
+        sitting.spec_file = str(wb.drafts.workspace / f"{data['name']}.rules")
+    return sitting, placed
+
+
+def _seated(wb: Workbench, sitting: Sitting, placed: Path | None) -> JSONResponse:
+    """A new game at the table, kept (the oldest dropped past MOST_TABLES, with its draft's file)."""
     table_id = f"table-{next(wb._ids)}"
     wb.tables[table_id] = sitting
+    wb.placed[table_id] = placed
     for old in list(wb.tables)[:-MOST_TABLES]:
         del wb.tables[old]
+        wb.drafts.drop(wb.placed.pop(old, None))
     return JSONResponse({"id": table_id, "humans": list(sitting.humans), "game": sitting.program.title,
                          "players": sitting.players})
 
 
-def _program_of(wb: Workbench, data: dict):
-    """The spec a table plays: a shipped one by name, or the draft sent (its file, its program)."""
+class Shown(RulesError):
+    """A spec error of a placed draft, its file written as the draft's name."""
+
+    def __init__(self, exc: RulesError, placed: Path | None, data: dict):
+        self.placed, self.shown = placed, f"{data.get('name')}.rules"
+        super().__init__(exc.diagnostics)
+        self.exit_code = exc.exit_code
+
+    def render(self) -> str:
+        text = super().render()
+        return drafting.shown_as(text, self.placed, self.shown) if self.placed is not None else text
+
+
+def _shown(out: dict, wb: Workbench, placed: Path | None, data: dict) -> dict:
+    text = json.dumps(out).replace(str(wb.drafts.folder) + "/", "")
+    if placed is not None:
+        text = text.replace(json.dumps(str(placed))[1:-1], f"{data.get('name')}.rules")
+    return json.loads(text)
+
+
+def _program_of(wb: Workbench, data: dict, use: str):
+    """The spec sent: a shipped one by name, or the draft (placed for ``use``): its path,
+    its program, and the placed file (None for a shipped spec), which the caller drops."""
     if data.get("shipped"):
         name = data["shipped"]
         found = files.shipped(name) if isinstance(name, str) and files.is_name(name) else None
         if found is None:
             raise BadInputError(f"no shipped game, version or house rule {str(name)[:80]!r}")
-        spec = str(found)
-    else:
-        name, text = _text_of(data)
-        spec = str(wb.drafts.place(name, text))
-    return spec, open_spec(Request(spec))
+        return str(found), open_spec(Request(str(found))), None
+    name, text = _text_of(data)
+    placed = wb.drafts.place(name, text, use)
+    with _dropped_on_error(wb, placed, data):
+        return str(placed), open_spec(Request(str(placed))), placed
+
+
+@contextlib.contextmanager
+def _dropped_on_error(wb: Workbench, placed: Path | None, data: dict):
+    """The placed draft taken away when what reads it fails (its errors naming the draft)."""
+    try:
+        yield
+    except RulesError as exc:
+        wb.drafts.drop(placed)
+        raise Shown(exc, placed, data) from None
+    except BaseException:
+        wb.drafts.drop(placed)
+        raise
 
 
 def _base_of(path: str) -> str:

@@ -30,6 +30,11 @@ def client(tmp_path):
         yield c
 
 
+def hidden(c) -> list[str]:
+    """The files the workbench placed in the workspace and has not taken away yet."""
+    return [p.name for p in c.workspace.iterdir() if p.name.startswith(".")]
+
+
 def post(c, path, body, **headers):
     return c.post(path, json=body, headers={**ORIGIN, **headers})
 
@@ -107,7 +112,7 @@ def test_a_draft_is_checked_located_fixed_and_saved(client):
     assert r["ok"] is False
     e = r["errors"][0]          # (what follows from it in the base game may be said after)
     assert (e["line"], e["col"]) == (5, broken.splitlines()[4].index("five") + 1)
-    assert "rulewright-drafts" not in json.dumps(r)         # the private folder is never shown
+    assert ".lone_lions." not in json.dumps(r) and not hidden(client)     # the draft's own file: never shown, gone
     assert "".join(t for _, t in r["tokens"]) == broken       # the tokens are the whole text
     assert ["keyword", "variant"] in r["tokens"]
     r = post(client, "/api/check", {"name": "lone_lions", "text": LIONS}).json()
@@ -146,7 +151,7 @@ def test_verify_runs_apart_with_its_progress(client):
     r = client.get(f"/api/jobs/{job['id']}").json()
     statuses = {f["status"] for f in r["result"]["findings"]}
     assert statuses and statuses <= {"PROVED", "SAMPLED", "UNKNOWN", "COUNTEREXAMPLE"}
-    assert "rulewright-drafts" not in json.dumps(r)
+    assert ".lone_lions." not in json.dumps(r) and not hidden(client)
 
 
 def test_a_long_verify_is_cancelled_at_once(client):
@@ -165,7 +170,7 @@ def test_a_job_names_its_kind_and_a_draft_with_an_error_fails_located(client):
     assert post(client, "/api/jobs", {"kind": "shell", "name": "x", "text": LIONS}).status_code == 400
     job = post(client, "/api/jobs", {"kind": "verify", "name": "bad", "text": LIONS.replace("5", "five")}).json()
     last = events(client, job["id"])[-1]
-    assert last["type"] == "failed" and "bad.rules:5:" in last["message"]
+    assert last["type"] == "failed" and "bad.rules:5:" in last["message"] and ".bad." not in last["message"]
 
 
 def test_a_small_study_reports_its_figures_and_a_page_that_runs_no_script(client):
@@ -276,6 +281,28 @@ def test_a_witness_is_drawn_and_its_game_replayed(client):
     assert drawn["game"]["seed"] is not None and drawn["position"] and drawn["lines"]
     again = post(client, "/api/replay", {"name": "fire", "text": text, "game": drawn["game"]}).json()
     assert "cards_accounted_for" in again["error"]
-    assert "rulewright-drafts" not in json.dumps(again)
+    assert ".fire." not in json.dumps(again) and not hidden(client)
     shown = post(client, "/api/replay", {"name": "fire", "text": text, "position": drawn["position"]})
     assert "cards_accounted_for" in json.dumps(shown.json())
+
+
+def test_a_draft_reads_the_files_of_the_workspace_as_its_saved_file_would(client):
+    """A house rule that takes its biomes from a table file of the workspace checks, is
+    played and studied as it is written: the draft is placed beside where it is saved."""
+    from helpers import ROOT
+    client.workspace.mkdir(parents=True, exist_ok=True)
+    rows = (ROOT / "spec/darwins_choice/biomes.csv").read_text(encoding="utf-8").splitlines()
+    (client.workspace / "my_biomes.csv").write_text("\n".join(rows[:1] + [r.replace(",6,4,2,", ",7,4,2,", 1)
+                                                                         for r in rows[1:]]) + "\n")
+    text = ('variant richer "Richer plants" extends "darwins_choice"\n\n'
+            '/// The biomes, from my own table.\n'
+            'override table biome (title: text, fr: text, es: text, zh: text, pair: text, '
+            'central: set of ability, requires: list of set of ability, forbids: set of ability, plants: int, '
+            'meat: int, points: int, source: text, note: text) from "my_biomes.csv"\n')
+    r = post(client, "/api/check", {"name": "richer", "text": text}).json()
+    assert r["ok"], r
+    assert any("biome" in line for line in r["diff"])
+    t = post(client, "/api/tables", {"name": "richer", "text": text, "players": 3, "seats": {"p1": "human"}}).json()
+    assert len(hidden(client)) == 1         # the draft's file the game is played from, while it is
+    saved = client.get(f"/api/tables/{t['id']}/save").text
+    assert str(client.workspace.resolve() / "richer.rules") in json.loads(saved)["variants"]
