@@ -478,6 +478,7 @@ function render(seat, v) {
   }
   $("suggestion").hidden = true;
   $("suggest").disabled = !(v.options && v.options.length);
+  $("suggest-bar").hidden = v.finished;
   drawBoards(v.boards, cells);
   for (const o of Object.values(cells)) {          // cells outside the drawn boards: buttons
     const b = el("button", o.text, "option");
