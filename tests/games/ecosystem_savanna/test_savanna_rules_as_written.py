@@ -41,3 +41,19 @@ def test_a_vulture_counts_the_carcasses_below_it_in_its_column():
     assert scored.steps["vulture"] == 4 * 2
     _, just_below = savanna(vulture_range="just_below")
     assert score(just_below, board).steps["vulture"] == 0
+
+
+def test_between_prey_worth_the_same_the_lion_takes_the_first_in_reading_order():
+    """ES-SCORE-LION-03 with the owner choosing the prey (ES-AMB-04): the prey best for the
+    owner's ecosystem; between prey worth the same, the first in reading order, so the same
+    ecosystem always shows the same card face down."""
+    board = """
+        L P . . .
+        . . . . .
+        Z . . . Z
+        . . . . .
+    """
+    _, owner = savanna()
+    scored = score(owner, board)
+    assert scored.choices["lion_prey"] == ((2, 0),)
+    assert scored.steps["lion"] == 4
