@@ -249,9 +249,11 @@ def make_app(workspace: str | Path, specs: tuple[str, ...] = (),
         players = _number(data["players"], 1, 12, "players") if data.get("players") is not None else None
         seed = _number(data.get("seed", 1), 0, 2**31, "seed")
 
+        lang = _lang_of(data)
+
         def made():
             return _sitting(wb, data, lambda spec, program: Sitting(program, spec, players=players, seed=seed,
-                                                                    kinds=seats))
+                                                                    kinds=seats, lang=lang))
         return _seated(wb, *await run_in_threadpool(wb.locked, made))
 
     async def table_seats(request):
@@ -354,7 +356,8 @@ def make_app(workspace: str | Path, specs: tuple[str, ...] = (),
             game = data.get("game")
             path = wb.drafts.game_file(name=game) if game is not None else \
                 wb.drafts.game_file(text=data.get("state"))
-            return _sitting(wb, data, lambda spec, program: Sitting.saved(program, spec, str(path), kinds=seats))
+            return _sitting(wb, data, lambda spec, program: Sitting.saved(program, spec, str(path), kinds=seats,
+                                                                          lang=_lang_of(data)))
         return _seated(wb, *await run_in_threadpool(wb.locked, loaded))
 
     routes = [
@@ -394,6 +397,17 @@ def _found(thing, missing: str):
     if thing is None:
         raise Refused(404, missing)
     return thing
+
+
+LANGUAGES = ("en", "fr", "es", "zh")
+
+
+def _lang_of(data: dict) -> str:
+    """The language of a table's words (the spec's catalogues: i18n/LANG.po)."""
+    lang = data.get("lang") or "en"
+    if lang not in LANGUAGES:
+        raise Refused(400, f"lang is one of {', '.join(LANGUAGES)}")
+    return lang
 
 
 def _seats_of(data: dict) -> dict[str, str]:

@@ -306,3 +306,12 @@ def test_a_draft_reads_the_files_of_the_workspace_as_its_saved_file_would(client
     assert len(hidden(client)) == 1         # the draft's file the game is played from, while it is
     saved = client.get(f"/api/tables/{t['id']}/save").text
     assert str(client.workspace.resolve() / "richer.rules") in json.loads(saved)["variants"]
+
+
+def test_a_table_speaks_the_language_chosen(client):
+    english = post(client, "/api/tables", {"shipped": "darwins_choice", "players": 3, "seats": {"p1": "human"}}).json()
+    french = post(client, "/api/tables", {"shipped": "darwins_choice", "players": 3, "seats": {"p1": "human"},
+                                         "lang": "fr"}).json()
+    asked = [client.get(f"/api/tables/{t['id']}/seats/p1").json()["question"] for t in (english, french)]
+    assert asked[0] != asked[1] and "Draw" in asked[0]
+    assert post(client, "/api/tables", {"shipped": "darwins_choice", "lang": "xx"}).status_code == 400

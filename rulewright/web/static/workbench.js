@@ -403,7 +403,7 @@ async function seats() {
 async function startGame() {
   showError(null);
   try {
-    await seated(await call("/api/tables", { ...(await sourceBody()), seats: chosenSeats(),
+    await seated(await call("/api/tables", { ...(await sourceBody()), seats: chosenSeats(), lang: $("play-lang").value,
       players: Number($("play-players").value) || null, seed: Number($("play-seed").value) || 0 }));
   } catch (e) { showError(e); }
 }
@@ -426,7 +426,7 @@ async function seated(r) {
 async function loadGame() {
   showError(null);
   try {
-    const body = { ...(await sourceBody()), seats: chosenSeats() };
+    const body = { ...(await sourceBody()), seats: chosenSeats(), lang: $("play-lang").value };
     const file = $("play-file").files[0];
     if ($("play-saved").value) body.game = $("play-saved").value;
     else if (file) body.state = await file.text();
