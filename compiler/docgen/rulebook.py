@@ -548,9 +548,23 @@ class Book:
         if reports:
             out += [f"**{self.w('reports')}**:", ""]
             for m, st in reports:
-                out.append(f"- {M.text(value_words(st.name))}")
+                out.append(f"- {self.report_line(st)}")
             out.append("")
         return out
+
+    def report_line(self, st: I.Report) -> str:
+        """What a mode reports at the end, in words: the definition it reports (its name,
+        its doc comment, its rule IDs), for each player when there is one per player; its
+        own name when it reports no documented definition."""
+        target = st.value.name if isinstance(st.value, (I.Call, I.Global)) else None
+        d = self.defs.get(target) if target else None
+        if d is None or not getattr(d, "doc", None):
+            return M.text(value_words(st.name))
+        each = f" ({self.w('for_each_player')})" if st.var else ""
+        ids = f" {self.ids(d.rule_ids)}" if getattr(d, "rule_ids", None) else ""
+        said = " ".join(M.prose(self.doc(target, d.doc)).split())
+        title = self.name_of(target)
+        return f"**{M.text(title[:1].upper() + title[1:])}**{each}: {said}{ids}"
 
     def guarantee_section(self) -> list[str]:
         props = [d for d in self.defs.values() if isinstance(d, A.Property) and d.name not in self.placed]

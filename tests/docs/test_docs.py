@@ -209,3 +209,17 @@ def test_section_mistakes_are_located(tmp_path, text, message):
     with pytest.raises(RulesError) as info:
         load(spec)
     assert message in info.value.render()
+
+
+def test_the_end_of_the_game_says_what_each_report_is():
+    """Each rulebook's "End of the game" names what the game reports (the definition's name
+    in the page's language, its doc comment, its rule IDs), not the report's identifier."""
+    for page, winners in (("darwins_choice.md", "**Winners**: The winners: the most Darwin Points; ties give "
+                                                "several winners. `DC-END-03`"),
+                          ("darwins_choice.fr.md", "**Gagnants**: Les gagnants"),
+                          ("ecosystem_savanna.md", "**Winners**: The winners: the highest total")):
+        text = (ROOT / "docs" / "rules" / page).read_text(encoding="utf-8")
+        end = text[text.index("## End of the game" if page.endswith(".md") and "." not in page[:-3]
+                              else "## Fin de la partie"):]
+        assert winners in end, page
+        assert "\n- winners\n" not in end and "\n- score\n" not in end
