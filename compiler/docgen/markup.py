@@ -90,6 +90,20 @@ def cell(s) -> str:
     return text(s)
 
 
+def folded(s, shown: int) -> str:
+    """``s`` in a cell of a Markdown table, folded: its first words (about ``shown``
+    characters) and an ellipsis, the whole text when the reader opens it (HTML
+    ``details``, every character escaped, its pipes too)."""
+    whole = " ".join(visible(s).split())
+    cut = whole[:shown].rsplit(" ", 1)[0] if len(whole) > shown else whole
+    return (f"<details><summary>{_html_cell(cut)}…</summary>{_html_cell(whole)}</details>")
+
+
+def _html_cell(s: str) -> str:
+    return html.escape(s, quote=True).replace("|", "&#124;").replace("\\", "&#92;").replace("`", "&#96;") \
+        .replace("*", "&#42;").replace("_", "&#95;").replace("[", "&#91;").replace("]", "&#93;")
+
+
 def fence(body, lang: str = "") -> list[str]:
     """``body`` as a block of code, highlighted (``rules``) or plain: written as HTML by
     Pygments, every character of the body escaped, so no text of a rule is ever raw in
@@ -156,7 +170,7 @@ def url(target: str) -> str:
 HTML_TAGS = frozenset({
     "div", "code", "svg", "g", "defs", "title", "desc", "rect", "circle", "ellipse", "line", "polyline",
     "polygon", "path", "text", "tspan", "marker", "pattern", "a", "clippath", "lineargradient", "stop",
-    "pre", "span"})
+    "pre", "span", "details", "summary"})
 _ATTRIBUTE = re.compile(r"""\s+([^\s"'>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+)))?""")
 _TAG = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9:_-]*)((?:" + _ATTRIBUTE.pattern + r")*)\s*/?>")
 _LINK = re.compile(r"\]\(")                             # where a link's or an image's target opens

@@ -28,6 +28,8 @@ from rulewright.compiler.syntax import ast as A
 
 MOST_FLOW_DEPTH = 4
 CARD_PICTURES_MOST = 30        # a table with more rows is a table only, without a card each
+FOLD_TEXT = 40                 # a text of a catalogue longer than this is folded (its start shown)
+FOLD_SHOWN = 24                # the characters of a folded text shown before it is opened
 
 
 def anchor(name: str) -> str:
@@ -646,7 +648,9 @@ class Book:
 
     # ------------------------------------------------------------ catalogue
     def catalogue(self) -> str:
-        out = [f"# {self.w('catalogue_of', name=M.text(self.p.title))}", "", self.w("catalogue_intro"), ""]
+        # (the site's menus left out of a catalogue's page: its tables take the width)
+        out = ["---", "hide:", "  - navigation", "  - toc", "---", "",
+               f"# {self.w('catalogue_of', name=M.text(self.p.title))}", "", self.w("catalogue_intro"), ""]
         for name, info in self.p.enums.items():
             d = self.defs.get(name)
             if not isinstance(d, A.Table):
@@ -665,10 +669,12 @@ class Book:
             out.append("| " + " | ".join(M.cell(x) for x in [self.name_of(name)] + [value_words(c) for c in cols]) + " |")
             out.append("|" + "---|" * (len(cols) + 1))
             for v in info.values:
-                cells = [self.value(name, v)]
+                cells = [M.cell(self.value(name, v))]
                 for c in cols:
-                    cells.append(self.cell_text(info.columns[c], info.attrs[c].get(v)))
-                out.append("| " + " | ".join(M.cell(x) for x in cells) + " |")
+                    shown = self.cell_text(info.columns[c], info.attrs[c].get(v))
+                    folds = type(info.columns[c]).__name__ == "TextT" and len(shown) > FOLD_TEXT
+                    cells.append(M.folded(shown, FOLD_SHOWN) if folds else M.cell(shown))
+                out.append("| " + " | ".join(cells) + " |")
             out += ["", "</div>", ""]
         return M.page("\n".join(out).rstrip() + "\n")
 

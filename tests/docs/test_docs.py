@@ -223,3 +223,17 @@ def test_the_end_of_the_game_says_what_each_report_is():
                               else "## Fin de la partie"):]
         assert winners in end, page
         assert "\n- winners\n" not in end and "\n- score\n" not in end
+
+
+def test_a_long_note_of_a_catalogue_is_folded_and_stays_text():
+    """A catalogue folds a long text (its start shown, the whole when opened); whatever it
+    holds stays text: no tag, no column, no emphasis, no link."""
+    from rulewright.compiler.docgen import markup as M
+    note = "a <script>alert(1)</script> | *b* `c` [d](javascript:x) " + "long " * 20
+    out = M.folded(note, 24)
+    assert out.startswith("<details><summary>a &lt;script&gt;") and out.endswith("</details>")
+    inner = out.removeprefix("<details><summary>").removesuffix("</details>").replace("</summary>", "")
+    assert not any(ch in inner for ch in "<>|*`[]")
+    page = (ROOT / "docs" / "rules" / "darwins_choice_catalogue.md").read_text(encoding="utf-8")
+    assert page.startswith("---\nhide:\n  - navigation\n  - toc\n---\n")
+    assert "<details><summary>DC-EX-1: body of the…</summary>DC-EX-1: body of the winged Bongo" in page
