@@ -171,3 +171,26 @@ def test_every_house_rule_prints_on_one_page(site, browser):
                 longer.append(f"{lang}{name}: {pages} pages")
     context.close()
     assert not longer, longer
+
+
+def test_every_catalogue_table_fits_its_frame(site, browser):
+    """At 1280 px every table of every catalogue, in every language, is within its frame
+    (no scrolling sideways), and no row is taller than five lines (long notes fold)."""
+    out, base = site
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    without_search(context, out / "search" / "search_index.json")
+    page = context.new_page()
+    wide = []
+    for lang in ("", *(f"{x}/" for x in LANGS)):
+        for game in ("darwins_choice", "ecosystem_savanna"):
+            page.goto(f"{base}/{lang}rules/{game}_catalogue/", wait_until="load")
+            tables = page.evaluate("""() => [...document.querySelectorAll('.rw-table')].map(w => {
+                const t = w.querySelector('table');
+                const rows = [...t.querySelectorAll('tbody tr')].map(r => r.getBoundingClientRect().height);
+                return [w.clientWidth, t.scrollWidth, Math.max(...rows)]; })""")
+            assert tables, f"{lang}{game}: no catalogue table"
+            for i, (frame, width, tallest) in enumerate(tables):
+                if width > frame + 1 or tallest > 160:
+                    wide.append(f"{lang}{game} table {i + 1}: {width} px in {frame}, a row {tallest:.0f} px high")
+    context.close()
+    assert not wide, wide
