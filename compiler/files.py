@@ -110,6 +110,17 @@ def shipped_names() -> list[str]:
     return sorted(games - {"."}) + sorted(variants)
 
 
+def shipped_name(path: str | Path) -> str | None:
+    """The shipped name of ``path`` (a game's folder, a version's or house rule's file,
+    ``.rules`` left out or not), or None when it is no shipped spec."""
+    target = real(path)
+    for name in shipped_names():
+        found = shipped(name)
+        if found is not None and real(found) in (target, target.with_suffix(".rules")):
+            return name
+    return None
+
+
 _VARIANT_LINE = re.compile(r"^\s*variant\s", re.M)
 _HEAD = 4096        # a variant line comes in the first lines of its file, after its comments
 

@@ -96,12 +96,8 @@ def folded(s, shown: int) -> str:
     ``details``, every character escaped, its pipes too)."""
     whole = " ".join(visible(s).split())
     cut = whole[:shown].rsplit(" ", 1)[0] if len(whole) > shown else whole
-    return (f"<details><summary>{_html_cell(cut)}…</summary>{_html_cell(whole)}</details>")
-
-
-def _html_cell(s: str) -> str:
-    return html.escape(s, quote=True).replace("|", "&#124;").replace("\\", "&#92;").replace("`", "&#96;") \
-        .replace("*", "&#42;").replace("_", "&#95;").replace("[", "&#91;").replace("]", "&#93;")
+    return (f"<details><summary>{_no_handler(cut.translate(_ENTITIES))}…</summary>"
+            f"{_no_handler(whole.translate(_ENTITIES))}</details>")
 
 
 def fence(body, lang: str = "") -> list[str]:

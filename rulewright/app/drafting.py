@@ -189,7 +189,7 @@ class Drafts:
             base = program.variants[0].extends
             try:
                 diffed = diff_specs(open_spec(Request(base)), program, base, shown)
-                out["base"] = _shown_base(base)
+                out["base"] = files.shipped_name(base) or base
                 out["diff"] = [shown_as(line, path, shown) for line in diffed.lines()]
             except RulesError as exc:
                 out["diff"] = [d.message for d in exc.diagnostics]
@@ -221,22 +221,11 @@ def shown_as(text: str, path: Path, shown: str) -> str:
     return text.replace(str(path), shown).replace(str(path.parent) + os.sep, "")
 
 
-def _shown_base(base: str) -> str:
-    found = Path(base).resolve()
-    for name in files.shipped_names():
-        if files.shipped(name) == found:
-            return name
-    return base
-
-
 def _by_name(text: str, where: Path) -> str:
     """A shipped file's ``extends "PATH"`` written as the shipped name PATH leads to."""
     def named(m: re.Match) -> str:
-        target = (where.parent / m.group(2)).resolve()
-        for name in files.shipped_names():
-            if files.shipped(name) == target or files.shipped(name) == target.with_suffix(".rules"):
-                return f'{m.group(1)}"{name}"'
-        return m.group(0)
+        name = files.shipped_name(where.parent / m.group(2))
+        return f'{m.group(1)}"{name}"' if name else m.group(0)
     return re.sub(r'(\bextends\s+)"([^"\n]*)"', named, text)
 
 

@@ -47,11 +47,8 @@ class Sitting:
     def __init__(self, program, spec: str, *, players: int | None = None, mode: str | None = None, seed: int = 1,
                  kinds: dict[str, str] | None = None, lang: str = "en", replay: list[dict] | None = None):
         self.program, self.spec, self.seed = program, spec, seed
-        m = playing.pick_mode(program, spec, mode, players, WEB_WORDS)
+        m = playing.pick_mode(program, spec, mode, players, WEB_WORDS, need_players=False)   # (checks players)
         self.players = players if players is not None else m.min_players
-        if not m.min_players <= self.players <= m.max_players:
-            raise BadInputError(f"{program.title} ({m.title or m.name}) is for {m.min_players} to "
-                                f"{m.max_players} players, not {self.players}")
         self.mode = m.name
         self.interp = interpreter_for(program)
         seats = self.interp.seats_for(m, self.players)
@@ -69,6 +66,7 @@ class Sitting:
         self._factory = playing.agent_factory(program, bots, playing.Seating(), WEB_WORDS)
         self._suggesters: dict[str, dict] = {}
         self.spec_file: str | None = None   # the file a saved game names for the spec (else the spec's own)
+        self.warnings: list[str] = []       # what reading a saved game warned of
         self.live = self._new(None, replay)
 
     @classmethod
@@ -79,17 +77,15 @@ class Sitting:
         from rulewright.app.opening import Request, open_position       # (state files: read when one is loaded)
         warned: list[str] = []
         opened = open_position(Request(spec), path, program, warn=warned.append)
-        begin = resume.start(opened.state, opened.doc, path, opened.text)
-        if not begin.saved or begin.base is not None:
+        start = playing.start_from(opened.program, opened.state, opened.doc, path, opened.text, WEB_WORDS)
+        if not start.begin.saved or start.begin.base is not None:
             raise BadInputError(f"{path}: a position written by hand, or a game begun from one, goes on at the "
                                 "command line (rulewright play --from); a table goes on from a game saved at a "
                                 "table or by play --save-state")
-        position = opened.state
-        mode = opened.program.modes[position.mode]
-        fixed = sum(1 for s in mode.seats if s.name is not None and s.kind == "player")
-        players = sum(1 for s in position.seats if s.kind == "player") - fixed
-        return cls(opened.program, spec, players=players, mode=mode.name, seed=begin.seed, kinds=kinds,
-                   lang=lang, replay=begin.history)
+        sitting = cls(opened.program, spec, players=start.players, mode=start.mode.name, seed=start.begin.seed,
+                      kinds=kinds, lang=lang, replay=start.begin.history)
+        sitting.warnings = warned
+        return sitting
 
     # ------------------------------------------------------------ the game
     def _new(self, forward: list | None, replay: list[dict] | None = None) -> Live:

@@ -24,11 +24,11 @@ def first_specs(given: list[str], workspace: str | None) -> tuple[list[str], str
     """What to open first (shipped names, or house rules of the workspace by name) and the
     workspace: a house rule file named brings its folder as the workspace."""
     first, folders = [], set()
-    shipped = {files.shipped(n).resolve(): n for n in files.shipped_names()}
     for item in given:
         path = Path(item)
-        if path.exists() and path.resolve() in shipped:       # (a shipped name, as the command line found it)
-            first.append(shipped[path.resolve()])
+        name = files.shipped_name(path) if path.exists() else None
+        if name is not None:        # (a shipped name, as the command line found it)
+            first.append(name)
         elif path.is_file() and path.suffix == ".rules":
             folders.add(path.resolve().parent)
             first.append(path.stem)

@@ -38,6 +38,7 @@ class Job:
     result: Any = None
     process: Any = None
     ended: Any = None           # called once when the job ends (its draft's file taken away)
+    out: str | None = None      # the folder it writes (a study's report)
 
     def end(self) -> None:
         done, self.ended = self.ended, None
@@ -66,7 +67,7 @@ class Jobs:
         with self._lock:
             if self.running() >= MOST_RUNNING:
                 raise BadInputError(f"{MOST_RUNNING} jobs are running: wait for one, or cancel it")
-            job = Job(f"{kind}-{next(self._ids)}", kind, ended=ended)
+            job = Job(f"{kind}-{next(self._ids)}", kind, ended=ended, out=params.get("out"))
             self._jobs[job.id] = job
             done = [j for j in self._jobs.values() if j.state != "running"]
             for old in done[:-KEPT]:

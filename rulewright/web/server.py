@@ -205,7 +205,6 @@ def make_app(workspace: str | Path, specs: tuple[str, ...] = (),
         except BaseException:
             wb.drafts.drop(path)
             raise
-        job.out = params.get("out")
         return JSONResponse(job.data())
 
     def _job(request):
@@ -237,7 +236,7 @@ def make_app(workspace: str | Path, specs: tuple[str, ...] = (),
 
     async def job_report(request):
         job = _job(request)
-        out = getattr(job, "out", None)
+        out = job.out
         if job.kind != "study" or job.state != "done" or not out or not (Path(out) / "report.html").is_file():
             raise Refused(404, "no report: the study has not finished")
         return FileResponse(Path(out) / "report.html", media_type="text/html; charset=utf-8",
@@ -438,7 +437,7 @@ def _seated(wb: Workbench, sitting: Sitting, placed: Path | None) -> JSONRespons
         del wb.tables[old]
         wb.drafts.drop(wb.placed.pop(old, None))
     return JSONResponse({"id": table_id, "humans": list(sitting.humans), "game": sitting.program.title,
-                         "players": sitting.players})
+                         "players": sitting.players, "warnings": sitting.warnings})
 
 
 class Shown(RulesError):

@@ -231,7 +231,7 @@ def test_a_long_note_of_a_catalogue_is_folded_and_stays_text():
     from rulewright.compiler.docgen import markup as M
     note = "a <script>alert(1)</script> | *b* `c` [d](javascript:x) " + "long " * 20
     out = M.folded(note, 24)
-    assert out.startswith("<details><summary>a…</summary>a &lt;script&gt;") and out.endswith("</details>")
+    assert out.startswith("<details><summary>a…</summary>a &#60;script&#62;") and out.endswith("</details>")
     inner = out.removeprefix("<details><summary>").removesuffix("</details>").replace("</summary>", "")
     assert not any(ch in inner for ch in "<>|*`[]")
     page = (ROOT / "docs" / "rules" / "darwins_choice_catalogue.md").read_text(encoding="utf-8")

@@ -415,6 +415,7 @@ function chosenSeats() {
 }
 
 async function seated(r) {
+  if (r.warnings && r.warnings.length) showError(r.warnings.join("\n"));
   state.table = r;
   state.seat = null;
   $("seating").hidden = true;
@@ -487,10 +488,7 @@ function render(seat, v) {
     opts.appendChild(b);
   }
   $("undo").disabled = !v.can_undo;
-  const news = $("news");
-  clear(news);
-  for (const line of v.news) news.appendChild(el("li", line));
-  $("position").textContent = v.position.join("\n");
+  showKnown(v);
   $("result").hidden = !v.finished;
   clear($("result"));
   if (v.finished) for (const line of v.result || []) $("result").appendChild(el("p", line));
@@ -534,11 +532,16 @@ async function step(to) {
     $("step-next").textContent = v.next ? `next: ${v.next}` : "the end of the game";
     $("status").textContent = v.status;
     drawBoards(v.boards, null);
-    const news = $("news");
-    clear(news);
-    for (const line of v.news) news.appendChild(el("li", line));
-    $("position").textContent = v.position.join("\n");
+    showKnown(v);
   } catch (e) { showError(e); }
+}
+
+function showKnown(v) {
+  // what the seat knows: the news of the game and the position as it may see it
+  const news = $("news");
+  clear(news);
+  for (const line of v.news) news.appendChild(el("li", line));
+  $("position").textContent = v.position.join("\n");
 }
 
 async function choose(index) {
