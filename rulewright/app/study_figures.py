@@ -6,8 +6,9 @@ Out: ``figures(study)``: JSON-ready data (docs/json.md): for each rule set, the 
      wins of each seat position, the scores (mean, spread), the margin of victory, ties,
      the game's length (choices, checkpoints), lead changes, how often the leader at half
      time wins, the skill figure (how often the strong bot wins), the options whose takers
-     win more (or less) often, how often each rule ran; then the differences, and the
-     effects that are more than chance, each with a witness game. In a sweep (more than two
+     win more (or less) often, how often each rule ran; then the differences, what the
+     rules of one say differently from the other's (``study_causes``), and the effects
+     that are more than chance, each with a witness game. In a sweep (more than two
      rule sets: the values of a switch or param), each against the reference.
 
 Intervals are at 99%: a mean's by Student's t, a share's by Wilson's score interval, a
@@ -22,6 +23,7 @@ import math
 import statistics
 from collections import Counter
 
+from rulewright.app import study_causes
 from rulewright.app.ratings import Z99, wilson
 
 MIN_GAMES = 10          # games a difference needs before it can be clear
@@ -195,7 +197,7 @@ def differences(study, side: int = 0, other: int = 1) -> dict:
     by_rule = {k: paired(_per_game(a, lambda m, k=k: m.fired.get(k, 0)), _per_game(b, lambda m, k=k: m.fired.get(k, 0)))
                for k in rules}
     _holm(list(by_rule.values()))
-    return {"figures": out, "rules": by_rule}
+    return {"figures": out, "rules": by_rule, "changes": study_causes.changes(study.sides[side], study.sides[other])}
 
 
 def figures(study) -> dict:

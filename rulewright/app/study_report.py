@@ -15,6 +15,7 @@ import io
 import math
 import re
 
+from rulewright.app import study_causes
 from rulewright.app.study_figures import key_figures
 
 PAGE_POLICY = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
@@ -116,20 +117,28 @@ def replay(spec: str, plan, seed: int, strong: int | None = None, kind: str = "m
 
 def effects(study, figs: dict) -> list[dict]:
     """The clear differences between the rule sets, and the rules that ran more or less
-    often, strongest first; each with a witness game (its seed) and the commands that
-    replay it under each rule set."""
+    often, strongest first; each with the rules behind it (a figure's: the rule IDs of
+    what the rules say differently, then of the rules that ran clearly more or less
+    often; a rule's: itself), a witness game (its seed) and the commands that replay it
+    under each rule set."""
     if "differences" not in figs:
         return []
     out = []
     spec, base = study.sides[0].command, study.sides[1].command
+    # a figure's rules: what the rules say differently, then the rules run clearly more or less often
+    changed = [i for c in figs["differences"].get("changes", []) for i in c["rule_ids"]]
+    counted = [k for k, d in figs["differences"]["rules"].items() if d.get("clear")]
+    behind = list(dict.fromkeys(changed + counted))
     for what, d in list(figs["differences"]["figures"].items()) + [
             (f"rule {k} runs a game", d) for k, d in figs["differences"]["rules"].items()]:
         if not d.get("clear") or d.get("witness") is None:
             continue
         kind = "skill" if what == "skill" else "main"
         strong = (d["witness"] - study.plan.seed) % study.plan.players if kind == "skill" else None
+        rules = [what[len("rule "):-len(" runs a game")]] if what.startswith("rule ") else behind
         out.append({"what": what, "mean": d["mean"], "interval99": d["interval99"], "p": d["p"],
-                    "witness": d["witness"], "play": replay(spec, study.plan, d["witness"], strong, kind),
+                    "witness": d["witness"], "rules": rules,
+                    "play": replay(spec, study.plan, d["witness"], strong, kind),
                     "play_base": replay(base, study.plan, d["witness"], strong, kind)})
     out.sort(key=lambda e: (not e["what"].startswith("rule"), e["p"]))
     out.sort(key=lambda e: e["what"].startswith("rule"))
@@ -311,11 +320,17 @@ def report_html(study, figs: dict, title: str) -> str:
     if two:
         parts.append("<h2>Effects</h2>")
         if found:
-            parts.append(_table(["effect", "difference (99%)", "witness seed", "replay"],
-                                [[e["what"], effect_text(e),
+            parts.append(_table(["effect", "difference (99%)", "rules behind it", "witness seed", "replay"],
+                                [[e["what"], effect_text(e), " ".join(e["rules"]),
                                   str(e["witness"]), e["play"] + "  |  " + e["play_base"]] for e in found]))
         else:
             parts.append("<p>No difference more than chance in these games (more games narrow the intervals).</p>")
+        changed = study_causes.lines(figs["differences"].get("changes", []))
+        parts.append(f"<h2>What {esc(sides[0].name)} says differently from {esc(sides[1].name)}</h2>")
+        parts.append("<ul>" + "".join(f"<li>{esc(line)}</li>" for line in changed) + "</ul>" if changed else
+                     "<p>Nothing: the two rule sets have the same rules.</p>")
+        parts.append("<p class=\"note\">An effect's rules: the rule IDs of what the rules say differently, then "
+                     "those of the rules that ran clearly more or less often (counted as the games ran).</p>")
         rules_svg = plot_rules(figs)
         if rules_svg:
             parts.append("<figure>" + rules_svg + "</figure>")

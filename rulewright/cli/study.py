@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 
-from rulewright.app import studying, study_report
+from rulewright.app import studying, study_causes, study_report
 from rulewright.cli.common import UsageError, _game_failed, _request
 from rulewright.compiler.diagnostics import RulesError
 
@@ -58,6 +58,10 @@ def cmd_study(args) -> int:
                                 title="Clear effects, strongest first (replay a witness: see the report)")]
         else:
             parts += ["", "No difference more than chance in these games (more games narrow the intervals)."]
+        changed = study_causes.lines(figs["differences"].get("changes", []))
+        if changed:
+            parts += ["", f"What {sides[0].name} says differently from {sides[1].name} (the rules behind its effects):"]
+            parts += [f"  {line}" for line in changed]
     if done.written:
         parts += ["", "Written: " + ", ".join(done.written.values())]
     if study.stopped:

@@ -200,6 +200,7 @@ def _study(params: dict, progress) -> dict:
     from rulewright.app import studying          # (the job's modules: in its process only)
     from rulewright.app.opening import Request      # (in the job's process)
     from rulewright.app.study_report import effect_text, key_table      # (in the job's process)
+    from rulewright.app import study_causes          # (in the job's process)
     sides, plan, reference = studying.set_up(Request(params["path"]), against=params.get("against"),
                                              players=params.get("players"), games=int(params["games"]),
                                              seed=int(params.get("seed", 1)), skill_games=int(params.get("skill_games", 4)),
@@ -208,8 +209,9 @@ def _study(params: dict, progress) -> dict:
                             progress=progress)
     cols, rows, clear = key_table(done.study, done.figures)
     return {"columns": cols, "rows": rows, "clear": clear,
-            "effects": [{"what": e["what"], "difference": effect_text(e), "witness": e["witness"]}
-                        for e in (done.effects or [])[:12]],
+            "effects": [{"what": e["what"], "difference": effect_text(e), "witness": e["witness"],
+                         "rules": e.get("rules", [])} for e in (done.effects or [])[:12]],
+            "changes": study_causes.lines(done.figures.get("differences", {}).get("changes", [])),
             "report": any(str(v).endswith("report.html") for v in (done.written or {}).values()),
             "games": len(done.study.records), "seconds": round(done.study.seconds, 1)}
 

@@ -116,6 +116,49 @@ def test_a_rule_run_only_under_the_house_rule_is_its_effect(study):
 
 
 @ONE_STUDY
+def test_each_effect_names_what_the_rules_say_differently(study):
+    """A house rule's change is traced to the parts of the game played that read it, and
+    each effect of a figure names the rule IDs of the change beside the rules run more."""
+    from rulewright.app import study_report
+    figs = F.figures(study)
+    changes = figs["differences"]["changes"]
+    names = {c["name"]: c for c in changes}
+    assert "HR-ES-ONE-DIRECTION" in [i for c in changes for i in c["rule_ids"]]
+    assert all(r["kind"] in ("procedure", "step", "mode", "scoring", "outcome") for c in changes for r in c["read_by"])
+    assert names and all(c["how"] in ("changed", "added", "removed") for c in changes)
+    found = study_report.effects(study, figs)
+    rule_effect = next(e for e in found if e["what"] == "rule HR-ES-ONE-DIRECTION runs a game")
+    assert rule_effect["rules"] == ["HR-ES-ONE-DIRECTION"]
+    for e in found:
+        if not e["what"].startswith("rule "):
+            assert "HR-ES-ONE-DIRECTION" in e["rules"]
+
+
+def test_a_changed_value_is_traced_to_the_step_that_reads_it():
+    """Competition pays 5/3/1: no step runs more often, the definition it changes is named
+    with the procedure that pays the chips; a sweep's setting with the step reading it; the
+    base game against itself: nothing."""
+    from rulewright.app import study_causes as C
+    house = str(ROOT / "spec" / "house_rules" / "darwin_cs_5_3_1.rules")
+    darwin = str(ROOT / "spec" / "darwins_choice")
+    a, b = S.Side(house, open_spec(Request(house))), S.Side(darwin, open_spec(Request(darwin)))
+    found = C.changes(a, b)
+    assert [(c["name"], c["how"]) for c in found] == [("competition_points", "changed")]
+    assert "HR-DC-CS531" in found[0]["rule_ids"] and "DC-COMP-07" in found[0]["rule_ids"]
+    assert [r["name"] for r in found[0]["read_by"]] == ["strength_award"]
+    assert C.lines(found) == ["def competition_points changed [DC-COMP-07 DC-EVAL-COMP-02 DC-EVAL-COMP-03 "
+                              "HR-DC-CS531]; played through procedure strength_award"]
+    assert C.changes(b, b) == []
+
+    def swept(value):
+        return S.Side(BASE, open_spec(Request(BASE, settings={"hyena_range": value})), (("hyena_range", value),))
+    base = S.Side(BASE, open_spec(Request(BASE)))
+    assert C.changes(swept("straight"), base) == []                 # the spec's own value
+    [hyena] = C.changes(swept("manhattan"), base)
+    assert hyena["values"] == ["manhattan", "straight"] and [r["name"] for r in hyena["read_by"]] == ["score.hyena"]
+
+
+@ONE_STUDY
 def test_a_witness_game_replays_as_the_study_recorded_it(study, tmp_path):
     from rulewright.app import study_report
     found = study_report.effects(study, F.figures(study))

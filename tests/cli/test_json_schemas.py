@@ -63,8 +63,8 @@ SCHEMAS: dict[str, dict] = {
                                "ties": OBJ, "choices": OBJ, "checkpoints": OBJ, "lead_changes": OBJ,
                                "half_leader_wins": OBJ, "skill": OBJ, "options": ARR, "rules": OBJ},
                    "effects[]": {"what": STR, "mean": NUM, "interval99": ARR, "p": NUM, "witness": INT,
-                                 "play": STR, "play_base": STR},
-                   "differences": {"figures": OBJ, "rules": OBJ}},
+                                 "rules": ARR, "play": STR, "play_base": STR},
+                   "differences": {"figures": OBJ, "rules": OBJ, "changes": ARR}},
     },
     "show": {
         "required": {"format": STR, "spec": STR, "mode": STR, "seed": (INT, NULL), "checkpoint": (STR, NULL),

@@ -179,6 +179,7 @@ def test_a_small_study_reports_its_figures_and_a_page_that_runs_no_script(client
     assert events(client, job["id"])[-1]["type"] == "done"
     r = client.get(f"/api/jobs/{job['id']}").json()["result"]
     assert r["games"] == 2 * (6 + 2) and r["rows"] and r["columns"][0]
+    assert r["changes"] == ["param max_players changed [ES-AMB-07 ES-COMP-04]; played through mode standard"], r["changes"]
     page = client.get(f"/api/jobs/{job['id']}/report")
     assert page.status_code == 200 and "sandbox" in page.headers["content-security-policy"]
     assert "<script" not in page.text.lower()

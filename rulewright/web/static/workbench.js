@@ -349,7 +349,11 @@ async function study() {
         for (const c of row) tr.appendChild(el("td", c));
         $("study-figures").tBodies[0].appendChild(tr);
       });
-      for (const e of r.effects) $("study-effects").appendChild(el("li", `${e.what}: ${e.difference} (witness seed ${e.witness})`));
+      for (const e of r.effects) {
+        const rules = e.rules.length ? `; rules ${e.rules.join(" ")}` : "";
+        $("study-effects").appendChild(el("li", `${e.what}: ${e.difference} (witness seed ${e.witness}${rules})`));
+      }
+      for (const line of r.changes) $("study-effects").appendChild(el("li", `What the house rule says differently: ${line}`, "change"));
       if (r.report) {
         $("study-report").src = `/api/jobs/${id}/report`;
         $("study-report").hidden = false;
