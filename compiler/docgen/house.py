@@ -41,9 +41,9 @@ def fingerprint(program: I.Program) -> str:
     h = hashlib.sha256()
     for name, d in sorted(program.definitions.items()):
         if not isinstance(d, _NOT_PLAYED):
-            # the definition as the game plays it, a variant's changes included (its AST,
-            # places as line:col only: moving a file changes nothing)
-            h.update(f"{name}\0".encode() + A.dump(d).encode() + b"\0")
+            # the definition as the game plays it, a variant's changes included (its AST
+            # without places, doc comments or titles: moving or rewording changes nothing)
+            h.update(f"{name}\0".encode() + A.dump(d, played=True).encode() + b"\0")
     for path in sorted(set(program.table_files.values())):
         try:
             h.update(Path(path).read_bytes())

@@ -41,8 +41,8 @@ class Cell:
 @dataclass
 class FlowNode:
     """One step of the flow of play: its title, the steps inside it, how often it
-    repeats (``"× 3 rounds"``, ``"for each player"``), a note under the title, and a
-    relative link for the title."""
+    repeats (``"× 3 rounds"``, ``"for each player"``; ``""``: it repeats, the loop sign
+    alone; None: it does not), a note under the title, and a relative link for the title."""
     title: str
     children: list[FlowNode] = field(default_factory=list)
     repeat: str | None = None
@@ -82,8 +82,19 @@ def _nothing(label: str, what: str, title, note) -> str:
 CARD_W, CARD_H, GAP = 128, 84, 8
 
 
+# what the pictures say in words of their own, in English; a page in another language
+# passes its words (``say``: the same keys)
+ENGLISH = {"grid": "A grid of {n} cards", "no_cards": "no cards", "cell_at": "row {r}, column {c}",
+           "slots": "{n} slots", "no_slots": "no slots", "empty": "empty", "more": "+ {n} more",
+           "flow": "The flow of play", "no_steps": "no steps"}
+
+
+def _say(say: dict | None, key: str, **values) -> str:
+    return ((say or {}).get(key) or ENGLISH[key]).format(**values)
+
+
 def grid_svg(rows: int, cols: int, cells: dict[tuple[int, int], Cell], title: str | None = None,
-             caption: str | None = None, face_down_word: str = "face down") -> str:
+             caption: str | None = None, face_down_word: str = "face down", say: dict | None = None) -> str:
     """A grid of cards: ``cells[(row, column)]`` is drawn as a rounded card with its
     label (and sublabel under it, smaller); a face-down card is hatched grey and says
     "face down"; a place with no card is a dashed outline. The picture spans rows 0 to
@@ -92,9 +103,9 @@ def grid_svg(rows: int, cols: int, cells: dict[tuple[int, int], Cell], title: st
     language). Raises ValueError past 100 cells a side."""
     cells = {(int(r), int(c)): cell for (r, c), cell in cells.items() if cell is not None}
     box = _box(list(cells) + _corners(rows, cols))
-    label = one_line(title) if title else f"A grid of {len(cells)} cards"
+    label = one_line(title) if title else _say(say, "grid", n=len(cells))
     if box is None:
-        return _nothing(label, "no cards", title, caption)
+        return _nothing(label, _say(say, "no_cards"), title, caption)
     r0, r1, c0, c1 = box
     gw = (c1 - c0 + 1) * (CARD_W + GAP) - GAP
     w = max(gw + 2 * M, 280)
@@ -104,7 +115,7 @@ def grid_svg(rows: int, cols: int, cells: dict[tuple[int, int], Cell], title: st
         for c in range(c0, c1 + 1):
             x, y = ox + (c - c0) * (CARD_W + GAP), top + (r - r0) * (CARD_H + GAP)
             cell = cells.get((r, c))
-            parts.append(_card_cell(x, y, cell, r, c, face_down_word) if cell is not None else
+            parts.append(_card_cell(x, y, cell, r, c, face_down_word, say) if cell is not None else
                          rect(x + 1, y + 1, CARD_W - 2, CARD_H - 2, 8, fill="none", stroke=LINE,
                               stroke_width=1.2, stroke_dasharray="5 4", cls="empty"))
     more, y = footer(caption, w, top + (r1 - r0 + 1) * (CARD_H + GAP) - GAP + 8)
@@ -112,11 +123,12 @@ def grid_svg(rows: int, cols: int, cells: dict[tuple[int, int], Cell], title: st
     return document(w, y + M, label, parts + more, defs)
 
 
-def _card_cell(x: float, y: float, cell: Cell, r: int, c: int, face_down_word: str = "face down") -> str:
+def _card_cell(x: float, y: float, cell: Cell, r: int, c: int, face_down_word: str = "face down",
+               say: dict | None = None) -> str:
     """One card of a grid, with a ``<title>`` that holds all it says."""
     said = [one_line(cell.label)] + ([one_line(cell.sublabel)] if cell.sublabel else [])
     said += [face_down_word] if cell.face_down else []
-    said.append(f"row {r}, column {c}")
+    said.append(_say(say, "cell_at", r=r, c=c))
     inner = CARD_W - 16
     most = 2 if not (cell.sublabel and cell.face_down) else 1
     lines = [(line, 13, True, False, MUTED if cell.face_down else INK)
@@ -151,19 +163,21 @@ CENTRE_FILL, CENTRE_EDGE = "#bfdbfe", "#1e3a8a"
 
 
 def pattern_svg(rows: int, cols: int, centre: tuple[int, int], reached: set[tuple[int, int]],
-                centre_label: str, caption: str | None = None) -> str:
+                centre_label: str, caption: str | None = None,
+                words: tuple[str, str] = ("the cells it sees ({n})", "The cells {name} sees")) -> str:
     """The cells a card at ``centre`` looks at: the grid of ``rows`` x ``cols`` (and any
     cell of ``reached`` outside it), the cells of ``reached`` highlighted in amber, the
-    centre outlined in blue with its label, a legend under it. Raises ValueError past
-    100 cells a side."""
+    centre outlined in blue with its label, a legend under it (``words``: the legend of the
+    cells reached, with ``{n}``, and the picture's label, with ``{name}``: the page's
+    language). Raises ValueError past 100 cells a side."""
     reached = {(int(r), int(c)) for r, c in reached}
     centre = (int(centre[0]), int(centre[1]))
     r0, r1, c0, c1 = _box(list(reached) + [centre] + _corners(rows, cols))
     gw, gh = (c1 - c0 + 1) * (PAT + 4) - 4, (r1 - r0 + 1) * (PAT + 4) - 4
     legend = [("centre", CENTRE_FILL, CENTRE_EDGE, one_line(centre_label)),
-              ("reached", REACHED_FILL, REACHED_EDGE, f"the cells it sees ({len(reached)})")]
+              ("reached", REACHED_FILL, REACHED_EDGE, words[0].format(n=len(reached)))]
     w = max(gw + 2 * M, 300)
-    label = f"The cells {one_line(centre_label)} sees"
+    label = words[1].format(name=one_line(centre_label))
     parts, top = [], M
     ox = (w - gw) / 2
     for r in range(r1 - r0 + 1):
@@ -197,15 +211,15 @@ def pattern_svg(rows: int, cols: int, centre: tuple[int, int], reached: set[tupl
 INDENT, FLOW_GAP, LANE = 18, 20, 34
 
 
-def flow_svg(nodes: list[FlowNode], title: str | None = None) -> str:
+def flow_svg(nodes: list[FlowNode], title: str | None = None, say: dict | None = None) -> str:
     """The flow of play, top to bottom: one box per step, arrows between siblings,
     the steps inside a step drawn inside its box (indented); a repeating step has a
     badge with its ``repeat`` text and, when it holds steps, a looping arrow down its
     right side; a ``link`` (relative only) makes the title a link. Raises ValueError
     when a step contains itself."""
-    label = one_line(title) if title else "The flow of play"
+    label = one_line(title) if title else _say(say, "flow")
     if not nodes:
-        return _nothing(label, "no steps", title, None)
+        return _nothing(label, _say(say, "no_steps"), title, None)
     w = min(max(_flow_need(nodes, 0, ()) + 2 * M, 360), 760)
     parts, top = heading(title, w)
     body, h = _flow_nodes(nodes, M, top, w - 2 * M, 0, ())
@@ -218,10 +232,15 @@ def _flow_need(nodes, depth, path) -> float:
     for n in nodes:
         if id(n) in path:
             raise ValueError(f"the flow step {one_line(n.title)!r} contains itself")
-        badge = width_of("↻ " + n.repeat, 11, True) + 24 if n.repeat else 0
+        badge = width_of(_badge(n.repeat), 11, True) + 24 if n.repeat is not None else 0
         need = max(need, width_of(n.title, 13, True) + badge + 32 + depth * (INDENT + LANE),
                    _flow_need(n.children, depth + 1, path + (id(n),)))
     return need
+
+
+def _badge(repeat: str) -> str:
+    """A repeating step's badge: the loop sign, and how often when it says ("" : the sign alone)."""
+    return f"↻ {repeat}" if repeat else "↻"
 
 
 def _flow_nodes(nodes, x, y, w, depth, path) -> tuple[list[str], float]:
@@ -242,7 +261,8 @@ def _flow_box(node: FlowNode, x, y, w, depth, path) -> tuple[list[str], float]:
     if id(node) in path:
         raise ValueError(f"the flow step {one_line(node.title)!r} contains itself")
     title_w = width_of(node.title, 13, True)
-    badge_w = min(width_of("↻ " + node.repeat, 11, True) + 16, max(w * 0.45, w - 44 - title_w)) if node.repeat else 0
+    badge_w = min(width_of(_badge(node.repeat), 11, True) + 16, max(w * 0.45, w - 44 - title_w)) \
+        if node.repeat is not None else 0
     href = safe_link(node.link)
     head = text(x + 12, y + 21, node.title, 13, w - 24 - (badge_w + 8 if badge_w else 0), anchor="start",
                 bold=True, fill=LINK if href else INK, underline=bool(href))
@@ -257,17 +277,17 @@ def _flow_box(node: FlowNode, x, y, w, depth, path) -> tuple[list[str], float]:
             inner[-len(lines):] = [el("g", el("title", esc(one_line(node.note))) + "".join(inner[-len(lines):]))]
         cy += 9
     if node.children:
-        right = LANE if node.repeat else 12
+        right = LANE if node.repeat is not None else 12
         kids, h = _flow_nodes(node.children, x + INDENT, cy, w - INDENT - right, depth + 1, path + (id(node),))
         inner += kids
         cy += h + 10
     h = cy - y
     out = [rect(x, y, w, h, 8, fill=FILLS[depth % len(FILLS)], stroke="#64748b", stroke_width=1.2,
                 cls=f"step depth-{depth}")]
-    if node.repeat:
+    if node.repeat is not None:
         bx = x + w - 10 - badge_w
         out.append(el("g", rect(bx, y + 7, badge_w, 19, 9.5, fill="#ffffff", stroke="#6d28d9", stroke_width=1.2)
-                      + text(bx + badge_w / 2, y + 20.5, "↻ " + node.repeat, 11, badge_w - 10, bold=True,
+                      + text(bx + badge_w / 2, y + 20.5, _badge(node.repeat), 11, badge_w - 10, bold=True,
                              fill="#4c1d95"), cls="repeat"))
         if node.children:
             lx = x + w - LANE / 2
@@ -284,11 +304,13 @@ SIDE_MOST, NODE_W, NODE_H, ROW, GUT = 12, 180, 26, 32, 70
 
 
 def graph_svg(centre: str, reads: list[str], read_by: list[str], links: dict[str, str] | None = None,
-              caption: str | None = None, words: tuple[str, str, str] = ("reads", "read by", "nothing")) -> str:
+              caption: str | None = None, words: tuple[str, str, str] = ("reads", "read by", "nothing"),
+              label: str | None = None, more_word: str = "+ {n} more") -> str:
     """A definition in the middle, what it reads on the left with arrows into it, what
     reads it on the right with arrows out to them; at most 12 a side, then "+ N more";
     a name in ``links`` (relative links only) is a link. ``words``: the two sides' headings
-    and what an empty side says (the page's language)."""
+    and what an empty side says, ``label`` the picture's label and ``more_word`` the "+ N
+    more" (the page's language)."""
     links = links or {}
     sides = [(list(reads)[:SIDE_MOST], max(0, len(reads) - SIDE_MOST)),
              (list(read_by)[:SIDE_MOST], max(0, len(read_by) - SIDE_MOST))]
@@ -318,12 +340,12 @@ def graph_svg(centre: str, reads: list[str], read_by: list[str], links: dict[str
                                          f"{b[0]:.1f},{b[1]:.1f}", fill="none", stroke=LINE,
                                stroke_width=1.3, marker_end=Raw("url(#\x00-arrow)"), cls="edge"))
         if more:
-            parts.append(text(x + NODE_W / 2, y0 + len(names) * ROW + ROW / 2 + 4, f"+ {more} more", 12,
+            parts.append(text(x + NODE_W / 2, y0 + len(names) * ROW + ROW / 2 + 4, more_word.format(n=more), 12,
                               italic=True, fill=MUTED, cls="more"))
     parts.append(_node(cx, cy - ch / 2, NODE_W, ch, centre, links.get(centre), 14, "centre",
                        fill="#bfdbfe", stroke="#1e3a8a"))
     more, y = footer(caption, w, top + h + 10)
-    label = f"What {one_line(centre)} reads and what reads it"
+    label = label or f"What {one_line(centre)} reads and what reads it"
     return document(w, y + M, label, parts + more, arrow_defs())
 
 
@@ -341,15 +363,15 @@ SLOT_W, SLOT_GAP, PER_ROW, DETAILS_MOST = 140, 12, 5, 5
 
 
 def slots_svg(slots: list[tuple[str, str | None]], title: str | None = None,
-              details: dict[str, list[str]] | None = None) -> str:
+              details: dict[str, list[str]] | None = None, say: dict | None = None) -> str:
     """A thing made of items on named slots, drawn as one body: each slot's name above
     its box, the item's label in it (coloured by the label), ``details[item]`` as small
     lines under the label (five at most, then "+ N more"), an empty slot dashed. Five
     slots a row."""
     details = details or {}
-    label = one_line(title) if title else f"{len(slots)} slots"
+    label = one_line(title) if title else _say(say, "slots", n=len(slots))
     if not slots:
-        return _nothing(label, "no slots", title, None)
+        return _nothing(label, _say(say, "no_slots"), title, None)
     lines = max([min(len(details.get(item, ())), DETAILS_MOST) for _, item in slots if item] + [0])
     bh = 40 + 13 * lines
     per = min(PER_ROW, len(slots))
@@ -367,11 +389,11 @@ def slots_svg(slots: list[tuple[str, str | None]], title: str | None = None,
         if item is None:
             parts.append(el("g", rect(x, y, SLOT_W, bh, 8, fill="#ffffff", stroke=LINE, stroke_width=1.2,
                                       stroke_dasharray="5 4", cls="slot empty")
-                            + text(x + SLOT_W / 2, y + bh / 2 + 4, "empty", 12, italic=True, fill=MUTED)))
+                            + text(x + SLOT_W / 2, y + bh / 2 + 4, _say(say, "empty"), 12, italic=True, fill=MUTED)))
             continue
         extra = list(details.get(item, ()))
         if len(extra) > DETAILS_MOST:
-            extra = extra[:DETAILS_MOST - 1] + [f"+ {len(extra) - DETAILS_MOST + 1} more"]
+            extra = extra[:DETAILS_MOST - 1] + [_say(say, "more", n=len(extra) - DETAILS_MOST + 1)]
         body = [rect(x, y, SLOT_W, bh, 8, fill=fill_for(item), stroke="#475569", stroke_width=1.2,
                      cls="slot filled"),
                 text(x + SLOT_W / 2, y + 24, item, 13, SLOT_W - 12, bold=True)]

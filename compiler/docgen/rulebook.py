@@ -12,6 +12,7 @@ Out: Markdown pages for mkdocs-material: the rulebook in the order of play (over
 """
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 
@@ -19,7 +20,7 @@ from rulewright.compiler import graph as rules_graph
 from rulewright.compiler import ir as I
 from rulewright.compiler.docgen import markup as M
 from rulewright.compiler.docgen import pictures as P
-from rulewright.compiler.docgen.translations import Translator, value_words
+from rulewright.compiler.docgen.translations import TITLED_NAMES, Translator, english_name, value_words
 from rulewright.compiler.docgen.words import word
 from rulewright.compiler.interpret import interpreter_for
 from rulewright.compiler.play.examples import run_examples
@@ -66,6 +67,42 @@ def _first_sentence(text: str) -> str:
     return text.rstrip(".")
 
 
+def _pruned(nodes: list, levels: int, notes: bool) -> list:
+    """The flow ``levels`` deep (the steps below left out), with or without notes."""
+    return [P.FlowNode(n.title, _pruned(n.children, levels - 1, notes) if levels > 1 else [], n.repeat,
+                       n.note if notes else None, n.link) for n in nodes]
+
+
+MOST_PICTURE_HEIGHT = 880      # pixels: a picture of the flow fits a screen with the page's header
+
+
+def _fitting(nodes: list, title: str, notes: bool = True, say: dict | None = None) -> str:
+    """The flow two levels deep with the steps' notes, else less (no notes, then one level)
+    until its picture fits a screen."""
+    tries = [(2, True), (2, False), (1, True), (1, False)] if notes else [(2, False), (1, False)]
+    for levels, with_notes in tries:
+        svg = P.flow_svg(_pruned(nodes, levels, with_notes), title=title, say=say)
+        if float(re.search(r'height="([\d.]+)"', svg).group(1)) <= MOST_PICTURE_HEIGHT:
+            break
+    return svg
+
+
+def _phases(nodes: list, depth: int = 0) -> list:
+    """The phases of a flow, each once: its parts with steps of their own; a part made of a
+    few parts that are procedures with steps (a round of phases) gives its parts instead."""
+    out: list = []
+    for n in nodes:
+        if not n.children:
+            continue
+        parts = [c for c in n.children if c.children]
+        if depth < 2 and len(n.children) <= 4 and parts and all(c.link for c in parts):
+            found = _phases(n.children, depth + 1)      # a round of phases: its phases
+        else:
+            found = [n]
+        out += [f for f in found if all((f.title, f.link) != (o.title, o.link) for o in out)]
+    return out
+
+
 def picture(svg: str) -> list[str]:
     """An SVG inlined in the page (no blank line inside, so Markdown keeps it whole)."""
     return ['<div class="rw-picture" markdown="0">', svg.replace("\n\n", "\n"), "</div>", ""]
@@ -92,6 +129,7 @@ class Book:
         self.ref_page = f"{ref_name or name}_reference{self.suffix}.md"
         self.cat_page = f"{ref_name or name}_catalogue{self.suffix}.md"
         self.shown: set[str] = set()
+        self.pictured: set[str] = set()     # the relations a sight picture shows already
         # the definitions the spec's sections show: the chapters leave them to their section
         self.placed = {n for f in program.files for d in f.definitions if isinstance(d, A.Section)
                        for n, _ in d.names}
@@ -103,6 +141,11 @@ class Book:
     def w(self, key: str, **values) -> str:
         return word(self.lang, key, **values)
 
+    def picture_words(self) -> dict:
+        """What the pictures say in words of their own, in the page's language (their keys)."""
+        return {key: self.w(f"pic_{key}") if key != "more" else self.w("more")
+                for key in P.ENGLISH if key != "flow"}
+
     def doc(self, name: str, english: str) -> str:
         return self.tr(f"doc {name}", english) if english else ""
 
@@ -113,8 +156,9 @@ class Book:
         return self.tr(f"name {enum}.{v}", value_words(str(v)))
 
     def name_of(self, name: str) -> str:
-        """A definition's (or a step's, ``owner.step``) name in words, translated."""
-        return self.tr(f"name {name}", value_words(name.split(".")[-1]))
+        """A definition's (or a step's, ``owner.step``) name for players, translated: the
+        title the spec gives it, else its name in words."""
+        return self.tr(f"name {name}", english_name(self.defs, name))
 
     def link(self, name: str) -> str:
         """A name linked to its entry on the reference page (in a variant's rulebook, only
@@ -127,12 +171,14 @@ class Book:
 
     def heading_title(self, d) -> str:
         """A definition's heading: its title, or its name in words."""
-        return self.title(d.name, getattr(d, "title", None)) if getattr(d, "title", None) else self.name_of(d.name)
+        if isinstance(d, TITLED_NAMES) or not getattr(d, "title", None):
+            return self.name_of(d.name)
+        return self.title(d.name, d.title)
 
     def ids(self, tags) -> str:
         return " ".join(M.code(t) for t in tags)
 
-    def code_block(self, d, extra: list[str] = ()) -> list[str]:
+    def code_block(self, d, extra: list[str] = (), title: str | None = None) -> list[str]:
         body = []
         if d.rule_ids:
             body += [f"{self.w('rule_ids')}: {self.ids(d.rule_ids)}", ""]
@@ -140,7 +186,7 @@ class Book:
         src = _source(d)
         if src:
             body += M.fence(src, "rules")
-        return folded(self.w("code"), body) if body else []
+        return folded(title or self.w("code"), body) if body else []
 
     def uses(self, name: str) -> list[str]:
         if name not in self.g:
@@ -166,6 +212,11 @@ class Book:
                 out += [M.prose(self.translator(f"{v.name}/doc variant", v.doc, ())), ""]
         elif game and game.doc:
             out += [M.prose(self.doc(game.name, game.doc)), ""]
+        sections = [d for f in p.files for d in f.definitions if isinstance(d, A.Section)]
+        for sec in sections:            # chapters of text ("how to play") open the book
+            if not sec.names:
+                out += self.section(sec)
+        sections = [sec for sec in sections if sec.names]
         out += self.glance()
         # (chapter, the kinds of definitions it shows): a section written in the spec stands
         # before the chapter that would have shown its first definition (else before Playing)
@@ -173,7 +224,6 @@ class Book:
                     (self.playing, (A.Procedure,)), (self.scoring, (A.Scoring,)),
                     (self.examples, (A.Example,)), (self.end, (A.Outcome,)),
                     (self.guarantee_section, (A.Property,)), (self.readings, (A.Switch,))]
-        sections = [d for f in p.files for d in f.definitions if isinstance(d, A.Section)]
         before: dict[int, list] = {}
         for sec in sections:
             first = self.defs.get(sec.names[0][0]) if sec.names else None
@@ -265,17 +315,30 @@ class Book:
 
     # ------------------------------------------------------------ flow
     def flow(self) -> list[str]:
-        out = [f"## {self.w('how_a_game_goes')}", ""]
+        """The flow of play of each mode: an overview (its parts and the steps of each, by
+        name), then a picture of each phase (a part with steps of its own), two levels deep,
+        with the first sentence of each step's doc."""
+        out = []
         for m in self.p.modes.values():
             nodes = self.flow_nodes(m.body, 0, set())
             if not nodes:
                 continue
             title = self.title(m.name, m.title)
-            out += picture(P.flow_svg(nodes, title=self.w("flow_of", mode=title)))
-        return out
+            out += picture(_fitting(nodes, self.w("flow_of", mode=title), notes=False, say=self.picture_words()))
+            phases = [_fitting(phase.children, phase.title, say=self.picture_words()) for phase in _phases(nodes)]
+            if phases:              # side by side where the page is wide enough
+                out += ['<div class="rw-phases" markdown="0">'] + [svg.replace("\n\n", "\n") for svg in phases] \
+                    + ["</div>", ""]
+        return [f"## {self.w('how_a_game_goes')}", ""] + out if out else []
 
     def _step_docs(self, node) -> dict[str, str]:
         return {n.name: n.doc for n in A.nodes_in(node) if isinstance(n, A.Step) and n.doc}
+
+    def loop_title(self, body) -> str:
+        """A loop's name in the flow: each of what its narrative heading names (``section era =
+        era``: "Each era"), else "again and again"."""
+        heading = next((st.name for st in body if isinstance(st, I.Note) and st.heading), None)
+        return self.w("each", what=self.name_of(heading)) if heading else self.w("again")
 
     def flow_nodes(self, body, depth: int, seen: set[str], owner=None) -> list[P.FlowNode]:
         if depth > MOST_FLOW_DEPTH:
@@ -286,23 +349,25 @@ class Book:
             if isinstance(st, I.Do) and st.proc in self.p.procedures and st.proc not in seen:
                 proc = self.p.procedures[st.proc]
                 doc = self.doc(proc.name, proc.node.doc)
-                args = ", ".join(_span_text(a.span) for a in st.args if a.span)
-                out.append(P.FlowNode(self.name_of(proc.name) + (f" ({args})" if args else ""),
+                out.append(P.FlowNode(self.name_of(proc.name),
                                       self.flow_nodes(proc.body, depth + 1, seen | {st.proc}, proc),
                                       note=_first_sentence(doc) if doc else None,
                                       link=f"#{anchor(proc.name)}"))
             elif isinstance(st, I.Repeat):
                 inner = self.flow_nodes(st.body, depth + 1, seen, owner)
                 count = _span_text(st.count.span) if st.count.span else ""
-                out.append(P.FlowNode("", inner, repeat=f"× {count}") if len(inner) != 1 else
-                           P.FlowNode(inner[0].title, inner[0].children, repeat=f"× {count}", note=inner[0].note,
-                                      link=inner[0].link))
+                label = f"× {count}" if count.isdigit() else self.w("repeated")
+                if inner:
+                    out.append(P.FlowNode(self.w("times", n=count) if count.isdigit() else self.loop_title(st.body),
+                                          inner, repeat="") if len(inner) != 1 else
+                               P.FlowNode(inner[0].title, inner[0].children, repeat=label, note=inner[0].note,
+                                          link=inner[0].link))
             elif isinstance(st, I.For):
                 inner = self.flow_nodes(st.body, depth + 1, seen, owner)
                 coll = _span_text(st.coll.span) if st.coll.span else ""
-                label = f"{st.var} ∈ {coll}"
+                label = self.w("for_each_player") if coll in ("players", "seats") else self.w("for_each_one")
                 if inner:
-                    out.append(P.FlowNode("", inner, repeat=label) if len(inner) != 1 else
+                    out.append(P.FlowNode(label[:1].upper() + label[1:], inner, repeat="") if len(inner) != 1 else
                                P.FlowNode(inner[0].title, inner[0].children, repeat=label, note=inner[0].note,
                                           link=inner[0].link))
             elif isinstance(st, I.Block):
@@ -315,7 +380,9 @@ class Book:
             elif isinstance(st, I.While):
                 inner = self.flow_nodes(st.body, depth + 1, seen, owner)
                 if inner:
-                    out.append(P.FlowNode("", inner, repeat="while " + _span_text(st.cond.span)))
+                    out.append(P.FlowNode(self.loop_title(st.body), inner, repeat="") if len(inner) != 1 else
+                               P.FlowNode(inner[0].title, inner[0].children, repeat=self.w("repeated"),
+                                          note=inner[0].note, link=inner[0].link))
         return out
 
     # ------------------------------------------------------------ playing
@@ -364,9 +431,8 @@ class Book:
             out.append(f"- {self.link(r)}: {M.prose(_one_line(doc))}")
         if rules:
             out.append("")
-        if isinstance(d, (A.Procedure, A.Scoring)):
-            out += self.graph_picture(d.name)
-        out += self.code_block(d)
+        graph = self.graph_picture(d.name) if isinstance(d, (A.Procedure, A.Scoring)) else []
+        out += self.code_block(d, extra=graph, title=self.w("code_and_graph") if graph else None)
         return out
 
     def graph_picture(self, name: str) -> list[str]:
@@ -385,7 +451,8 @@ class Book:
         links = {self.name_of(m): f"{page}#{anchor(m)}" for m in reads + affects}
         return picture(P.graph_svg(self.name_of(name), [self.name_of(m) for m in reads],
                                    [self.name_of(m) for m in affects], links=links,
-                                   words=(self.w("uses"), self.w("affects"), self.w("nothing"))))
+                                   words=(self.w("uses"), self.w("affects"), self.w("nothing")),
+                                   label=self.w("graph_label", name=self.name_of(name)), more_word=self.w("more")))
 
     def rules_read(self, name: str) -> list[str]:
         """The documented rules and definitions a definition (or its steps) reads directly."""
@@ -424,7 +491,9 @@ class Book:
         return out
 
     def sight_pictures(self, node: str) -> list[str]:
-        """For each relation a scoring step reads: the cells it reaches from the grid's middle."""
+        """For each relation a scoring step reads (each once a page): the cells it reaches
+        from the grid's middle, where the card that looks (the step's card kind, by its
+        name, else the step's name) stands."""
         if node not in self.g or len(self.p.grids) != 1:
             return []
         grid = next(iter(self.p.grids.values()))
@@ -443,13 +512,20 @@ class Book:
                     relations.append(m)
                 elif isinstance(self.defs.get(m), (A.Def, A.Rule)):
                     todo.append(m)
+        step = node.split(".")[-1]
+        cards = self.p.enums.get(grid.cell_enum)
+        looks = self.value(grid.cell_enum, step) if cards is not None and step in cards.values else self.name_of(node)
         for m in sorted(relations):
+            if m in self.pictured:          # (each relation once a page: the first step that reads it)
+                continue
+            self.pictured.add(m)
             rel = self.p.funcs[m].body.value
             centre = ((grid.rows - 1) // 2, (grid.cols - 1) // 2)
             reached = set(rel.apply(centre, grid.rows, grid.cols))
-            cell = f"({centre[0]}, {centre[1]})"
-            out += picture(P.pattern_svg(grid.rows, grid.cols, centre, reached, self.name_of(m),
-                                         caption=self.w("sees", name=self.name_of(m), cell=cell)))
+            doc = self.doc(m, self.defs[m].doc) if m in self.defs and self.defs[m].doc else ""
+            caption = self.name_of(m) + (f": {_first_sentence(doc)}" if doc else "")
+            out += picture(P.pattern_svg(grid.rows, grid.cols, centre, reached, looks, caption=caption,
+                                         words=(self.w("sight_legend"), self.w("sight_label"))))
         return out
 
     # ------------------------------------------------------------ worked examples
@@ -471,19 +547,32 @@ class Book:
             scores = [v for v in run.values.values() if isinstance(v, rt.Score)]
             for name, board in boards:
                 out += picture(self.board_picture(board, scores))
+            captions = {n.name: n.doc for n in A.nodes_in(ex.node) if isinstance(n, A.Let) and n.doc}
             for name, value in run.values.items():
                 if render.is_record(value):
-                    svg = self.record_picture(name, value)
+                    caption = self.tr(f"shows {run.name}.{name}", captions[name]) if name in captions else None
+                    svg = self.record_picture(name, value, caption)
                     if svg:
                         out += picture(svg)
-            out += [f"| {self.w('expect')} | {self.w('the_rules_give')} | |", "|---|---|---|"]
+            # what the example says, in sentences where the spec gives them (the checks folded
+            # with the code), else the checks themselves
+            said = [n for n in A.nodes_in(ex.node) if isinstance(n, A.Expect)]
+            sentences = {n.span: self.tr(f"says {run.name}.{i}", n.says)
+                         for i, n in enumerate([n for n in said if n.says], 1)}
+            checks = [f"| {self.w('expect')} | {self.w('the_rules_give')} | |", "|---|---|---|"]
             for e in run.expectations:
                 got = "" if e.op is None else render.text_value(e.got)
-                out.append(f"| {M.code(e.text)} | {M.cell(got)} | {'✓' if e.holds else '✗'} |")
-            out.append("")
+                checks.append(f"| {M.code(e.text)} | {M.cell(got)} | {'✓' if e.holds else '✗'} |")
+            checks.append("")
+            in_words = bool(run.expectations) and all(e.span in sentences for e in run.expectations)
+            if in_words:
+                out += [f"- {'✓' if e.holds else '✗'} {M.text(sentences[e.span])}" for e in run.expectations] + [""]
+            else:
+                out += checks
             if run.error:
                 out += [f"**{self.w('rules_stop')}**: {M.text(run.error)}", ""]
-            out += self.code_block(ex.node)
+            out += self.code_block(ex.node, extra=checks if in_words else [],
+                                   title=self.w("checks_and_code") if in_words else None)
         return out
 
     def board_picture(self, board: rt.Board, scores: list) -> str:
@@ -501,7 +590,7 @@ class Book:
             cells[pos] = P.Cell(label, colour_key=str(value), face_down=pos in marked)
         layer = next(iter(marked.values()), None)
         word_ = self.name_of(layer) if layer else "marked"
-        return P.grid_svg(board.rows, board.cols, cells, face_down_word=word_)
+        return P.grid_svg(board.rows, board.cols, cells, face_down_word=word_, say=self.picture_words())
 
     def table_of(self, values) -> str | None:
         """The table (an enum with columns) every value of ``values`` is a row of, if one."""
@@ -513,9 +602,11 @@ class Book:
         t = tables.pop()
         return t if t in self.p.enums and self.p.enums[t].columns else None
 
-    def record_picture(self, name: str, value) -> str | None:
+    def record_picture(self, name: str, value, caption: str | None = None) -> str | None:
         """A value made of rows of a table (a thing built of cards): each row on a slot named
-        by its first column of an enum, with its first list of enum values under it."""
+        by its first column of an enum, with its first list of enum values under it; its
+        title the example's caption of the value (the doc comment of its ``let``), else
+        its name in words."""
         for f, v in zip(value.rw_fields, value[1:]):
             if not isinstance(v, (tuple, list)):
                 continue
@@ -534,7 +625,8 @@ class Book:
                 if list_col:
                     items = info.attrs[list_col].get(row) or ()
                     details[label] = [self.value(info.columns[list_col].elem.name, x) for x in items]
-            return P.slots_svg(slots, title=value_words(name), details=details)
+            return P.slots_svg(slots, title=_one_line(caption) if caption else value_words(name), details=details,
+                               say=self.picture_words())
         return None
 
     # ------------------------------------------------------------ end, guarantees, readings
@@ -600,8 +692,13 @@ class Book:
             chosen = self.p.switches.get(d.name)
             chosen = str(chosen).lower() if isinstance(chosen, bool) else chosen
             opts = ", ".join(f"**{M.code(o)}**" if str(o) == str(chosen) else M.code(o) for o in d.options)
-            out += [f"### {M.code(d.name)} {{ #{anchor(d.name)} }}", ""]
-            out += [f"{self.w('options')}: {opts} · {self.w('rulebook')}: {self.ids(d.rule_ids)}", ""]
+            if d.title:
+                out += [f"### {M.text(self.name_of(d.name))} {{ #{anchor(d.name)} }}", ""]
+                out += [f"{self.w('setting')}: {M.code(d.name)} · {self.w('options')}: {opts} · "
+                        f"{self.w('rulebook')}: {self.ids(d.rule_ids)}", ""]
+            else:
+                out += [f"### {M.code(d.name)} {{ #{anchor(d.name)} }}", ""]
+                out += [f"{self.w('options')}: {opts} · {self.w('rulebook')}: {self.ids(d.rule_ids)}", ""]
             if d.doc:
                 out += [M.prose(self.doc(d.name, d.doc)), ""]
         return out

@@ -31,6 +31,21 @@ CATALOGUE_DIR = "i18n"
 
 # definitions whose names are headings or links of the rulebook: their names are translated
 _NAMED = (A.Procedure, A.Scoring, A.Table, A.Enum, A.Grid, A.Rule, A.Def, A.Outcome, A.Mode, A.Step)
+# definitions whose title (``procedure deal "Dealing the cards" {...}``) is the English of
+# their name ("name X"), not a text of its own; a switch's only when it has a title
+TITLED_NAMES = (A.Procedure, A.Scoring, A.Rule, A.Def, A.Outcome, A.Step, A.Switch, A.Table, A.Enum, A.Relation)
+
+
+def english_name(defs: dict, name: str) -> str:
+    """A definition's (or a step's, ``owner.step``) name in English: the title the spec
+    gives it, else its name in words."""
+    d = defs.get(name)
+    if d is None and "." in name:
+        owner, _, step = name.partition(".")
+        d = next((n for n in A.nodes_in(defs[owner]) if isinstance(n, A.Step) and n.name == step), None) \
+            if owner in defs else None
+    title = getattr(d, "title", None) if isinstance(d, TITLED_NAMES) else None
+    return title if isinstance(title, str) and title.strip() else value_words(name.split(".")[-1])
 
 
 @dataclass(frozen=True)
@@ -78,16 +93,23 @@ def _where(span) -> str:
     return f"{span.file}:{span.line}"
 
 
-def _texts_of_definition(d, prefix: str, lines: list[str], out: list[Text], name: str | None = None) -> None:
+def _texts_of_definition(d, prefix: str, lines: list[str], out: list[Text], name: str | None = None,
+                         override: bool = False) -> None:
+    """The texts of one definition; ``override``: it replaces a definition of the base, whose
+    name (its title) it keeps unless it gives a title of its own."""
     if isinstance(d, A.Estimate):
         return          # (for bots, not players: no rulebook shows it)
     name = name or getattr(d, "name", "")
     span = getattr(d, "name_span", None) or getattr(d, "span", None)
-    if isinstance(d, _NAMED) and (not isinstance(d, (A.Def, A.Rule)) or d.doc):
-        out.append(Text(f"{prefix}name {name}", value_words(name.split(".")[-1]), _where(span)))
     title = getattr(d, "title", None)
-    if isinstance(title, str) and title.strip():
-        out.append(Text(f"{prefix}title {name}", title, _where(span)))
+    titled = isinstance(title, str) and bool(title.strip())
+    if isinstance(d, TITLED_NAMES) and titled:
+        out.append(Text(f"{prefix}name {name}", title, _where(span)))
+    elif not (override and isinstance(d, TITLED_NAMES)):
+        if isinstance(d, _NAMED) and (not isinstance(d, (A.Def, A.Rule)) or d.doc):
+            out.append(Text(f"{prefix}name {name}", value_words(name.split(".")[-1]), _where(span)))
+        if titled:
+            out.append(Text(f"{prefix}title {name}", title, _where(span)))
     doc = getattr(d, "doc", "")
     if doc:
         out.append(Text(f"{prefix}doc {name}", doc, _where(span)))
@@ -110,10 +132,19 @@ def _texts_of_definition(d, prefix: str, lines: list[str], out: list[Text], name
         for r in tuple(getattr(d, "rows", ())) + tuple(d.added):
             if r.doc:
                 out.append(Text(f"{prefix}doc {name}.{r.key}", r.doc, _where(r.span)))
+    # an example's sentences, in order, and the captions of the values it pictures
+    said = [n.says for n in A.nodes_in(d) if isinstance(n, A.Expect) and n.says]
+    for i, text in enumerate(said, 1):
+        out.append(Text(f"{prefix}says {name}.{i}", text, _where(span)))
+    if isinstance(d, A.Example):
+        for n in A.nodes_in(d):
+            if isinstance(n, A.Let) and n.doc:
+                out.append(Text(f"{prefix}shows {name}.{n.name}", n.doc, _where(n.name_span)))
     # steps at any depth, with their doc comments
     for n in A.nodes_in(d):
         if isinstance(n, A.Step) and n is not d:
-            out.append(Text(f"{prefix}name {name}.{n.name}", value_words(n.name), _where(n.name_span)))
+            out.append(Text(f"{prefix}name {name}.{n.name}", n.title if n.title else value_words(n.name),
+                            _where(n.name_span)))
             if n.doc:
                 out.append(Text(f"{prefix}doc {name}.{n.name}", n.doc, _where(n.name_span)))
 
@@ -132,7 +163,7 @@ def texts_of_file(f: A.SpecFile) -> list[Text]:
         _texts_of_definition(d, prefix, lines, out)
     for c in f.changes:
         if c.node is not None:
-            _texts_of_definition(c.node, prefix, lines, out, name=c.target)
+            _texts_of_definition(c.node, prefix, lines, out, name=c.target, override=c.action == "override")
         elif c.doc:
             out.append(Text(f"{prefix}doc {c.action} {c.target}", c.doc, _where(c.target_span)))
     return out

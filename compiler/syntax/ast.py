@@ -355,8 +355,10 @@ class Input(Stmt):
 
 @dataclass(frozen=True)
 class Expect(Stmt):
-    """In an example ``expect cond``: what the rules give for its values."""
+    """In an example ``expect cond``: what the rules give for its values; ``says``: the
+    sentence that says it for players (``expect s.water == 12 "the water holes score 12"``)."""
     cond: Expr
+    says: str | None = None
 
 
 @dataclass(frozen=True)
@@ -426,6 +428,7 @@ class Switch(Definition):
     options: tuple                   # ('bool',) / ('int',), the named options or the numbers
     default: Any                      # int, str (option or true/false)
     default_span: Span
+    title: str | None = None          # the rules pages' name for it
 
 
 @dataclass(frozen=True)
@@ -467,6 +470,7 @@ class Enum(Definition):
     values: tuple[tuple[str, Span], ...]
     added: tuple[Row, ...] = ()        # values variants add (rows without columns), with their IDs
     removed: tuple[RowRemoval, ...] = ()   # values variants take away
+    title: str | None = None          # the rules pages' name for it
 
 
 @dataclass(frozen=True)
@@ -484,6 +488,7 @@ class Table(Definition):
     added: tuple[Row, ...] = ()        # rows variants add, after those of the spec or its file
     edits: tuple[RowEdit, ...] = ()    # values of rows variants change, once every row is read
     removed: tuple[RowRemoval, ...] = ()   # rows variants take away, once every row is read
+    title: str | None = None          # the rules pages' name for it
 
 
 @dataclass(frozen=True)
@@ -497,6 +502,7 @@ class Grid(Definition):
 @dataclass(frozen=True)
 class Relation(Definition):
     value: Expr
+    title: str | None = None          # the rules pages' name for it
 
 
 @dataclass(frozen=True)
@@ -504,6 +510,7 @@ class Def(Definition):
     params: tuple[Param, ...] | None
     type: TypeExpr | None
     value: Expr
+    title: str | None = None          # the rules pages' name for it
 
 
 @dataclass(frozen=True)
@@ -513,12 +520,14 @@ class Rule(Definition):
     # ``else "..."``: the sentence that explains the rule when it fails, as text parts
     # and interpolated expressions over the parameters.
     message: tuple | None = None
+    title: str | None = None          # the rules pages' name for it
 
 
 @dataclass(frozen=True)
 class Outcome(Definition):
     params: tuple[Param, ...]
     value: Expr
+    title: str | None = None          # the rules pages' name for it
 
 
 @dataclass(frozen=True)
@@ -543,6 +552,7 @@ class Step(Stmt):
     doc: str
     body: tuple[Stmt, ...]
     expr_form: bool = False            # written '= expression' (points), not as a block
+    title: str | None = None            # the rules pages' name for it
 
 
 @dataclass(frozen=True)
@@ -550,6 +560,7 @@ class Scoring(Definition):
     params: tuple[Param, ...]
     layers: tuple[Layer, ...]
     steps: tuple[Step, ...]
+    title: str | None = None          # the rules pages' name for it
 
 
 @dataclass(frozen=True)
@@ -598,6 +609,7 @@ class Record(Definition):
 class Procedure(Definition):
     params: tuple[Param, ...]
     body: tuple[Stmt, ...]
+    title: str | None = None          # the rules pages' name for it
 
 
 @dataclass(frozen=True)
@@ -711,19 +723,23 @@ class SpecFile:
 
 
 # ----------------------------------------------------------------------- dump
-def dump(node: Any, indent: int = 0) -> str:
-    """A stable, readable text form of an AST (spans as line:col)."""
+def dump(node: Any, indent: int = 0, played: bool = False) -> str:
+    """A stable, readable text form of an AST (spans as line:col). ``played``: only what
+    plays, without places, doc comments, titles and the sentences of examples (what a
+    balance study's measures depend on)."""
     pad = "  " * indent
     if isinstance(node, SpecFile):
         lines = [f"{pad}SpecFile {node.path}"]
-        lines += [dump(d, indent + 1) for d in node.definitions]
+        lines += [dump(d, indent + 1, played) for d in node.definitions]
         return "\n".join(lines)
     if isinstance(node, Node):
-        head = f"{pad}{type(node).__name__} @{node.span.line}:{node.span.col}"
+        head = f"{pad}{type(node).__name__}" + ("" if played else f" @{node.span.line}:{node.span.col}")
         simple, nested = [], []
         for f in fields(node):
             if f.name in ("span", "name_span", "func_span", "var_span", "layer_span",
                           "zone_span", "proc_span", "default_span", "record_span"):
+                continue
+            if played and f.name in _NOT_PLAYED_FIELDS:
                 continue
             value = getattr(node, f.name)
             if isinstance(value, Node) or (isinstance(value, tuple) and value and
@@ -739,7 +755,7 @@ def dump(node: Any, indent: int = 0) -> str:
             elif f.name == "pairs":
                 nested.append((f.name, value))
             elif value not in (None, "", ()):
-                simple.append(f"{f.name}={value!r}")
+                simple.append(f"{f.name}=" + (_placeless(value) if played else repr(value)))
         lines = [head + (" " + " ".join(simple) if simple else "")]
         for name, value in nested:
             lines.append(f"{pad}  .{name}")
@@ -747,11 +763,24 @@ def dump(node: Any, indent: int = 0) -> str:
             for item in items:
                 if isinstance(item, tuple):
                     for sub in item:
-                        lines.append(dump(sub, indent + 2))
+                        lines.append(dump(sub, indent + 2, played))
                 else:
-                    lines.append(dump(item, indent + 2))
+                    lines.append(dump(item, indent + 2, played))
         return "\n".join(lines)
-    return f"{pad}{node!r}"
+    return f"{pad}{_placeless(node) if played else repr(node)}"
+
+
+# what a played dump leaves out: the texts players read, not the rules they play by
+_NOT_PLAYED_FIELDS = ("doc", "title", "says")
+
+
+def _placeless(value) -> str:
+    """``repr(value)`` without the places (spans) it holds."""
+    if isinstance(value, Span):
+        return "_"
+    if isinstance(value, tuple):
+        return "(" + ", ".join(_placeless(v) for v in value) + ("," if len(value) == 1 else "") + ")"
+    return repr(value)
 
 
 def blocks(st: Stmt) -> list[tuple[str, tuple]]:

@@ -147,9 +147,10 @@ class _Builder(ExpressionBuilder):
             return A.Change(self.span(node), "override", "switch", name, nspan, doc, sw)
         if node.data == "step_override":
             _, tags, rest = self.split(node.children)
+            title = self.title(rest, 2)
             scoring, step_tok, body = rest
             step = A.Step(self.span(node), str(step_tok), self.span(step_tok), tags, doc,
-                          *self.step_body(body))
+                          *self.step_body(body), title=title)
             target_span = self.between(scoring, step_tok)
             return A.Change(self.span(node), "override", "step", f"{scoring}.{step_tok}", target_span,
                             doc, step)
@@ -174,13 +175,14 @@ class _Builder(ExpressionBuilder):
     def step_add(self, node: Tree, doc: str) -> A.Change:
         """``add step OWNER.NAME [IDs] [after|before STEP] = e`` or ``{ ... }``."""
         _, tags, rest = self.split(node.children)
+        title = self.title(rest, 2)
         owner, step_tok = rest[0], rest[1]
         place = None
         if len(rest) == 4:
             word_tok, where = rest[2].children
             place = (str(word_tok), str(where), self.span(where))
         step = A.Step(self.span(node), str(step_tok), self.span(step_tok), tags, doc,
-                      *self.step_body(rest[-1]))
+                      *self.step_body(rest[-1]), title=title)
         target_span = self.between(owner, step_tok)
         return A.Change(self.span(node), "add", "step", f"{owner}.{step_tok}", target_span, doc, step,
                         place)
@@ -225,17 +227,24 @@ class _Builder(ExpressionBuilder):
                                 "that a variant's overrides call as base(...)", "choose another name")
         return str(name_tok), self.span(name_tok), tags, rest[1:]
 
+    def title(self, rest: list, at: int) -> str | None:
+        """A title written at ``rest[at]`` (a STRING), taken out of ``rest``; else None."""
+        if len(rest) > at and isinstance(rest[at], Token) and rest[at].type == "STRING":
+            return self.string(rest.pop(at))
+        return None
+
     def def_game_def(self, node, doc):
         name, nspan, tags, rest = self.head(node)
         return A.Game(self.span(node), name, nspan, tags, doc, self.string(rest[0]))
 
     def def_switch_def(self, node, doc):
         name, nspan, tags, rest = self.head(node)
+        title = self.title(rest, 0)
         *options, default = rest
         value, vspan = self.literal(default)
         return A.Switch(self.span(node), name, nspan, tags, doc,
                         tuple(self.integer(o) if o.type == "SIGNED_INT" else str(o) for o in options), value,
-                        vspan)
+                        vspan, title=title)
 
     def def_param_def(self, node, doc):
         name, nspan, tags, rest = self.head(node)
@@ -244,24 +253,26 @@ class _Builder(ExpressionBuilder):
 
     def def_enum_def(self, node, doc):
         name, nspan, tags, rest = self.head(node)
+        title = self.title(rest, 0)
         values = tuple((str(v), self.span(v)) for v in rest)
-        return A.Enum(self.span(node), name, nspan, tags, doc, values)
+        return A.Enum(self.span(node), name, nspan, tags, doc, values, title=title)
 
     def def_table_def(self, node, doc):
         name, nspan, tags, rest = self.head(node)
+        title = self.title(rest, 0)
         columns = tuple(A.Column(self.span(c), str(c.children[0]), self.type(c.children[1]))
                         for c in rest if isinstance(c, Tree) and c.data == "column")
         body = rest[-1]
         if body.data == "table_file":
             option = body.children[1].children[0] if len(body.children) > 1 and body.children[1] else None
             return A.Table(self.span(node), name, nspan, tags, doc, columns, (),
-                           self.string(body.children[0]), str(option) if option else None)
+                           self.string(body.children[0]), str(option) if option else None, title=title)
         rows = []
         for row in body.children:
             key = row.children[0]
             cells = tuple(self.literal(c) for c in row.children[1:])
             rows.append(A.Row(self.span(row), str(key), cells))
-        return A.Table(self.span(node), name, nspan, tags, doc, columns, tuple(rows), None)
+        return A.Table(self.span(node), name, nspan, tags, doc, columns, tuple(rows), None, title=title)
 
     def def_grid_def(self, node, doc):
         name, nspan, tags, rest = self.head(node)
@@ -272,7 +283,8 @@ class _Builder(ExpressionBuilder):
 
     def def_relation_def(self, node, doc):
         name, nspan, tags, rest = self.head(node)
-        return A.Relation(self.span(node), name, nspan, tags, doc, self.expr(rest[0]))
+        title = self.title(rest, 0)
+        return A.Relation(self.span(node), name, nspan, tags, doc, self.expr(rest[0]), title=title)
 
     def def_def_def(self, node, doc):
         name, nspan, tags, rest = self.head(node)
@@ -280,21 +292,23 @@ class _Builder(ExpressionBuilder):
         type_ = None
         if rest and isinstance(rest[0], Tree) and rest[0].data == "params":
             params = self.params(rest.pop(0))
+        title = self.title(rest, 0)
         if len(rest) == 2:
             type_ = self.type(rest[0])
-        return A.Def(self.span(node), name, nspan, tags, doc, params, type_, self.expr(rest[-1]))
+        return A.Def(self.span(node), name, nspan, tags, doc, params, type_, self.expr(rest[-1]), title=title)
 
     def def_rule_def(self, node, doc):
         name, nspan, tags, rest = self.head(node)
         params = None
         if rest and isinstance(rest[0], Tree) and rest[0].data == "params":
             params = self.params(rest.pop(0))
+        title = self.title(rest, 0)
         message = None
         if rest and rest[-1] is None:
             rest.pop()
         elif rest and isinstance(rest[-1], Tree) and rest[-1].data == "rule_else":
             message = self.interpolated(rest.pop().children[0])
-        return A.Rule(self.span(node), name, nspan, tags, doc, params, self.expr(rest[-1]), message)
+        return A.Rule(self.span(node), name, nspan, tags, doc, params, self.expr(rest[-1]), message, title=title)
 
     def interpolated(self, tok: Token) -> tuple:
         """A message string -> its text parts and ``{expression}`` parts, each expression
@@ -339,8 +353,9 @@ class _Builder(ExpressionBuilder):
 
     def def_outcome_def(self, node, doc):
         name, nspan, tags, rest = self.head(node)
+        title = self.title(rest, 1)
         return A.Outcome(self.span(node), name, nspan, tags, doc, self.params(rest[0]),
-                         self.expr(rest[-1]))
+                         self.expr(rest[-1]), title=title)
 
     def def_estimate_def(self, node, doc):
         name, nspan, tags, rest = self.head(node)
@@ -349,6 +364,7 @@ class _Builder(ExpressionBuilder):
 
     def def_scoring_def(self, node, doc):
         name, nspan, tags, rest = self.head(node)
+        title = self.title(rest, 1)
         params = self.params(rest[0])
         layers, steps = [], []
         for item in rest[1:]:
@@ -356,11 +372,12 @@ class _Builder(ExpressionBuilder):
             if item.data == "layer_decl":
                 layers.append(A.Layer(self.spans(item, docs), str(irest[0]), itags, self.doc(docs)))
             else:
+                step_title = self.title(irest, 1)
                 name_tok, body = irest
                 steps.append(A.Step(self.spans(item, docs), str(name_tok), self.span(name_tok), itags,
-                                    self.doc(docs), *self.step_body(body)))
+                                    self.doc(docs), *self.step_body(body), title=step_title))
         return A.Scoring(self.span(node), name, nspan, tags, doc, params, tuple(layers),
-                         tuple(steps))
+                         tuple(steps), title=title)
 
     def _state(self, node, doc, per: str | None, rest_children):
         _, tags, rest = self.split(rest_children)
@@ -407,9 +424,10 @@ class _Builder(ExpressionBuilder):
     def def_procedure_def(self, node, doc):
         name, nspan, tags, rest = self.head(node)
         params = ()
-        if rest and rest[0].data == "params":
+        if rest and isinstance(rest[0], Tree) and rest[0].data == "params":
             params = self.params(rest.pop(0))
-        return A.Procedure(self.span(node), name, nspan, tags, doc, params, self.block(rest[0]))
+        title = self.title(rest, 0)
+        return A.Procedure(self.span(node), name, nspan, tags, doc, params, self.block(rest[0]), title=title)
 
     def def_mode_def(self, node, doc):
         name, nspan, tags, rest = self.head(node)
@@ -689,8 +707,10 @@ class _Builder(ExpressionBuilder):
 
     def st_step_stmt(self, node):
         docs, tags, rest = self.split(node.children)
+        title = self.title(rest, 1)
         name, body = rest
-        return A.Step(self.spans(node, docs), str(name), self.span(name), tags, self.doc(docs), self.block(body))
+        return A.Step(self.spans(node, docs), str(name), self.span(name), tags, self.doc(docs), self.block(body),
+                      title=title)
 
     def st_checkpoint_stmt(self, node):
         return A.Checkpoint(self.span(node), str(node.children[0]))
@@ -729,7 +749,9 @@ class _Builder(ExpressionBuilder):
                        self.doc(docs), default)
 
     def st_expect_stmt(self, node):
-        return A.Expect(self.span(node), self.expr(node.children[0]))
+        says = node.children[1] if len(node.children) > 1 else None
+        return A.Expect(self.span(node), self.expr(node.children[0]),
+                        self.string(says) if isinstance(says, Token) else None)
 
     def st_holds_stmt(self, node):
         return A.Holds(self.span(node), self.expr(node.children[0]))

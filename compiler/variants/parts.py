@@ -321,8 +321,8 @@ ROW_CHANGES = {"override": _edit_row, "remove": _remove_row}
 
 def overridden(old, new, bag: DiagnosticBag, span: Span):
     """The definition that replaces ``old``: the variant's, with the base's rule IDs
-    first, the base's doc when it has none, a switch keeping its options, a param
-    its type and a state variable who sees it."""
+    first, the base's doc and title when it has none, a switch keeping its options, a
+    param its type and a state variable who sees it."""
     doc = new.doc or old.doc
     if isinstance(new, A.StateVar):     # (who sees it stays the base's unless it says)
         return replace(new, tags=merge_tags(old.tags, new.tags), doc=doc,
@@ -338,7 +338,7 @@ def overridden(old, new, bag: DiagnosticBag, span: Span):
             body = spliced(new.body, old, bag)
             if body is None:
                 return None
-        return replace(new, body=body, tags=merge_tags(old.tags, new.tags), doc=doc)
+        return replace(new, body=body, tags=merge_tags(old.tags, new.tags), doc=doc, title=new.title or old.title)
     tags = merge_tags(old.tags, new.tags)
     if isinstance(new, A.Switch) and new.options is None:
         value = new.default
@@ -358,4 +358,6 @@ def overridden(old, new, bag: DiagnosticBag, span: Span):
                        default=value, default_span=new.default_span)
     if isinstance(new, A.Constant) and new.type is None:
         return replace(new, tags=tags, doc=doc, type=old.type)
+    if getattr(new, "title", "") is None and getattr(old, "title", None):      # (the base's title, unless it gives one)
+        return replace(new, tags=tags, doc=doc, title=old.title)
     return replace(new, tags=tags, doc=doc)

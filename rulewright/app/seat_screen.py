@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from rulewright.compiler import ir as I
 from rulewright.compiler.diagnostics import did_you_mean
-from rulewright.compiler.docgen.translations import Translator
+from rulewright.compiler.docgen.translations import Translator, english_name
 from rulewright.compiler.interpret import interpreter_for
 from rulewright.compiler.semantics import render, runtime as rt
 from rulewright.compiler.syntax import ast as A
@@ -28,6 +28,12 @@ LETTERS = [c for c in "ABCDEFGIJKMNORTVWXYZ" if c.lower() not in COMMANDS]
 
 
 # ---------------------------------------------------------------- the question
+def _in_a_sentence(title: str) -> str:
+    """A title as a sentence goes on with it ("Draw an Animal Card" -> "draw an Animal Card"),
+    a name in capitals left as it is."""
+    return title[:1].lower() + title[1:] if title[:1].isupper() and not title[1:2].isupper() else title
+
+
 @dataclass
 class Place:
     """Where the rules make one choice: its statement, the procedure (or mode) and the
@@ -91,12 +97,16 @@ class Words:
         return None
 
     def context(self, p: Place | None) -> str:
-        """The innermost step (else the procedure) of a choice, in words."""
+        """The innermost step (else the procedure) of a choice, by its title (else its name
+        in words)."""
         if p is None:
             return ""
         if p.steps:
-            return self.t(f"name {p.owner}.{p.steps[-1]}", render.words(p.steps[-1]))
-        return self.t(f"name {p.owner}", render.words(p.owner))
+            said = self.t(f"name {p.owner}.{p.steps[-1]}", english_name(self.program.definitions,
+                                                                         f"{p.owner}.{p.steps[-1]}"))
+        else:
+            said = self.t(f"name {p.owner}", english_name(self.program.definitions, p.owner))
+        return _in_a_sentence(said)
 
     def question(self, p: Place | None, name: str) -> str:
         """The question of a choice: its own doc comment, else its step's or its
@@ -113,7 +123,7 @@ class Words:
         else the step the choice is made in, else the choice's name in words."""
         elem = _element_type(p.choose) if p is not None else None
         if isinstance(elem, (EnumT, RecordT)):
-            return self.t(f"name {elem.name}", render.words(elem.name))
+            return _in_a_sentence(self.t(f"name {elem.name}", english_name(self.program.definitions, elem.name)))
         if isinstance(elem, CellT) or (options and all(_is_cell(o) for o in options)):
             return "cell"
         if isinstance(elem, SeatT):

@@ -133,13 +133,13 @@ def test_a_suggestion_at_the_trade_and_the_main_action_is_a_plan_in_words():
 
 def test_the_question_and_the_prompt_are_words_of_the_spec():
     _, shown = play(DARWIN, 3, 2)
-    assert "Player 1, draw card: Draw one Animal Card from the stack of the player's choice" in shown
+    assert "Player 1, draw an Animal Card: Draw one Animal Card from the stack of the player's choice" in shown
     assert "card size [1-2]> " in shown and "\nsz> " not in shown
-    assert "Player 1, trade: Trading: swap one hand card for any card of the Trade Zone" in shown
+    assert "Player 1, trade with the Trade Zone: Trading: swap one hand card for any card of the Trade Zone" in shown
     assert "main action [1-" in shown and "pass turn" in shown and "pass_turn" not in shown
     _, french = play(SAVANNA_TWO, 2, 1, lang="fr")
-    assert "Sélectionner et placer: Les sélections d'une manche comme dans le jeu de base" in french
-    assert "Type de carte [1-" in french
+    assert "sélectionner et placer: Les sélections d'une manche comme dans le jeu de base" in french
+    assert "type de carte [1-" in french
 
 
 def test_a_status_line_at_each_choice_and_the_whole_position_once():
@@ -160,7 +160,7 @@ def test_a_status_line_at_each_choice_and_the_whole_position_once():
 def test_creation_options_show_the_new_species_worth_best_first():
     out = io.StringIO()
     state, shown = play(DARWIN, 3, 2, out=out)
-    menu = shown.split("Player 1, create species:", 1)[1].split("\n", 1)[1].split("create species [", 1)[0]
+    menu = shown.split("Player 1, create a species:", 1)[1].split("\n", 1)[1].split("create a species [", 1)[0]
     header, *rows = [ln for ln in menu.splitlines() if ln.strip() and not ln.startswith("so far")]
     assert header.split() == ["Adaptation", "Projected", "points", "Hearts", "Competitive", "Strength"]
     points = [int(r.split()[-3]) for r in rows]

@@ -94,8 +94,9 @@ def test_the_rulebook_goes_in_the_order_of_play_and_folds_the_code_away():
     assert page.index("{ #d-draft-game }") < page.index("{ #d-draft-round }")   # the order the mode calls them
     assert "??? abstract \"Rule IDs and the rule's code\"" in page and '    <div class="rw-code" markdown="0" data-search-exclude="code">' in page
     assert page.count("<svg") >= 5                                      # the flow and the cells a card sees
-    assert "The cells cheetah sight reads from (1, 2)" in page
-    assert "[can place](g_reference.md#d-can-place)" in page             # a rule it uses, linked
+    assert "Where a cheetah hunts: The gazelles a cheetah" in page        # each relation once, named
+    assert page.count('aria-label="What the lion card looks at"') + page.count('aria-label="What the water card looks at"') == 1
+    assert "[An allowed cell for the card](g_reference.md#d-can-place)" in page      # a rule it uses, by its title
 
 
 def test_catalogue_shows_names_not_python_values():
@@ -187,7 +188,8 @@ def test_a_section_of_the_spec_places_its_definitions_in_the_rulebook(tmp_path):
     page = rulebook.pages(load(ROOT / "spec" / "darwins_choice"), "g", "en", Translator("en"))["g.md"]
     assert page.index("## Components") < page.index("## Species {") < page.index("## Playing")
     species = page[page.index("## Species {"):page.index("## Playing")]
-    assert species.index("### well formed") < species.index("### adaptation in") < species.index("### protected")
+    assert species.index("### A well-formed species") < species.index("### Adaptation to the biome") \
+        < species.index("### Protected from predators")
     spec = tmp_path / "s.rules"
     spec.write_text('game t "T"\nprocedure setup { }\nmode m "M" players 1..2 { seats players\n do setup() }\n'
                     'section opening "Before you play" { setup }\n', encoding="utf-8")
@@ -212,8 +214,9 @@ def test_section_mistakes_are_located(tmp_path, text, message):
 
 
 def test_the_end_of_the_game_says_what_each_report_is():
-    """Each rulebook's "End of the game" names what the game reports (the definition's name
-    in the page's language, its doc comment, its rule IDs), not the report's identifier."""
+    """Each rulebook's "End of the game" says when the game ends and names what it reports
+    (the definition's name in the page's language, its doc comment, its rule IDs), not the
+    report's identifier."""
     for page, winners in (("darwins_choice.md", "**Winners**: The winners: the most Darwin Points; ties give "
                                                 "several winners. `DC-END-03`"),
                           ("darwins_choice.fr.md", "**Gagnants**: Les gagnants"),
@@ -223,6 +226,7 @@ def test_the_end_of_the_game_says_what_each_report_is():
                               else "## Fin de la partie"):]
         assert winners in end, page
         assert "\n- winners\n" not in end and "\n- score\n" not in end
+        assert ("DC-END-01" if page.startswith("darwin") else "ES-SCORE-01") in end      # when it ends
 
 
 def test_a_long_note_of_a_catalogue_is_folded_and_stays_text():
@@ -237,3 +241,119 @@ def test_a_long_note_of_a_catalogue_is_folded_and_stays_text():
     page = (ROOT / "docs" / "rules" / "darwins_choice_catalogue.md").read_text(encoding="utf-8")
     assert page.startswith("---\nhide:\n  - navigation\n  - toc\n---\n")
     assert "<details><summary>DC-EX-1: body of the…</summary>DC-EX-1: body of the winged Bongo" in page
+
+
+def _rulebooks() -> list:
+    """Every rulebook page: each game and version, in the four languages."""
+    return sorted(p for p in (ROOT / "docs" / "rules").glob("*.md")
+                  if p.name.startswith(("darwins_choice", "ecosystem_savanna"))
+                  and not any(x in p.name for x in ("_reference", "_catalogue", "_variants")))
+
+
+def test_every_rulebook_opens_with_how_to_play():
+    """The first chapter of each rulebook (both games, every version, four languages) is the
+    one-page "how to play", in the page's language, in sentences."""
+    import re
+    pages = _rulebooks()
+    assert len(pages) == 9 * 4
+    for page in pages:
+        text = page.read_text(encoding="utf-8")
+        first = re.search(r"^## (.*)$", text, re.M)
+        assert first and first.group(1).endswith("{ #d-how-to-play }"), (page.name, first and first.group(1))
+        english = page.suffixes == [".md"]
+        assert (first.group(1).startswith("How to play ")) == english, page.name
+        body = text[first.end():text.index("\n## ", first.end())]
+        assert len([p for p in body.split("\n\n") if p.strip()]) >= 3 and "`" not in body, page.name
+    short = (ROOT / "docs" / "rules" / "darwins_choice_short_game.md").read_text(encoding="utf-8")
+    assert "for three Eras" in short and "for four Eras" not in short      # a version says its own
+
+
+def test_no_heading_of_the_rules_pages_is_an_identifier():
+    """Every heading of the rulebooks, catalogues and house rules' pages, in the four
+    languages, is a title (the spec's, translated), never a name as the spec writes it."""
+    import re
+    checked = 0
+    for page in (ROOT / "docs" / "rules").glob("*.md"):
+        if "_reference" in page.name:           # (the reference lists every definition by name)
+            continue
+        for line in page.read_text(encoding="utf-8").splitlines():
+            m = re.match(r"^#{1,6} (.*?)(?: \{ #([a-z0-9-]+) \})?\s*$", line)
+            if not m:
+                continue
+            checked += 1
+            text, ident = m.group(1), m.group(2) or ""
+            assert "_" not in text and "`" not in text, (page.name, text)
+            assert not (ident.startswith("d-") and text == ident[2:].replace("-", " ")), (page.name, text)
+    assert checked > 2000
+
+
+def test_a_title_names_a_definition_a_step_and_a_setting(tmp_path):
+    """A title written after the rule IDs is the name the rules pages give a procedure, a
+    step, a definition, a rule, a table and a switch, in headings, pictures and links, and
+    the English its translations translate; an override keeps the base's title unless it
+    gives its own."""
+    from rulewright.compiler.docgen import rulebook
+    from rulewright.compiler.docgen.translations import Translator, spec_texts
+    from rulewright.compiler.loader import parse_files
+    spec = tmp_path / "g.rules"
+    spec.write_text(
+        'game g "G"\n'
+        '/// How many cards a hand holds.\n'
+        'def hand_size [G-1] "Cards in a hand" = 5\n'
+        '/// Who plays first.\n'
+        'switch first_seat [G-2] "Who plays first": youngest | oldest = youngest\n'
+        '/// A hand is never empty.\n'
+        'rule hand_ok(n: int) "A hand that holds cards" = n > 0\n'
+        '/// Setting up.\n'
+        'procedure set_up [G-3] "Setting up the game" {\n'
+        '  /// Shuffle.\n'
+        '  step shuffle_it "Shuffle the cards" { }\n'
+        '}\n'
+        'mode m "M" players 1..2 { seats players\n do set_up() }\n'
+        '/// The goal: win.\n///\n/// A turn: play.\n///\n/// The end: it ends.\n///\n/// Winning: most points.\n'
+        'section how_to_play "How to play" {}\n', encoding="utf-8")
+    page = rulebook.pages(load(spec), "g", "en", Translator("en"))["g.md"]
+    assert page.index("## How to play") < page.index("## At a glance")
+    assert "### Setting up the game { #d-set-up }" in page and "**Shuffle the cards**" in page
+    assert "### Who plays first { #d-first-seat }" in page and "`first_seat`" in page
+    assert "set up" not in page.replace("Setting up", "")
+    texts = {t.key: t.english for t in spec_texts(parse_files([spec]))}
+    assert texts["name set_up"] == "Setting up the game" and texts["name set_up.shuffle_it"] == "Shuffle the cards"
+    assert texts["name hand_size"] == "Cards in a hand" and texts["name first_seat"] == "Who plays first"
+    assert texts["name hand_ok"] == "A hand that holds cards" and "title set_up" not in texts
+    variant = tmp_path / "v.rules"
+    variant.write_text('variant v "V" extends "g.rules"\n/// Setting up, otherwise.\noverride procedure set_up { }\n'
+                       'override def hand_size "Cards in a small hand" = 3\n', encoding="utf-8")
+    program = load(variant)
+    assert program.definitions["set_up"].title == "Setting up the game"            # the base's
+    assert program.definitions["hand_size"].title == "Cards in a small hand"       # its own
+    keys = {t.key for t in spec_texts(parse_files([variant]))}
+    assert "v/name set_up" not in keys and "v/name hand_size" in keys
+
+
+def test_a_worked_example_reads_as_sentences_with_its_checks_folded():
+    """An example's expectations with a sentence are shown as sentences, each checked
+    (the rulebook's numbers, computed by the rules), in the page's language; the checks
+    as the spec writes them are folded with the code."""
+    page = (ROOT / "docs" / "rules" / "ecosystem_savanna.md").read_text(encoding="utf-8")
+    margot = page[page.index("### Margot's ecosystem"):page.index("## End of the game")]
+    assert "- ✓ Margot's ecosystem scores 86 in all\n" in margot
+    assert "\n| `s == 86` |" not in margot and "\n    | `s == 86` | 86 | ✓ |" in margot     # folded
+    french = (ROOT / "docs" / "rules" / "ecosystem_savanna.fr.md").read_text(encoding="utf-8")
+    assert "- ✓ le Point d'eau rapporte 4 points\n" in french
+
+
+def test_the_flow_of_play_is_an_overview_and_a_picture_per_phase():
+    """The flow of play: an overview a screen high (the parts and their steps, by name),
+    then each phase side by side with its steps' notes, every box named, none taller
+    than a screen."""
+    import re
+    page = (ROOT / "docs" / "rules" / "darwins_choice.md").read_text(encoding="utf-8")
+    flow = page[page.index("## How a game goes"):page.index("## Playing")]
+    labels = re.findall(r'<svg [^>]*height="([\d.]+)"[^>]*aria-label="([^"]*)"', flow)
+    assert [label for _, label in labels] == ["The flow of play: Base game", "Setting up the game", "Action Phase",
+                                              "Evaluation Phase", "Transition Phase"]
+    assert all(float(h) <= 880 for h, _ in labels)
+    assert '<div class="rw-phases" markdown="0">' in flow
+    assert "Each player" not in flow or "for each player" in flow
+    assert ' (p)<' not in flow and "while " not in flow and "∈" not in flow         # no code in the boxes

@@ -3,11 +3,16 @@ opened page by page in headless Chromium (Playwright driving the system's Chromi
 
 Every page: no console error, no broken link, no code block wider than its frame, every
 image loaded. The language switcher reaches the same page in each language; search finds
-a card by its name in each language (the French rulebook's in French). Skipped, saying why, where no Chromium or no Playwright is
+a card by its name in each language (the French rulebook's in French). Every rulebook
+page opens with "how to play", has no heading that is an identifier, no picture taller
+than the screen, no table wider than its frame and, in French, Spanish and Chinese, no
+English word in its pictures (RULEWRIGHT_SCREENSHOTS=FOLDER saves the Darwin's Choice
+rulebook's first screens there: docs/assets/rulebook, the README's pictures). Skipped, saying why, where no Chromium or no Playwright is
 installed (``make test`` installs Chromium from the system's packages where it can).
 """
 from __future__ import annotations
 
+import os
 import urllib.parse
 import urllib.request
 from pathlib import Path
@@ -194,3 +199,75 @@ def test_every_catalogue_table_fits_its_frame(site, browser):
                     wide.append(f"{lang}{game} table {i + 1}: {width} px in {frame}, a row {tallest:.0f} px high")
     context.close()
     assert not wide, wide
+
+
+# The words the pictures of a rulebook say in English (compiler/docgen/words.py, pictures.py):
+# on a page in another language none of them may show.
+SHOTS = os.environ.get("RULEWRIGHT_SCREENSHOTS")     # a folder: the Darwin's Choice rulebook's first screens
+ENGLISH_IN_PICTURES = ("The flow of play", "for each player", "Again and again", "What the ", "card looks at",
+                       "the cells it looks at", "A grid of", "row ", "column ", " more", " times", "Each ")
+
+
+def _rulebooks(out: Path) -> list[str]:
+    """Every rulebook page of the site (each game and version, in each language)."""
+    found = []
+    for lang in ("", *(f"{x}/" for x in LANGS)):
+        for p in sorted((out / lang / "rules").iterdir()) if (out / lang / "rules").is_dir() else ():
+            name = p.name
+            if p.is_dir() and (name.startswith("darwins_choice") or name.startswith("ecosystem_savanna")) \
+                    and not name.endswith(("_reference", "_catalogue", "_variants")):
+                found.append(f"/{lang}rules/{name}/")
+    return found
+
+
+def test_every_rulebook_page_teaches(site, browser):
+    """Each rulebook page, every version of both games in the four languages, measured at
+    1280 x 900: its first chapter is "how to play"; no heading is an identifier; no
+    picture in view is taller than the screen; no table is wider than its frame; no
+    picture of a page in French, Spanish or Chinese says an English word of its own."""
+    out, base = site
+    pages = _rulebooks(out)
+    assert len(pages) == 4 * 9, pages
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    without_search(context, out / "search" / "search_index.json")
+    page = context.new_page()
+    problems = []
+    for path in pages:
+        page.goto(base + path, wait_until="load")
+        if SHOTS and path == "/rules/darwins_choice/":            # the README's pictures of the first screens
+            Path(SHOTS).mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(Path(SHOTS) / "rulebook-how-to-play.png"))
+            page.evaluate("() => { document.getElementById('how-a-game-goes').scrollIntoView(); window.scrollBy(0, -64); }")
+            page.wait_for_timeout(600)          # (the header's title changes as the page scrolls)
+            page.screenshot(path=str(Path(SHOTS) / "rulebook-flow.png"))
+        found = page.evaluate("""() => {
+            const content = document.querySelector('.md-content');
+            const shown = e => !e.closest('details:not([open])');
+            const headings = [...content.querySelectorAll('h1, h2, h3, h4')].map(h => {
+                const t = h.cloneNode(true); t.querySelectorAll('.headerlink').forEach(a => a.remove());
+                return [h.tagName, h.id, t.textContent.trim()]; });
+            const pictures = [...content.querySelectorAll('.rw-picture svg, .rw-phases svg')].filter(shown)
+                .map(s => [s.getAttribute('aria-label'), s.getBoundingClientRect().height,
+                           [...s.querySelectorAll('text')].map(t => t.textContent).join(' | ')]);
+            const tables = [...content.querySelectorAll('table')].filter(shown)
+                .map(t => [t.scrollWidth, (t.closest('.md-typeset__table, .rw-table') || t.parentElement).clientWidth]);
+            return {headings, pictures, tables}; }""")
+        h2 = [h for h in found["headings"] if h[0] == "H2"]
+        if not h2 or h2[0][1] != "d-how-to-play":
+            problems.append(f"{path}: the first chapter is {h2[0][2] if h2 else 'missing'!r}, not how to play")
+        for tag, ident, text in found["headings"]:
+            words = ident[2:].replace("-", " ") if ident.startswith("d-") else None
+            if "_" in text or "`" in text or (words is not None and text == words):
+                problems.append(f"{path}: {tag} {text!r} is an identifier")
+        for label, height, said in found["pictures"]:
+            if height > 900:
+                problems.append(f"{path}: the picture {label!r} is {height:.0f} px high")
+            if path.startswith(("/fr/", "/es/", "/zh/")):
+                english = [w for w in ENGLISH_IN_PICTURES if w in said or w in (label or "")]
+                if english:
+                    problems.append(f"{path}: the picture {label!r} says {english} in English")
+        for width, frame in found["tables"]:
+            if width > frame + 1:
+                problems.append(f"{path}: a table {width} px wide in a frame of {frame}")
+    context.close()
+    assert not problems, "\n".join(problems[:40])
