@@ -29,8 +29,8 @@ from rulewright.compiler.syntax import ast as A
 
 MOST_FLOW_DEPTH = 4
 CARD_PICTURES_MOST = 30        # a table with more rows is a table only, without a card each
-FOLD_TEXT = 40                 # a text of a catalogue longer than this is folded (its start shown)
-FOLD_SHOWN = 24                # the characters of a folded text shown before it is opened
+FOLD_TEXT = 14                 # a cell of a catalogue longer than this is folded (its start shown):
+FOLD_SHOWN = 10                # every row one line high; the characters shown before it is opened
 
 
 def anchor(name: str) -> str:
@@ -769,7 +769,7 @@ class Book:
                 cells = [M.cell(self.value(name, v))]
                 for c in cols:
                     shown = self.cell_text(info.columns[c], info.attrs[c].get(v))
-                    folds = type(info.columns[c]).__name__ == "TextT" and len(shown) > FOLD_TEXT
+                    folds = len(shown) > FOLD_TEXT
                     cells.append(M.folded(shown, FOLD_SHOWN) if folds else M.cell(shown))
                 out.append("| " + " | ".join(cells) + " |")
             out += ["", "</div>", ""]
@@ -787,7 +787,8 @@ class Book:
         return P.card_svg(self.value(table, v), rows, badges=badges)
 
     def cell_text(self, t, value) -> str:
-        """A table cell as a player reads it: names in words (translated), sets joined."""
+        """A table cell as a player reads it: names in words (translated), sets joined, a
+        value a list holds several times once with its count."""
         from_enum = getattr(t, "name", None) if type(t).__name__ == "EnumT" else None
         elem = getattr(t, "elem", None)
         if value is None:
@@ -801,6 +802,11 @@ class Book:
             inner = [self.cell_text(elem, x) if elem is not None else str(x) for x in items]
             if isinstance(value, (set, frozenset)):
                 inner.sort()
+            else:                   # a pile: each value once, with how many times ("climbing ×2")
+                counts: dict[str, int] = {}
+                for x in inner:
+                    counts[x] = counts.get(x, 0) + 1
+                inner = [x if n == 1 else f"{x} ×{n}" for x, n in counts.items()]
             joiner = " / " if elem is not None and type(elem).__name__ == "CollT" else ", "
             return joiner.join(inner) if inner else "–"
         return " ".join(str(value).split())

@@ -240,7 +240,8 @@ def test_a_long_note_of_a_catalogue_is_folded_and_stays_text():
     assert not any(ch in inner for ch in "<>|*`[]")
     page = (ROOT / "docs" / "rules" / "darwins_choice_catalogue.md").read_text(encoding="utf-8")
     assert page.startswith("---\nhide:\n  - navigation\n  - toc\n---\n")
-    assert "<details><summary>DC-EX-1: body of the…</summary>DC-EX-1: body of the winged Bongo" in page
+    assert "<details><summary>DC-EX-1:…</summary>DC-EX-1: body of the winged Bongo" in page
+    assert "<details><summary>climbing…</summary>climbing ×2, running</details>" in page      # any long cell
 
 
 def _rulebooks() -> list:
