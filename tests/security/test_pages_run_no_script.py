@@ -1,8 +1,9 @@
 """Pages that run no script: every text a shared file puts into the generated pages is shown,
 never run.
 
-A probe game (Ecosystem: Savanna with every doc comment, title, example title and table text
-holding an attack), a house rule whose file name, title and text are attacks, a card table
+A probe game (Ecosystem: Savanna with every doc comment, title (of the game, its modes,
+examples, sections, definitions, steps, switches, tables and relations), example sentence
+and table text holding an attack), a house rule whose file name, title and text are attacks, a card table
 (``--cards``) and a French catalogue (``.po``) of attacks, and a measured-effects file
 (``effects.json``) of attacks are turned into pages by ``rulewright docs``. Then:
 
@@ -92,8 +93,17 @@ def probe_game(folder: Path) -> Path:
                 k += 1
             elif re.match(r"^\s*(game|example|property|mode|section)\b.*\"[^\"]*\"", line):
                 # the last quoted text of the line is its title
-                line = re.sub(r'"[^"]*"(\s*[{]?\s*)$', lambda mm: _quoted(PAYLOADS[k % len(PAYLOADS)]
+                line = re.sub(r'"[^"]*"(\s*[{]?[}]?\s*)$', lambda mm: _quoted(PAYLOADS[k % len(PAYLOADS)]
                                                                          + " t") + mm.group(1), line)
+                k += 1
+            elif re.match(r"^\s*(?:override\s+)?(?:def|rule|outcome|scoring|procedure|step|switch|table|enum|relation)\b"
+                          r"[^\"]*\"", line):
+                # a title: the first quoted text of the line (before any expression)
+                line = re.sub(r'"[^"]*"', lambda mm: _quoted(PAYLOADS[k % len(PAYLOADS)] + " t"), line, count=1)
+                k += 1
+            elif re.match(r"^\s*expect\b.*\"\s*$", line):
+                # the sentence an example's expectation is said in
+                line = re.sub(r'"[^"]*"\s*$', lambda mm: _quoted(PAYLOADS[k % len(PAYLOADS)]), line)
                 k += 1
             elif re.match(r"^\s+\w+\s+\|\s+\w+\s+\|\s+\d+\s+\|\s+\".*\"\s*$", line):
                 line = re.sub(r'"[^"]*"\s*$', lambda mm: _quoted(PAYLOADS[k % len(PAYLOADS)]), line)
@@ -102,8 +112,8 @@ def probe_game(folder: Path) -> Path:
         f.write_text("\n".join(lines) + "\n", encoding="utf-8")
     # the card table read from a file of the spec's (then from the user's own, --cards)
     cards = game / "cards.rules"
-    cards.write_text(re.sub(r"(table card [^\n]*\))\s*\{[^}]*\}", r'\1 from "cards.csv" option cards',
-                            cards.read_text(encoding="utf-8")), encoding="utf-8")
+    cards.write_text(re.sub(r"(table card [^\n]*\))\s*\{.*?\n\}", r'\1 from "cards.csv" option cards',
+                            cards.read_text(encoding="utf-8"), flags=re.S), encoding="utf-8")
     probe_cards(game, shift=1)
     return game
 
