@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from rulewright.compiler.docgen.charts import bars_svg
+from rulewright.compiler.docgen.words import word
 from rulewright.compiler.docgen.svgkit import (
     EDGE, FILLS, INK, LINE, LINK, M, MUTED, Raw, arrow_defs, document, el, esc, fill_for,
     fit, footer, hatch_defs, heading, one_line, rect, safe_link, stack, text, width_of, wrap)
@@ -82,15 +83,13 @@ def _nothing(label: str, what: str, title, note) -> str:
 CARD_W, CARD_H, GAP = 128, 84, 8
 
 
-# what the pictures say in words of their own, in English; a page in another language
-# passes its words (``say``: the same keys)
-ENGLISH = {"grid": "A grid of {n} cards", "no_cards": "no cards", "cell_at": "row {r}, column {c}",
-           "slots": "{n} slots", "no_slots": "no slots", "empty": "empty", "more": "+ {n} more",
-           "flow": "The flow of play", "no_steps": "no steps"}
+# the words the pictures say of their own (words.py: ``pic_KEY``): English unless a page
+# passes its language's (``say``: key -> text)
+SAID = ("grid", "no_cards", "cell_at", "slots", "no_slots", "empty", "more", "flow", "no_steps")
 
 
 def _say(say: dict | None, key: str, **values) -> str:
-    return ((say or {}).get(key) or ENGLISH[key]).format(**values)
+    return ((say or {}).get(key) or word("en", f"pic_{key}")).format(**values)
 
 
 def grid_svg(rows: int, cols: int, cells: dict[tuple[int, int], Cell], title: str | None = None,
@@ -305,12 +304,12 @@ SIDE_MOST, NODE_W, NODE_H, ROW, GUT = 12, 180, 26, 32, 70
 
 def graph_svg(centre: str, reads: list[str], read_by: list[str], links: dict[str, str] | None = None,
               caption: str | None = None, words: tuple[str, str, str] = ("reads", "read by", "nothing"),
-              label: str | None = None, more_word: str = "+ {n} more") -> str:
+              label: str | None = None, say: dict | None = None) -> str:
     """A definition in the middle, what it reads on the left with arrows into it, what
     reads it on the right with arrows out to them; at most 12 a side, then "+ N more";
     a name in ``links`` (relative links only) is a link. ``words``: the two sides' headings
-    and what an empty side says, ``label`` the picture's label and ``more_word`` the "+ N
-    more" (the page's language)."""
+    and what an empty side says, ``label`` the picture's label, ``say`` the pictures' own
+    words (the page's language)."""
     links = links or {}
     sides = [(list(reads)[:SIDE_MOST], max(0, len(reads) - SIDE_MOST)),
              (list(read_by)[:SIDE_MOST], max(0, len(read_by) - SIDE_MOST))]
@@ -340,7 +339,7 @@ def graph_svg(centre: str, reads: list[str], read_by: list[str], links: dict[str
                                          f"{b[0]:.1f},{b[1]:.1f}", fill="none", stroke=LINE,
                                stroke_width=1.3, marker_end=Raw("url(#\x00-arrow)"), cls="edge"))
         if more:
-            parts.append(text(x + NODE_W / 2, y0 + len(names) * ROW + ROW / 2 + 4, more_word.format(n=more), 12,
+            parts.append(text(x + NODE_W / 2, y0 + len(names) * ROW + ROW / 2 + 4, _say(say, "more", n=more), 12,
                               italic=True, fill=MUTED, cls="more"))
     parts.append(_node(cx, cy - ch / 2, NODE_W, ch, centre, links.get(centre), 14, "centre",
                        fill="#bfdbfe", stroke="#1e3a8a"))

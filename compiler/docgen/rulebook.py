@@ -143,8 +143,7 @@ class Book:
 
     def picture_words(self) -> dict:
         """What the pictures say in words of their own, in the page's language (their keys)."""
-        return {key: self.w(f"pic_{key}") if key != "more" else self.w("more")
-                for key in P.ENGLISH if key != "flow"}
+        return {key: self.w(f"pic_{key}") for key in P.SAID}
 
     def doc(self, name: str, english: str) -> str:
         return self.tr(f"doc {name}", english) if english else ""
@@ -452,7 +451,7 @@ class Book:
         return picture(P.graph_svg(self.name_of(name), [self.name_of(m) for m in reads],
                                    [self.name_of(m) for m in affects], links=links,
                                    words=(self.w("uses"), self.w("affects"), self.w("nothing")),
-                                   label=self.w("graph_label", name=self.name_of(name)), more_word=self.w("more")))
+                                   label=self.w("graph_label", name=self.name_of(name)), say=self.picture_words()))
 
     def rules_read(self, name: str) -> list[str]:
         """The documented rules and definitions a definition (or its steps) reads directly."""

@@ -132,21 +132,20 @@ def _texts_of_definition(d, prefix: str, lines: list[str], out: list[Text], name
         for r in tuple(getattr(d, "rows", ())) + tuple(d.added):
             if r.doc:
                 out.append(Text(f"{prefix}doc {name}.{r.key}", r.doc, _where(r.span)))
-    # an example's sentences, in order, and the captions of the values it pictures
-    said = [n.says for n in A.nodes_in(d) if isinstance(n, A.Expect) and n.says]
-    for i, text in enumerate(said, 1):
-        out.append(Text(f"{prefix}says {name}.{i}", text, _where(span)))
-    if isinstance(d, A.Example):
-        for n in A.nodes_in(d):
-            if isinstance(n, A.Let) and n.doc:
-                out.append(Text(f"{prefix}shows {name}.{n.name}", n.doc, _where(n.name_span)))
-    # steps at any depth, with their doc comments
+    # in one walk: steps at any depth with their doc comments; an example's sentences, in
+    # order, and the captions of the values it pictures
+    said = 0
     for n in A.nodes_in(d):
         if isinstance(n, A.Step) and n is not d:
             out.append(Text(f"{prefix}name {name}.{n.name}", n.title if n.title else value_words(n.name),
                             _where(n.name_span)))
             if n.doc:
                 out.append(Text(f"{prefix}doc {name}.{n.name}", n.doc, _where(n.name_span)))
+        elif isinstance(n, A.Expect) and n.says:
+            said += 1
+            out.append(Text(f"{prefix}says {name}.{said}", n.says, _where(span)))
+        elif isinstance(n, A.Let) and n.doc and isinstance(d, A.Example):
+            out.append(Text(f"{prefix}shows {name}.{n.name}", n.doc, _where(n.name_span)))
 
 
 def texts_of_file(f: A.SpecFile) -> list[Text]:

@@ -116,8 +116,8 @@ def replay(spec: str, plan, seed: int, strong: int | None = None, kind: str = "m
 
 
 def effects(study, figs: dict) -> list[dict]:
-    """The clear differences between the rule sets, and the rules that ran more or less
-    often, strongest first; each with the rules behind it (a figure's: the rule IDs of
+    """The clear differences between the rule sets, then the rules that ran more or less
+    often, each strongest first; each with the rules behind it (a figure's: the rule IDs of
     what the rules say differently, then of the rules that ran clearly more or less
     often; a rule's: itself), a witness game (its seed) and the commands that replay it
     under each rule set."""
@@ -129,19 +129,18 @@ def effects(study, figs: dict) -> list[dict]:
     changed = [i for c in figs["differences"].get("changes", []) for i in c["rule_ids"]]
     counted = [k for k, d in figs["differences"]["rules"].items() if d.get("clear")]
     behind = list(dict.fromkeys(changed + counted))
-    for what, d in list(figs["differences"]["figures"].items()) + [
-            (f"rule {k} runs a game", d) for k, d in figs["differences"]["rules"].items()]:
+    found = [(what, d, behind) for what, d in figs["differences"]["figures"].items()]
+    found += [(f"rule {k} runs a game", d, [k]) for k, d in figs["differences"]["rules"].items()]
+    for what, d, rules in found:
         if not d.get("clear") or d.get("witness") is None:
             continue
         kind = "skill" if what == "skill" else "main"
         strong = (d["witness"] - study.plan.seed) % study.plan.players if kind == "skill" else None
-        rules = [what[len("rule "):-len(" runs a game")]] if what.startswith("rule ") else behind
         out.append({"what": what, "mean": d["mean"], "interval99": d["interval99"], "p": d["p"],
                     "witness": d["witness"], "rules": rules,
                     "play": replay(spec, study.plan, d["witness"], strong, kind),
                     "play_base": replay(base, study.plan, d["witness"], strong, kind)})
-    out.sort(key=lambda e: (not e["what"].startswith("rule"), e["p"]))
-    out.sort(key=lambda e: e["what"].startswith("rule"))
+    out.sort(key=lambda e: (e["what"].startswith("rule "), e["p"]))        # the figures first, strongest first
     return out
 
 

@@ -356,5 +356,5 @@ def test_the_flow_of_play_is_an_overview_and_a_picture_per_phase():
                                               "Evaluation Phase", "Transition Phase"]
     assert all(float(h) <= 880 for h, _ in labels)
     assert '<div class="rw-phases" markdown="0">' in flow
-    assert "Each player" not in flow or "for each player" in flow
+    assert "↻ for each player" in flow                       # a loop in words (drawing the starting hands)
     assert ' (p)<' not in flow and "while " not in flow and "∈" not in flow         # no code in the boxes
