@@ -147,6 +147,7 @@ class ExprCompiler:
         self.program = program
         self.em = em
         self.rename: dict[str, str] = {}     # binder -> Python name inside flattened loops
+        self._columns: dict = {}
         self.fast = True        # (False: the code as before the speed-ups, the baseline of benchmarks/play.py)
 
     def ex(self, e: I.Expr) -> str:
@@ -185,8 +186,17 @@ class ExprCompiler:
         if e.op == "field" and self.fast and isinstance(e.data, str) and _FIELD.fullmatch(e.data):
             return f"{args[0]}.{e.data}"        # a record's field, read as an attribute (its name is made
             #                                     of the fixed alphabet; vetted checks it again)
+        if e.op == "attr" and self.fast and isinstance(e.data, dict):
+            return f"{self._column(e.data)}[{args[0]}]"     # (read as dict.get reads it, without the call)
         data = self.em.const(e.data) if e.data is not None else None
         return operator.emit(args, data, self.span_of(operator.py, e))
+
+    def _column(self, data: dict) -> str:
+        """The constant naming a table column as ``rt.Column`` (one per column)."""
+        made = self._columns.get(id(data))
+        if made is None or made[0] is not data:
+            made = self._columns[id(data)] = (data, rt.Column(data))
+        return self.em.const(made[1])
 
     def span_of(self, template: str, e: I.Expr) -> str | None:
         """The node's place, for a template that can raise a run-time error there (``{S}``)."""

@@ -19,6 +19,7 @@ from rulewright.compiler.diagnostics import RuntimeRulesError, Span
 from rulewright.compiler.types import BoardT, BoolT, CollT, IntT, TextT
 from rulewright.compiler.interpret.codegen import ExprCompiler, Flattener, Emitter, fname, line_spans, mname, prname, pyname, sname, vetted
 from rulewright.compiler.interpret.baseline import BASELINE
+from rulewright.compiler.interpret.collecting import few_collections
 from rulewright.compiler.interpret.memo import memoize
 from rulewright.compiler.interpret.state import GameState, RandomAgent, StopGame
 from rulewright.compiler.interpret.seeing import Knowledge, keeps_knowledge
@@ -506,7 +507,7 @@ class Interpreter:
         named = {s.name: s for s in seats}
         args = [named[s.name] for s in mode.seats if s.name]
         try:
-            with rt.bounded("the game", GAME_STEPS):
+            with rt.bounded("the game", GAME_STEPS), (few_collections() if self.fast else contextlib.nullcontext()):
                 run_through(self.ns[mname(mode.name)](*args))
         except StopGame as stop:
             st.stopped = str(stop)

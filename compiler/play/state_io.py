@@ -327,7 +327,7 @@ class Reader:
         board = rt.Board(g.name, g.rows, g.cols, g.floating, cards)
         lone = rt.lone_card(board)
         if lone is not None:
-            self.fail(path + lone, f"this card is not connected to the others: in a grid that grows card by "
+            self.fail(path + lone, "this card is not connected to the others: in a grid that grows card by "
                                    "card, each card is placed next to one already there")
         return board
 

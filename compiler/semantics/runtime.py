@@ -352,6 +352,16 @@ def record_class(name: str, fields: list[str]):
     return Rec
 
 
+class Column(dict):
+    """A table column as the generated code reads it, ``column[key]``: None for a key
+    without a value, as ``dict.get`` gives (a subscript costs less than a method call)."""
+
+    __slots__ = ()
+
+    def __missing__(self, key):
+        return None
+
+
 class FieldData(str):
     """The attribute name of a record field, with the field's type."""
 
@@ -487,8 +497,10 @@ def _subsets(items, most: int | None = None, typed: bool = True) -> tuple:
         distinct = len(set(values)) == len(values)
         for k in range(min(most, len(values)) + 1):   # each size in the tuples' own order
             combos = itertools.combinations(values, k)
-            # of distinct sorted values, combinations come distinct and in order already
-            out.extend(combos if distinct else sorted(set(combos)))
+            # of distinct sorted values, combinations come distinct and in order already; of
+            # sorted values with repeats, each first comes in order too (the first index tuple
+            # of a smaller tuple of values is the smaller), so keeping first ones sorts them
+            out.extend(combos if distinct else dict.fromkeys(combos))
         return tuple(out)
     out = set()
     for k in range(min(most, len(values)) + 1):

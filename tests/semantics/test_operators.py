@@ -11,11 +11,13 @@ import subprocess
 import sys
 
 import pytest
+from hypothesis import given, settings, strategies as st
 from ortools.sat.python import cp_model
 
 from rulewright.compiler import ir as I
 from rulewright.compiler import load
 from rulewright.compiler.diagnostics import Span
+from rulewright.compiler.semantics import runtime as rt
 from rulewright.compiler.semantics.operators import AGGREGATES, OPERATORS
 from rulewright.compiler.types import BOOL, INT
 from helpers import ROOT
@@ -113,3 +115,14 @@ def test_if_encodes_its_meaning(program):
     for c, a, b in itertools.product((False, True), INTS[:3], INTS[2:]):
         got = _solved(program, "if", (c, a, b), (BOOL, INT, INT), INT)
         assert got == OPERATORS["if"].evaluate(c, a, b), (c, a, b)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from("abcdef"), max_size=8), st.integers(0, 8))
+def test_subsets_with_repeats_are_the_distinct_ones_in_order(items, most):
+    # a hand holds copies of a card: each sub-collection once, by size, then in order
+    values = sorted(items)
+    expected = []
+    for k in range(min(most, len(values)) + 1):
+        expected.extend(sorted(set(itertools.combinations(values, k))))
+    assert rt._subsets(tuple(items), most) == tuple(expected)
