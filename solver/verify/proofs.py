@@ -405,88 +405,132 @@ def ranges(prover: Prover, skip, progress=None) -> list[Finding]:
     targets += [(fd.name, fd.name, fd.params, fd.node, fd.type, None) for fd in program.funcs.values()
                 if fd.kind == "def" and fd.params and fd.body is not None and fd.type == INT
                 and "__before_" not in fd.name]
-    out = []
-    for name, owner, params, node, typ, step in targets:
-        if "__before_" in name or not prover.wants(owner):
-            continue
+    targets = [t for t in targets if "__before_" not in t[0] and prover.wants(t[1])]
+    names = {t[0] for t in targets}
+    # a definition whose value is another's (its body calls it with its own parameters) has
+    # its range: asked once, for the other
+    same = {t[0]: base for t in targets if t[5] is None
+            for base in [same_as(program, t[0])] if base is not None and base in names}
+    found: dict[str, list[Finding]] = {}
+    for target in sorted(targets, key=lambda t: t[0] in same):      # (the others first)
+        name = target[0]
         if progress:
             progress(f"range {name}")
-        span = node.name_span
-        body = _params_domain(program, params, span, skip, "range", name, on_position=bool(prover.positions),
-                              owner=owner)
-        if body is None:
-            continue
-        stateful = (owner in program.funcs and reads_state(program, program.funcs[owner].body)) or \
-            (owner in program.scorings and reads_state(program, [st for s in program.scorings[owner].steps
-                                                                  for st in s.body])) or \
-            reads_state(program, body)
-        states = [(pos, pos.state_for(program)) for pos in prover.positions] if stateful else [(None, None)]
-        states = [(pos, st) for pos, st in states if pos is None or st is not None]
-        if not states:
-            skip("range", name, "reads the game's state, and no position was sampled (--positions)")
-            continue
-        call = I.Call(typ, span, owner, [_local(p, t, span) for p, t in params])
-        if step is not None:
-            call = I.Op(INT, span, "step_points", [call], step)
-        names = [p for p, _ in params]
-        started = time.perf_counter()
-        ends: dict[str, list] = {"minimize": [], "maximize": []}
-        try:
-            for pos, state in states:
-                if any(a.status not in ("OPTIMAL", "INFEASIBLE") for side in ends.values() for _, a in side):
-                    # a bound not settled at a position leaves the range UNKNOWN whatever the
-                    # other positions give: they are not asked (the range says how many were;
-                    # the work, not the clock, decides, so a busy machine asks the same)
-                    break
-                for sense in ("minimize", "maximize"):
-                    # a range is information: each bound gets a share of the time limit
-                    # (a step's bounds are details of its scoring's: a shorter share)
-                    answer = prover.ask(body + [I.Objective(span, sense, call)], node, state=state,
-                                        limit=min(prover.time_limit, 3.0) if stateful or step else None)
-                    if answer.status != "INFEASIBLE":
-                        ends[sense].append((pos, answer))
-        except (NotSupportedError, RulesError) as exc:
-            skip("range", name, f"the solver cannot express it: {reason_of(exc)}")
-            continue
-        seconds = time.perf_counter() - started
-        if not ends["minimize"] or not ends["maximize"]:
-            skip("range", name, "its domain is empty: no value of its parameters exists")
-            continue
+        base = same.get(name)
+        if base is not None and found.get(base):
+            found[name] = [_same_range(found[base][0], name, target[3])]
+        else:
+            found[name] = _range(prover, target, skip)
+    return [f for t in targets for f in found[t[0]]]
 
-        def value(a):
-            return a.objective if a.status == "OPTIMAL" else a.bound
-        known = [(p, a) for p, a in ends["minimize"] if value(a) is not None]
-        lo_pos, lo = min(known, key=lambda x: value(x[1])) if known else ends["minimize"][0]
-        known = [(p, a) for p, a in ends["maximize"] if value(a) is not None]
-        hi_pos, hi = max(known, key=lambda x: value(x[1])) if known else ends["maximize"][0]
-        closed = all(a.status == "OPTIMAL" for side in ends.values() for _, a in side)
-        low, high = value(lo), value(hi)
-        words = "step" if step is not None else "scoring" if name in program.scorings else "definition"
-        w = {}
-        for key, pos, a in (("least", lo_pos, lo), ("most", hi_pos, hi)):
-            if a.objective is not None:
-                w[key] = ({"position": pos.label} if pos is not None else {}) | _witness(prover, body, a, names)
-        files = _grid_files(w.get("least", {}), "least-") + _grid_files(w.get("most", {}), "most-")
-        for key, pos in (("least", lo_pos), ("most", hi_pos)):
-            if pos is not None and key in w:
-                files.append((f"-{key}.state.json", "state", pos.doc))
-        negative = owner in program.scorings and step is None and low is not None and low < 0
-        asked = len(ends["minimize"])
-        status = ("SAMPLED" if stateful else "PROVED") if closed else "UNKNOWN"
-        where = f" at {asked} sampled positions (each bound proved there)" if stateful else ""
-        out.append(Finding("range", definition=name, status=status,
-                           severity="warning" if negative else "info", span=span, rule_ids=_ids(node),
-                           seconds=seconds,
-                           message=f"{words} '{name}' gives from {_num(low)} to {_num(high)} "
-                                   f"{domain_words(program, params, owner)}{where}"
-                                   + (" (it can go below 0)" if negative else "")
-                                   + ("" if closed else f" (bounds reached when the time ran out: not closed; the "
-                                                        f"witnesses found give {_num(lo.objective)} and "
-                                                        f"{_num(hi.objective)})"),
-                           witness={"least": low, "most": high, **{f"{k}_at": v for k, v in w.items()},
-                                    **({} if closed else {"least_found": lo.objective, "most_found": hi.objective})},
-                           witness_files=files))
+
+def _range(prover: Prover, target: tuple, skip) -> list[Finding]:
+    """The range finding of one target of ``ranges`` (none when it is skipped)."""
+    program = prover.program
+    out: list[Finding] = []
+    name, owner, params, node, typ, step = target
+    span = node.name_span
+    body = _params_domain(program, params, span, skip, "range", name, on_position=bool(prover.positions),
+                          owner=owner)
+    if body is None:
+        return out
+    stateful = (owner in program.funcs and reads_state(program, program.funcs[owner].body)) or \
+        (owner in program.scorings and reads_state(program, [st for s in program.scorings[owner].steps
+                                                              for st in s.body])) or \
+        reads_state(program, body)
+    states = [(pos, pos.state_for(program)) for pos in prover.positions] if stateful else [(None, None)]
+    states = [(pos, st) for pos, st in states if pos is None or st is not None]
+    if not states:
+        skip("range", name, "reads the game's state, and no position was sampled (--positions)")
+        return out
+    call = I.Call(typ, span, owner, [_local(p, t, span) for p, t in params])
+    if step is not None:
+        call = I.Op(INT, span, "step_points", [call], step)
+    names = [p for p, _ in params]
+    started = time.perf_counter()
+    ends: dict[str, list] = {"minimize": [], "maximize": []}
+    try:
+        for pos, state in states:
+            if any(a.status not in ("OPTIMAL", "INFEASIBLE") for side in ends.values() for _, a in side):
+                # a bound not settled at a position leaves the range UNKNOWN whatever the
+                # other positions give: they are not asked (the range says how many were;
+                # the work, not the clock, decides, so a busy machine asks the same)
+                break
+            for sense in ("minimize", "maximize"):
+                # a range is information: each bound gets a share of the time limit
+                # (a step's bounds are details of its scoring's: a shorter share)
+                answer = prover.ask(body + [I.Objective(span, sense, call)], node, state=state,
+                                    limit=min(prover.time_limit, 3.0) if stateful or step else None)
+                if answer.status != "INFEASIBLE":
+                    ends[sense].append((pos, answer))
+    except (NotSupportedError, RulesError) as exc:
+        skip("range", name, f"the solver cannot express it: {reason_of(exc)}")
+        return out
+    seconds = time.perf_counter() - started
+    if not ends["minimize"] or not ends["maximize"]:
+        skip("range", name, "its domain is empty: no value of its parameters exists")
+        return out
+
+    def value(a):
+        return a.objective if a.status == "OPTIMAL" else a.bound
+    known = [(p, a) for p, a in ends["minimize"] if value(a) is not None]
+    lo_pos, lo = min(known, key=lambda x: value(x[1])) if known else ends["minimize"][0]
+    known = [(p, a) for p, a in ends["maximize"] if value(a) is not None]
+    hi_pos, hi = max(known, key=lambda x: value(x[1])) if known else ends["maximize"][0]
+    closed = all(a.status == "OPTIMAL" for side in ends.values() for _, a in side)
+    low, high = value(lo), value(hi)
+    words = "step" if step is not None else "scoring" if name in program.scorings else "definition"
+    w = {}
+    for key, pos, a in (("least", lo_pos, lo), ("most", hi_pos, hi)):
+        if a.objective is not None:
+            w[key] = ({"position": pos.label} if pos is not None else {}) | _witness(prover, body, a, names)
+    files = _grid_files(w.get("least", {}), "least-") + _grid_files(w.get("most", {}), "most-")
+    for key, pos in (("least", lo_pos), ("most", hi_pos)):
+        if pos is not None and key in w:
+            files.append((f"-{key}.state.json", "state", pos.doc))
+    negative = owner in program.scorings and step is None and low is not None and low < 0
+    asked = len(ends["minimize"])
+    status = ("SAMPLED" if stateful else "PROVED") if closed else "UNKNOWN"
+    where = f" at {asked} sampled positions (each bound proved there)" if stateful else ""
+    out.append(Finding("range", definition=name, status=status,
+                       severity="warning" if negative else "info", span=span, rule_ids=_ids(node),
+                       seconds=seconds,
+                       message=f"{words} '{name}' gives from {_num(low)} to {_num(high)} "
+                               f"{domain_words(program, params, owner)}{where}"
+                               + (" (it can go below 0)" if negative else "")
+                               + ("" if closed else f" (bounds reached when the time ran out: not closed; the "
+                                                    f"witnesses found give {_num(lo.objective)} and "
+                                                    f"{_num(hi.objective)})"),
+                       witness={"least": low, "most": high, **{f"{k}_at": v for k, v in w.items()},
+                                **({} if closed else {"least_found": lo.objective, "most_found": hi.objective})},
+                       witness_files=files))
     return out
+    return out
+
+
+def same_as(program: I.Program, name: str) -> str | None:
+    """The definition whose value a definition's always is: its body calls that one with its
+    own parameters, in order, of the same names and types (followed through such calls);
+    None when there is none."""
+    fd, seen = program.funcs.get(name), {name}
+    while fd is not None and isinstance(fd.body, I.Call) and fd.body.name in program.funcs \
+            and fd.body.name not in seen:
+        callee = program.funcs[fd.body.name]
+        if callee.kind != "def" or callee.params != fd.params or callee.type != fd.type or \
+                [a.name if isinstance(a, I.Local) else None for a in fd.body.args] != [p for p, _ in fd.params]:
+            break
+        seen.add(callee.name)
+        fd = callee
+    return fd.name if fd is not None and fd.name != name else None
+
+
+def _same_range(base: Finding, name: str, node) -> Finding:
+    """The range of ``name``, a definition whose value is always ``base``'s definition's."""
+    words = f"definition '{base.definition}'"
+    return dataclasses.replace(
+        base, definition=name, span=node.name_span, rule_ids=_ids(node), seconds=0.0,
+        message=base.message.replace(words, f"definition '{name}'", 1)
+        + f" (the same as '{base.definition}': its value is always that definition's, so its range was not asked again)")
 
 
 def _num(v) -> str:

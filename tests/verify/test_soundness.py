@@ -347,14 +347,16 @@ def check_range(f, got: list[int], interp, call, cell: bool, seen: Counter, spec
 
 
 def test_ranges_are_the_least_and_most_of_every_input():
-    """Definitions over a board and over a board and a cell, and a scoring of two steps (the
-    second may read the first): each PROVED range is the brute-force minimum and maximum."""
+    """Definitions over a board and over a board and a cell, one that is another (its range
+    taken from the other's), and a scoring of two steps (the second may read the first):
+    each PROVED range is the brute-force minimum and maximum."""
     def case(draw, seen: Counter) -> None:
         e1, e2 = num(draw, 2, False), num(draw, 2, True)
         one, two = num(draw, 1, False), num(draw, 1, False)
         reads = draw(st.booleans())
         text = (HEAD + f"def e1(g: board) = {render(e1)}\n"
                 f"def e2(g: board, at: cell) = {render(e2)}\n"
+                "def e3(g: board) = e1(g)\n"         # (the same as e1: its range is e1's, not asked again)
                 f"scoring s(g: board) {{\n  step one = {render(one)}\n"
                 f"  step two = {'2 * s.one - ' if reads else ''}{render(two)}\n}}\n")
         with tempfile.TemporaryDirectory() as tmp:
@@ -365,12 +367,15 @@ def test_ranges_are_the_least_and_most_of_every_input():
             scores = values(interp, "s", False)
             expected = {"e1": (values(interp, "e1", False), lambda *a: interp.call("e1", *a), False),
                         "e2": (values(interp, "e2", True), lambda *a: interp.call("e2", *a), True),
+                        "e3": (values(interp, "e3", False), lambda *a: interp.call("e3", *a), False),
                         "s": ([int(v) for v in scores], lambda *a: int(interp.call("s", *a)), False),
                         "s.one": ([v.steps["one"] for v in scores],
                                   lambda *a: interp.call("s", *a).steps["one"], False),
                         "s.two": ([v.steps["two"] for v in scores],
                                   lambda *a: interp.call("s", *a).steps["two"], False)}
             assert set(found) <= set(expected), found
+            if "e3" in found:
+                assert "the same as 'e1'" in found["e3"][0].message, found["e3"]
             for name, (got, call, cell) in expected.items():
                 if name not in found:
                     seen["not checked"] += 1
