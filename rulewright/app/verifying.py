@@ -134,9 +134,16 @@ def summary_line(report, words: Options = COMMAND_LINE_OPTIONS) -> str:
             f"{count['COUNTEREXAMPLE']} refuted, could not tell: {count['UNKNOWN']}")
     if report.refuted():
         line += "; a guarantee is broken"
-    if count["UNKNOWN"]:
+    timed = sum(1 for f in report.findings if f.status == "UNKNOWN" and f.out_of_time)
+    if timed == count["UNKNOWN"] > 0:
         line += (" (listed above as UNKNOWN: the time limit ran out before they were settled; a longer "
                  f"{words.time_limit} may settle them)")
+    elif timed:
+        line += (f" (listed above as UNKNOWN: for {timed} of them the time limit ran out before they were "
+                 f"settled, and a longer {words.time_limit} may settle them; the others with their reasons)")
+    elif count["UNKNOWN"]:
+        line += f" (listed above as UNKNOWN, each with its reason, which a longer {words.time_limit} would not change)"
+
     if report.not_checked:
         line += f"; not checked: {len(report.not_checked)}"
     warnings = sum(1 for f in report.findings if f.severity == "warning")

@@ -194,7 +194,7 @@ def _differs(variant: I.Program, base: I.Program, time_limit: float, workers: in
                                message=f"'{name}' is the best of a choice made inside a scoring: an input on which "
                                        "one choice scores differently was found, but the best choices of base and "
                                        "variant score the same on it; no difference shown, none ruled out "
-                                       "(simulate --against compares games)", **common))
+                                       "(simulate --against compares games)", out_of_time=False, **common))
         else:
             out.append(Finding("differs", status="UNKNOWN", severity="info",
                                message=f"'{name}': no difference found before the time limit, none ruled out",
@@ -303,7 +303,7 @@ def _compared_on_positions(variant, base, name: str, params, node, positions) ->
     if not seen:
         return Finding("differs", status="UNKNOWN", severity="info",
                        message=f"'{name}' (what decides the game): no sampled position reads under both rule sets",
-                       **common)
+                       out_of_time=False, **common)
     return Finding("differs", status="SAMPLED", severity="info", witness={"positions": len(positions)},
                    message=f"'{name}' (what decides the game) is the base game's at {len(positions)} sampled "
                            "positions" + (", for every seat" if params else "") + " (evidence, not proof: "

@@ -49,6 +49,9 @@ class Finding:
     # how to write the witness as a file other commands read back: (kind, content)
     # kind "grid" (rows of cell values, for score), "state" (a state document, for show and query)
     witness_files: list[tuple[str, str, Any]] = field(default_factory=list)   # (suffix, kind, content)
+    # an UNKNOWN: whether the time limit ran out before it was settled (False: for the
+    # reason its message gives, which more time would not change)
+    out_of_time: bool = True
 
     def __post_init__(self):
         assert self.status in STATUSES and self.severity in SEVERITIES, (self.status, self.severity)

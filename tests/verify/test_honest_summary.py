@@ -61,6 +61,31 @@ def test_an_unknown_finding_is_listed_and_counted_never_all_well():
     assert everything.splitlines()[-1] == last
 
 
+
+def test_an_unknown_that_time_would_not_settle_is_not_blamed_on_the_time_limit():
+    """A house rule that adds a card: what decides the game is read at no sampled position
+    under both rule sets. That UNKNOWN is not the time limit's: the summary said "the time
+    limit ran out ... a longer --time-limit may settle them" all the same."""
+    def report(*out_of_time):
+        r = Report("house.rules")
+        for i, timed in enumerate(out_of_time):
+            r.add(Finding("differs", f"d{i}", status="UNKNOWN", severity="info", message="why",
+                          out_of_time=timed))
+        return report_text(r).splitlines()[-1]
+    last = report(False)
+    assert "could not tell: 1 (listed above as UNKNOWN, each with its reason, which a longer --time-limit " \
+           "would not change)" in last, last
+    assert "ran out" not in last
+    last = report(True, False, False)
+    assert "for 1 of them the time limit ran out before they were settled, and a longer --time-limit may " \
+           "settle them; the others with their reasons" in last, last
+    assert "the time limit ran out before they were settled; a longer --time-limit" in report(True, True)
+    # the command: a house rule that adds a card, compared with its base
+    code, out, err = run_command("verify", "spec/house_rules/savanna_rhinos.rules", "--against",
+                                 "spec/ecosystem_savanna", "--check", "differs", "--no-progress")
+    last = out.rstrip().splitlines()[-1]
+    assert code == 0 and "could not tell: 3 (listed above as UNKNOWN, each with its reason" in last, (out, err)
+
 def test_a_refuted_guarantee_is_said_and_nothing_unknown_is_no_news():
     report = Report("g")
     report.add(Finding("property", "p", status="COUNTEREXAMPLE", severity="error", message="broken"))
