@@ -70,6 +70,7 @@ def _differs(variant: I.Program, base: I.Program, time_limit: float, workers: in
     positions = None            # sampled when a definition that reads the state needs them
     files_of: dict[str, list] = {}
     same_everywhere: set[str] = set()     # direct changes proved the same on every value of their types
+    played: list[str] = []                # direct changes no input shows (compared in whole games)
     for name in dict.fromkeys(names):
         if only is not None and name not in only:
             continue
@@ -86,6 +87,8 @@ def _differs(variant: I.Program, base: I.Program, time_limit: float, workers: in
         target = _comparable(variant, base, name)
         decided = _what_decides(variant, base, name) if target is None else None
         if target is None and decided is None:
+            if name in direct:
+                played.append(name)     # (no input shows it: compared in games)
             continue
         node = target[2] if target is not None else decided[1]
         if progress:
@@ -123,6 +126,8 @@ def _differs(variant: I.Program, base: I.Program, time_limit: float, workers: in
         alike = best_of and all(_choices_unchanged(p, name, set(names), set(direct)) for p in (variant, base))
         if not _same_enums(variant, base, params):
             skip("differs", name, "the variant changes the values of a parameter's type")
+            if name in direct:
+                played.append(name)
             continue
         if stateful and positions is None:
             positions = sample_positions(base, n_positions, time_limit=time_limit * solve_plan().outer)
@@ -199,6 +204,14 @@ def _differs(variant: I.Program, base: I.Program, time_limit: float, workers: in
             out.append(Finding("differs", status="UNKNOWN", severity="info",
                                message=f"'{name}': no difference found before the time limit, none ruled out",
                                **common))
+    if played and (only is None or set(played) & only):
+        if progress:
+            progress("differs games")
+        found = _compared_in_games(variant, base, played, time_limit * solve_plan().outer)
+        if found is not None:
+            out.append(found)
+            compared += 1
+            differing += found.status == "PROVED"
     if compared and not differing and not any(f.status in ("UNKNOWN", "SAMPLED") for f in out):
         head = variant.variants[-1] if variant.variants else None
         out.append(Finding("differs", definition=head.name if head else variant.name, status="PROVED",
@@ -208,6 +221,71 @@ def _differs(variant: I.Program, base: I.Program, time_limit: float, workers: in
                                    + (f" ({len(d.changed)} changed; games not compared: use simulate --against)"
                                       if d.changed else "")))
     return out
+
+
+GAMES = 10         # seeded games per mode and player count that compare what no input shows
+
+
+def _compared_in_games(variant: I.Program, base: I.Program, played: list[str], time_limit: float) -> Finding | None:
+    """Changes that no input of a definition shows (a procedure or one of its steps, a mode,
+    a setting, a definition whose inputs the variant changes), compared in whole games: the
+    same seeded games (random seats, the same seeds) played under both rule sets, ``GAMES``
+    for each mode both have at its least and its most players, and the reports each game
+    ends with (scores, winners...) compared. A game that ends otherwise is a difference PROVED by the game itself (the
+    seed replays it: ``rulewright play``); none is SAMPLED (the seats are random, the games
+    few); the time limit running out first is UNKNOWN. None when no game could be played."""
+    iv, ib = interpreter_for(variant), interpreter_for(base)
+    head = variant.variants[-1] if variant.variants else None
+    names = ", ".join(played)
+    common = dict(definition=names, span=head.span if head else None,
+                  rule_ids=tuple(t for t, _ in getattr(head, "tags", ()) or ()))
+    started = time.perf_counter()
+    games = 0
+    for mode, mv in variant.modes.items():
+        mb = base.modes.get(mode)
+        if mb is None:
+            continue
+        least, most = max(mv.min_players, mb.min_players), min(mv.max_players, mb.max_players)
+        for players in sorted({least, most}) if least <= most else ():
+            for seed in range(1, GAMES + 1):
+                if time.perf_counter() - started > time_limit:
+                    return Finding("differs", status="UNKNOWN", severity="info", seconds=time.perf_counter() - started,
+                                   message=f"{games} seeded games ended alike under both rule sets before the time limit ran out "
+                                           f"(compared in whole games since no input shows what changed in {names})", **common)
+                try:
+                    a, b = iv.play(mode, players, seed), ib.play(mode, players, seed)
+                except (RulesError, rt.OutOfSteps):
+                    continue
+                games += 1
+                ends_a = {k: _ended(v) for k, v in a.reports.items()}
+                ends_b = {k: _ended(v) for k, v in b.reports.items()}
+                which = next((k for k in sorted(set(ends_a) | set(ends_b)) if ends_a.get(k) != ends_b.get(k)), None)
+                if which is not None:
+                    return Finding(
+                        "differs", status="PROVED", severity="info", seconds=time.perf_counter() - started,
+                        witness={"mode": mode, "players": players, "seed": seed, "report": which,
+                                 "base": ends_b.get(which), "variant": ends_a.get(which)},
+                        message=f"a seeded game ends otherwise under the variant: mode '{mode}', {players} "
+                                f"players, seed {seed} (random seats): '{which}' is "
+                                f"{ends_b.get(which, 'not reported')} under the base game and "
+                                f"{ends_a.get(which, 'not reported')} under the variant (rulewright play --mode "
+                                f"{mode} --players {players} --seed {seed} replays it under each; compared in whole "
+                                f"games since no input shows what changed in {names})", **common)
+    if not games:
+        return None
+    return Finding("differs", status="SAMPLED", severity="info", seconds=time.perf_counter() - started,
+                   witness={"games": games},
+                   message=f"{games} seeded games (random seats, the same seeds under both rule sets) end alike (compared "
+                           f"in whole games since no input shows what changed in {names}; evidence, not proof: "
+                           "simulate --against compares many games)",
+                   **common)
+
+
+def _ended(value) -> str:
+    """A game's report as words: a value for each seat as "Player 1 2, Player 2 6"."""
+    if isinstance(value, dict):
+        return ", ".join(f"{text_value(k)} {text_value(v)}" for k, v in value.items())
+    return text_value(value)
 
 
 def _step_of(program: I.Program, name: str) -> I.StepDef | None:

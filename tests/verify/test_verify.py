@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import run_command
+from helpers import TILES, TILES_PLAY, run_command
 
 from rulewright.compiler import load
 from rulewright.compiler.diagnostics import RulesError
@@ -272,6 +272,30 @@ def test_differs_finds_an_input_where_a_house_rule_changes_a_rule(tmp_path):
     assert any(f.definition == "allowed" and f.severity == "warning" for f in report.findings)
     assert any("changes nothing" in f.message for f in report.findings)
 
+
+
+def test_differs_compares_a_change_of_play_in_whole_seeded_games(tmp_path):
+    """A house rule that changes a procedure (how the game is played) changes no definition an
+    input shows: verify --against said nothing at all (0 findings). The same seeded games
+    are now played under both rule sets: a game that ends otherwise is the witness (its
+    seed replays it), games that end alike are evidence."""
+    base = write(tmp_path, TILES + TILES_PLAY)
+    doubled = write(tmp_path, 'variant doubled [H-01] "Double pay" extends "tiles.rules"\n'
+                              "override procedure turn(p: seat) [H-01] {\n  choose c in colour by p\n"
+                              "  set placed = placed + 2 * worth(c)\n  checkpoint turn_end\n}\n", "doubled.rules")
+    report = verify(load(doubled), "doubled", {"differs"}, base=load(base), games=0)
+    [f] = [f for f in report.findings if "seeded game" in f.message]
+    assert f.status == "PROVED" and f.definition == "turn", f
+    w = f.witness
+    ends = [Interpreter(load(p)).play(w["mode"], w["players"], w["seed"]).reports["placed"] for p in (base, doubled)]
+    assert ends[0] != ends[1] and (w["base"], w["variant"]) == tuple(str(e) for e in ends), (w, ends)
+    same = write(tmp_path, 'variant same [H-02] "Said another way" extends "tiles.rules"\n'
+                           "override procedure turn(p: seat) [H-02] {\n  choose c in colour by p\n"
+                           "  set placed = worth(c) + placed\n  checkpoint turn_end\n}\n", "same.rules")
+    report = verify(load(same), "same", {"differs"}, base=load(base), games=0)
+    [f] = [f for f in report.findings if "seeded games" in f.message]
+    assert f.status == "SAMPLED" and "end alike" in f.message and f.witness["games"] == 20, f
+    assert not any(x.status == "PROVED" and "changes nothing" in x.message for x in report.findings)
 
 CHOOSY = """
 game choosy "Choosy"
