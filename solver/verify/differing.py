@@ -358,6 +358,10 @@ def _compared_on_positions(variant, base, name: str, params, node, positions) ->
     position and the seats are the witness), none is SAMPLED."""
     common = dict(definition=name, span=node.name_span, rule_ids=_ids(node))
     iv, ib = interpreter_for(variant), interpreter_for(base)
+    # (the outcome decides the game; other values of the position, the winners or the options
+    # open to a seat, are said as what they are)
+    what = "what decides the game" if variant.funcs[name].kind == "outcome" else \
+        "a value of the position for each seat" if params else "a value of the position"
     seen = 0
     for pos in positions:
         sv, sb = pos.state_for(variant), pos.state_for(base)
@@ -375,15 +379,15 @@ def _compared_on_positions(variant, base, name: str, params, node, positions) ->
                            "base": b, "variant": a}
                 return Finding("differs", status="PROVED", severity="info", witness=witness,
                                witness_files=[(".state.json", "state", pos.doc)],
-                               message=f"'{name}' (what decides the game) differs from the base game's at "
+                               message=f"'{name}' ({what}) differs from the base game's at "
                                        f"{pos.label}: base {text_value(b)}, variant {text_value(a)} "
                                        "(each interpreter's own value)", **common)
     if not seen:
         return Finding("differs", status="UNKNOWN", severity="info",
-                       message=f"'{name}' (what decides the game): no sampled position reads under both rule sets",
+                       message=f"'{name}' ({what}): no sampled position reads under both rule sets",
                        out_of_time=False, **common)
     return Finding("differs", status="SAMPLED", severity="info", witness={"positions": len(positions)},
-                   message=f"'{name}' (what decides the game) is the base game's at {len(positions)} sampled "
+                   message=f"'{name}' ({what}) is the base game's at {len(positions)} sampled "
                            "positions" + (", for every seat" if params else "") + " (evidence, not proof: "
                            "simulate --against compares whole games)", **common)
 
