@@ -32,7 +32,8 @@ def pytest_configure(config):
     # The cycle collector runs rarely, as it does while a game runs (compiler/interpret/
     # collecting.py): the tests make many small values and few cycles (about 5% less
     # processor time for the suite, measured)
-    gc.set_threshold(100_000, 20, 20)
+    from rulewright.compiler.interpret.collecting import FEW
+    gc.set_threshold(FEW, 20, 20)
     config.pluginmanager.register(_GroupIds(), "rulewright-group-ids")
 
 

@@ -5,8 +5,8 @@ Out: the collector's first threshold raised for the stretch, put back after.
 
 A game makes and drops a great many small immutable values (tuples, records) and almost no
 cycles; with Python's default threshold (a collection every 700 allocations net) the
-collector walked the young values about forty times a game of Darwin's Choice, a sixth to a
-fifth of the game's time (``benchmarks/play.py``). Raised to ``FEW`` the same games make a
+collector walked the young values about forty times in one of the larger shipped games, a
+sixth to a fifth of the game's time (``benchmarks/play.py``). Raised to ``FEW`` the same games make a
 few collections each. What is collected is the same, only later: a cycle left by a game is
 still freed. The threshold is the process's own: the first stretch to enter raises it and
 the last to leave puts it back (stretches of several threads or nested ones share it).

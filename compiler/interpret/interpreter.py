@@ -487,6 +487,14 @@ class Interpreter:
                 seats.append(rt.Seat(len(seats), spec.name, spec.kind, spec.title or spec.name))
         return seats
 
+    @contextlib.contextmanager
+    def stretch(self):
+        """What a stretch of play runs under (a whole game, or the rules between two choices of a
+        game driven from outside): the budget of a whole game and, with the speed-ups on, the
+        cycle collector run rarely (``collecting``)."""
+        with rt.bounded("the game", GAME_STEPS), (few_collections() if self.fast else contextlib.nullcontext()):
+            yield
+
     def play(self, mode_name: str, players: int, seed: int, agent_factory: Callable | None = None,
              stop_at: str | None = None, watchers: list | None = None, seats: tuple | None = None,
              prepare: Callable | None = None) -> GameState:
@@ -507,7 +515,7 @@ class Interpreter:
         named = {s.name: s for s in seats}
         args = [named[s.name] for s in mode.seats if s.name]
         try:
-            with rt.bounded("the game", GAME_STEPS), (few_collections() if self.fast else contextlib.nullcontext()):
+            with self.stretch():
                 run_through(self.ns[mname(mode.name)](*args))
         except StopGame as stop:
             st.stopped = str(stop)

@@ -20,11 +20,9 @@ from __future__ import annotations
 import copy as _copy
 from typing import Any, Callable
 
-from rulewright.compiler.semantics import runtime as rt, render
+from rulewright.compiler.semantics import render
 from rulewright.compiler.diagnostics import BadInputError, IllegalMoveError, quoted
 from rulewright.compiler.interpret.codegen import mname
-from rulewright.compiler.interpret.collecting import few_collections
-from rulewright.compiler.interpret.interpreter import GAME_STEPS
 from rulewright.compiler.interpret.state import Asked, GameState, RandomAgent, StopGame
 
 
@@ -76,7 +74,7 @@ class Live:
         every stretch between two choices runs under the budget of a whole game."""
         self.interp.use(self.state)
         try:
-            with rt.bounded("the game", GAME_STEPS), few_collections():
+            with self.interp.stretch():
                 self.asked = self._gen.send(value)
         except StopIteration:
             self.asked, self.finished = None, True

@@ -231,14 +231,14 @@ def _compared_in_games(variant: I.Program, base: I.Program, played: list[str], t
     a setting, a definition whose inputs the variant changes), compared in whole games: the
     same seeded games (random seats, the same seeds) played under both rule sets, ``GAMES``
     for each mode both have at its least and its most players, and the reports each game
-    ends with (scores, winners...) compared. A game that ends otherwise is a difference PROVED by the game itself (the
-    seed replays it: ``rulewright play``); none is SAMPLED (the seats are random, the games
-    few); the time limit running out first is UNKNOWN. None when no game could be played."""
+    ends with (scores, winners...) compared. A game that ends otherwise is a difference
+    PROVED by the game itself (the seed replays it: ``rulewright play``); none is SAMPLED
+    (the seats are random, the games few); the time limit running out first is UNKNOWN.
+    None when no game could be played."""
     iv, ib = interpreter_for(variant), interpreter_for(base)
     head = variant.variants[-1] if variant.variants else None
     names = ", ".join(played)
-    common = dict(definition=names, span=head.span if head else None,
-                  rule_ids=tuple(t for t, _ in getattr(head, "tags", ()) or ()))
+    common = dict(definition=names, span=head.span if head else None, rule_ids=head.rule_ids if head else ())
     started = time.perf_counter()
     games = 0
     for mode, mv in variant.modes.items():
@@ -249,9 +249,11 @@ def _compared_in_games(variant: I.Program, base: I.Program, played: list[str], t
         for players in sorted({least, most}) if least <= most else ():
             for seed in range(1, GAMES + 1):
                 if time.perf_counter() - started > time_limit:
-                    return Finding("differs", status="UNKNOWN", severity="info", seconds=time.perf_counter() - started,
-                                   message=f"{games} seeded games ended alike under both rule sets before the time limit ran out "
-                                           f"(compared in whole games since no input shows what changed in {names})", **common)
+                    return Finding("differs", status="UNKNOWN", severity="info",
+                                   seconds=time.perf_counter() - started,
+                                   message=f"{games} seeded games ended alike under both rule sets before the time "
+                                           f"limit ran out (compared in whole games since no input shows what "
+                                           f"changed in {names})", **common)
                 try:
                     a, b = iv.play(mode, players, seed), ib.play(mode, players, seed)
                 except (RulesError, rt.OutOfSteps):

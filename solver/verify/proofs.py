@@ -505,7 +505,6 @@ def _range(prover: Prover, target: tuple, skip) -> list[Finding]:
                                 **({} if closed else {"least_found": lo.objective, "most_found": hi.objective})},
                        witness_files=files))
     return out
-    return out
 
 
 def same_as(program: I.Program, name: str) -> str | None:

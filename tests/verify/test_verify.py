@@ -285,7 +285,7 @@ def test_differs_compares_a_change_of_play_in_whole_seeded_games(tmp_path):
                               "  set placed = placed + 2 * worth(c)\n  checkpoint turn_end\n}\n", "doubled.rules")
     report = verify(load(doubled), "doubled", {"differs"}, base=load(base), games=0)
     [f] = [f for f in report.findings if "seeded game" in f.message]
-    assert f.status == "PROVED" and f.definition == "turn", f
+    assert f.status == "PROVED" and f.definition == "turn" and f.rule_ids == ("H-01",), f
     w = f.witness
     ends = [Interpreter(load(p)).play(w["mode"], w["players"], w["seed"]).reports["placed"] for p in (base, doubled)]
     assert ends[0] != ends[1] and (w["base"], w["variant"]) == tuple(str(e) for e in ends), (w, ends)
