@@ -6,7 +6,8 @@ Out: ``Finding`` and ``Report``: JSON (``to_json``), witness files, a witness as
 
 Every finding is a statement about the rules with the status of its evidence:
 - ``PROVED``: CP-SAT closed the search over the whole stated domain (or the statement is
-  a fact of the rules graph; or a witness, replayed through the interpreter, shows it);
+  a fact of the rules graph; or a witness, replayed through the interpreter, shows it; or
+  an induction closed: ``inductive``);
 - ``COUNTEREXAMPLE``: a guarantee (a property, an invariant, a playable choice, a game
   that ends, rules without a run-time gap) is broken: the witness, replayed through the
   interpreter before it is reported, shows it;

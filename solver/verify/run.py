@@ -14,9 +14,10 @@ from typing import Callable
 from rulewright.compiler import ir as I
 from rulewright.compiler.types import INT, EnumT
 from rulewright.compiler.variants import diffing
-from rulewright.solver.verify import differing, kept, proofs, sampled, secrecy, static
+from rulewright.solver.verify import differing, inductive, kept, proofs, sampled, secrecy, static
 from rulewright.solver.solving import STEADY, plan, using
-from rulewright.solver.verify.findings import Report
+from rulewright.solver.verify.findings import Finding, Report
+from rulewright.compiler.semantics.render import jsonable
 
 # every kind of check, in the order they run (the JSON names them exactly so)
 CHECKS = ("never_holds", "always_holds", "unused", "secrecy", "range", "choosable", "property", "differs",
@@ -28,9 +29,9 @@ STEP_WORDS = {"never_holds": "rules that never or always hold", "unused": "what 
               "secrecy": "what each seat's choices read",
               "range": "the least and most of each score", "choosable": "values no choice can take",
               "property": "the spec's guarantees", "differs": "what the variant changes",
-              "games": "seeded games"}
+              "induction": "invariants and choices by induction", "games": "seeded games"}
 # what the checks call each item they begin (a prefix of the progress text, left out of the words)
-_ITEM_WORDS = ("rule ", "range ", "choosable ", "property ", "differs ", "game ")
+_ITEM_WORDS = ("rule ", "range ", "choosable ", "property ", "differs ", "invariant ", "choices of ", "game ")
 # an item's share of the bar against a question to CP-SAT: a seeded game is quicker
 _GAME_SHARE = 0.3
 
@@ -89,6 +90,25 @@ def verify(program: I.Program, spec: str, kinds: set[str] | None = None, time_li
         found = sampled.sample(program, games, wanted, progress=tell, time_limit=limit)
         kept.keep_games(key, found)
         return found
+    induction: dict[str, inductive.Induction] = {}
+    options: dict[str, inductive.Options] = {}
+
+    def induct(tell) -> list:
+        """The invariants proved by induction, and the choices proved always to have an option
+        (merged with the games' findings at the end)."""
+        for name in program.invariants:
+            tell(f"invariant {name}")
+            started = time.perf_counter()
+            induction[name] = inductive.Prover(program, time_limit).prove(name)
+            induction[name].seconds = time.perf_counter() - started
+        if "playable" in kinds:
+            playable = inductive.Playable(program, [n for n, p in induction.items() if p.proved], time_limit)
+            for name in program.modes:
+                tell(f"choices of {name}")
+                options[name] = playable.mode(name)
+        return []
+    if kinds & {"invariant", "playable"} and (program.invariants or program.modes):
+        steps.append(("induction", induct))
     if wanted and games > 0:
         steps.append(("games", play))
     told = _Told(progress, [(name, _items(name, program, base, games)) for name, _ in steps])
@@ -102,6 +122,10 @@ def verify(program: I.Program, spec: str, kinds: set[str] | None = None, time_li
             if f.check in kinds or (name == "never_holds" and f.check in ("never_holds", "always_holds")):
                 report.add(f)
     told.done()
+    if "invariant" in kinds and induction:
+        _merge_induction(report, program, induction)
+    if options:
+        _merge_options(report, program, options)
     report.asked, report.recalled = prover.asked.count, prover.asked.recalled
     return report
 
@@ -158,6 +182,8 @@ def _items(step: str, program: I.Program, base: I.Program | None, games: int) ->
         n = sum(1 for fd in rules for _, t in fd.params if isinstance(t, EnumT) and t.name in program.enums)
     elif step == "property":
         n = len(program.properties)
+    elif step == "induction":
+        n = len(program.invariants) + len(program.modes)
     elif step == "differs" and base is not None:
         d = diffing.diff(base, program)
         n = len(set(e.name for e in d.changed) | set(x["name"] for x in d.downstream))
@@ -166,3 +192,63 @@ def _items(step: str, program: I.Program, base: I.Program | None, games: int) ->
     else:
         n = 1
     return max(1, n)
+
+
+def _merge_proved(report: Report, check: str, results: dict, proved, not_proved) -> None:
+    """What was proved by induction merged with what the games found, for one check: a proof
+    turns the games' SAMPLED (or UNKNOWN) into the PROVED finding ``proved(name, games)``
+    makes (a COUNTEREXAMPLE of a game stands: it shows a position); when not proved, the
+    games' finding gets ``not_proved(name)``: (words added to its message, witness entries)."""
+    found = {f.definition: f for f in report.findings if f.check == check}
+    for name, result in results.items():
+        f = found.get(name)
+        if f is not None and f.status == "COUNTEREXAMPLE":
+            continue
+        if not result.proved:
+            if f is not None:
+                words, witness = not_proved(name)
+                f.message += words
+                f.witness = {**(f.witness or {}), **witness}
+            continue
+        made = proved(name, (f.witness or {}).get("games") if f is not None else None)
+        if f is None:
+            report.add(made)
+        else:
+            report.findings[report.findings.index(f)] = made
+
+
+def _merge_induction(report: Report, program: I.Program, induction: dict) -> None:
+    """Each invariant's proof by induction with what the games found."""
+    def proved(name: str, games: int | None) -> Finding:
+        proof, inv = induction[name], program.invariants[name]
+        return Finding("invariant", definition=name, status="PROVED", severity="info", span=inv.node.name_span,
+                       rule_ids=tuple(t for t, _ in inv.node.tags), seconds=proof.seconds,
+                       message=inductive.proved_words(name, proof, games),
+                       witness={"proof": "induction", "initial": jsonable(proof.initial), "steps": proof.steps,
+                                **({"numbers_within": inductive.NUMBERS} if proof.numbers else {}),
+                                **({"games": games} if games is not None else {})})
+    _merge_proved(report, "invariant", induction, proved,
+                  lambda name: (f"; not proved by induction: {induction[name].reason}",
+                                {"not_proved": induction[name].reason}))
+
+
+def _merge_options(report: Report, program: I.Program, options: dict) -> None:
+    """Each mode's choices proved always to have an option (all of them: the mode PROVED)
+    with what the games found; else how many were, and the first that was not, and why."""
+    def proved(name: str, games: int | None) -> Finding:
+        o, mode = options[name], program.modes[name]
+        return Finding("playable", definition=name, status="PROVED", severity="info", span=mode.node.name_span,
+                       rule_ids=tuple(t for t, _ in mode.node.tags),
+                       message=(f"mode '{name}' has no choice to make" if o.choices == 0 else
+                                f"every choice of mode '{name}' has an option in every position of every game "
+                                f"played from the start: each of its {o.choices} choices, proved from what is "
+                                "known where it is made and the invariants proved by induction")
+                               + (f"; {games} seeded games agree" if games else ""),
+                       witness={"proof": "induction", "choices": o.choices,
+                                **({"games": games} if games is not None else {})})
+
+    def not_proved(name: str) -> tuple[str, dict]:
+        o = options[name]
+        return (f"; not proved: {o.shown} of its {o.choices} choices always have an option, and {o.reason}",
+                {"choices": o.choices, "proved_choices": o.shown, "not_proved": o.reason})
+    _merge_proved(report, "playable", options, proved, not_proved)

@@ -1,0 +1,356 @@
+"""Invariants proved by induction (solver/verify/inductive.py): what is proved on the shipped
+games and small ones, the reasons given when not, and a soundness campaign: hypothesis writes
+small games (two numbers and a truth value, steps under ifs, loops, choices, lets and a
+procedure that changes them) with invariants over them; every invariant the proof says holds
+is checked in every position of every game (each choice's every option, a depth-first walk of
+the whole game tree, the invariant read at every checkpoint, choice and end). The campaign
+counts what it proved and what it refuted, so that one that stopped proving fails."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from hypothesis import HealthCheck, Phase, given, settings, strategies as st
+
+from rulewright.compiler import load
+from rulewright.compiler.diagnostics import RulesError, reason_of
+from rulewright.compiler.interpret import Interpreter
+from rulewright.compiler.interpret.live import Live
+from rulewright.solver.verify import inductive
+from rulewright.solver.verify.run import verify
+from rulewright.solver.verify.sampled import _kind_of
+
+ROOT = Path(__file__).resolve().parents[2]
+
+COUNTER = """
+game counter "Counter"
+state {
+  n: int
+  done: bool
+  level: int = 2
+}
+procedure bump(p: seat) {
+  choose k in [0, 1, 2] by p
+  if n + k <= 6 and not done { set n = n + k }
+  checkpoint bumped
+}
+procedure reset() { set n = 0
+  set done = true }
+mode standard "Standard" players 1..2 {
+  seats players
+  repeat 3 { for p in players { do bump(p) } }
+  do reset()
+  while level < 5 { set level = level + 1 }
+}
+/// n stays within 0 to 6: each bump is guarded.
+invariant n_in_range: n >= 0 and n <= 6 else "n is {n}"
+/// Once done, n is back to 0 (reset sets both in one step).
+invariant done_means_zero: not done or n == 0 else "done with n = {n}"
+/// The level never passes 5 (the loop stops there).
+invariant level_at_most_5: level <= 5 else "level {level}"
+"""
+
+
+def line_of(text: str, part: str) -> int:
+    return next(i for i, line in enumerate(text.splitlines(), 1) if part in line)
+
+
+def write(tmp_path: Path, text: str, name: str = "counter.rules") -> Path:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_the_counter_game_proved(tmp_path):
+    program = load(write(tmp_path, COUNTER))
+    found = inductive.prove_all(program)
+    assert all(found[n].proved for n in ("n_in_range", "done_means_zero", "level_at_most_5")), \
+        {n: p.reason for n, p in found.items()}
+    # the steps are named by file and line: the guarded bump, the reset (one step of two sets)
+    assert found["n_in_range"].steps == [f"counter.rules:{line_of(COUNTER, 'set n = n + k')}",
+                                         f"counter.rules:{line_of(COUNTER, 'set n = 0')}"]
+    assert found["done_means_zero"].initial == {"n": 0, "done": False}
+    assert found["n_in_range"].numbers
+
+
+def test_a_step_that_breaks_it_is_shown_replayed(tmp_path):
+    unguarded = COUNTER.replace("if n + k <= 6 and not done { set n = n + k }", "set n = n + k")
+    program = load(write(tmp_path, unguarded))
+    p = inductive.prove_all(program)["n_in_range"]
+    assert not p.proved
+    at = line_of(unguarded, "set n = n + k")
+    assert p.reason.startswith(f"the step at counter.rules:{at} (set n) may break it: from a position where it holds (")
+    assert "it gives n = " in p.reason
+
+
+def test_two_sets_apart_are_two_steps(tmp_path):
+    # reset's two sets with a note between them are two steps: after the first, done holds
+    # with n whatever it was
+    apart = COUNTER.replace("procedure reset() { set n = 0\n  set done = true }",
+                            "procedure reset() { set done = true\n  note was = n\n  set n = 0 }")
+    p = inductive.prove_all(load(write(tmp_path, apart)))["done_means_zero"]
+    assert not p.proved and f"counter.rules:{line_of(apart, 'set done = true')}" in p.reason
+
+
+def test_the_reasons_it_is_not_proved(tmp_path):
+    program = load(ROOT / "spec" / "darwins_choice")
+    found = inductive.prove_all(program)
+    assert {n for n, p in found.items() if p.proved} == {"era_of_the_game", "turn_goes_on", "creation_is_an_action"}
+    assert "it reads world (list of species)" in found["species_counts"].reason
+    assert "kept per seat" in found["banked_not_negative"].reason
+    assert found["darwin_point_stock_not_negative"].reason.startswith("the step at actions.rules:")
+    # the era is counted by a loop whose condition is known where it is counted
+    assert found["era_of_the_game"].steps == ["play.rules:174", "play.rules:177"]
+    savanna = inductive.prove_all(load(ROOT / "spec" / "ecosystem_savanna"))
+    assert not any(p.proved for p in savanna.values())
+    assert all("the proof takes only numbers" in p.reason for p in savanna.values())
+
+
+def test_verify_reports_a_proof_and_keeps_the_games(tmp_path):
+    report = verify(load(write(tmp_path, COUNTER)), "counter", {"invariant"}, games=3, fresh=True)
+    by = {f.definition: f for f in report.findings}
+    f = by["n_in_range"]
+    assert f.status == "PROVED" and f.witness["proof"] == "induction" and f.witness["games"] == 6
+    assert "proved by induction" in f.message and "6 seeded games agree" in f.message
+    # with no games, the proof alone
+    report = verify(load(write(tmp_path, COUNTER)), "counter", {"invariant"}, games=0, fresh=True)
+    assert {f.status for f in report.findings} == {"PROVED"}
+    # an invariant that is not proved keeps the games' SAMPLED, with the reason
+    unguarded = COUNTER.replace("if n + k <= 6 and not done { set n = n + k }", "if n + k <= 7 { set n = n + k }")
+    report = verify(load(write(tmp_path, unguarded, "u.rules")), "u", {"invariant"}, games=3, fresh=True)
+    f = next(f for f in report.findings if f.definition == "n_in_range")
+    assert f.status in ("SAMPLED", "COUNTEREXAMPLE")
+    if f.status == "SAMPLED":
+        assert f"not proved by induction: the step at u.rules:{line_of(unguarded, 'set n = n + k')}" in f.message
+
+
+def test_a_broken_invariant_is_never_proved(tmp_path):
+    broken = COUNTER.replace("if n + k <= 6 and not done { set n = n + k }", "set n = n + k")
+    report = verify(load(write(tmp_path, broken)), "counter", {"invariant"}, games=5, fresh=True)
+    f = next(f for f in report.findings if f.definition == "n_in_range")
+    assert f.status == "COUNTEREXAMPLE"
+
+
+def test_choices_proved_always_to_have_an_option(tmp_path):
+    # n + k <= 6 leaves k = 0 wherever n <= 6, which n_in_range proves: every choice has an option
+    filtered = COUNTER.replace("choose k in [0, 1, 2] by p", "choose k in [0, 1, 2] where n + k <= 6 by p")
+    program = load(write(tmp_path, filtered))
+    proved = [n for n, p in inductive.prove_all(program).items() if p.proved]
+    assert "n_in_range" in proved
+    o = inductive.Playable(program, proved).mode("standard")
+    assert (o.proved, o.choices, o.shown) == (True, 1, 1)
+    # without the invariant, n could be 7 there: not shown
+    o = inductive.Playable(program, []).mode("standard")
+    assert not o.proved and "may have no option" in o.reason
+    report = verify(program, "counter", {"invariant", "playable"}, games=2, fresh=True)
+    [f] = [f for f in report.findings if f.check == "playable"]
+    assert f.status == "PROVED" and f.witness == {"proof": "induction", "choices": 1, "games": 4}
+
+
+def test_a_choice_that_can_have_no_option_is_not_proved(tmp_path):
+    tight = COUNTER.replace("choose k in [0, 1, 2] by p", "choose k in [0, 1, 2] where n + k <= 1 by p")
+    program = load(write(tmp_path, tight))
+    proved = [n for n, p in inductive.prove_all(program).items() if p.proved]
+    o = inductive.Playable(program, proved).mode("standard")
+    assert not o.proved and o.reason.startswith(f"the choice 'k' at counter.rules:{line_of(tight, 'choose k')}")
+    report = verify(program, "counter", {"playable"}, games=3, fresh=True)
+    [f] = [f for f in report.findings if f.check == "playable"]
+    assert f.status in ("SAMPLED", "COUNTEREXAMPLE")
+    if f.status == "SAMPLED":
+        assert "not proved: 0 of its 1 choices always have an option" in f.message
+
+
+def test_the_choices_of_the_shipped_games():
+    darwin = load(ROOT / "spec" / "darwins_choice")
+    proved = [n for n, p in inductive.prove_all(darwin).items() if p.proved]
+    o = inductive.Playable(darwin, proved).mode("standard")
+    # the choices whose options are written out ([false, true] with an option always allowed...)
+    # are proved; those that take their options from the cards are not (said so)
+    assert not o.proved and 0 < o.shown < o.choices
+    assert "the proof takes only numbers" in o.reason or "a value the proof does not know" in o.reason
+
+
+# ---------------------------------------------------------------- the soundness campaign
+CAMPAIGN = settings(max_examples=int(os.environ.get("RULEWRIGHT_SOUNDNESS_EXAMPLES", "20")) * 2, deadline=None,
+                    derandomize=True, database=None, phases=(Phase.explicit, Phase.generate),
+                    suppress_health_check=list(HealthCheck))
+
+K = st.integers(-1, 3)
+INTS = ("a", "b")
+
+
+@st.composite
+def number(draw, local: tuple = ()):
+    names = INTS + local
+    kind = draw(st.integers(0, 4))
+    if kind == 0:
+        return str(draw(K))
+    if kind == 1:
+        return draw(st.sampled_from(names))
+    if kind == 2:
+        return f"{draw(st.sampled_from(names))} + {draw(K)}"
+    if kind == 3:
+        return f"{draw(st.sampled_from(names))} - {draw(st.sampled_from(names))}"
+    return f"(if f then {draw(st.sampled_from(names))} else {draw(K)})"
+
+
+@st.composite
+def condition(draw, local: tuple = (), depth: int = 0):
+    kind = draw(st.integers(0, 4 if depth < 1 else 2))
+    if kind <= 1:
+        op = draw(st.sampled_from(["<", "<=", "==", "!=", ">=", ">"]))
+        return f"{draw(number(local))} {op} {draw(number(local))}"
+    if kind == 2:
+        return draw(st.sampled_from(["f", "not f"]))
+    return f"({draw(condition(local, depth + 1))} {draw(st.sampled_from(['and', 'or']))} " \
+           f"{draw(condition(local, depth + 1))})"
+
+
+@st.composite
+def block(draw, local: tuple = (), depth: int = 0, fresh: list | None = None) -> list[str]:
+    fresh = fresh if fresh is not None else [0]
+    out: list[str] = []
+    for _ in range(draw(st.integers(1, 3))):
+        kind = draw(st.integers(0, 12 if depth < 2 else 3))
+        if kind in (3, 4, 5, 10, 11, 12):          # (each of these names something new)
+            name = f"{'cxyrxk'[[3, 4, 5, 10, 11, 12].index(kind)]}{fresh[0]}"
+            fresh[0] += 1
+        if kind == 0:
+            out.append(f"set {draw(st.sampled_from(INTS))} = {draw(number(local))}")
+        elif kind == 1:
+            out.append(f"set f = {draw(condition(local))}")
+        elif kind == 2:
+            out.append(f"set {draw(st.sampled_from(INTS))} = {draw(number(local))}")
+            out.append(f"set {draw(st.sampled_from(INTS))} = {draw(number(local))}")
+        elif kind == 3:
+            out.append(f"checkpoint {name}")
+        elif kind == 4:
+            out.append(f"choose {name} in [0, 1, 2] by p")
+            local = local + (name,)
+        elif kind == 5:
+            out.append(f"let {name} = {draw(number(local))}")
+            local = local + (name,)
+        elif kind == 6:
+            then = draw(block(local, depth + 1, fresh))
+            other = draw(block(local, depth + 1, fresh)) if draw(st.booleans()) else []
+            out.append(f"if {draw(condition(local))} {{ " + "\n".join(then) + " }"
+                       + (" else { " + "\n".join(other) + " }" if other else ""))
+        elif kind == 7:
+            # a loop that ends: a goes up to a bound
+            out.append(f"while a < {draw(K)} and {draw(condition(local))} {{ "
+                       + "\n".join([*draw(block(local, depth + 1, fresh)), "set a = a + 1"]) + " }")
+        elif kind == 8:
+            out.append("do shift()")
+        elif kind == 9:
+            out.append("repeat 2 { " + "\n".join(draw(block(local, depth + 1, fresh))) + " }")
+        elif kind == 10:
+            out.append(f"require {name}: {draw(condition(local))} else \"no\"")
+        elif kind == 11:
+            out.append(f"choose {name} in [{draw(K)}, {draw(K)}] where {draw(condition(local + (name,)))} by p")
+            local = local + (name,)
+        else:
+            out.append(f"for {name} in [{draw(K)}, {draw(K)}] {{ "
+                       + "\n".join(draw(block(local + (name,), depth + 1, fresh))) + " }")
+    return out
+
+
+@st.composite
+def game(draw) -> tuple[str, list[str]]:
+    body = draw(block())
+    shift = draw(block(depth=2))
+    invariants = [draw(condition()) for _ in range(3)]
+    text = "\n".join([
+        'game tiny "Tiny"',
+        f"state {{\n a: int = {draw(K)}\n b: int = {draw(K)}\n f: bool = {draw(st.sampled_from(['true', 'false']))}\n}}",
+        "procedure shift() { " + "\n".join(shift) + " }",
+        "procedure turn(p: seat) { " + "\n".join(body) + " }",
+        'mode standard "Standard" players 1..1 {',
+        "  seats players",
+        "  for p in players { choose start in [0] by p }",      # (the first stop: before anything changes)
+        "  repeat 2 { for p in players { do turn(p) } }",
+        "}",
+        *[f"invariant i{i}: {c} else \"broken\"" for i, c in enumerate(invariants)],
+    ])
+    return text, [f"i{i}" for i in range(3)]
+
+
+def every_position(program, names: list[str], most: int = 3000, stuck: list | None = None) -> dict[str, bool]:
+    """Whether each invariant holds in every position of every game: each option of every
+    choice followed (the invariant read at every checkpoint, at every choice and at the end);
+    None when the game tree is larger than ``most`` positions. A choice reached with no
+    option goes into ``stuck``."""
+    interp = Interpreter(program)
+    exprs = {n: inductive.invariant_expr(program.invariants[n]) for n in names}
+    holds = {n: True for n in names}
+
+    def look(state, label=""):
+        for n, e in exprs.items():
+            if holds[n] and not interp.evaluate(e, {}, state=state):
+                holds[n] = False
+    seen = 0
+    first = Live(interp, "standard", 1, seed=1, outside=("p1",))
+    stack = [first]
+    while stack:
+        g = stack.pop()
+        seen += 1
+        if seen > most:
+            return None
+        look(g.state)
+        if g.finished:
+            continue
+        for o in g.options:
+            nxt = g.copy()
+            nxt.state.watchers.append(look)
+            try:
+                nxt.apply(o)
+            except RulesError as exc:   # (the game stops there: a requirement, a choice with no option)
+                look(nxt.state)
+                if stuck is not None and _kind_of(exc) == "playable":
+                    stuck.append(reason_of(exc))
+                continue
+            stack.append(nxt)
+    return holds
+
+
+def test_soundness_campaign_no_invariant_proved_that_a_game_breaks(tmp_path):
+    counts = {"proved": 0, "broken": 0, "not proved": 0, "skipped": 0, "playable": 0, "stuck": 0}
+
+    @CAMPAIGN
+    @given(game())
+    def one(case):
+        text, names = case
+        path = tmp_path / "tiny.rules"
+        path.write_text(text, encoding="utf-8")
+        try:
+            program = load(path)
+        except Exception:
+            counts["skipped"] += 1
+            return
+        proofs = inductive.prove_all(program, seconds=5.0)
+        options = inductive.Playable(program, [n for n in names if proofs[n].proved], 5.0).mode("standard")
+        stuck: list = []
+        try:
+            truth = every_position(program, names, stuck=stuck)
+        except Exception:           # (a game that fails: no position to judge)
+            counts["skipped"] += 1
+            return
+        if truth is None:
+            counts["skipped"] += 1
+            return
+        for n in names:
+            if proofs[n].proved:
+                assert truth[n], f"invariant {n} proved but broken in a game:\n{text}"
+                counts["proved"] += 1
+            else:
+                counts["not proved"] += 1
+                counts["broken"] += not truth[n]
+        if options.proved:
+            assert not stuck, f"every choice proved to have an option, but a game reaches one with none " \
+                              f"({stuck[0]}):\n{text}"
+            counts["playable"] += 1
+        counts["stuck"] += bool(stuck)
+    one()
+    print(counts)      # (shown with -s)
+    # a campaign that stopped proving (or stopped meeting broken invariants) judges nothing
+    assert counts["proved"] >= 5 and counts["broken"] >= 3 and counts["playable"] >= 3 and counts["stuck"] >= 1, \
+        counts
