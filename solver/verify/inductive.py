@@ -67,9 +67,10 @@ def where(span) -> str:
 
 # ---------------------------------------------------------------- what reads and writes what
 class Effects:
-    """The state variables an expression reads and a statement may change, in one program
-    (through the definitions, scorings and procedures they reach, recursion included: each
-    computed as a least fixpoint over the whole program)."""
+    """The state variables an expression reads and a statement may change, in one program,
+    through the definitions, scorings and procedures they reach (each computed once for the
+    whole program, as a least fixpoint: the rules graph refuses cycles, and would a call
+    cycle come through, the sets would still be whole)."""
 
     _ZONES = (I.Shuffle, I.Deal, I.Move, I.Place, I.Pass, I.Take)
 

@@ -92,6 +92,41 @@ def test_two_sets_apart_are_two_steps(tmp_path):
     assert not p.proved and f"counter.rules:{line_of(apart, 'set done = true')}" in p.reason
 
 
+RECURSIVE = """
+game rec "Rec"
+state {
+  n: int
+  depth: int
+}
+procedure a() { if depth < 3 { set depth = depth + 1
+  do b() } }
+procedure b() { do c() }
+procedure c() { set n = 100 }
+procedure turn(p: seat) {
+  choose k in [0, 1] by p
+  if n < 10 {
+    do a()
+    set n = n + 1
+  }
+}
+mode standard "Standard" players 1..1 {
+  seats players
+  repeat 3 { for p in players { do turn(p) } }
+}
+invariant small: n <= 10 else "n is {n}"
+"""
+
+
+def test_what_a_procedure_changes_through_those_it_calls(tmp_path):
+    # a() changes n through b() and c(): the fact n < 10 known before 'do a()' is gone after
+    # it, so n + 1 may pass 10 (and does: c sets n to 100 first)
+    program = load(write(tmp_path, RECURSIVE, "rec.rules"))
+    p = inductive.prove_all(program)["small"]
+    assert not p.proved, p
+    fx = inductive.Effects(program)
+    assert fx.proc("a") == {"n", "depth"} and fx.proc("b") == fx.proc("c") == {"n"}
+
+
 def test_the_reasons_it_is_not_proved(tmp_path):
     program = load(ROOT / "spec" / "darwins_choice")
     found = inductive.prove_all(program)
