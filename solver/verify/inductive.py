@@ -14,14 +14,18 @@ procedure called: everything it changes). A run of ``set`` statements one after 
 choice and no checkpoint comes between them). For each step that changes a value the
 invariant reads, CP-SAT is asked for a position where the invariant holds, the facts
 hold, and after the step it does not: none (the search closed) means the step keeps it.
-The position's values are free over their type (numbers within ``±NUMBERS``), so the
-proof covers more positions than the rules reach, never fewer: a step that keeps the
-invariant only because of something the walk does not know is left unproved, and the
-invariant stays SAMPLED with that step as the reason. The proof takes numbers, truth
-values and values of an enum or table kept once for the whole game; an invariant reading
-anything else (a list, a pile, a grid, state kept per seat) is not proved. What is proved
-is about games played from the start: a game resumed from a saved position goes on from
-whatever that position holds.
+The position's values are free over their type, so the proof covers more positions than
+the rules reach: a step that keeps the invariant only because of something the walk does
+not know is left unproved, and the invariant stays SAMPLED with that step as the reason.
+Numbers, though, range within ``±NUMBERS`` only (CP-SAT's search slows with the width of
+a number's domain): a proof that ranged over a number says so in its claim ("every game
+whose numbers stay within ±100,000"), and a game whose numbers grow past that is not
+covered. The proof takes numbers, truth values and values of an enum or table kept once
+for the whole game, through expressions that compute a value from any operands
+(``TOTAL``: no division, ``first()`` or lookup, whose undefined cases the encoder would
+leave out, and no scoring); an invariant reading anything else (a list, a pile, a grid,
+state kept per seat) is not proved. What is proved is about games played from the start:
+a game resumed from a saved position goes on from whatever that position holds.
 """
 from __future__ import annotations
 
@@ -41,6 +45,18 @@ from rulewright.solver.symbolic import BoolV, CaseV, Sym
 
 NUMBERS = 100_000          # the numbers of a position the proof ranges over: within ±NUMBERS
 EVERYTHING = "*"            # in a set of names written: every state variable
+# in what an expression reads: it calls a scoring (the encoder computes one with known
+# arguments by the interpreter, which a position of free values cannot be given)...
+SCORING = "<scoring>"
+# ...or it may not be computable (a division, first(), a lookup: the encoder keeps only the
+# positions where it is, which is sound for what is known before a step and not after it)
+PARTIAL = "<partial>"
+# the operators and aggregates that compute a value from any operands of their types
+TOTAL = frozenset({"abs", "add", "and", "eq", "ge", "gt", "if", "in", "le", "lt", "make_list", "make_set",
+                   "make_tuple", "max2", "min2", "minus", "mul", "ne", "neg", "not", "not_in", "or", "size",
+                   "sub", "range", "attr", "field", "concat"})
+TOTAL_AGGREGATES = frozenset({"sum", "count", "any", "all", "list", "set", "distinct"})
+MARKERS = frozenset({SCORING, PARTIAL})
 
 
 @dataclasses.dataclass
@@ -110,10 +126,15 @@ class Effects:
             name = n.name if isinstance(n, (I.Call, I.Global)) else None
             if name in p.funcs or name in p.scorings:
                 calls.add(name)
+            if isinstance(n, I.Call) and name in p.scorings:
+                out.add(SCORING)
+            elif isinstance(n, I.Op) and n.op not in TOTAL or isinstance(n, I.Agg) and n.func not in TOTAL_AGGREGATES:
+                out.add(PARTIAL)
         return out, calls
 
     def reads(self, e) -> frozenset:
-        """The state variables ``e`` reads, through the definitions and scorings it calls."""
+        """The state variables ``e`` reads, through the definitions and scorings it calls
+        (with SCORING when it calls a scoring, PARTIAL when it may not be computable)."""
         if e is None:
             return frozenset()
         out, calls = self._direct([e])
@@ -127,7 +148,7 @@ class Effects:
 
     def zone_writes(self, st: I.Stmt) -> frozenset:
         """The state a statement on piles may change: every state variable it reads."""
-        out = set().union(*(self.reads(x) for x in I.children(st) if isinstance(x, I.Expr)))
+        out = set().union(*(self.reads(x) for x in I.children(st) if isinstance(x, I.Expr))) - MARKERS
         if isinstance(st, I.Pass):
             out.add(st.zone)
         return frozenset(out)
@@ -418,7 +439,11 @@ class _Model:
 
     def known(self, f: Fact, env: dict) -> bool:
         """One fact added (False: it cannot hold, the step is never reached this way).
-        A fact the solver does not express is left out (knowing less keeps the proof sound)."""
+        A fact the solver does not express is left out (knowing less keeps the proof sound),
+        and so is one that computes a scoring or may not be computable."""
+        if f.state & MARKERS:
+            env.pop(f.name, None)
+            return True
         try:
             if f.kind == "cond":
                 lit = self.truth(f.expr, env)
@@ -453,7 +478,7 @@ class Prover:
         inv = self.program.invariants[name]
         expr = invariant_expr(inv)
         reads = self.fx.reads(expr)
-        for r in sorted(reads):
+        for r in sorted(reads - MARKERS):
             var = self.program.state.get(r)
             if var is None:
                 return Induction(False, f"it reads the {r} of the game, which the proof does not take")
@@ -462,6 +487,11 @@ class Prover:
                 return Induction(False, f"it reads {r} ({var.type}{', kept per ' + var.per if var.keyed else ''}): "
                                         "the proof takes only numbers, truth values and values of an enum or table "
                                         "kept once for the game")
+        if SCORING in reads:
+            return Induction(False, "it computes a scoring, which the proof does not follow")
+        if PARTIAL in reads:
+            return Induction(False, "it may not be computable in every position (a division, first(), a lookup...), "
+                                    "which the proof does not follow")
         initial, broken = self._initially(expr, reads)
         if broken:
             return Induction(False, broken, initial=initial)
@@ -479,19 +509,25 @@ class Prover:
         return out
 
     def _initially(self, expr, reads) -> tuple[dict, str]:
-        """What the invariant reads before the first step, and why it does not hold there ('' if it does)."""
+        """What the invariant reads before the first step, and why it does not hold there ('' if it
+        does): for every mode at every number of players (a starting value may count them)."""
         interp = interpreter_for(self.program)
-        mode = next(iter(self.program.modes.values()), None)
-        seats = interp.seats_for(mode, mode.min_players) if mode is not None else []
-        state = interp.new_state(seats, seed=0)
-        values = {r: state.shared[r] for r in sorted(reads) if r in state.shared}
-        try:
-            holds = interp.evaluate(expr, {}, state=state)
-        except RulesError as exc:
-            return values, f"it cannot be computed before the first step ({reason_of(exc)})"
-        if not holds:
-            return values, f"it does not hold before the first step ({_values_words(values)})"
-        return values, ""
+        first: dict | None = None
+        for mode in self.program.modes.values():
+            for players in range(mode.min_players, mode.max_players + 1):
+                state = interp.new_state(interp.seats_for(mode, players), seed=0)
+                values = {r: state.shared[r] for r in sorted(reads) if r in state.shared}
+                first = values if first is None else first
+                at = f"mode '{mode.name}' with {players} players"
+                try:
+                    holds = interp.evaluate(expr, {}, state=state)
+                except RulesError as exc:
+                    return values, f"it cannot be computed before the first step ({at}: {reason_of(exc)})"
+                if not holds:
+                    return values, f"it does not hold before the first step ({at}: {_values_words(values)})"
+        if first is None:
+            return {}, "no mode plays a game"
+        return first, ""
 
     def _keeps(self, expr, reads, step: Step) -> str | None:
         """None when the step keeps the invariant (the search closed without a position that
@@ -510,6 +546,11 @@ class Prover:
             return f"is not followed: {reason_of(exc)}"
         if not m.require(before):
             return None
+        for st in step.run:
+            marks = self.fx.reads(st.value) & MARKERS
+            if marks:
+                return (f"(set {st.name}) computes {'a scoring' if SCORING in marks else 'a value that may not be computable (a division, first(), a lookup...)'}"
+                        ", which the proof does not follow")
         changed: dict[str, Any] = {}
         for st in step.run:
             m.free_locals(st.value, env)
@@ -612,9 +653,12 @@ class Playable:
         self.known = [invariant_expr(program.invariants[n]) for n in proved]
         self.walk = Walk(program, self.fx, frozenset())
         self._by_choice: dict[int, str | None] = {}
+        self.scored: dict[int, str] = {}      # id of a choice made inside a scoring -> the scoring
 
     def reached(self, body) -> list[I.Choose]:
-        """The choices a mode's statements reach, through the procedures they call, in order."""
+        """The choices a mode's statements reach, through the procedures they call and the
+        definitions and scorings their expressions compute (a scoring's choice too), in order."""
+        p = self.program
         out: list[I.Choose] = []
         seen: set[str] = set()
         todo = [body]
@@ -622,9 +666,19 @@ class Playable:
             for n in I.descendants(todo.pop(0)):
                 if isinstance(n, I.Choose):
                     out.append(n)
-                elif isinstance(n, I.Do) and n.proc not in seen and n.proc in self.program.procedures:
-                    seen.add(n.proc)
-                    todo.append(self.program.procedures[n.proc].body)
+                name = n.proc if isinstance(n, I.Do) else n.name if isinstance(n, (I.Call, I.Global)) else None
+                if name is None or name in seen:
+                    continue
+                if isinstance(n, I.Do) and name in p.procedures:
+                    seen.add(name)
+                    todo.append(p.procedures[name].body)
+                elif name in p.funcs and p.funcs[name].body is not None:
+                    seen.add(name)
+                    todo.append([p.funcs[name].body])
+                elif name in p.scorings:
+                    seen.add(name)
+                    todo.append([x for step in p.scorings[name].steps for x in step.body])
+                    self.scored.update((id(c), name) for c in I.descendants(todo[-1]) if isinstance(c, I.Choose))
         return out
 
     def mode(self, name: str) -> Options:
@@ -644,6 +698,11 @@ class Playable:
 
     def _option(self, c: I.Choose, facts: tuple) -> str | None:
         """None when the choice has an option in every position, else why that is not shown."""
+        if id(c) in self.scored:
+            return f"is made inside scoring '{self.scored[id(c)]}', which the proof does not follow"
+        if (self.fx.reads(c.coll) | self.fx.reads(c.where)) & MARKERS:
+            return ("takes its options from a scoring or from what may not be computable (a division, first(), "
+                    "a lookup...), which the proof does not follow")
         if c.domain != "element":
             return "chooses several things at once, which the proof does not follow"
         m = _Model(self.program)
@@ -698,10 +757,10 @@ def proved_words(name: str, proof: Induction, games: int | None = None) -> str:
     kept = "nothing changes what it reads" if n == 0 else \
         f"{'the step' if n == 1 else f'each of the {n} steps'} that change{'s' if n == 1 else ''} what it reads " \
         f"keep{'s' if n == 1 else ''} it ({', '.join(proof.steps)})"
-    numbers = f"; numbers taken within ±{NUMBERS:,}" if proof.numbers else ""
+    numbers = f" whose numbers stay within ±{NUMBERS:,}" if proof.numbers else ""
     seen = f"; {games} seeded games agree" if games else ""
-    return (f"invariant '{name}' holds in every position of every game played from the start: proved by induction "
-            f"(it holds before the first step, {_values_words(proof.initial)}, and {kept}{numbers}){seen}")
+    return (f"invariant '{name}' holds in every position of every game played from the start{numbers}: proved by "
+            f"induction (it holds before the first step, {_values_words(proof.initial)}, and {kept}){seen}")
 
 
 def _unknown_local(e, env: dict) -> str | None:
