@@ -22,9 +22,13 @@ a number's domain): a proof that ranged over a number says so in its claim ("eve
 whose numbers stay within ±100,000"), and a game whose numbers grow past that is not
 covered. The proof takes numbers, truth values and values of an enum or table kept once
 for the whole game, through expressions that compute a value from any operands
-(``TOTAL``: no division, ``first()`` or lookup, whose undefined cases the encoder would
-leave out, and no scoring); an invariant reading anything else (a list, a pile, a grid,
-state kept per seat) is not proved. What is proved is about games played from the start:
+(``TOTAL``: no division, ``first()``, lookup or field, which may not be computable or be
+none and whose undefined cases the encoder would leave out, and no scoring; nor a
+variable some step sets to such a value), locals only where the walk knows their values
+(a procedure's parameters are not), and steps that cannot stop halfway (after a step's
+first change to what the invariant reads, only ``SURE`` operators of known values); an
+invariant reading anything else (a list, a pile, a grid, state kept per seat) is not
+proved. What is proved is about games played from the start:
 a game resumed from a saved position goes on from whatever that position holds.
 """
 from __future__ import annotations
@@ -54,7 +58,11 @@ PARTIAL = "<partial>"
 # the operators and aggregates that compute a value from any operands of their types
 TOTAL = frozenset({"abs", "add", "and", "eq", "ge", "gt", "if", "in", "le", "lt", "make_list", "make_set",
                    "make_tuple", "max2", "min2", "minus", "mul", "ne", "neg", "not", "not_in", "or", "size",
-                   "sub", "range", "attr", "field", "concat"})
+                   "sub", "range", "concat"})
+# what may be computed after a step has begun changing what an invariant reads without
+# stopping the game halfway (no arithmetic that may grow past the limits of values, no
+# collection that may be too large, no definition that may run out of steps)
+SURE = frozenset({"and", "or", "not", "eq", "ne", "lt", "le", "gt", "ge", "if"})
 TOTAL_AGGREGATES = frozenset({"sum", "count", "any", "all", "list", "set", "distinct"})
 MARKERS = frozenset({SCORING, PARTIAL})
 
@@ -112,6 +120,12 @@ class Effects:
                     written |= self._writes_of(n)
             mine[name] = ({w for w in written if not w.startswith("local ")}, calls)
         self._procs = _closure(mine)
+        # the state variables some statement sets to a value that may be none (or a scoring's)
+        self.maybe_none: dict[str, Any] = {}       # (name -> the span of the first such set)
+        for body in [*(pd.body for pd in program.procedures.values()), *(md.body for md in program.modes.values())]:
+            for n in I.descendants(body):
+                if isinstance(n, I.SetVar) and n.scope != "local" and self.reads(n.value) & MARKERS:
+                    self.maybe_none.setdefault(n.name, n.span)
 
     def _direct(self, nodes) -> tuple[set, set]:
         """(the state variables ``nodes`` read themselves, the definitions and scorings they call)."""
@@ -128,7 +142,8 @@ class Effects:
                 calls.add(name)
             if isinstance(n, I.Call) and name in p.scorings:
                 out.add(SCORING)
-            elif isinstance(n, I.Op) and n.op not in TOTAL or isinstance(n, I.Agg) and n.func not in TOTAL_AGGREGATES:
+            elif isinstance(n, I.Op) and n.op not in TOTAL or isinstance(n, I.Agg) and n.func not in TOTAL_AGGREGATES \
+                    or isinstance(n, I.Const) and n.value is None:
                 out.add(PARTIAL)
         return out, calls
 
@@ -381,11 +396,10 @@ class _Model:
     """One question: a position where the invariant and the facts hold, and a step after
     which the invariant does not."""
 
-    def __init__(self, program: I.Program):
-        self.program = program
+    def __init__(self, program: I.Program, effects: "Effects"):
+        self.program, self.fx = program, effects
         self.enc = Encoder(program)
         self.made: dict[str, Any] = {}       # state variable -> its free value
-        self.locals: dict[str, Any] = {}     # local -> its free value
         self.numbers = False
 
     def free(self, t, label: str):
@@ -406,6 +420,9 @@ class _Model:
     def state_value(self, name: str):
         if name not in self.made:
             var = self.program.state[name]
+            if name in self.fx.maybe_none and not isinstance(var.type, EnumT):
+                raise NotSupportedError(f"'{name}': a step sets it to a value that may be none (a division, first(), "
+                                        "a lookup...), which the proof does not follow")
             value = self.free(var.type, name)
             if value is None:
                 raise NotSupportedError(f"'{name}' ({var.type}): the proof takes only numbers, "
@@ -413,18 +430,8 @@ class _Model:
             self.made[name] = value
         return self.made[name]
 
-    def free_locals(self, e, env: dict) -> None:
-        """Gives the locals ``e`` reads that nothing known binds a free value of their type."""
-        names = I.free_locals(e) or frozenset()
-        for n in I.descendants([e]):
-            if isinstance(n, I.Local) and n.name in names and n.name not in env:
-                value = self.free(n.type, "local " + n.name)
-                if value is not None:
-                    env[n.name] = self.locals[n.name] = value
-
     def truth(self, e, env: dict):
         """``e``'s truth value as a literal or a bool."""
-        self.free_locals(e, env)
         v = self.enc.encode(e, env)
         return self.enc.lit(v, e.span) if isinstance(v, Sym) else bool(v)
 
@@ -450,16 +457,8 @@ class _Model:
                 return self.require(self.enc.not_(lit) if f.negated and not isinstance(lit, bool) else
                                     (not lit) if f.negated else lit)
             if f.kind == "bind":
-                self.free_locals(f.expr, env)
                 env[f.name] = self.enc.encode(f.expr, env)
             elif f.kind == "choose":
-                for part in (f.expr.coll, f.expr.size):
-                    if part is not None:
-                        self.free_locals(part, env)
-                if f.expr.where is not None:
-                    inner = {**env, f.name: None}
-                    self.free_locals(f.expr.where, inner)
-                    env.update((k, v) for k, v in inner.items() if k != f.name)
                 env[f.name] = self.enc.choose(f.expr, env, f.name)
         except (NotSupportedError, RulesError):
             env.pop(f.name, None)
@@ -487,6 +486,12 @@ class Prover:
                 return Induction(False, f"it reads {r} ({var.type}{', kept per ' + var.per if var.keyed else ''}): "
                                         "the proof takes only numbers, truth values and values of an enum or table "
                                         "kept once for the game")
+        unsure = next((r for r in sorted(reads) if r in self.fx.maybe_none
+                       and not isinstance(self.program.state[r].type, EnumT)), None)
+        if unsure is not None:
+            return Induction(False, f"the step at {where(self.fx.maybe_none[unsure])} sets {unsure} to a value that may "
+                                    "not be computable, or be none (a division, first(), a lookup, a scoring...), "
+                                    "which the proof does not follow")
         if SCORING in reads:
             return Induction(False, "it computes a scoring, which the proof does not follow")
         if PARTIAL in reads:
@@ -532,7 +537,7 @@ class Prover:
     def _keeps(self, expr, reads, step: Step) -> str | None:
         """None when the step keeps the invariant (the search closed without a position that
         it breaks), else why not, in words that follow 'the step at FILE:LINE'."""
-        m = _Model(self.program)
+        m = _Model(self.program, self.fx)
         self._numbers = False
         env: dict[str, Any] = {}
         pre = _Position(_Shared(m))
@@ -546,14 +551,19 @@ class Prover:
             return f"is not followed: {reason_of(exc)}"
         if not m.require(before):
             return None
+        begun = False          # (whether a set of the run has changed what the invariant reads)
         for st in step.run:
-            marks = self.fx.reads(st.value) & MARKERS
+            marks = (self.fx.reads(st.value) | self.fx.reads(st.key)) & MARKERS
             if marks:
-                return (f"(set {st.name}) computes {'a scoring' if SCORING in marks else 'a value that may not be computable (a division, first(), a lookup...)'}"
-                        ", which the proof does not follow")
+                what = "a scoring" if SCORING in marks else \
+                    "a value that may not be computable (a division, first(), a lookup...)"
+                return f"(set {st.name}) computes {what}, which the proof does not follow"
+            if begun and not _sure([st.value, st.key], self.program):
+                return (f"(set {st.name}) may stop the game halfway through the step (a computation after the "
+                        "invariant's values began to change, which may fail), which the proof does not follow")
+            begun = begun or st.scope != "local" and st.name in reads
         changed: dict[str, Any] = {}
         for st in step.run:
-            m.free_locals(st.value, env)
             unknown = _unknown_local(st.value, env)
             if unknown is not None and st.scope == "shared" and st.name in reads:
                 return f"changes {st.name} from {unknown}, a value the proof does not know there"
@@ -640,6 +650,7 @@ class Options:
     choices: int                # the choices the mode reaches
     shown: int                  # of them, those proved always to have an option
     reason: str = ""
+    numbers: bool = False       # whether a proof ranged over a number (within ±NUMBERS)
 
 
 class Playable:
@@ -654,6 +665,8 @@ class Playable:
         self.walk = Walk(program, self.fx, frozenset())
         self._by_choice: dict[int, str | None] = {}
         self.scored: dict[int, str] = {}      # id of a choice made inside a scoring -> the scoring
+        self.numbers: set[int] = set()        # ids of the choices whose proof ranged over a number
+        self._model: _Model | None = None     # the last choice's question
 
     def reached(self, body) -> list[I.Choose]:
         """The choices a mode's statements reach, through the procedures they call and the
@@ -689,15 +702,19 @@ class Playable:
         for c in choices:
             if id(c) not in self._by_choice:
                 self._by_choice[id(c)] = self._option(c, facts.get(id(c), ()))
+                if self._by_choice[id(c)] is None and self._model is not None and self._model.numbers:
+                    self.numbers.add(id(c))
             why = self._by_choice[id(c)]
             if why is None:
                 shown += 1
             elif not first:
                 first = f"the choice '{c.name}' at {where(c.span)} {why}"
-        return Options(shown == len(choices), len(choices), shown, first)
+        return Options(shown == len(choices), len(choices), shown, first,
+                       any(id(c) in self.numbers for c in choices))
 
     def _option(self, c: I.Choose, facts: tuple) -> str | None:
         """None when the choice has an option in every position, else why that is not shown."""
+        self._model = None
         if id(c) in self.scored:
             return f"is made inside scoring '{self.scored[id(c)]}', which the proof does not follow"
         if (self.fx.reads(c.coll) | self.fx.reads(c.where)) & MARKERS:
@@ -705,7 +722,7 @@ class Playable:
                     "a lookup...), which the proof does not follow")
         if c.domain != "element":
             return "chooses several things at once, which the proof does not follow"
-        m = _Model(self.program)
+        m = self._model = _Model(self.program, self.fx)
         m.enc.state = _Position(_Shared(m))
         env: dict[str, Any] = {}
         for f in facts:
@@ -718,7 +735,6 @@ class Playable:
             except (NotSupportedError, RulesError):
                 pass
         try:
-            m.free_locals(c.coll, env)
             unknown = _unknown_local(c.coll, env)
             if unknown is not None:
                 return f"takes its options from {unknown}, a value the proof does not know there"
@@ -728,7 +744,6 @@ class Playable:
                 lit = member
                 if c.where is not None and member is not False:
                     inner = {**env, c.name: elem}
-                    m.free_locals(c.where, inner)
                     allowed = m.truth(c.where, inner)
                     lit = m.enc.and_([member, allowed]) if not isinstance(member, bool) or \
                         not isinstance(allowed, bool) else member and allowed
@@ -761,6 +776,17 @@ def proved_words(name: str, proof: Induction, games: int | None = None) -> str:
     seen = f"; {games} seeded games agree" if games else ""
     return (f"invariant '{name}' holds in every position of every game played from the start{numbers}: proved by "
             f"induction (it holds before the first step, {_values_words(proof.initial)}, and {kept}){seen}")
+
+
+def _sure(exprs, program: I.Program) -> bool:
+    """Whether expressions surely compute: constants, locals, state kept once for the game
+    and the operators of ``SURE`` (no definition, which may run out of steps, no state kept
+    per key, whose key may be none)."""
+    for n in I.descendants([e for e in exprs if e is not None]):
+        if isinstance(n, (I.Call, I.Agg, I.Binder, I.SeatVar)) or isinstance(n, I.Op) and n.op not in SURE \
+                or isinstance(n, I.Global) and n.name not in program.state:
+            return False
+    return True
 
 
 def _unknown_local(e, env: dict) -> str | None:

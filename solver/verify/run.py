@@ -241,10 +241,13 @@ def _merge_options(report: Report, program: I.Program, options: dict) -> None:
                        rule_ids=tuple(t for t, _ in mode.node.tags),
                        message=(f"mode '{name}' has no choice to make" if o.choices == 0 else
                                 f"every choice of mode '{name}' has an option in every position of every game "
-                                f"played from the start: each of its {o.choices} choices, proved from what is "
+                                f"played from the start"
+                                + (f" whose numbers stay within ±{inductive.NUMBERS:,}" if o.numbers else "")
+                                + f": each of its {o.choices} choices, proved from what is "
                                 "known where it is made and the invariants proved by induction")
                                + (f"; {games} seeded games agree" if games else ""),
                        witness={"proof": "induction", "choices": o.choices,
+                                **({"numbers_within": inductive.NUMBERS} if o.numbers else {}),
                                 **({"games": games} if games is not None else {})})
 
     def not_proved(name: str) -> tuple[str, dict]:
