@@ -42,7 +42,7 @@ from rulewright.compiler import ir as I
 from rulewright.compiler.diagnostics import NotSupportedError, RulesError, reason_of
 from rulewright.compiler.interpret import interpreter_for
 from rulewright.compiler.semantics import render
-from rulewright.compiler.types import BOOL, BoolT, EnumT, IntT
+from rulewright.compiler.types import BOOL, BoolT, CollT, EnumT, IntT
 from rulewright.solver.encode import Encoder
 from rulewright.solver.solving import limit, read_value, solve_stoppably
 from rulewright.solver.symbolic import BoolV, CaseV, Sym
@@ -143,7 +143,10 @@ class Effects:
             if isinstance(n, I.Call) and name in p.scorings:
                 out.add(SCORING)
             elif isinstance(n, I.Op) and n.op not in TOTAL or isinstance(n, I.Agg) and n.func not in TOTAL_AGGREGATES \
-                    or isinstance(n, I.Const) and n.value is None:
+                    or isinstance(n, I.Const) and n.value is None \
+                    or isinstance(n, I.Op) and n.op in ("eq", "ne") and any(isinstance(a.type, CollT) for a in n.args):
+                # (collections compared: the encoder compares sets as sets, the interpreter as
+                # the lists it keeps them as; not followed)
                 out.add(PARTIAL)
         return out, calls
 
@@ -422,7 +425,7 @@ class _Model:
             var = self.program.state[name]
             if name in self.fx.maybe_none and not isinstance(var.type, EnumT):
                 raise NotSupportedError(f"'{name}': a step sets it to a value that may be none (a division, first(), "
-                                        "a lookup...), which the proof does not follow")
+                                        "a lookup, collections compared...), which the proof does not follow")
             value = self.free(var.type, name)
             if value is None:
                 raise NotSupportedError(f"'{name}' ({var.type}): the proof takes only numbers, "
@@ -489,14 +492,15 @@ class Prover:
         unsure = next((r for r in sorted(reads) if r in self.fx.maybe_none
                        and not isinstance(self.program.state[r].type, EnumT)), None)
         if unsure is not None:
-            return Induction(False, f"the step at {where(self.fx.maybe_none[unsure])} sets {unsure} to a value that may "
-                                    "not be computable, or be none (a division, first(), a lookup, a scoring...), "
-                                    "which the proof does not follow")
+            at = where(self.fx.maybe_none[unsure])
+            return Induction(False, f"the step at {at} sets {unsure} to a value that may "
+                                    "not be computable, or be none (a division, first(), a lookup, collections "
+                                    "compared, a scoring...), which the proof does not follow")
         if SCORING in reads:
             return Induction(False, "it computes a scoring, which the proof does not follow")
         if PARTIAL in reads:
-            return Induction(False, "it may not be computable in every position (a division, first(), a lookup...), "
-                                    "which the proof does not follow")
+            return Induction(False, "it may not be computable in every position (a division, first(), a lookup, "
+                                    "collections compared...), which the proof does not follow")
         initial, broken = self._initially(expr, reads)
         if broken:
             return Induction(False, broken, initial=initial)
@@ -556,7 +560,7 @@ class Prover:
             marks = (self.fx.reads(st.value) | self.fx.reads(st.key)) & MARKERS
             if marks:
                 what = "a scoring" if SCORING in marks else \
-                    "a value that may not be computable (a division, first(), a lookup...)"
+                    "a value that may not be computable (a division, first(), a lookup, collections compared...)"
                 return f"(set {st.name}) computes {what}, which the proof does not follow"
             if begun and not _sure([st.value, st.key], self.program):
                 return (f"(set {st.name}) may stop the game halfway through the step (a computation after the "
@@ -719,7 +723,7 @@ class Playable:
             return f"is made inside scoring '{self.scored[id(c)]}', which the proof does not follow"
         if (self.fx.reads(c.coll) | self.fx.reads(c.where)) & MARKERS:
             return ("takes its options from a scoring or from what may not be computable (a division, first(), "
-                    "a lookup...), which the proof does not follow")
+                    "a lookup, collections compared...), which the proof does not follow")
         if c.domain != "element":
             return "chooses several things at once, which the proof does not follow"
         m = self._model = _Model(self.program, self.fx)

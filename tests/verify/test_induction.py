@@ -128,9 +128,11 @@ def test_what_a_procedure_changes_through_those_it_calls(tmp_path):
     assert fx.proc("a") == {"n", "depth"} and fx.proc("b") == fx.proc("c") == {"n"}
 
 
-# Each of these was proved once, wrongly (two reviews of the proof found them; a game breaks
+# Each of these was proved once, wrongly (three reviews of the proof found them; a game breaks
 # each): now not proved, each with its reason.
 HOLES = {
+    'setlist3': 'game sl3 "SL3"\nstate {\n  n: int = 0\n  b: bool = true\n}\nprocedure turn(p: seat) {\n  choose k in [0, 1] by p\n  set b = {x for x in [2, 2] if x > n} == [2, 2]\n  checkpoint compared\n}\nmode standard "Standard" players 1..1 {\n  seats players\n  for p in players { do turn(p) }\n}\ninvariant stays_true: b and n >= 0 and n <= 1 else "b is false"\n',
+    'setorder2': 'game sl4 "SL4"\nstate {\n  n: int = 0\n  b: bool = true\n}\nprocedure turn(p: seat) {\n  choose k in [0, 1] by p\n  set b = {x for x in [1, 2] if x > n} == [2, 1]\n  checkpoint compared\n}\nmode standard "Standard" players 1..1 {\n  seats players\n  for p in players { do turn(p) }\n}\ninvariant stays_true: b and n >= -5 and n <= 0 else "b is false"\n',
     'h3c_nonecolumn': 'game hbn "HBN"\ntable colour "Colour" (warm: bool) {\n  red  | true\n  blue | false\n}\nstate {\n  d: colour\n  c: bool\n  b: bool\n}\nprocedure turn(p: seat) {\n  choose k in [0] by p\n  set c = d.warm\n  checkpoint read\n  set b = c\n  checkpoint copied\n}\nmode standard "Standard" players 1..1 {\n  seats players\n  for p in players { do turn(p) }\n}\ninvariant two_valued: b == false or b == true else "b is {b}"\n',
     'h3_nonebool': 'game hb "HB"\nstate {\n  b: bool\n  c: bool\n}\nprocedure turn(p: seat) {\n  choose k in [0] by p\n  set c = if k == 0 then none else true\n  checkpoint cleared\n  set b = c\n  checkpoint copied\n}\nmode standard "Standard" players 1..1 {\n  seats players\n  for p in players { do turn(p) }\n}\ninvariant two_valued: b == false or b == true else "b is {b}"\n',
     'h5_key': 'game hk "HK"\ntable colour "Colour" (pts: int) {\n  red  | 0\n  blue | 5\n}\nstate {\n  n: int = 0\n  done: bool\n}\nper colour {\n  tally: int\n}\nprocedure turn(p: seat) {\n  choose k in [0, 7] by p\n  if not done { set n = k }\n  checkpoint picked\n  set done = true\n  set tally(if 1 // (n - 7) == 0 then red else blue) = 1\n  set n = 1\n}\nmode standard "Standard" players 1..1 {\n  seats players\n  for p in players { do turn(p) }\n}\ninvariant done_means_one: not done or n == 1 else "n is {n}"\n',
@@ -143,6 +145,7 @@ HOLES = {
     'midrun': 'game mid "Mid"\nstate {\n  n: int = 0\n  done: bool\n}\nprocedure turn(p: seat) {\n  choose k in [0, 1] by p\n  set done = true\n  set n = 1 + 0 * (1 // k)\n}\nmode standard "Standard" players 1..1 {\n  seats players\n  for p in players { do turn(p) }\n}\ninvariant done_means_one: not done or n == 1 else "n is {n}"\n',
 }
 NO_OPTION = {
+    'setchoice': 'game sc2 "SC2"\nstate {\n  n: int = 0\n}\nprocedure turn(p: seat) {\n  choose j in [0] where {x for x in [2, 2] if x > n} == [2, 2] by p\n}\nmode standard "Standard" players 1..1 {\n  seats players\n  for p in players { do turn(p) }\n}\ninvariant small: n >= 0 and n <= 1 else "n is {n}"\n',
     'h3b_nonebool_choice': 'game hbc "HBC"\nstate {\n  c: bool\n}\nprocedure turn(p: seat) {\n  choose k in [0, 1] by p\n  set c = if k == 0 then none else true\n  checkpoint set_c\n  choose j in [0, 1] where (j == 0) == c or (j == 1) == c by p\n}\nmode standard "Standard" players 1..1 {\n  seats players\n  for p in players { do turn(p) }\n}\n',
     'pdiv': 'game pd "PD"\nstate {\n  n: int = 0\n}\nprocedure turn(p: seat) {\n  choose k in [x for x in [0, 1] if x > n] where 1 // k > 5 by p\n}\nmode standard "Standard" players 1..1 {\n  seats players\n  for p in players { do turn(p) }\n}\n',
     'score': 'game sc "Sc"\nstate {\n  n: int = 0\n}\nscoring pts(m: int) {\n  step bonus {\n    choose b in [x for x in 1..3 if x > m]\n    points b\n  }\n}\nprocedure turn(p: seat) {\n  choose k in [0, 1, 2, 3, 4] by p\n  set n = pts(k)\n}\nmode standard "Standard" players 1..1 {\n  seats players\n  for p in players { do turn(p) }\n}\n',
@@ -167,6 +170,9 @@ def test_invariants_a_game_breaks_are_not_proved(tmp_path, name):
             "h5_key": "may not be computable",
             "h1_range": "may stop the game halfway through the step",
             "h4_param": "a value the proof does not know there",
+            # (a third: a set compared with a list, which the encoder compared as sets)
+            "setlist3": "may not be computable",
+            "setorder2": "may not be computable",
             }[name] in reason, reason
     truth = every_position(program, list(found))
     assert truth is not None and not all(truth.values())
