@@ -222,18 +222,21 @@ class Fact:
 
 @dataclasses.dataclass
 class Step:
-    """A run of ``set`` statements (or one other statement) that changes watched state, and
-    what is known before it; ``blocked``: why the proof cannot follow it (None: it can)."""
+    """A run of ``set`` statements (or one other statement) that changes the state, what it
+    changes (EVERYTHING: anything) and what is known before it; ``blocked``: why the proof
+    cannot follow it (None: it can)."""
     run: list
     facts: tuple
+    changes: frozenset
     blocked: str | None = None
 
 
 class Walk:
-    """The steps of a program that change any of ``watched``, each with what is known before it."""
+    """Every step of a program that changes the state, each with what is known before it;
+    every choice, likewise."""
 
-    def __init__(self, program: I.Program, effects: Effects, watched: frozenset):
-        self.program, self.fx, self.watched = program, effects, watched
+    def __init__(self, program: I.Program, effects: Effects):
+        self.program, self.fx = program, effects
         self.steps: list[Step] = []
         self.choices: list[tuple[I.Choose, tuple]] = []     # every choice, with what is known before it
         for pd in program.procedures.values():
@@ -278,14 +281,12 @@ class Walk:
         return facts
 
     def run(self, run: list, facts: tuple) -> tuple:
-        changed = {st.name for st in run if st.scope != "local"}
-        if changed & self.watched:
-            keyed = next((st for st in run if st.scope == "keyed" and st.name in self.watched), None)
-            self.steps.append(Step(run, facts, None if keyed is None else
-                                   f"it changes {keyed.name}, kept per key, which the proof does not follow"))
+        changed = frozenset(st.name for st in run if st.scope != "local")
+        if changed:
+            self.steps.append(Step(run, facts, changed))
         for st in run:
             facts = self.forget(facts, {st.name if st.scope != "local" else "local " + st.name})
-            reads = self.fx.reads(st.value) | (I.free_locals(st.value) or frozenset([st.name]))
+            reads = self.fx.reads(st.value) | I.free_locals(st.value)
             if st.name in reads:
                 continue
             if st.scope == "local":
@@ -299,7 +300,7 @@ class Walk:
     def statement(self, st: I.Stmt, facts: tuple) -> tuple:
         if isinstance(st, I.Let):
             facts = self.forget(facts, {"local " + st.name})
-            if st.name not in (I.free_locals(st.value) or {st.name}):
+            if st.name not in I.free_locals(st.value):
                 facts += (self.fact("bind", st.value, name=st.name),)
             return facts
         if isinstance(st, I.Choose):
@@ -336,15 +337,13 @@ class Walk:
             return self.forget(facts, self.fx.proc(st.proc))
         if isinstance(st, (I.Shuffle, I.Deal, I.Move, I.Place, I.Pass, I.Take)):
             written = self.fx.zone_writes(st)
-            if written & self.watched:
-                name = sorted(written & self.watched)[0]
-                self.steps.append(Step([st], facts, f"it moves cards of {name}, which the proof does not follow"))
+            self.steps.append(Step([st], facts, written, "it moves cards, which the proof does not follow"))
             return self.forget(facts, written)
         if isinstance(st, (I.Note, I.Report, I.Reveal, I.Checkpoint)):
             return facts
-        if self.watched:                # (a statement no procedure holds: anything may change)
-            self.steps.append(Step([st], facts, f"a {type(st).__name__.lower()} statement, which the proof "
-                                                "does not follow"))
+        # (a statement no procedure holds: anything may change)
+        self.steps.append(Step([st], facts, frozenset([EVERYTHING]),
+                               f"a {type(st).__name__.lower()} statement, which the proof does not follow"))
         return self.forget(facts, {EVERYTHING})
 
 
@@ -433,6 +432,13 @@ class _Model:
             self.made[name] = value
         return self.made[name]
 
+    def solve(self, seconds: float):
+        """(CP-SAT's solver, its status) for the question (one worker, a budget of ``seconds``)."""
+        solver = cp_model.CpSolver()
+        solver.parameters.num_workers = 1
+        limit(solver, seconds)
+        return solver, solve_stoppably(solver, self.enc.model)[0]
+
     def truth(self, e, env: dict):
         """``e``'s truth value as a literal or a bool."""
         v = self.enc.encode(e, env)
@@ -475,6 +481,7 @@ class Prover:
     def __init__(self, program: I.Program, seconds: float = 10.0):
         self.program, self.seconds = program, seconds
         self.fx = Effects(program)
+        self.walk = Walk(program, self.fx)
 
     def prove(self, name: str) -> Induction:
         inv = self.program.invariants[name]
@@ -504,17 +511,18 @@ class Prover:
         initial, broken = self._initially(expr, reads)
         if broken:
             return Induction(False, broken, initial=initial)
-        walk = Walk(self.program, self.fx, reads)
         out = Induction(True, steps=[], initial=initial)
-        for step in walk.steps:
+        for step in self.walk.steps:
+            if not (step.changes & reads or EVERYTHING in step.changes):
+                continue
             at = where(step.run[0].span)
             if step.blocked:
                 return Induction(False, f"the step at {at} may change what it reads: {step.blocked}", initial=initial)
-            why = self._keeps(expr, reads, step)
+            why, numbers = self._keeps(expr, reads, step)
             if why is not None:
                 return Induction(False, f"the step at {at} {why}", initial=initial)
             out.steps.append(at)
-            out.numbers = out.numbers or self._numbers
+            out.numbers = out.numbers or numbers
         return out
 
     def _initially(self, expr, reads) -> tuple[dict, str]:
@@ -538,11 +546,15 @@ class Prover:
             return {}, "no mode plays a game"
         return first, ""
 
-    def _keeps(self, expr, reads, step: Step) -> str | None:
-        """None when the step keeps the invariant (the search closed without a position that
-        it breaks), else why not, in words that follow 'the step at FILE:LINE'."""
+    def _keeps(self, expr, reads, step: Step) -> tuple[str | None, bool]:
+        """(None when the step keeps the invariant (the search closed without a position that
+        it breaks), else why not, in words that follow 'the step at FILE:LINE'; whether the
+        question ranged over a number)."""
         m = _Model(self.program, self.fx)
-        self._numbers = False
+        return self._question(m, expr, reads, step), m.numbers
+
+    def _question(self, m: "_Model", expr, reads, step: Step) -> str | None:
+        """``_keeps``'s answer, the question asked on ``m``."""
         env: dict[str, Any] = {}
         pre = _Position(_Shared(m))
         m.enc.state = pre
@@ -593,16 +605,11 @@ class Prover:
         except (NotSupportedError, RulesError) as exc:
             return f"is not followed: {reason_of(exc)}"
         if after is True:
-            self._numbers = m.numbers
             return None
         if after is not False:
             m.require(m.enc.not_(after))
-        solver = cp_model.CpSolver()
-        solver.parameters.num_workers = 1
-        limit(solver, self.seconds)
-        code, _ = solve_stoppably(solver, m.enc.model)
+        solver, code = m.solve(self.seconds)
         if code == cp_model.INFEASIBLE:
-            self._numbers = m.numbers
             return None
         if code not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             return "was not settled within the time limit"
@@ -662,15 +669,14 @@ class Playable:
     the choice holds (the facts of the walk, and the invariants proved by induction) are
     all its options refused."""
 
-    def __init__(self, program: I.Program, proved: list[str], seconds: float = 10.0):
+    def __init__(self, program: I.Program, proved: list[str], seconds: float = 10.0, prover: Prover | None = None):
+        """``prover``: the one that proved ``proved`` (its walk of the program is used again)."""
+        prover = prover or Prover(program, seconds)
         self.program, self.seconds = program, seconds
-        self.fx = Effects(program)
+        self.fx, self.walk = prover.fx, prover.walk
         self.known = [invariant_expr(program.invariants[n]) for n in proved]
-        self.walk = Walk(program, self.fx, frozenset())
-        self._by_choice: dict[int, str | None] = {}
+        self._by_choice: dict[int, tuple[str | None, bool]] = {}    # id of a choice -> (why not, numbers)
         self.scored: dict[int, str] = {}      # id of a choice made inside a scoring -> the scoring
-        self.numbers: set[int] = set()        # ids of the choices whose proof ranged over a number
-        self._model: _Model | None = None     # the last choice's question
 
     def reached(self, body) -> list[I.Choose]:
         """The choices a mode's statements reach, through the procedures they call and the
@@ -703,22 +709,22 @@ class Playable:
         facts = {id(c): f for c, f in self.walk.choices}
         shown = 0
         first = ""
+        numbers = False
         for c in choices:
             if id(c) not in self._by_choice:
-                self._by_choice[id(c)] = self._option(c, facts.get(id(c), ()))
-                if self._by_choice[id(c)] is None and self._model is not None and self._model.numbers:
-                    self.numbers.add(id(c))
-            why = self._by_choice[id(c)]
+                m = _Model(self.program, self.fx)
+                self._by_choice[id(c)] = (self._option(m, c, facts.get(id(c), ())), m.numbers)
+            why, ranged = self._by_choice[id(c)]
             if why is None:
                 shown += 1
+                numbers = numbers or ranged
             elif not first:
                 first = f"the choice '{c.name}' at {where(c.span)} {why}"
-        return Options(shown == len(choices), len(choices), shown, first,
-                       any(id(c) in self.numbers for c in choices))
+        return Options(shown == len(choices), len(choices), shown, first, numbers)
 
-    def _option(self, c: I.Choose, facts: tuple) -> str | None:
-        """None when the choice has an option in every position, else why that is not shown."""
-        self._model = None
+    def _option(self, m: _Model, c: I.Choose, facts: tuple) -> str | None:
+        """None when the choice has an option in every position, else why that is not shown
+        (the question asked on ``m``)."""
         if id(c) in self.scored:
             return f"is made inside scoring '{self.scored[id(c)]}', which the proof does not follow"
         if (self.fx.reads(c.coll) | self.fx.reads(c.where)) & MARKERS:
@@ -726,7 +732,6 @@ class Playable:
                     "a lookup, collections compared...), which the proof does not follow")
         if c.domain != "element":
             return "chooses several things at once, which the proof does not follow"
-        m = self._model = _Model(self.program, self.fx)
         m.enc.state = _Position(_Shared(m))
         env: dict[str, Any] = {}
         for f in facts:
@@ -759,10 +764,7 @@ class Playable:
         for lit in ok:
             if lit is not False:
                 m.enc.model.add_bool_or([m.enc.not_(lit)])
-        solver = cp_model.CpSolver()
-        solver.parameters.num_workers = 1
-        limit(solver, self.seconds)
-        code, _ = solve_stoppably(solver, m.enc.model)
+        _, code = m.solve(self.seconds)
         if code == cp_model.INFEASIBLE:
             return None
         if code in (cp_model.OPTIMAL, cp_model.FEASIBLE):

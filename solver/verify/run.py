@@ -96,13 +96,14 @@ def verify(program: I.Program, spec: str, kinds: set[str] | None = None, time_li
     def induct(tell) -> list:
         """The invariants proved by induction, and the choices proved always to have an option
         (merged with the games' findings at the end)."""
+        prover = inductive.Prover(program, time_limit)
         for name in program.invariants:
             tell(f"invariant {name}")
             started = time.perf_counter()
-            induction[name] = inductive.Prover(program, time_limit).prove(name)
+            induction[name] = prover.prove(name)
             induction[name].seconds = time.perf_counter() - started
         if "playable" in kinds:
-            playable = inductive.Playable(program, [n for n, p in induction.items() if p.proved], time_limit)
+            playable = inductive.Playable(program, [n for n, p in induction.items() if p.proved], time_limit, prover)
             for name in program.modes:
                 tell(f"choices of {name}")
                 options[name] = playable.mode(name)
