@@ -148,6 +148,8 @@ class ExprCompiler:
         self.em = em
         self.rename: dict[str, str] = {}     # binder -> Python name inside flattened loops
         self._columns: dict = {}
+        self.shared: dict[int, str] = {}     # calls made once per evaluation (``inline.shared_calls``)
+        self.comp_depth = 0                  # inside a comprehension (no assignment there)
         self.fast = True        # (False: the code as before the speed-ups, the baseline of benchmarks/play.py)
 
     def ex(self, e: I.Expr) -> str:
@@ -178,7 +180,13 @@ class ExprCompiler:
         args = ", ".join(self.ex(a) for a in e.args)
         if self.program is not None and e.name in self.program.scorings:
             return f"{sname(e.name)}({self.em.const(e.mode)}, _FORCE{', ' if args else ''}{args})"
-        return f"{fname(e.name)}({args})"
+        code = f"{fname(e.name)}({args})"
+        var = self.shared.get(id(e))
+        if var is None:
+            return code
+        if self.comp_depth:         # (read there, remembered at a use outside)
+            return f"({var} if {var} is not _U else {code})"
+        return f"({var} if {var} is not _U else ({var} := {code}))"
 
     def ex_Op(self, e: I.Op) -> str:
         operator = OPERATORS[e.op]
@@ -252,11 +260,12 @@ class ExprCompiler:
         if e.supply is not None:
             return self._allocation(e, saved)
         fors = []
+        self.comp_depth += 1
         try:
             for b in e.binders:
                 coll, cond = self.indexed(b)
                 self.rename.pop(b.var, None)          # the binder's own name inside the comprehension
-                part = f"for {pyname(b.var)} in {self.counted(coll, b.coll)}"
+                part = f"for {pyname(b.var)} in {self.counted(coll, b.coll, e)}"
                 if cond is not None:
                     part += f" if {self.ex(cond)}"
                 fors.append(part)
@@ -271,16 +280,18 @@ class ExprCompiler:
             return "(" + agg.emit(self.ex(e.elem), " ".join(fors), key, "", var, self.span_of(agg.py, e)) + ")"
         finally:
             self.rename = saved
+            self.comp_depth -= 1
 
     def _allocation(self, e: I.Agg, outer: dict) -> str:
         """allocate(...): the supply is read outside the claimants' comprehension."""
+        supply = self.ex(e.supply)
+        self.comp_depth += 1
         try:
-            supply = self.ex(e.supply)
             fors = []
             for b in e.binders:
                 coll, cond = self.indexed(b)
                 self.rename.pop(b.var, None)
-                part = f"for {pyname(b.var)} in {self.counted(coll, b.coll)}"
+                part = f"for {pyname(b.var)} in {self.counted(coll, b.coll, e)}"
                 if cond is not None:
                     part += f" if {self.ex(cond)}"
                 fors.append(part)
@@ -289,9 +300,13 @@ class ExprCompiler:
             return "(" + body + ")"
         finally:
             self.rename = outer
+            self.comp_depth -= 1
 
-    def counted(self, code: str, e: I.Expr) -> str:
-        """Code of a collection a loop goes over, its values counted against the step budget."""
+    def counted(self, code: str, e: I.Expr, agg: I.Agg | None = None) -> str:
+        """Code of a collection a loop goes over, its values counted against the step budget;
+        not counted when the loop is a few steps of the one that runs it (``few_steps``)."""
+        if agg is not None and self.fast and few_steps(agg, e, self.program):
+            return code
         return f"_rt.steps({code}, {self.em.const(e.span)})"
 
     def indexed(self, b: I.Binder):
@@ -327,6 +342,36 @@ class ExprCompiler:
         get = test.args[0] if isinstance(test.args[0], I.Op) and test.args[0].op == "board_get" \
             else test.args[1]
         return get.args[0]
+
+
+FEW = 16        # a loop over a constant of at most so many values may go uncounted (few_steps)
+
+
+def few_steps(agg: I.Agg, coll: I.Expr, program) -> bool:
+    """Whether the loop of ``agg`` over ``coll`` (one of its binders' collections) may go
+    without counting its steps: ``coll`` is a constant of at most ``FEW`` values, or a
+    table's column whose every value is (a card's list of symbols), and nothing else in
+    the loop runs loops or calls (no aggregate, no definition in the later binders, the
+    conditions, the element or the key): its work is then at most
+    ``FEW`` times that of the step that runs it, which is counted."""
+    if isinstance(coll, I.Const):
+        if not _few(coll.value):
+            return False
+    elif not (isinstance(coll, I.Op) and coll.op in ("attr", "rel_apply") and isinstance(coll.data, dict)
+              and coll.data and all(_few(v) for v in coll.data.values())):
+        return False
+    at = next(i for i, b in enumerate(agg.binders) if b.coll is coll)
+    rest = [agg.elem, agg.key, agg.binders[at].cond] + [x for b in agg.binders[at + 1:] for x in (b.cond, b.coll)]
+    state = program.state if program is not None else {}
+    for x in I.descendants([r for r in rest if r is not None]):
+        if isinstance(x, (I.Call, I.Agg)) or (isinstance(x, I.Global) and x.name not in state
+                                               and x.name not in ("seats", "players")):
+            return False
+    return True
+
+
+def _few(value) -> bool:
+    return isinstance(value, (tuple, frozenset, list)) and len(value) <= FEW
 
 
 # Operator arguments evaluated whatever the other arguments are (so an aggregate there
@@ -378,7 +423,7 @@ class Flattener:
             if coll == self.exc.ex(b.coll):
                 coll = self.value(b.coll, lines, inner)
             var = self.em.fresh(pyname(b.var))
-            lines.append(f"{inner}for {var} in {self.exc.counted(coll, b.coll)}:")
+            lines.append(f"{inner}for {var} in {self.exc.counted(coll, b.coll, e)}:")
             inner += "    "
             self.exc.rename[b.var] = var
             if cond is not None:

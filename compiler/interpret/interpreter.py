@@ -21,11 +21,13 @@ from rulewright.compiler.interpret.codegen import ExprCompiler, Flattener, Emitt
 from rulewright.compiler.interpret.baseline import BASELINE
 from rulewright.compiler.interpret.collecting import few_collections
 from rulewright.compiler.interpret.memo import memoize
+from rulewright.compiler.interpret.inline import Inliner, shared_calls
 from rulewright.compiler.interpret.state import GameState, RandomAgent, StopGame
 from rulewright.compiler.interpret.seeing import Knowledge, keeps_knowledge
 
 
 # ---------------------------------------------------------------- compiler
+_UNSET = type("_Unset", (), {"__repr__": lambda self: "not yet computed"})()     # (a shared call's, inline.py)
 # The steps a whole game's rules may take (all loops of all its turns together).
 GAME_STEPS = 5 * rt.MOST_STEPS
 
@@ -57,6 +59,7 @@ class Interpreter:
         self._span_list: list[Span] = []
         self._eval_cache: dict = {}
         self.funcs: list[str] = []
+        self._inliner = Inliner(program)
         for fd in program.funcs.values():
             self._func(fd)
         for sd in program.scorings.values():
@@ -68,7 +71,7 @@ class Interpreter:
         self.source = "\n".join(self.funcs)
         runtime = rt if fast else SimpleNamespace(**{**vars(rt), **BASELINE})
         self.ns: dict[str, Any] = {"_rt": runtime, "_show": render, "ST": None, "_S": self._span_list, "_err": RuntimeRulesError,
-                                   "_SM": self._sm,
+                                   "_SM": self._sm, "_U": _UNSET,
                                    "_FORCE": None, "_LINESPANS": line_spans(self.source, self._span_list),
                                    **self.em.values}
         where = f"<rules {program.name}>"
@@ -136,8 +139,17 @@ class Interpreter:
     def _func(self, fd: I.FuncDef):
         params = ", ".join(pyname(p) for p, _ in fd.params)
         lines = [f"def {fname(fd.name)}({params}):", f"    # at {self.span_ref(fd.body.span)}"]
-        body = self.flat.value(fd.body, lines, "    ")
-        lines.append(f"    return {body}")
+        body = fd.body
+        if self.fast:       # small definitions written in, a call made twice made once (inline.py)
+            body = self._inliner.body(fd)
+            self.exc.shared = shared_calls(self.program, [p for p, _ in fd.params], body, self.em.const)
+            if self.exc.shared:
+                lines.append(f"    {' = '.join(sorted(set(self.exc.shared.values())))} = _U")
+        try:
+            value = self.flat.value(body, lines, "    ")
+        finally:
+            self.exc.shared = {}
+        lines.append(f"    return {value}")
         self.funcs.append("\n".join(self._hoist(fd.params, lines)) + "\n")
         self._func_src[fname(fd.name)] = self.funcs[-1]
 

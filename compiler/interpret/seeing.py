@@ -56,14 +56,11 @@ def keeps_knowledge(program: I.Program) -> bool:
 
 
 def _without(cards: list, gone: Iterable) -> list:
-    """``cards`` less one copy of each of ``gone`` that is among them."""
-    left = Counter(gone)
-    out = []
-    for c in cards:
-        if left[c] > 0:
-            left[c] -= 1
-        else:
-            out.append(c)
+    """``cards`` less one copy of each of ``gone`` that is among them (the first copies)."""
+    out = list(cards)
+    for c in gone:
+        if c in out:
+            out.remove(c)
     return out
 
 
@@ -74,11 +71,17 @@ class Knowledge:
         self.places = piles(program, seats)
         self.seats = tuple(s.name for s in seats)
         self.known: dict[str, dict[str, list]] = {s: {} for s in self.seats}
+        # the seats that see each pile, and the piles remembered (read on every change)
+        self._seers = {pile: frozenset(s for s in self.seats if sees(var, owner, s))
+                       for pile, (var, owner) in self.places.items()}
+        self._everyone = frozenset(self.seats)
+        self._kept = frozenset(pile for pile, (var, _) in self.places.items() if var.remembered)
 
     def copy(self) -> "Knowledge":
         """The same knowledge, to change apart (the declarations shared)."""
         new = Knowledge.__new__(Knowledge)
         new.places, new.seats = self.places, self.seats
+        new._seers, new._everyone, new._kept = self._seers, self._everyone, self._kept
         new.known = {seat: {pile: list(cards) for pile, cards in piles.items()} for seat, piles in self.known.items()}
         return new
 
@@ -86,12 +89,10 @@ class Knowledge:
         return self.copy()
 
     def _sees(self, pile: str, seat: str) -> bool:
-        place = self.places.get(pile)
-        return place is None or sees(place[0], place[1], seat)
+        return seat in self._seers.get(pile, self._everyone)
 
     def _remembered(self, pile: str) -> bool:
-        place = self.places.get(pile)
-        return place is not None and place[0].remembered
+        return pile in self._kept
 
     def of(self, seat: str, pile: str) -> list:
         """The cards ``seat`` knows are in ``pile`` (one it does not see)."""
@@ -101,12 +102,17 @@ class Knowledge:
     def moved(self, items: list, source: str, target: str) -> None:
         """Named cards moved from one pile to another: a seat that sees either end sees
         which; one that sees neither forgets what it knew of the source."""
+        from_seen, to_seen = self._seers.get(source, self._everyone), self._seers.get(target, self._everyone)
+        kept = target in self._kept
         for seat in self.seats:
             known = self.known[seat]
-            if self._sees(source, seat) or self._sees(target, seat):
+            if seat in to_seen:
                 if source in known:
                     known[source] = _without(known[source], items)
-                if not self._sees(target, seat) and self._remembered(target):
+            elif seat in from_seen:
+                if source in known:
+                    known[source] = _without(known[source], items)
+                if kept:
                     known.setdefault(target, []).extend(items)
             else:
                 known.pop(source, None)

@@ -1,0 +1,162 @@
+"""Definitions written into the definitions that call them, and a call made twice made once.
+
+In:  a checked program (``ir.Program``) and one of its definitions.
+Out: ``Inliner.body(fd)``: the definition's body with each call of a small definition that
+     has no loop of its own replaced by that definition's body, its parameters by the
+     call's arguments; ``shared_calls(fd, body)``: the calls of that body made more than
+     once with the same arguments, which the generated code evaluates at their first use
+     and remembers for the rest of the one evaluation.
+
+Both keep what a definition computes. A call is written in only where every argument is
+a name or a constant (so nothing is evaluated more or less often than before, and nothing
+can fail that did not) and no name the called body binds is one of the call's arguments
+(so none is captured); the substituted names keep the parameter's type, so the code made
+of the called body is the code it had. A definition is a function of its arguments and of
+the state, and the state does not change while one is evaluated: a call with the same
+arguments in the same evaluation has the same value.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+
+from rulewright.compiler import ir as I
+
+MOST_NODES = 60         # a called body written in is at most this big
+MOST_DEPTH = 4          # definitions written into definitions written into ... at most
+
+
+def nodes(e: I.Expr):
+    """Every expression node of ``e`` (binders' collections and conditions included)."""
+    stack = [e]
+    while stack:
+        x = stack.pop()
+        if x is None:
+            continue
+        yield x
+        if isinstance(x, (I.Call, I.Op)):
+            stack.extend(x.args)
+        elif isinstance(x, I.SeatVar):
+            stack.append(x.seat)
+        elif isinstance(x, I.Agg):
+            stack += [x.elem, x.key, x.supply]
+            for b in x.binders:
+                stack += [b.coll, b.cond]
+
+
+def _flat(bodies) -> list:
+    out = []
+    for b in bodies:
+        if isinstance(b, (list, tuple)):
+            out += list(b)
+        elif b is not None:
+            out.append(b)
+    return out
+
+
+def _binds(e: I.Expr) -> set[str]:
+    return {b.var for x in nodes(e) if isinstance(x, I.Agg) for b in x.binders}
+
+
+class Inliner:
+    def __init__(self, program: I.Program):
+        self.program = program
+        self._small: dict[str, bool] = {}
+        bodies = [fd.body for fd in program.funcs.values() if fd.body is not None]
+        bodies += [pd.body for pd in program.procedures.values()] + [md.body for md in program.modes.values()]
+        bodies += [st for sd in program.scorings.values() for step in sd.steps for st in step.body]
+        self.sites: dict[str, int] = {}     # how many calls of each definition the program writes
+        for x in I.descendants(_flat(bodies)):
+            if isinstance(x, I.Call):
+                self.sites[x.name] = self.sites.get(x.name, 0) + 1
+
+    def _writable(self, name: str) -> bool:
+        """A definition whose body may be written into its callers: an expression with
+        no aggregate (a loop) and few nodes, called from one place only or calling at most
+        one definition itself (as ``memo.memoize``, which gives no memo to such a one: a
+        definition called from several places keeps its memo)."""
+        known = self._small.get(name)
+        if known is None:
+            fd = self.program.funcs.get(name)
+            body = fd.body if fd is not None else None
+            inside = list(nodes(body)) if body is not None else []
+            known = body is not None and bool(fd.params) and len(inside) <= MOST_NODES and \
+                not any(isinstance(x, I.Agg) for x in inside) and \
+                (self.sites.get(name, 0) == 1 or sum(isinstance(x, I.Call) for x in inside) <= 1)
+            self._small[name] = known
+        return known
+
+    def body(self, fd: I.FuncDef) -> I.Expr:
+        return self._expr(fd.body, (fd.name,))
+
+    def _expr(self, e: I.Expr, within: tuple[str, ...]) -> I.Expr:
+        if e is None or isinstance(e, (I.Const, I.Local, I.Global)):
+            return e
+        if isinstance(e, I.SeatVar):
+            return replace(e, seat=self._expr(e.seat, within))
+        if isinstance(e, I.Op):
+            return replace(e, args=[self._expr(a, within) for a in e.args])
+        if isinstance(e, I.Agg):
+            return replace(e, elem=self._expr(e.elem, within), key=self._expr(e.key, within),
+                           supply=self._expr(e.supply, within),
+                           binders=[replace(b, coll=self._expr(b.coll, within), cond=self._expr(b.cond, within))
+                                    for b in e.binders])
+        if isinstance(e, I.Call):
+            args = [self._expr(a, within) for a in e.args]
+            call = replace(e, args=args)
+            if e.name in within or len(within) > MOST_DEPTH or e.name not in self.program.funcs \
+                    or not self._writable(e.name) \
+                    or not all(isinstance(a, (I.Const, I.Local)) for a in args):
+                return call
+            fd = self.program.funcs[e.name]
+            if _binds(fd.body) & {a.name for a in args if isinstance(a, I.Local)}:
+                return call
+            given = {p: (replace(a, type=t)) for (p, t), a in zip(fd.params, args)}
+            return self._expr(_substituted(fd.body, given), within + (e.name,))
+        return e
+
+
+def _substituted(e: I.Expr, given: dict[str, I.Expr]) -> I.Expr:
+    """``e`` with each name of ``given`` replaced by its value (a name or a constant)
+    where no binder of ``e`` hides it (the caller made sure none does)."""
+    if e is None or isinstance(e, (I.Const, I.Global)):
+        return e
+    if isinstance(e, I.Local):
+        return given.get(e.name, e)
+    if isinstance(e, I.SeatVar):
+        return replace(e, seat=_substituted(e.seat, given))
+    if isinstance(e, (I.Op, I.Call)):
+        return replace(e, args=[_substituted(a, given) for a in e.args])
+    if isinstance(e, I.Agg):
+        return replace(e, elem=_substituted(e.elem, given), key=_substituted(e.key, given),
+                       supply=_substituted(e.supply, given),
+                       binders=[replace(b, coll=_substituted(b.coll, given), cond=_substituted(b.cond, given))
+                                for b in e.binders])
+    return e
+
+
+def shared_calls(program: I.Program, params: list[str], body: I.Expr, const) -> dict[int, str]:
+    """The calls of ``body`` (a definition's, ``params`` its parameters) made at least twice
+    with the same arguments, every argument a constant or a parameter that no binder of
+    the body hides: ``id(call node) -> the name of the local that remembers its value``.
+    ``const`` names a constant's value in the generated code (the arguments' key)."""
+    if _binds(body) & set(params):
+        return {}
+    groups: dict[tuple, list[I.Call]] = {}
+    for x in nodes(body):
+        if not isinstance(x, I.Call) or x.name not in program.funcs:
+            continue
+        key = [x.name]
+        for a in x.args:
+            if isinstance(a, I.Local) and a.name in params:
+                key.append(("name", a.name))
+            elif isinstance(a, I.Const):
+                key.append(("value", const(a.value)))
+            else:
+                break
+        else:
+            groups.setdefault(tuple(key), []).append(x)
+    out: dict[int, str] = {}
+    for i, calls in enumerate(c for c in groups.values() if len(c) > 1):
+        for c in calls:
+            out[id(c)] = f"_c{i}"
+    return out

@@ -1,0 +1,89 @@
+"""Small definitions written into their callers, a call made twice in one evaluation made
+once, and loops of a few constant values left uncounted (compiler/interpret/inline.py,
+codegen.few_steps): the values are those of the interpreter without them, and the budget
+still stops a runaway loop."""
+import pytest
+
+from rulewright.compiler import load
+from rulewright.compiler.diagnostics import RuntimeRulesError
+from rulewright.compiler.interpret import Interpreter
+from rulewright.compiler.interpret.codegen import fname
+
+from helpers import spec
+
+CARDS = """
+game g "G"
+enum colour { red, blue, green }
+def reds(cards: list of colour) = size([c for c in cards if c == red])
+def one_red(cards: list of colour) = reds(cards) == 1
+def few_reds(cards: list of colour) = reds(cards) <= 1 and reds(cards) >= 0
+def shape(cards: list of colour) = one_red(cards) and few_reds(cards)
+def twice(cards: list of colour) = shape(cards) or shape(cards)
+def again(cards: list of colour) = shape(cards) and reds([red]) == 1
+def points(cards: list of colour) = sum([s for c in cards for s in [1, 2, 3] if c == red])
+def called(cards: list of colour) = sum([reds([c]) for c in cards for s in [1, 2, 3]])
+"""
+
+HANDS = [(), ("red",), ("red", "blue"), ("red", "red"), ("blue", "green", "red"), ("red", "red", "red")]
+
+
+def _counting(interp, name):
+    calls = []
+    real = interp.ns[fname(name)]
+
+    def counted(*args):
+        calls.append(args)
+        return real(*args)
+    interp.ns[fname(name)] = counted
+    return calls
+
+
+def test_a_small_definition_is_written_into_its_caller_and_a_call_made_twice_made_once(tmp_path):
+    program = load(spec(tmp_path, CARDS))
+    fast, slow = Interpreter(program), Interpreter(program, fast=False)
+    src = fast._func_src[fname("shape")]
+    assert "f_one_red(" not in src and "f_few_reds(" not in src       # written in
+    assert fname("reds") + "(" in src                                 # (a loop: called)
+    fast_calls, slow_calls = _counting(fast, "reds"), _counting(slow, "reds")
+    for hand in HANDS:
+        assert fast.call("shape", hand) == slow.call("shape", hand) == (hand.count("red") == 1)
+    # reds(cards) three times in shape once written in: evaluated once an evaluation
+    assert len(fast_calls) == len(HANDS)
+    assert len(slow_calls) == len(HANDS) + 2 * sum(h.count("red") == 1 for h in HANDS)
+
+
+def test_a_definition_called_from_several_places_is_called_not_written_in(tmp_path):
+    program = load(spec(tmp_path, CARDS))
+    fast, slow = Interpreter(program), Interpreter(program, fast=False)
+    assert fname("shape") + "(" in fast._func_src[fname("twice")]
+    assert fname("shape") + "(" in fast._func_src[fname("again")]
+    for hand in HANDS:
+        for name in ("twice", "again", "points", "called"):
+            assert fast.call(name, hand) == slow.call(name, hand), (name, hand)
+
+
+def test_a_loop_over_a_few_constant_values_is_not_counted_unless_it_calls(tmp_path):
+    program = load(spec(tmp_path, CARDS))
+    fast = Interpreter(program)
+    points, called = fast._func_src[fname("points")], fast._func_src[fname("called")]
+    slow = Interpreter(program, fast=False)
+    # the constant's loop is not counted; where it calls a definition, it is
+    assert points.count("_rt.steps(") == slow._func_src[fname("points")].count("_rt.steps(") - 1
+    assert called.count("_rt.steps(") == slow._func_src[fname("called")].count("_rt.steps(")
+
+
+RUNAWAY = """
+game g "G"
+def spin(n: int) = sum([s for i in 1..n for j in 1..n for s in [1, 2, 3, 4, 5, 6, 7, 8]])
+"""
+
+
+def test_the_budget_still_stops_a_runaway_loop_at_its_place(tmp_path):
+    program = load(spec(tmp_path, RUNAWAY))
+    said = []
+    for interp in (Interpreter(program), Interpreter(program, fast=False)):
+        with pytest.raises(RuntimeRulesError) as caught:
+            interp.call("spin", 9_000_000)
+        said.append(str(caught.value))
+    assert said[0] == said[1] and "did not finish within 20,000,000 steps" in said[0]
+    assert ":3:" in said[0]
