@@ -28,6 +28,7 @@ from rulewright.compiler.interpret.seeing import Knowledge, keeps_knowledge
 
 # ---------------------------------------------------------------- compiler
 _UNSET = type("_Unset", (), {"__repr__": lambda self: "not yet computed"})()     # (a shared call's, inline.py)
+MOST_COMPILED = 20_000      # expressions whose compiled code an interpreter keeps (then forgets all)
 # The steps a whole game's rules may take (all loops of all its turns together).
 GAME_STEPS = 5 * rt.MOST_STEPS
 
@@ -409,14 +410,20 @@ class Interpreter:
     def compiled(self, e: I.Expr, names: tuple[str, ...]):
         """The compiled function of an expression over the given local names (in that
         order); it reads the state and forced choices set in ``ns``."""
+        # keyed by the node's id, and kept with the node: an id is only unique while its node
+        # lives, and a node made for one question (a verify range's domain) may be dropped
+        # and its id given to another, whose code this must not return
         key = (id(e), names)
-        fn = self._eval_cache.get(key)
-        if fn is None:
-            body = self.exc.ex(e)
-            self.ns.update(self.em.values)
-            src = f"lambda {', '.join(pyname(n) for n in names)}: {body}"
-            fn = eval(compile(vetted(src, "<rules>", "eval"), "<rules>", "eval"), self.ns)  # noqa: S307 - vetted
-            self._eval_cache[key] = fn
+        kept = self._eval_cache.get(key)
+        if kept is not None and kept[0] is e:
+            return kept[1]
+        body = self.exc.ex(e)
+        self.ns.update(self.em.values)
+        src = f"lambda {', '.join(pyname(n) for n in names)}: {body}"
+        fn = eval(compile(vetted(src, "<rules>", "eval"), "<rules>", "eval"), self.ns)  # noqa: S307 - vetted
+        if len(self._eval_cache) >= MOST_COMPILED:
+            self._eval_cache.clear()
+        self._eval_cache[key] = (e, fn)
         return fn
 
     def evaluate(self, e: I.Expr, env: dict[str, Any], forced: dict | None = None,
