@@ -104,8 +104,10 @@ def _phases(nodes: list, depth: int = 0) -> list:
 
 
 def picture(svg: str) -> list[str]:
-    """An SVG inlined in the page (no blank line inside, so Markdown keeps it whole)."""
-    return ['<div class="rw-picture" markdown="0">', svg.replace("\n\n", "\n"), "</div>", ""]
+    """An SVG inlined in the page (no blank line inside, nor before its closing tag, so
+    Markdown keeps it whole: inside a folded block, where Markdown wraps it in a paragraph,
+    a blank line there closed the paragraph inside the picture's ``div``)."""
+    return ['<div class="rw-picture" markdown="0">', svg.replace("\n\n", "\n").rstrip("\n"), "</div>", ""]
 
 
 def folded(title: str, body: list[str]) -> list[str]:
