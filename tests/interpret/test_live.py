@@ -97,3 +97,25 @@ def test_the_api_table():
     assert "p1 to choose" in repr(game.start(4, seed=3))
     with pytest.raises(BadInputError, match="no mode"):
         game.start(4, mode="nosuch")
+
+
+def test_a_copy_takes_the_log_and_what_each_seat_knows_from_the_original_and_keeps_its_own():
+    """A copy rolled forward keeps no log or knowledge on the way and takes the original's
+    where it stands (GameState.behind): the same as made again, and apart from it after."""
+    program = load(ROOT / "spec/ecosystem_savanna")
+    interp = Interpreter(program)
+    live = Live(interp, "standard", 4, 3)
+    rng = random.Random(1)
+    for _ in range(9):
+        live.apply(live.options[rng.randrange(len(live.options))])
+    assert live.state.knowledge is not None and any(live.state.knowledge.known.values())
+    copy = live.copy()
+    made_again = Live(interp, "standard", 4, 3, forward=list(live.state.history))   # (each event made again)
+    for st in (copy.state, made_again.state):
+        assert _log(st) == _log(live.state)
+        assert st.knowledge.known == live.state.knowledge.known
+    before = (_log(live.state), {s: {p: list(c) for p, c in k.items()} for s, k in live.state.knowledge.known.items()})
+    copy.apply(copy.options[0])
+    copy.apply(copy.options[0])
+    assert (_log(live.state), live.state.knowledge.known) == before
+    assert len(copy.state.log) > len(live.state.log)
