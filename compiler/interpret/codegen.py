@@ -135,10 +135,18 @@ class Emitter:
         return f"_{prefix}_{self.counter}"
 
 
+_SIMPLE = frozenset({bool, int, str, type(None)})
+
+
 def _simple(value) -> bool:
-    """A value that is its own key in the table of constants (equal values share a name)."""
+    """A value that is its own key in the table of constants (equal values share a name).
+    (The kinds of a tuple's items are gathered first: a folded range of millions of numbers
+    is one pass in C, not a call per number.)"""
     if type(value) is tuple:
-        return all(_simple(v) for v in value)
+        kinds = set(map(type, value))
+        if kinds <= _SIMPLE:
+            return True
+        return kinds <= _SIMPLE | {tuple} and all(_simple(v) for v in value if type(v) is tuple)
     return value is None or type(value) in (bool, int, str)
 
 

@@ -57,6 +57,9 @@ def type_depth(t: Type) -> int:
     return deepest
 
 
+_SCALARS = frozenset({bool, int, float, str, type(None)})
+
+
 def _count_values(value, most: int) -> int:
     """The values a collection holds, those inside its values counted each time they
     appear; the count stops past ``most`` (a collection may hold one value many times:
@@ -64,12 +67,23 @@ def _count_values(value, most: int) -> int:
     counted: dict[int, int] = {}
     keep = []           # (the values counted stay alive, so their ids stay theirs)
 
+    def flat(x) -> int | None:
+        """``len(x)`` when no item of ``x`` is a collection (one pass in C over its items'
+        kinds: a folded range of millions of numbers), else None."""
+        if set(map(type, x.values() if isinstance(x, dict) else x)) <= _SCALARS:
+            counted[id(x)] = len(x)
+            keep.append(x)
+            return len(x)
+        return None
+
     def count(v) -> int:
         if not isinstance(v, (tuple, list, frozenset, set, dict)) or not v:
             return 0
         if len(v) > most:
             return most + 1
         known = counted.get(id(v))
+        if known is None:
+            known = flat(v)
         if known is not None:
             return known
         # (depth first without recursion: a value nests as deep as its definitions go)
@@ -81,6 +95,8 @@ def _count_values(value, most: int) -> int:
                     inner = counted.get(id(x))
                     if inner is None and len(x) > most:
                         inner = most + 1
+                    if inner is None and len(x) > 16:
+                        inner = flat(x)
                     if inner is None:
                         stack.append((x, iter(x.values() if isinstance(x, dict) else x), len(x)))
                         break
