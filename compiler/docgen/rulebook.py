@@ -106,8 +106,9 @@ def _phases(nodes: list, depth: int = 0) -> list:
 def picture(svg: str) -> list[str]:
     """An SVG inlined in the page (no blank line inside, nor before its closing tag, so
     Markdown keeps it whole: inside a folded block, where Markdown wraps it in a paragraph,
-    a blank line there closed the paragraph inside the picture's ``div``)."""
-    return ['<div class="rw-picture" markdown="0">', svg.replace("\n\n", "\n").rstrip("\n"), "</div>", ""]
+    a blank line there closed the paragraph inside the picture's ``div``). Left out of the
+    site's search, as the rules' code is: its labels are the names the page's text gives."""
+    return ['<div class="rw-picture" markdown="0" data-search-exclude="picture">', svg.replace("\n\n", "\n").rstrip("\n"), "</div>", ""]
 
 
 def folded(title: str, body: list[str]) -> list[str]:
