@@ -9,9 +9,9 @@ Out: ``Inliner.body(fd)``: the definition's body with each call of a small defin
 
 Both keep what a definition computes. A call is written in only where every argument is
 a name or a constant (so nothing is evaluated more or less often than before, and nothing
-can fail that did not) and no name the called body binds is one of the call's arguments
-(so none is captured); the substituted names keep the parameter's type, so the code made
-of the called body is the code it had. A definition is a function of its arguments and of
+can fail that did not); a body written in has no aggregate, so it binds no name that could
+capture an argument; the substituted names keep the parameter's type, so the code made of
+the called body is the code it had. A definition is a function of its arguments and of
 the state, and the state does not change while one is evaluated: a call with the same
 arguments in the same evaluation has the same value.
 """
@@ -25,24 +25,6 @@ MOST_NODES = 60         # a called body written in is at most this big
 MOST_DEPTH = 4          # definitions written into definitions written into ... at most
 
 
-def nodes(e: I.Expr):
-    """Every expression node of ``e`` (binders' collections and conditions included)."""
-    stack = [e]
-    while stack:
-        x = stack.pop()
-        if x is None:
-            continue
-        yield x
-        if isinstance(x, (I.Call, I.Op)):
-            stack.extend(x.args)
-        elif isinstance(x, I.SeatVar):
-            stack.append(x.seat)
-        elif isinstance(x, I.Agg):
-            stack += [x.elem, x.key, x.supply]
-            for b in x.binders:
-                stack += [b.coll, b.cond]
-
-
 def _flat(bodies) -> list:
     out = []
     for b in bodies:
@@ -54,7 +36,7 @@ def _flat(bodies) -> list:
 
 
 def _binds(e: I.Expr) -> set[str]:
-    return {b.var for x in nodes(e) if isinstance(x, I.Agg) for b in x.binders}
+    return {b.var for x in I.descendants([e]) if isinstance(x, I.Agg) for b in x.binders}
 
 
 class Inliner:
@@ -78,7 +60,7 @@ class Inliner:
         if known is None:
             fd = self.program.funcs.get(name)
             body = fd.body if fd is not None else None
-            inside = list(nodes(body)) if body is not None else []
+            inside = list(I.descendants([body])) if body is not None else []
             known = body is not None and bool(fd.params) and len(inside) <= MOST_NODES and \
                 not any(isinstance(x, I.Agg) for x in inside) and \
                 (self.sites.get(name, 0) == 1 or sum(isinstance(x, I.Call) for x in inside) <= 1)
@@ -86,52 +68,34 @@ class Inliner:
         return known
 
     def body(self, fd: I.FuncDef) -> I.Expr:
-        return self._expr(fd.body, (fd.name,))
+        return self._expr(fd.body, (fd.name,), {})
 
-    def _expr(self, e: I.Expr, within: tuple[str, ...]) -> I.Expr:
-        if e is None or isinstance(e, (I.Const, I.Local, I.Global)):
+    def _expr(self, e: I.Expr, within: tuple[str, ...], given: dict[str, I.Expr]) -> I.Expr:
+        """``e`` with the calls it may write in written in (``within``: the definitions being
+        written, outermost first) and each name of ``given`` replaced by its value (a call's
+        argument: a name or a constant of the caller, left as it is)."""
+        if e is None or isinstance(e, (I.Const, I.Global)):
             return e
+        if isinstance(e, I.Local):
+            return given.get(e.name, e)
         if isinstance(e, I.SeatVar):
-            return replace(e, seat=self._expr(e.seat, within))
+            return replace(e, seat=self._expr(e.seat, within, given))
         if isinstance(e, I.Op):
-            return replace(e, args=[self._expr(a, within) for a in e.args])
+            return replace(e, args=[self._expr(a, within, given) for a in e.args])
         if isinstance(e, I.Agg):
-            return replace(e, elem=self._expr(e.elem, within), key=self._expr(e.key, within),
-                           supply=self._expr(e.supply, within),
-                           binders=[replace(b, coll=self._expr(b.coll, within), cond=self._expr(b.cond, within))
-                                    for b in e.binders])
+            return replace(e, elem=self._expr(e.elem, within, given), key=self._expr(e.key, within, given),
+                           supply=self._expr(e.supply, within, given),
+                           binders=[replace(b, coll=self._expr(b.coll, within, given),
+                                            cond=self._expr(b.cond, within, given)) for b in e.binders])
         if isinstance(e, I.Call):
-            args = [self._expr(a, within) for a in e.args]
-            call = replace(e, args=args)
-            if e.name in within or len(within) > MOST_DEPTH or e.name not in self.program.funcs \
-                    or not self._writable(e.name) \
+            args = [self._expr(a, within, given) for a in e.args]
+            if e.name in within or len(within) > MOST_DEPTH or not self._writable(e.name) \
                     or not all(isinstance(a, (I.Const, I.Local)) for a in args):
-                return call
+                return replace(e, args=args)
             fd = self.program.funcs[e.name]
-            if _binds(fd.body) & {a.name for a in args if isinstance(a, I.Local)}:
-                return call
-            given = {p: (replace(a, type=t)) for (p, t), a in zip(fd.params, args)}
-            return self._expr(_substituted(fd.body, given), within + (e.name,))
+            return self._expr(fd.body, within + (e.name,),
+                              {p: replace(a, type=t) for (p, t), a in zip(fd.params, args)})
         return e
-
-
-def _substituted(e: I.Expr, given: dict[str, I.Expr]) -> I.Expr:
-    """``e`` with each name of ``given`` replaced by its value (a name or a constant)
-    where no binder of ``e`` hides it (the caller made sure none does)."""
-    if e is None or isinstance(e, (I.Const, I.Global)):
-        return e
-    if isinstance(e, I.Local):
-        return given.get(e.name, e)
-    if isinstance(e, I.SeatVar):
-        return replace(e, seat=_substituted(e.seat, given))
-    if isinstance(e, (I.Op, I.Call)):
-        return replace(e, args=[_substituted(a, given) for a in e.args])
-    if isinstance(e, I.Agg):
-        return replace(e, elem=_substituted(e.elem, given), key=_substituted(e.key, given),
-                       supply=_substituted(e.supply, given),
-                       binders=[replace(b, coll=_substituted(b.coll, given), cond=_substituted(b.cond, given))
-                                for b in e.binders])
-    return e
 
 
 def shared_calls(program: I.Program, params: list[str], body: I.Expr, const) -> dict[int, str]:
@@ -142,7 +106,7 @@ def shared_calls(program: I.Program, params: list[str], body: I.Expr, const) -> 
     if _binds(body) & set(params):
         return {}
     groups: dict[tuple, list[I.Call]] = {}
-    for x in nodes(body):
+    for x in I.descendants([body]):
         if not isinstance(x, I.Call) or x.name not in program.funcs:
             continue
         key = [x.name]

@@ -99,9 +99,7 @@ def verify(program: I.Program, spec: str, kinds: set[str] | None = None, time_li
         prover = inductive.Prover(program, time_limit)
         for name in program.invariants:
             tell(f"invariant {name}")
-            started = time.perf_counter()
             induction[name] = prover.prove(name)
-            induction[name].seconds = time.perf_counter() - started
         if "playable" in kinds:
             playable = inductive.Playable(program, [n for n, p in induction.items() if p.proved], time_limit, prover)
             for name in program.modes:
