@@ -65,7 +65,7 @@ def mname(name: str) -> str:
 # What the generated code may name besides the spec's own (mangled) names, its table of
 # constants (K0, K1...), its own locals (_steps, _t3...) and the state (ST).
 _BUILTINS = frozenset({"abs", "all", "any", "bool", "dict", "enumerate", "frozenset", "getattr", "int",
-                       "isinstance", "len", "list", "max", "min", "range", "repr", "reversed", "set",
+                       "isinstance", "iter", "len", "list", "max", "min", "range", "repr", "reversed", "set",
                        "sorted", "str", "sum", "tuple", "zip"})
 _OWN_NAME = re.compile(r"(?:[vfspm]_[a-z0-9_]*|[vfspm]_X[0-9a-f]+|K[0-9]+|_[A-Za-z0-9_]*|ST)")
 # The only texts written in the generated code: those of the operators' own templates.
@@ -476,6 +476,13 @@ def line_spans(source: str, spans: list) -> list:
     return out
 
 
+def span_at(frame, line: int):
+    """The span of the rule a line of generated code running in ``frame`` comes from (None
+    for a line of no rule, or a frame of other code)."""
+    spans = (frame.f_globals.get("_LINESPANS") or {}).get(frame.f_code.co_filename) or []
+    return spans[line - 1] if 0 < line <= len(spans) else None
+
+
 def locate(exc: RuntimeRulesError) -> RuntimeRulesError:
     """A run-time error raised without a place (by a runtime helper such as max() of
     an empty collection), located at the deepest rule of the spec it came from."""
@@ -486,9 +493,9 @@ def locate(exc: RuntimeRulesError) -> RuntimeRulesError:
     while tb is not None:
         frame = tb.tb_frame
         if frame.f_code.co_filename.startswith("<rules "):
-            spans = frame.f_globals.get("_LINESPANS") or []
-            if 0 < tb.tb_lineno <= len(spans) and spans[tb.tb_lineno - 1] is not None:
-                best = spans[tb.tb_lineno - 1]
+            span = span_at(frame, tb.tb_lineno)
+            if span is not None:
+                best = span
         tb = tb.tb_next
     if best is None:
         return exc

@@ -22,6 +22,7 @@ from rulewright.compiler.interpret.baseline import BASELINE
 from rulewright.compiler.interpret.collecting import few_collections
 from rulewright.compiler.interpret.memo import memoize
 from rulewright.compiler.interpret.inline import Inliner, shared_calls
+from rulewright.compiler.interpret.resumable import Resumable, waits_inside
 from rulewright.compiler.interpret.state import GameState, RandomAgent, StopGame
 from rulewright.compiler.interpret.seeing import Knowledge, keeps_knowledge
 
@@ -60,6 +61,13 @@ class Interpreter:
         self._span_list: list[Span] = []
         self._eval_cache: dict = {}
         self.funcs: list[str] = []
+        # where a procedure can wait (compiler/interpret/resumable.py): its generated function ->
+        # (line within it, the choice or call there); the names of locals made for loops and guards
+        self.procs: dict[str, tuple[list[str], list[I.Stmt]]] = {}
+        self.waits: dict[str, list[tuple[int, I.Stmt]]] = {}
+        self._marks: list[tuple[int, I.Stmt]] = []
+        self._made_names: dict[tuple[int, str], str] = {}
+        self._resumable = None
         self._inliner = Inliner(program)
         for fd in program.funcs.values():
             self._func(fd)
@@ -71,11 +79,11 @@ class Interpreter:
             self._procedure(mname(md.name), [s.name for s in md.seats if s.name], md.body, md.node.rule_ids)
         self.source = "\n".join(self.funcs)
         runtime = rt if fast else SimpleNamespace(**{**vars(rt), **BASELINE})
+        where = f"<rules {program.name}>"
         self.ns: dict[str, Any] = {"_rt": runtime, "_show": render, "ST": None, "_S": self._span_list, "_err": RuntimeRulesError,
                                    "_SM": self._sm, "_U": _UNSET,
-                                   "_FORCE": None, "_LINESPANS": line_spans(self.source, self._span_list),
+                                   "_FORCE": None, "_LINESPANS": {where: line_spans(self.source, self._span_list)},
                                    **self.em.values}
-        where = f"<rules {program.name}>"
         from rulewright.compiler.interpret.codecache import compiled; code = compiled(self.source, where)  # noqa: E702 (vetted, compiled, kept)
         exec(code, self.ns)  # noqa: S102 - generated from the checked program
         if fast:
@@ -109,6 +117,15 @@ class Interpreter:
 
     def python_source(self) -> str:
         return self.source
+
+    def resumable(self) -> Resumable | None:
+        """The functions a copy of a game in progress resumes its procedures in (made the
+        first time a game is copied); None when copies are made by replaying (the baseline,
+        or a procedure keeping a local they do not take)."""
+        if self._resumable is None:
+            made = Resumable(self) if self.fast else None
+            self._resumable = made if made is not None and made.whole else False
+        return self._resumable or None
 
     # ------------------------------------------------------------ definitions
     @staticmethod
@@ -289,11 +306,43 @@ class Interpreter:
         The rules it carries out (``tags``) are counted when it runs, where a game counts
         them."""
         lines = [f"def {name}({', '.join(pyname(p) for p in params)}):"]
+        self._marks = []
         self._tally(tags, lines, 1)
         self._block(body, lines, 1)
         lines.append("    if False:")
         lines.append("        yield")
         self.funcs.append("\n".join(lines) + "\n")
+        self.procs[name] = (list(params), body)
+        self.waits[name] = self._marks
+
+    def made_name(self, st: I.Stmt, kind: str) -> str:
+        """The local a statement's code keeps something in (a loop's iterator, a while's
+        guard): the same name each time the statement is generated (resumable.py)."""
+        key = (id(st), kind)
+        if key not in self._made_names:
+            self._made_names[key] = self.em.fresh(kind)
+        return self._made_names[key]
+
+    def loop_iterator(self, st: I.Stmt) -> str | None:
+        """The local a loop that can wait (a choice or a call inside) keeps its iterator in,
+        so a copy of the game goes on from the same value (resumable.py); None for others."""
+        return self.made_name(st, "it") if waits_inside(st.body) else None
+
+    def loop(self, st: I.Stmt, lines: list[str], depth: int, over: str | None = None):
+        """The loop of a ``repeat``, ``for`` or ``while`` from its header on (its iterator or
+        guard already made): over ``over``, its iterator, when it is given."""
+        pad = "    " * depth
+        span = self.span_ref(st.span)
+        if isinstance(st, I.While):
+            guard = self.made_name(st, "w")
+            lines.append(f"{pad}while _rt.tick({span}) and ({self.exc.ex(st.cond)}):")
+            lines.append(f"{pad}    {guard} += 1")
+            lines.append(f"{pad}    if {guard} > 1000000:")
+            lines.append(f"{pad}        raise _rt.endless_while({span})")
+        else:
+            var = pyname(st.var) if isinstance(st, I.For) else "_"
+            lines.append(f"{pad}for {var} in {over}:")
+        self._block(st.body, lines, depth + 1)
 
     def _tally(self, tags: tuple, lines: list[str], depth: int):
         """Counts the rules ``tags`` names once more, where the game keeps a count (a study)."""
@@ -323,6 +372,7 @@ class Interpreter:
             chooser = self.em.const("random") if st.chooser == "random" else (ex(st.chooser) if st.chooser else "None")
             # (the options as a function: a game rolled forward along its history skips them)
             options = f"lambda: {self._options(st)}" if self.fast else self._options(st)
+            self._marks.append((len(lines), st))
             lines.append(f"{pad}{pyname(st.name)} = yield from ST.ask({self.em.const(st.name)}, {chooser}, "
                          f"{options}, {span}, {self._refusals(st)})")
         elif isinstance(st, I.Shuffle):
@@ -354,12 +404,13 @@ class Interpreter:
         elif isinstance(st, I.Block):
             self._tally(st.tags, lines, depth)
             self._block(st.body, lines, depth)
-        elif isinstance(st, I.Repeat):
-            lines.append(f"{pad}for _ in _rt.times({ex(st.count)}, {span}):")
-            self._block(st.body, lines, depth + 1)
-        elif isinstance(st, I.For):
-            lines.append(f"{pad}for {pyname(st.var)} in {self.exc.counted(f'tuple({ex(st.coll)})', st.coll)}:")
-            self._block(st.body, lines, depth + 1)
+        elif isinstance(st, (I.Repeat, I.For)):
+            over = f"_rt.times({ex(st.count)}, {span})" if isinstance(st, I.Repeat) else \
+                self.exc.counted(f'tuple({ex(st.coll)})', st.coll)
+            it = self.loop_iterator(st)
+            if it is not None:
+                lines.append(f"{pad}{it} = iter({over})")
+            self.loop(st, lines, depth, it or over)
         elif isinstance(st, I.If):
             lines.append(f"{pad}if {ex(st.cond)}:")
             self._block(st.then, lines, depth + 1)
@@ -367,6 +418,7 @@ class Interpreter:
                 lines.append(f"{pad}else:")
                 self._block(st.other, lines, depth + 1)
         elif isinstance(st, I.Do):
+            self._marks.append((len(lines), st))
             lines.append(f"{pad}yield from {prname(st.proc)}({', '.join(ex(a) for a in st.args)})")
         elif isinstance(st, I.SetVar):
             value = self.stored(ex(st.value), st.value)
@@ -381,13 +433,8 @@ class Interpreter:
             else:
                 lines.append(f"{pad}ST.per[{self.em.const(st.name)}][{ex(st.key)}] = {value}")
         elif isinstance(st, I.While):
-            guard = self.em.fresh("w")
-            lines.append(f"{pad}{guard} = 0")
-            lines.append(f"{pad}while _rt.tick({span}) and ({ex(st.cond)}):")
-            lines.append(f"{pad}    {guard} += 1")
-            lines.append(f"{pad}    if {guard} > 1000000:")
-            lines.append(f"{pad}        raise _rt.endless_while({span})")
-            self._block(st.body, lines, depth + 1)
+            lines.append(f"{pad}{self.made_name(st, 'w')} = 0")
+            self.loop(st, lines, depth)
         elif isinstance(st, I.Require):
             parts = ", ".join(self.em.const(x) if isinstance(x, str) else f"_rt.Shown({ex(x)})"
                               for x in st.message or ())

@@ -23,6 +23,7 @@ from typing import Any, Callable
 from rulewright.compiler.semantics import render
 from rulewright.compiler.diagnostics import BadInputError, IllegalMoveError, quoted
 from rulewright.compiler.interpret.codegen import mname
+from rulewright.compiler.interpret.resumable import fork
 from rulewright.compiler.interpret.state import Asked, GameState, RandomAgent, StopGame
 
 
@@ -110,13 +111,26 @@ class Live:
 
     def copy(self) -> "Live":
         """The same game at the same choice, independent of this one: its state, its random
-        generator, its agents' generators; made by rolling a new game forward along this
-        one's history."""
+        generator, its agents' generators. Its procedures are resumed where they wait
+        (compiler/interpret/resumable.py); a game whose procedures cannot be is rolled
+        forward along this one's history instead."""
         if self.asked is None and self.finished:
             raise IllegalMoveError("the game is over: copy its state instead")
         new = Live.__new__(Live)
         new.interp, new.mode = self.interp, self.mode
         st = self.state
+        resumable = self.interp.resumable()
+        if resumable is not None:
+            memo: dict = {}
+            state = st.forked(memo)
+            gen = resumable.resumed(self._gen, memo)
+            if gen is not None:
+                state.agents = _copy.deepcopy(st.agents)
+                options = self.asked.options
+                state.ready = fork(options, memo) if isinstance(options, list) else None
+                new.state, new._gen, new.asked, new.finished = state, gen, None, False
+                new._run(None)
+                return new
         new._begin(st.seats, st.seed, _copy.deepcopy(st.agents), st.outside, list(st.history), behind=st)
         return new
 

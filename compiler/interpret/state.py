@@ -16,12 +16,21 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from rulewright.compiler.semantics import runtime as rt, render
 from rulewright.compiler.diagnostics import Diagnostic, IllegalMoveError, RuntimeRulesError, Span, quoted, reason_of
+from rulewright.compiler.interpret.resumable import fork
 
 if TYPE_CHECKING:         # (for the annotation only: the interpreter imports this module)
     from rulewright.compiler.interpret.interpreter import Interpreter
 
 
 # ---------------------------------------------------------------- game state
+def copied_random(rng: random.Random) -> random.Random:
+    """A random generator at the same point as ``rng`` (not seeded first: seeding a new
+    generator reads the system's entropy, which costs more than the rest of a copy)."""
+    new = random.Random.__new__(random.Random)
+    new.setstate(rng.getstate())
+    return new
+
+
 @dataclass
 class Event:
     kind: str
@@ -94,6 +103,28 @@ class GameState:
         self._behind = (list(original.log), original.knowledge.copy() if original.knowledge is not None else None)
         self.log = _Unkept()
         self.knowledge = None
+
+    def forked(self, memo: dict) -> "GameState":
+        """A copy of this game as it stands, to go on apart from it: its values (piles,
+        lists and dicts copied, ``resumable.fork`` with ``memo``), its random generator at
+        the same point, its log, history, counts and what its seats know; its agents are
+        the same objects (the caller copies them)."""
+        new = GameState.__new__(GameState)
+        new.__dict__.update(self.__dict__)
+        new.rng = copied_random(self.rng)
+        new.shared = fork(self.shared, memo)
+        new.per = fork(self.per, memo)
+        new.reports = fork(self.reports, memo)
+        new.log = list(self.log)
+        new.checkpoints = dict(self.checkpoints)
+        new.watchers = list(self.watchers)
+        new.warnings = list(self.warnings)
+        new.history = list(self.history)
+        new.replay = list(self.replay) if self.replay is not None else None
+        new.forward = list(self.forward) if self.forward is not None else None
+        new.knowledge = self.knowledge.copy() if self.knowledge is not None else None
+        new.tally = self.tally.copy() if self.tally is not None else None
+        return new
 
     def _caught_up(self) -> None:
         self.log, self.knowledge = self._behind
@@ -415,8 +446,7 @@ class RandomAgent:
 
     def __deepcopy__(self, memo):
         new = RandomAgent.__new__(RandomAgent)
-        new.rng = random.Random()
-        new.rng.setstate(self.rng.getstate())
+        new.rng = copied_random(self.rng)
         return new
 
     def choose(self, name, options, state, seat):

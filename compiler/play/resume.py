@@ -35,6 +35,7 @@ from typing import Any, Callable
 
 from rulewright.compiler import files, ir as I
 from rulewright.compiler.diagnostics import BadInputError, Diagnostic, IllegalMoveError, reason_of
+from rulewright.compiler.interpret.codegen import span_at
 from rulewright.compiler.interpret.state import Event, GameState, RandomAgent
 from rulewright.compiler.semantics import render, runtime as rt
 from rulewright.compiler.types import EnumT, SeatT
@@ -312,9 +313,9 @@ def _failed_on_position(exc: BaseException, begin: Start) -> BadInputError | Non
     while tb is not None:
         code = tb.tb_frame.f_code
         if code.co_filename.startswith("<rules "):
-            spans = tb.tb_frame.f_globals.get("_LINESPANS") or []
-            if 0 < tb.tb_lineno <= len(spans) and spans[tb.tb_lineno - 1] is not None:
-                span = spans[tb.tb_lineno - 1]
+            here = span_at(tb.tb_frame, tb.tb_lineno)
+            if here is not None:
+                span = here
             inside = True
         elif inside and code.co_filename not in _RUNTIME_FILES:
             inside = False          # called on from the rules into other code (an agent)

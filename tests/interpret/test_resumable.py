@@ -1,0 +1,162 @@
+"""A game in progress copied without playing it again (compiler/interpret/resumable.py):
+its procedures resumed where they wait, over a copy of its state. Every copy is checked
+against a copy made the old way (a new game rolled forward along the history)."""
+import copy as _copy
+import random
+
+import pytest
+
+from rulewright.compiler import load
+from rulewright.compiler.diagnostics import RuntimeRulesError
+from rulewright.compiler.interpret import Interpreter
+from rulewright.compiler.interpret.live import Live
+from rulewright.compiler.interpret.resumable import fork
+from rulewright.compiler.semantics import runtime as rt
+
+from helpers import ROOT, spec
+
+# a pile read through a local across choices (the local holds the pile itself); choices in a repeat, an if, a for, a while, a call
+BRANCHY = """
+game branchy "Branchy"
+enum card { a, b, c, d }
+per seat { hand: pile of card   kept: int }
+state { deck: pile of card = [a, b, c, d, a, b, c, d, a, b]   turns: int }
+
+procedure turn(p: seat, round: int) {
+  let h = hand(p)
+  repeat 2 {
+    if size(h) > 0 {
+      choose x in h by p
+      move [x] from hand(p) to deck
+      set kept(p) = kept(p) + round
+    } else {
+      choose y in [1, 2, 3] by p
+      set turns = turns + y
+      if y == 3 { deal 1 from deck to hand(p) }
+    }
+  }
+}
+
+mode play "Play" players 2..3 {
+  seats players
+  shuffle deck
+  for p in players { deal 2 from deck to hand(p) }
+  let n = 0
+  while n < 3 {
+    for p in players { do turn(p, n + 1) }
+    set n = n + 1
+    checkpoint round_end
+  }
+  report kept for p in players = kept(p)
+  report left = size(deck)
+  report turns = turns
+}
+"""
+
+
+def _trace(st):
+    return repr(st.reports), [(e.kind, e.seat, repr(e.detail)) for e in st.log], repr(st.history), \
+        repr(st.shared), repr(st.per), st.rng.getstate()
+
+
+def _replayed(live):
+    """A copy made the old way: a new game rolled forward along the history."""
+    old = Live.__new__(Live)
+    old.interp, old.mode = live.interp, live.mode
+    st = live.state
+    old._begin(st.seats, st.seed, _copy.deepcopy(st.agents), st.outside, list(st.history), behind=st)
+    return old
+
+
+def _play_on(live, seed):
+    rng = random.Random(seed)
+    while not live.finished:
+        live.apply(live.options[rng.randrange(len(live.options))])
+    return live
+
+
+def _check_copies(interp, mode, players, seed, every=4, most=6):
+    live = Live(interp, mode, players, seed, outside=tuple(s.name for s in interp.seats_for(
+        interp.program.modes[mode], players) if s.kind == "player"))
+    rng = random.Random(seed)
+    made = checked = 0
+    while not live.finished and checked < most:
+        if made % every == 0:
+            before = _trace(live.state)
+            copy, old = live.copy(), _replayed(live)
+            assert copy.asked.name == old.asked.name and copy.seat == old.seat
+            assert copy.options == old.options
+            assert _trace(copy.state) == _trace(old.state) == before
+            branch = copy.copy()                        # a copy of a copy
+            assert _trace(_play_on(copy, made).state) == _trace(_play_on(old, made).state)
+            assert _trace(live.state) == before          # the original untouched
+            assert _trace(_play_on(branch, made).state) == _trace(copy.state)
+            checked += 1
+        live.apply(live.options[rng.randrange(len(live.options))])
+        made += 1
+    assert checked > 0
+
+
+def test_a_pile_held_across_choices_in_loops_and_calls_is_the_copy_s_own(tmp_path):
+    interp = Interpreter(load(spec(tmp_path, BRANCHY)))
+    for seed in range(6):
+        _check_copies(interp, "play", 2 + seed % 2, seed, every=1, most=40)
+    assert interp.resumable() is not None
+
+
+@pytest.mark.parametrize("path,players", [("spec/darwins_choice", 3), ("spec/ecosystem_savanna", 4),
+                                          ("spec/ecosystem_savanna/variants/two_player.rules", 2),
+                                          ("spec/ecosystem_savanna/variants/solo.rules", 1)])
+def test_copies_of_the_shipped_games_go_on_as_copies_made_by_replaying(path, players):
+    program = load(ROOT / path)
+    interp = Interpreter(program)
+    mode = next(m for m, info in program.modes.items() if info.min_players <= players <= info.max_players)
+    _check_copies(interp, mode, players, 7, every=7, most=4)
+    assert interp.resumable() is not None
+
+
+def test_every_shipped_spec_and_house_rule_can_be_resumed():
+    """No spec falls back to replaying: every local of every procedure is one its resuming
+    functions take."""
+    paths = [ROOT / "spec/darwins_choice", ROOT / "spec/ecosystem_savanna"] + \
+        sorted((ROOT / "spec").glob("*/variants/*.rules")) + sorted((ROOT / "spec").glob("house_rules/*.rules"))
+    for path in paths:
+        interp = Interpreter(load(path))
+        assert interp.resumable() is not None, path
+
+
+def test_the_baseline_copies_by_replaying(tmp_path):
+    interp = Interpreter(load(spec(tmp_path, BRANCHY)), fast=False)
+    assert interp.resumable() is None
+    live = Live(interp, "play", 2, 1)
+    copy = live.copy()
+    assert _trace(copy.state) == _trace(live.state)
+    assert _trace(_play_on(copy, 3).state) == _trace(_play_on(live, 3).state)
+
+
+def test_an_error_after_a_copy_points_at_its_rule(tmp_path):
+    text = BRANCHY.replace("set turns = turns + y", "set turns = turns + y + max([t for t in [1] if t > y])")
+    interp = Interpreter(load(spec(tmp_path, text)))
+    live = Live(interp, "play", 2, 0, outside=("p1", "p2"))
+    while "y" != live.asked.name:
+        live.apply(live.options[0])
+    copy = live.copy()
+    with pytest.raises(RuntimeRulesError) as err:
+        copy.apply(copy.options[0])
+    assert err.value.diagnostics[0].span.line == text.splitlines().index(
+        next(ln for ln in text.splitlines() if "max([t" in ln)) + 1
+
+
+def test_fork_copies_what_changes_and_shares_what_does_not():
+    zone = rt.Zone("hand", ["a", "b"])
+    board = rt.Board("g", 2, 2, False, {(0, 0): "a"})
+    it = iter((zone, "x", "y"))
+    next(it)
+    memo = {}
+    got = fork({"z": zone, "l": [zone, board], "t": ("a", 1), "it": it, "s": {1, 2}}, memo)
+    assert got["z"] is not zone and got["z"] == zone and got["l"][0] is got["z"]
+    assert got["l"][1] is board and got["t"] == ("a", 1)
+    assert list(got["it"]) == ["x", "y"] and next(it) == "x"        # goes on from where it was
+    got["z"].cards.append("c")
+    assert zone.cards == ["a", "b"]
+    assert fork(zone, memo) is got["z"]                              # once per object
