@@ -8,16 +8,22 @@ Out: ``Live``: the choice asked now (``asked``: name, seat, options), ``apply`` 
 
 The rules run as generators (compiler/interpret/interpreter.py): a choice of an outside
 seat is yielded, so a game waits at it without replaying anything, and ``apply`` runs on
-to the next one. A running Python generator cannot be copied, so ``copy`` makes a new
-game and rolls it forward along the original's history of choices: the rules run again,
-but the options of every choice made by a seat are not made again (they are what costs:
-enumerating every group of cards a hand can play, say), only chance's draws,
-so the game's random generator moves the same. ``benchmarks/play.py`` measures a copy
-against a whole game.
+to the next one. A running Python generator cannot be copied, but what it holds while it
+waits can: ``copy`` copies the state and resumes the procedures where they wait, in
+functions made for that (compiler/interpret/resumable.py); no rule runs again.
+``branched`` does the same for a game that is running its rules and asks an agent (a
+bot's look-ahead: compiler/play/branching.py). Where procedures cannot be resumed (the
+baseline, ``fast=False``), a copy is a new game rolled forward along the original's
+history of choices: the rules run again, but the options of every choice made by a seat
+are not made again (they are what costs: enumerating every group of cards a hand can
+play, say), only chance's draws, so the game's random generator moves the same.
+``benchmarks/play.py`` measures a copy against a whole game, ``benchmarks/branching.py``
+a branch against one rolled forward.
 """
 from __future__ import annotations
 
 import copy as _copy
+import sys
 from typing import Any, Callable
 
 from rulewright.compiler.semantics import render
@@ -25,6 +31,8 @@ from rulewright.compiler.diagnostics import BadInputError, IllegalMoveError, quo
 from rulewright.compiler.interpret.codegen import mname
 from rulewright.compiler.interpret.resumable import fork
 from rulewright.compiler.interpret.state import Asked, GameState, RandomAgent, StopGame
+
+_ASKING = GameState.ask.__code__        # (the frame a rule's choice is asked of an agent in)
 
 
 class Live:
@@ -120,19 +128,48 @@ class Live:
         new.interp, new.mode = self.interp, self.mode
         st = self.state
         resumable = self.interp.resumable()
-        if resumable is not None:
+        waiting = resumable.waiting(self._gen) if resumable is not None else None
+        if waiting is not None:
             memo: dict = {}
             state = st.forked(memo)
-            gen = resumable.resumed(self._gen, memo)
-            if gen is not None:
-                state.agents = _copy.deepcopy(st.agents)
-                options = self.asked.options
-                state.ready = fork(options, memo) if isinstance(options, list) else None
-                new.state, new._gen, new.asked, new.finished = state, gen, None, False
-                new._run(None)
-                return new
+            state.agents = _copy.deepcopy(st.agents)
+            options = self.asked.options
+            state.ready = fork(options, memo) if isinstance(options, list) else None
+            new._resume(state, resumable.resumed(waiting, memo))
+            return new
         new._begin(st.seats, st.seed, _copy.deepcopy(st.agents), st.outside, list(st.history), behind=st)
         return new
+
+    @classmethod
+    def branched(cls, state: GameState, options: list, outside: frozenset) -> "Live | None":
+        """The game ``state`` is playing, copied at the choice its rules ask an agent now
+        (called from inside the agent's ``choose``, with that choice's ``options``, which
+        the copy asks again as they are): the seats ``outside`` played from outside, no
+        agents. Its procedures are resumed where they run (compiler/interpret/resumable.py);
+        None when they cannot be."""
+        interp = state.interp
+        resumable = interp.resumable()
+        if resumable is None:
+            return None
+        frame = sys._getframe(1)
+        while frame is not None and not (frame.f_code is _ASKING and frame.f_locals.get("self") is state):
+            frame = frame.f_back
+        running = resumable.running(frame.f_back) if frame is not None else None
+        if running is None:
+            return None
+        memo: dict = {}
+        copy = state.forked(memo)
+        copy.agents, copy.outside, copy.ready, copy.replay = {}, outside, list(options), None
+        new = cls.__new__(cls)
+        new.interp, new.mode = interp, interp.program.modes[state.mode]
+        new._resume(copy, resumable.resumed(running, memo))
+        return new
+
+    def _resume(self, state: GameState, gen) -> None:
+        """Go on with ``state`` in the generators ``gen`` (resumed where a game waited) to
+        the choice they ask again."""
+        self.state, self._gen, self.asked, self.finished = state, gen, None, False
+        self._run(None)
 
     def play_out(self, agent_factory: Callable | None = None) -> GameState:
         """Play the rest of the game, the outside seats too (by ``agent_factory(seat, seed)``,

@@ -109,23 +109,26 @@ class Resumable:
             if line.startswith("def "):
                 starts[line[4:line.index("(")]] = n
         index = {}      # (procedure, id of its choice or call) -> place
+        self._kinds = {}  # place -> the kind of statement there (a choice, a call)
         funcs, waits = [], {}
         for proc, (params, body) in interp.procs.items():
             names = local_names(interp, params, body)
             for k, path in enumerate(places(body)):
-                index[(proc, id(path[-1][0][path[-1][1]]))] = k
+                st = path[-1][0][path[-1][1]]
+                index[(proc, id(st))] = k
+                self._kinds[(proc, k)] = type(st)
                 name = resume_name(proc, k)
                 funcs.append(self._resuming(interp, name, path, names))
                 waits[name] = (proc, interp._marks)
             for line, st in interp.waits[proc]:
-                self.at[(main, starts[proc] + line)] = (proc, index[(proc, id(st))])
+                self._wait(main, starts[proc] + line, proc, index.get((proc, id(st))))
         source = "\n".join(funcs)
         n = 1
         for text in funcs:
             name = text[4:text.index("(")]
             proc, marks = waits[name]
             for line, st in marks:
-                self.at[(self.where, n + line)] = (proc, index[(proc, id(st))])
+                self._wait(self.where, n + line, proc, index.get((proc, id(st))))
             n += text.count("\n") + 1
         interp.ns.update(interp.em.values)
         interp.ns["_LINESPANS"][self.where] = line_spans(source, interp._span_list)
@@ -138,6 +141,13 @@ class Resumable:
             known[proc] = set(local_names(interp, params, body))
         self.whole = all(_locals(interp.ns[proc].__code__) <= known[proc] for proc in interp.procs) and \
             all(_locals(fn.__code__) - {"_inner"} <= known[proc] for (proc, _), fn in self.functions.items())
+
+    def _wait(self, where: str, line: int, proc: str, place: int | None) -> None:
+        """The line ``line`` of ``where`` waits at the place ``place`` of ``proc`` (a place
+        ``places`` does not know of, in a statement ``blocks`` does not open, is left out:
+        a game waiting there is copied by replaying)."""
+        if place is not None:
+            self.at[(where, line)] = (proc, place)
 
     @staticmethod
     def _resuming(interp, name: str, path, names: list[str]) -> str:
@@ -166,22 +176,39 @@ class Resumable:
         lines.append("        yield")
         return "\n".join(lines) + "\n"
 
-    def resumed(self, gen, memo: dict):
-        """A chain of generators standing where the chain ``gen`` waits, its locals forked
-        with ``memo`` (the memo the state was forked with); None when it waits elsewhere."""
+    def waiting(self, gen) -> list | None:
+        """Where each generator of the chain ``gen`` (a game waiting at a choice of a seat
+        played from outside) waits, and its locals, from the outermost in; None when one
+        waits where no function resumes it."""
         frames = []
         while gen is not None:
-            code = gen.gi_code
             frame = gen.gi_frame
-            if frame is None:
-                return None
-            place = self.at.get((code.co_filename, frame.f_lineno))
+            place = self.at.get((gen.gi_code.co_filename, frame.f_lineno)) if frame is not None else None
             if place is None:
                 break
             frames.append((place, frame.f_locals))
             gen = gen.gi_yieldfrom
         if not frames or gen is None or gen.gi_code.co_filename.startswith("<rules "):
             return None         # (the innermost waits at a choice: in the state's ``ask``)
+        return frames
+
+    def running(self, frame) -> list | None:
+        """The same, of a game running its rules: ``frame`` is the innermost procedure's
+        (asking a choice of an agent), its callers are the frames behind it."""
+        frames = []
+        while frame is not None:
+            place = self.at.get((frame.f_code.co_filename, frame.f_lineno))
+            if place is None:
+                break
+            frames.append((place, frame.f_locals))
+            frame = frame.f_back
+        if not frames or self._kinds[frames[0][0]] is not I.Choose:
+            return None
+        return frames[::-1]
+
+    def resumed(self, frames: list, memo: dict):
+        """A chain of generators standing where ``frames`` (``waiting``, ``running``) stand,
+        their locals forked with ``memo`` (the memo the state was forked with)."""
         new = None
         for place, values in reversed(frames):
             values = {k: fork(v, memo) for k, v in values.items() if k != "_inner"}

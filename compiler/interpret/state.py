@@ -108,7 +108,9 @@ class GameState:
         """A copy of this game as it stands, to go on apart from it: its values (piles,
         lists and dicts copied, ``resumable.fork`` with ``memo``), its random generator at
         the same point, its log, history, counts and what its seats know; its agents are
-        the same objects (the caller copies them)."""
+        the same objects (the caller copies them). What watches the original (watchers, a
+        checkpoint to stop at, a study's count of rules, verify's watch on options) is not
+        the copy's, as it is not a game rolled forward's."""
         new = GameState.__new__(GameState)
         new.__dict__.update(self.__dict__)
         new.rng = copied_random(self.rng)
@@ -117,13 +119,13 @@ class GameState:
         new.reports = fork(self.reports, memo)
         new.log = list(self.log)
         new.checkpoints = dict(self.checkpoints)
-        new.watchers = list(self.watchers)
+        new.watchers, new.stop_at, new.options_watch, new.tally = [], None, None, None
+        new.on_replayed = new.on_resume = new.resume_at = None
         new.warnings = list(self.warnings)
         new.history = list(self.history)
         new.replay = list(self.replay) if self.replay is not None else None
         new.forward = list(self.forward) if self.forward is not None else None
         new.knowledge = self.knowledge.copy() if self.knowledge is not None else None
-        new.tally = self.tally.copy() if self.tally is not None else None
         return new
 
     def _caught_up(self) -> None:

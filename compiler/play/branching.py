@@ -9,9 +9,10 @@ Out: ``at_choice``: a ``Live`` game standing at the same choice, as the seat may
      stands in a position (the spec's ``estimate``, else its ``outcome``, else the
      mode's ``score`` report) and each seat's margin over the best of the others.
 
-The rules run as generators that cannot be copied (compiler/interpret/live.py), so a
-branch is a new game rolled forward along the true game's history of choices to the
-choice being asked; then every value of its position is set to those of a
+A branch is the true game copied where its rules ask the choice, its procedures
+resumed where they run (``Live.branched``, compiler/interpret/resumable.py: no rule runs
+again); a game whose procedures cannot be resumed is rolled forward along the true
+game's history of choices to the choice being asked instead. Then every value of its position is set to those of a
 determinization (compiler/play/views.py: the seat's view with the hidden cards dealt
 again), in place (the running procedures hold the same piles), and its random
 generator is replaced. What the running procedures computed before the choice from a
@@ -39,13 +40,15 @@ def at_choice(state, name: str, seat, options: list, rng: random.Random) -> Live
     mode = interp.program.modes.get(state.mode or "")
     if mode is None or state.seed is None or state.replay is not None:
         return None
-    live = Live.__new__(Live)
-    live.interp, live.mode = interp, mode
     outside = frozenset(s.index for s in state.seats if s.kind == "player")
-    try:
-        live._begin(state.seats, state.seed, {}, outside, list(state.history), ready=list(options))
-    except Exception:               # noqa: BLE001 (a game that does not replay: no branch)
-        return None
+    live = Live.branched(state, options, outside)
+    if live is None:
+        live = Live.__new__(Live)
+        live.interp, live.mode = interp, mode
+        try:
+            live._begin(state.seats, state.seed, {}, outside, list(state.history), ready=list(options))
+        except Exception:               # noqa: BLE001 (a game that does not replay: no branch)
+            return None
     asked = live.asked
     if asked is None or asked.name != name or asked.seat.name != seat.name \
             or len(live.state.history) != len(state.history):

@@ -8,7 +8,7 @@ import pytest
 
 from rulewright.compiler import load
 from rulewright.compiler.diagnostics import RuntimeRulesError
-from rulewright.compiler.interpret import Interpreter
+from rulewright.compiler.interpret import Interpreter, RandomAgent
 from rulewright.compiler.interpret.live import Live
 from rulewright.compiler.interpret.resumable import fork
 from rulewright.compiler.semantics import runtime as rt
@@ -160,3 +160,55 @@ def test_fork_copies_what_changes_and_shares_what_does_not():
     got["z"].cards.append("c")
     assert zone.cards == ["a", "b"]
     assert fork(zone, memo) is got["z"]                              # once per object
+
+
+class _Brancher:
+    """A random agent that, at each of its choices, branches the game twice: resumed where
+    its rules run (``Live.branched``) and rolled forward along its history; both are
+    played on with the same choices and must end the same."""
+
+    def __init__(self, seed):
+        self.rng = random.Random(seed)
+        self.checked = 0
+
+    def choose(self, name, options, state, seat):
+        if self.rng.random() < 0.3:
+            outside = frozenset(s.index for s in state.seats if s.kind == "player")
+            live = Live.branched(state, options, outside)
+            assert live is not None
+            old = Live.__new__(Live)
+            old.interp, old.mode = live.interp, live.mode
+            old._begin(state.seats, state.seed, {}, outside, list(state.history), ready=list(options))
+            assert live.asked.name == old.asked.name == name and live.seat == old.seat == seat.name
+            assert live.options == old.options and all(a is b for a, b in zip(live.options, options))
+            assert _trace(live.state) == _trace(old.state)
+            assert _trace(_play_on(live, 1).state) == _trace(_play_on(old, 1).state)
+            state.interp.use(state)         # (the branches were the interpreter's)
+            self.checked += 1
+        return options[self.rng.randrange(len(options))]
+
+
+class _Plain(_Brancher):
+    """The same choices, and no branch."""
+
+    def choose(self, name, options, state, seat):
+        self.rng.random()
+        return options[self.rng.randrange(len(options))]
+
+
+@pytest.mark.parametrize("path,players", [("spec/darwins_choice", 3), ("spec/ecosystem_savanna", 3), (None, 2)])
+def test_a_game_branched_where_its_rules_run_is_the_one_rolled_forward(path, players, tmp_path):
+    program = load(ROOT / path if path else spec(tmp_path, BRANCHY))
+    interp = Interpreter(program)
+    mode = next(m for m, info in program.modes.items() if info.min_players <= players <= info.max_players)
+    agents = {}
+
+    def seats(kind):
+        def factory(seat, seed):
+            agents[seat.index] = kind(seed * 31) if seat.index == 0 else RandomAgent(seed + seat.index)
+            return agents[seat.index]
+        return factory
+    played = interp.play(mode, players, 4, agent_factory=seats(_Brancher))
+    assert agents[0].checked > 0
+    # the game itself goes on as if nothing had branched from it
+    assert _trace(played) == _trace(interp.play(mode, players, 4, agent_factory=seats(_Plain)))
