@@ -245,7 +245,14 @@ class ExprCompiler:
         return self.comprehension(e)
 
     def special_agg(self, e: I.Agg) -> str | None:
-        """"Does / how many of these cells hold K": set operations on the grid's cells by value."""
+        """"Does / how many of these cells hold K", "is any of these cells taken": set
+        operations on the grid's cells, by value or by position."""
+        if self.fast and e.func == "any" and len(e.binders) == 1 and e.binders[0].cond is None \
+                and isinstance(e.elem, I.Op) and e.elem.op == "occupied" \
+                and isinstance(e.elem.args[1], I.Local) and e.elem.args[1].name == e.binders[0].var \
+                and e.binders[0].var not in (I.free_locals(e.elem.args[0]) or {e.binders[0].var}):
+            # (in C over a collection already made, as ``len`` is: no step counted)
+            return f"(not {self.ex(e.elem.args[0])}.cards.keys().isdisjoint({self.ex(e.binders[0].coll)}))"
         if len(e.binders) == 1 and isinstance(e.binders[0].coll.type, CollT) \
                 and e.binders[0].coll.type.kind == "set":
             b = e.binders[0]

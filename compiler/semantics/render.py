@@ -105,6 +105,11 @@ def jsonable(value: Any, state: bool = False) -> Any:
     files. With ``state``, as a state file writes a value whose type is not known precisely
     (a report, a note): a score is its total and a record its fields by name; otherwise a
     score has its steps and choices and a record is the list of its values."""
+    kind = type(value)
+    if kind is str or kind is int or kind is bool or value is None:
+        return value                    # (most values a game logs: cards, counts)
+    if kind is tuple and all(type(v) is int for v in value):
+        return list(value)              # (a cell)
     if isinstance(value, rt.Score):
         if state:
             return int(value)

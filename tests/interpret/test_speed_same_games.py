@@ -101,3 +101,31 @@ def test_the_same_seeded_games_as_the_baseline(path, players, seeds):
         agents = (lambda seat, s: RandomAgent(s * 7 + seat.index))
         assert _log(fast.play(mode, players, seed, agent_factory=agents)) == \
             _log(slow.play(mode, players, seed, agent_factory=agents))
+
+
+OCCUPIED = """
+game g "G"
+enum tile { a, b }
+grid plot: 3 by 3 of tile
+relation adjacent "Adjacent cells" = offsets((-1, 0), (1, 0), (0, -1), (0, 1))
+def near(g: plot, spot: cell) = any(occupied(g, n) for n in adjacent(spot))
+def listed(g: plot, cells: list of cell) = any(occupied(g, n) for n in cells)
+"""
+
+
+def test_is_any_of_these_cells_taken_is_the_baseline_s_answer(tmp_path):
+    """``any(occupied(g, n) for n in C)`` is asked of the grid's cells at once (in C); the
+    baseline loops. Every board of up to 3 cards on a 3 x 3 grid, every cell and list."""
+    import itertools
+    program = load(spec(tmp_path, OCCUPIED))
+    fast, slow = Interpreter(program), Interpreter(program, fast=False)
+    assert ".isdisjoint(" in fast.source and ".isdisjoint(" not in slow.source
+    cells = [(r, c) for r in range(3) for c in range(3)]
+    for n in range(4):
+        for taken in itertools.combinations(cells, n):
+            board = fast.board([["a" if (r, c) in taken else None for c in range(3)] for r in range(3)])
+            for spot in cells:
+                assert fast.call("near", board, spot) == slow.call("near", board, spot)
+            for some in ([], cells[:2], [(2, 2), (0, 1)], [(5, 5)]):
+                assert fast.call("listed", board, some) == slow.call("listed", board, some) == \
+                    any(c in taken for c in some)
