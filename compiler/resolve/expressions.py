@@ -699,9 +699,10 @@ class ExpressionsPhase:
             name = {"-": "sub", "*": "mul", "//": "floordiv", "%": "mod", "==": "eq", "!=": "ne",
                     "<": "lt", "<=": "le", ">": "gt", ">=": "ge", "and": "and", "or": "or",
                     "in": "in", "not in": "not_in", "..": "range"}[op]
-        # piles are equal with the same cards in any order, sets with the same members
+        # piles are equal with the same cards in any order, sets with the same members, and a
+        # set a list that holds each of its members once (a set has no order to compare)
         if name in ("eq", "ne") and isinstance(left.type, CollT) and isinstance(right.type, CollT) and \
-                ("pile" in (left.type.kind, right.type.kind) or left.type.kind == right.type.kind == "set"):
+                ("pile" in (left.type.kind, right.type.kind) or "set" in (left.type.kind, right.type.kind)):
             e = self.make_op("multiset_eq", [left, right], node.span, None, spans)
             if name == "ne":
                 return self.make_op("not", [e], node.span)

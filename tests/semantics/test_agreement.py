@@ -99,6 +99,8 @@ def op_map_get_sum(a: int, b: int) = {0: 3, 1: 1, else: 7}[a + b]
 
 def op_eq_set(a: set of colour, b: set of colour) = a == b
 def op_ne_set(a: set of colour, b: set of colour) = a != b
+def op_eq_set_list(a: set of colour, k_ys: list of colour) = a == k_ys
+def op_ne_list_set(k_ys: list of colour, a: set of colour) = k_ys != a
 def op_in_set(k_x: colour, s: set of colour) = k_x in s
 def op_not_in_set(k_x: colour, s: set of colour) = k_x not in s
 def op_size_set(s: set of colour) = size(s)
