@@ -53,6 +53,58 @@ mode play "Play" players 2..3 {
 }
 """
 
+# choices two loops deep in a procedure called from a loop; a local set across choices; a
+# while that waits inside a procedure called from a while; a local made after the wait
+NESTED = """
+game nested "Nested"
+enum card { a, b, c }
+per seat { hand: pile of card   gain: int }
+state { deck: pile of card = [a, b, c, a, b, c, a, b, c, a, b, c]   trail: list of int }
+
+procedure inner(p: seat, k: int) {
+  let total = 0
+  for q in players {
+    for i in 1..k {
+      choose m in [0, i] by q
+      set total = total + m
+    }
+  }
+  set gain(p) = gain(p) + total
+}
+
+procedure pick(p: seat, depth: int) {
+  let before = size(hand(p))
+  choose k in [1, 2] by p
+  do inner(p, k)
+  let after = gain(p) + before
+  if depth > 0 {
+    let j = 0
+    while j < depth {
+      choose w in [j, j + 1] by p
+      set j = j + 1
+      set gain(p) = gain(p) + w
+    }
+  }
+  set trail = trail + [after]
+}
+
+mode play "Play" players 2..3 {
+  seats players
+  shuffle deck
+  let round = 0
+  while round < 2 {
+    set round = round + 1
+    for p in players {
+      deal 1 from deck to hand(p)
+      do pick(p, round - 1)
+      set trail = trail + [gain(p) * round]
+    }
+  }
+  report gain for p in players = gain(p)
+  report trail = trail
+}
+"""
+
 
 def _trace(st):
     return repr(st.reports), [(e.kind, e.seat, repr(e.detail)) for e in st.log], repr(st.history), \
@@ -101,6 +153,13 @@ def test_a_pile_held_across_choices_in_loops_and_calls_is_the_copy_s_own(tmp_pat
     interp = Interpreter(load(spec(tmp_path, BRANCHY)))
     for seed in range(6):
         _check_copies(interp, "play", 2 + seed % 2, seed, every=1, most=40)
+    assert interp.resumable() is not None
+
+
+def test_choices_nested_in_loops_of_called_procedures_go_on_from_where_they_were(tmp_path):
+    interp = Interpreter(load(spec(tmp_path, NESTED)))
+    for seed in range(4):
+        _check_copies(interp, "play", 2 + seed % 2, seed, every=1, most=60)
     assert interp.resumable() is not None
 
 
