@@ -12,13 +12,14 @@ Out: ``at_choice``: a ``Live`` game standing at the same choice, as the seat may
 A branch is the true game copied where its rules ask the choice, its procedures
 resumed where they run (``Live.branched``, compiler/interpret/resumable.py: no rule runs
 again); a game whose procedures cannot be resumed is rolled forward along the true
-game's history of choices to the choice being asked instead. Then every value of its position is set to those of a
+game's history of choices to the choice being asked instead (and gives no branch when
+it does not roll forward to the same choice: a position read from a file, resumed
+without its history). Then every value of its position is set to those of a
 determinization (compiler/play/views.py: the seat's view with the hidden cards dealt
 again), in place (the running procedures hold the same piles), and its random
 generator is replaced. What the running procedures computed before the choice from a
 hidden pile (a ``let``) is not dealt again; a branch where it contradicts the dealt
-cards fails and is dropped by the bots. A game that does not roll forward to the same
-choice (a position read from a file, resumed without its history) gives no branch.
+cards fails and is dropped by the bots.
 """
 from __future__ import annotations
 
@@ -34,15 +35,18 @@ from rulewright.compiler.play.views import blind
 
 def at_choice(state, name: str, seat, options: list, rng: random.Random) -> Live | None:
     """A game standing at the choice ``name`` that ``state`` asks ``seat`` now (its
-    ``options``, the same objects), as the seat may know it; None when the game cannot be
-    rolled forward to it."""
+    ``options``, the same objects), as the seat may know it; None when its procedures
+    cannot be resumed there and the game cannot be rolled forward to it (no seed, or a
+    saved history still being replayed)."""
     interp = state.interp
     mode = interp.program.modes.get(state.mode or "")
-    if mode is None or state.seed is None or state.replay is not None:
+    if mode is None:
         return None
     outside = frozenset(s.index for s in state.seats if s.kind == "player")
     live = Live.branched(state, options, outside)
     if live is None:
+        if state.seed is None or state.replay is not None:
+            return None
         live = Live.__new__(Live)
         live.interp, live.mode = interp, mode
         try:
