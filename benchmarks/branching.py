@@ -6,7 +6,8 @@ For each case, seeded games are played with random seats; at every third choice 
 first seat, the branch a bot looks ahead from (``compiler/play/branching.at_choice``:
 the seat's view dealt again) is made both ways, one after the other. The table gives
 the mean time of each, their ratio, and how many resumed branches cost one game. Every
-pair is checked to stand at the same choice with the same options.
+pair is checked to stand at the same choice of the same seat, with as many options
+(tests/interpret/test_resumable.py checks branches value by value).
 
     .venv/bin/python benchmarks/branching.py [--games 6]
 """
