@@ -328,11 +328,11 @@ class Interpreter:
         so a copy of the game goes on from the same value (resumable.py); None for others."""
         return self.made_name(st, "it") if waits_inside(st.body) else None
 
-    def loop(self, st: I.Stmt, lines: list[str], depth: int, over: str | None = None):
+    def loop(self, st: I.Stmt, lines: list[str], depth: int, span: str, over: str | None = None):
         """The loop of a ``repeat``, ``for`` or ``while`` from its header on (its iterator or
-        guard already made): over ``over``, its iterator, when it is given."""
+        guard already made; ``span``: the code naming its span): over ``over``, its iterator,
+        when it is given."""
         pad = "    " * depth
-        span = self.span_ref(st.span)
         if isinstance(st, I.While):
             guard = self.made_name(st, "w")
             lines.append(f"{pad}while _rt.tick({span}) and ({self.exc.ex(st.cond)}):")
@@ -410,7 +410,7 @@ class Interpreter:
             it = self.loop_iterator(st)
             if it is not None:
                 lines.append(f"{pad}{it} = iter({over})")
-            self.loop(st, lines, depth, it or over)
+            self.loop(st, lines, depth, span, it or over)
         elif isinstance(st, I.If):
             lines.append(f"{pad}if {ex(st.cond)}:")
             self._block(st.then, lines, depth + 1)
@@ -434,7 +434,7 @@ class Interpreter:
                 lines.append(f"{pad}ST.per[{self.em.const(st.name)}][{ex(st.key)}] = {value}")
         elif isinstance(st, I.While):
             lines.append(f"{pad}{self.made_name(st, 'w')} = 0")
-            self.loop(st, lines, depth)
+            self.loop(st, lines, depth, span)
         elif isinstance(st, I.Require):
             parts = ", ".join(self.em.const(x) if isinstance(x, str) else f"_rt.Shown({ex(x)})"
                               for x in st.message or ())

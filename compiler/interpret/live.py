@@ -61,12 +61,9 @@ class Live:
         self._begin(seats, seed, agents, frozenset(s.index for s in seats if s.name in outside),
                     list(forward) if forward else None, replay=replay)
 
-    def _begin(self, seats, seed, agents, outside, forward, ready=None, replay=None, behind=None) -> None:
+    def _begin(self, seats, seed, agents, outside, forward, ready=None, replay=None) -> None:
         """A new game rolled forward along ``forward`` (a history of choices), to the choice
-        after it (whose options are ``ready`` when they are already made). ``behind``: the
-        game it copies, standing at the choice the history ends at: its log, what its seats
-        know and its count of rules are taken from it there (``GameState.ahead``), not made
-        again along the way."""
+        after it (whose options are ``ready`` when they are already made)."""
         interp = self.interp
         st = interp.new_state(list(seats), seed, agents)
         st.mode = self.mode.name
@@ -74,8 +71,6 @@ class Live:
         st.forward = forward
         st.ready = ready
         st.replay = list(replay) if replay else None
-        if forward and behind is not None:
-            st.behind(behind)
         self.state: GameState = st
         named = {s.name: s for s in seats}
         self._gen = interp.ns[mname(self.mode.name)](*[named[s.name] for s in self.mode.seats if s.name])
@@ -137,7 +132,7 @@ class Live:
             state.ready = fork(options, memo) if isinstance(options, list) else None
             new._resume(state, resumable.resumed(waiting, memo))
             return new
-        new._begin(st.seats, st.seed, _copy.deepcopy(st.agents), st.outside, list(st.history), behind=st)
+        new._begin(st.seats, st.seed, _copy.deepcopy(st.agents), st.outside, list(st.history))
         return new
 
     @classmethod

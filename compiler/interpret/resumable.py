@@ -83,8 +83,9 @@ def local_names(interp, params: list[str], body: list[I.Stmt]) -> list[str]:
                 names.add(pyname(st.var))
             elif isinstance(st, I.While):
                 names.add(interp.made_name(st, "w"))
-            if isinstance(st, (I.For, I.Repeat)) and interp.loop_iterator(st) is not None:
-                names.add(interp.loop_iterator(st))
+            it = interp.loop_iterator(st) if isinstance(st, (I.For, I.Repeat)) else None
+            if it is not None:
+                names.add(it)
             for sub in blocks(st):
                 walk(sub)
     walk(body)
@@ -110,9 +111,10 @@ class Resumable:
                 starts[line[4:line.index("(")]] = n
         index = {}      # (procedure, id of its choice or call) -> place
         self._kinds = {}  # place -> the kind of statement there (a choice, a call)
-        funcs, waits = [], {}
+        funcs, waits, known = [], {}, {}
         for proc, (params, body) in interp.procs.items():
             names = local_names(interp, params, body)
+            known[proc] = set(names)
             for k, path in enumerate(places(body)):
                 st = path[-1][0][path[-1][1]]
                 index[(proc, id(st))] = k
@@ -136,9 +138,6 @@ class Resumable:
         for (proc, k) in {v for v in self.at.values()}:
             self.functions[(proc, k)] = interp.ns[resume_name(proc, k)]
         # every local of every procedure and resuming function is one a resuming function takes
-        known = {}
-        for proc, (params, body) in interp.procs.items():
-            known[proc] = set(local_names(interp, params, body))
         self.whole = all(_locals(interp.ns[proc].__code__) <= known[proc] for proc in interp.procs) and \
             all(_locals(fn.__code__) - {"_inner"} <= known[proc] for (proc, _), fn in self.functions.items())
 
@@ -168,8 +167,9 @@ class Resumable:
         for block, i in reversed(path[:-1]):
             around = block[i]
             if isinstance(around, (I.For, I.Repeat, I.While)):
-                lines.append(f"    # at {interp.span_ref(around.span)}")
-                interp.loop(around, lines, 1, interp.loop_iterator(around))
+                span = interp.span_ref(around.span)
+                lines.append(f"    # at {span}")
+                interp.loop(around, lines, 1, span, interp.loop_iterator(around))
             for later in block[i + 1:]:
                 interp._stmt(later, lines, 1)
         lines.append("    if False:")

@@ -38,14 +38,6 @@ class Event:
     detail: dict
 
 
-class _Unkept(list):
-    """The log of a copy being rolled forward: what is appended is not kept (the original's
-    log is taken once the copy stands where it stands)."""
-
-    def append(self, item) -> None:
-        pass
-
-
 class GameState:
     """Seats, shared and per-seat state, the random generator, agents and the log."""
 
@@ -93,17 +85,6 @@ class GameState:
         # how often each rule ran (rule ID -> count; a Counter), kept only when a study asks
         self.tally = None
 
-    _behind = None      # (the game a copy is rolled forward to: ``behind``)
-
-    def behind(self, original: "GameState") -> None:
-        """This game is rolled forward along the history of ``original``, which stands at the
-        choice the history ends at: until it gets there, it keeps no log and no knowledge of
-        the seats (what it would make again is what ``original`` holds there), and then takes
-        a copy of both (``_caught_up``)."""
-        self._behind = (list(original.log), original.knowledge.copy() if original.knowledge is not None else None)
-        self.log = _Unkept()
-        self.knowledge = None
-
     def forked(self, memo: dict) -> "GameState":
         """A copy of this game as it stands, to go on apart from it: its values (piles,
         lists and dicts copied, ``resumable.fork`` with ``memo``), its random generator at
@@ -124,13 +105,8 @@ class GameState:
         new.warnings = list(self.warnings)
         new.history = list(self.history)
         new.replay = list(self.replay) if self.replay is not None else None
-        new.forward = list(self.forward) if self.forward is not None else None
         new.knowledge = self.knowledge.copy() if self.knowledge is not None else None
         return new
-
-    def _caught_up(self) -> None:
-        self.log, self.knowledge = self._behind
-        self._behind = None
 
     # --------------------------------------------------------------- zones
     def _take(self, zone: rt.Zone, card, span: Span):
@@ -236,8 +212,6 @@ class GameState:
             if self.forwarded < len(self.forward):
                 return self._rolled_forward(name, chooser, options, span)
             self.forward = None
-            if self._behind is not None:
-                self._caught_up()
         if self.replay is not None and self.outside and self.replayed >= len(self.replay):
             self.replay = None          # a saved game played from outside: its history is made again
         outside = self.outside and chooser is not None and chooser != "random" and chooser.index in self.outside \

@@ -99,11 +99,12 @@ def test_the_api_table():
         game.start(4, mode="nosuch")
 
 
-def test_a_copy_takes_the_log_and_what_each_seat_knows_from_the_original_and_keeps_its_own():
-    """A copy rolled forward keeps no log or knowledge on the way and takes the original's
-    where it stands (GameState.behind): the same as made again, and apart from it after."""
+@pytest.mark.parametrize("fast", [True, False])
+def test_a_copy_has_the_log_and_what_each_seat_knows_of_the_original_and_keeps_its_own(fast):
+    """A copy, resumed (fast) or rolled forward (the baseline), has the log and what each
+    seat knows that a game made again along the history has, and goes on apart after."""
     program = load(ROOT / "spec/ecosystem_savanna")
-    interp = Interpreter(program)
+    interp = Interpreter(program, fast=fast)
     live = Live(interp, "standard", 4, 3)
     rng = random.Random(1)
     for _ in range(9):

@@ -116,7 +116,7 @@ def _replayed(live):
     old = Live.__new__(Live)
     old.interp, old.mode = live.interp, live.mode
     st = live.state
-    old._begin(st.seats, st.seed, _copy.deepcopy(st.agents), st.outside, list(st.history), behind=st)
+    old._begin(st.seats, st.seed, _copy.deepcopy(st.agents), st.outside, list(st.history))
     return old
 
 
