@@ -260,14 +260,14 @@ class ExprCompiler:
             if e.func == "any" and b.cond is None:
                 test = self.board_value_test(e.elem, b.var)
                 if test:
-                    return f"(not {test[0]}.sets().get({test[1]}, _rt.NOTHING).isdisjoint({self.as_set(b.coll)}))"
+                    return f"(not {test[0]}.sets()[{test[1]}].isdisjoint({self.as_set(b.coll)}))"
             if e.func == "count" and b.cond is not None:
                 test = self.board_value_test(b.cond, b.var)
                 if test:
                     coll, rest = self.indexed(b)
                     if rest is None and coll != self.ex(b.coll):
                         return f"len({coll})"       # every cell holding K
-                    return f"len({test[0]}.sets().get({test[1]}, _rt.NOTHING).intersection({self.as_set(b.coll)}))"
+                    return f"len({test[0]}.sets()[{test[1]}].intersection({self.as_set(b.coll)}))"
         return None
 
     def comprehension(self, e: I.Agg) -> str:

@@ -21,6 +21,7 @@ from rulewright.compiler.interpret.codegen import ExprCompiler, Flattener, Emitt
 from rulewright.compiler.interpret.baseline import BASELINE
 from rulewright.compiler.interpret.collecting import few_collections
 from rulewright.compiler.interpret.memo import memoize
+from rulewright.compiler.interpret.projection import projections
 from rulewright.compiler.interpret.inline import Inliner, shared_calls
 from rulewright.compiler.interpret.resumable import Resumable, waits_inside
 from rulewright.compiler.interpret.state import GameState, RandomAgent, StopGame
@@ -87,7 +88,8 @@ class Interpreter:
         from rulewright.compiler.interpret.codecache import compiled; code = compiled(self.source, where)  # noqa: E702 (vetted, compiled, kept)
         exec(code, self.ns)  # noqa: S102 - generated from the checked program
         if fast:
-            memoize(self.ns, self._func_src, self._sm)      # (compiler/interpret/memo.py)
+            memoize(self.ns, self._func_src, self._sm,     # (compiler/interpret/memo.py)
+                    {fname(n): c for n, c in projections(program).items()})
 
     def use(self, state: GameState | None):
         """Run the generated code on ``state`` from now on (what it remembered is forgotten,
@@ -137,7 +139,7 @@ class Interpreter:
                 v = pyname(name)
                 for needle, local, init in ((f"{v}.cards.get(", f"_get_{v}(", f"{v}.cards.get"),
                                             (f"{v}.index().get(", f"_idx_{v}(", f"{v}.index().get"),
-                                            (f"{v}.sets().get(", f"_set_{v}(", f"{v}.sets().get")):
+                                            (f"{v}.sets()[", f"_set_{v}[", f"{v}.sets()")):
                     if any(needle in ln for ln in out[1:]):
                         out = [out[0], f"    {local[:-1]} = {init}"] + \
                               [ln.replace(needle, local) for ln in out[1:]]
@@ -244,8 +246,9 @@ class Interpreter:
         layer_params = "".join(f", {pyname(l)}" for l in layers)
         lines.append(f"{pad}def {k}({var}, _steps, _choices{layer_params}, _full):")
         lines.append(f"{pad}    _steps = dict(_steps)")
-        lines.append(f"{pad}    _choices = dict(_choices)")
-        lines.append(f"{pad}    _choices[{self.em.const(st.name)}] = {var}")
+        lines.append(f"{pad}    if _full:")         # (while options are compared, only totals matter)
+        lines.append(f"{pad}        _choices = dict(_choices)")
+        lines.append(f"{pad}        _choices[{self.em.const(st.name)}] = {var}")
         self._scoring_body(rest, layers, lines, depth + 1, inner=True)
         options = self._options(st)
         span = self.span_ref(st.span)

@@ -11,14 +11,17 @@ import re
 from time import thread_time_ns
 
 
-def memoize(ns: dict, sources: dict[str, str], state_memo: dict) -> None:
+def memoize(ns: dict, sources: dict[str, str], state_memo: dict, projected: dict | None = None) -> None:
     """Each definition of ``sources`` (generated name -> its Python source) is replaced in
     ``ns`` by one that remembers its values: a definition that reads no state, directly or
     through those it calls, for as long as the interpreter lives (bounded); one that reads
     the state in ``state_memo``, which the procedures clear whenever the state may change.
     A definition that reads a scoring's forced choices is not remembered, nor one cheaper
     than a memo (no loop, at most one call). Values of the language are immutable
-    (``remembered`` says how each memo is keyed)."""
+    (``remembered`` says how each memo is keyed). ``projected``: generated name -> the
+    parameters a definition reads only through table columns, with each value's class
+    (``compiler/interpret/projection.py``): a definition that reads no state is then
+    remembered by the classes of those arguments' values."""
     calls = {name: set(_CALLED.findall(src)) & sources.keys() for name, src in sources.items()}
     reads = {name for name, src in sources.items() if "ST." in src or "_FORCE" in src}
     forced = {name for name, src in sources.items() if "_FORCE" in src}
@@ -37,7 +40,7 @@ def memoize(ns: dict, sources: dict[str, str], state_memo: dict) -> None:
         if name in forced or (" for " not in body and len(_CALLED.findall(body)) + len(_RUNTIME.findall(body)) < 2):
             continue        # (a definition without a loop that calls at most one other: cheaper than a memo)
         ns[name] = remembered(ns[name], state_memo if name in reads else {}, name if name in reads else None,
-                                 ns, name)
+                                 ns, name, None if name in reads else (projected or {}).get(name))
 
 
 _CALLED = re.compile(r"\b([fs]_[A-Za-z0-9_]+)\(")
@@ -65,12 +68,15 @@ def _clock_cost() -> int:
 _CLOCK_COST = _clock_cost()
 
 
-def remembered(fn, memo: dict, name: str | None, ns: dict, gname: str):
+def remembered(fn, memo: dict, name: str | None, ns: dict, gname: str, classes: dict | None = None):
     """``fn`` (a generated definition, ``ns[gname]``), remembering its values in ``memo``:
     keyed by its arguments alone (``name`` None: a definition that reads no state, its
     own memo, kept to ``MOST_REMEMBERED`` values), or by ``name`` and its arguments (a memo
     shared by the definitions that read the state, which the caller clears whenever the
-    state may change). Arguments that cannot be hashed (a pile) are evaluated each time.
+    state may change). Arguments that cannot be hashed are evaluated each time.
+    ``classes`` (a definition that reads no state): parameter index -> (a collection or
+    one value, the class of each value): those arguments are keyed by their values'
+    classes (a collection by the classes of its values, in order), the others as they are.
 
     Over its first ``TRIAL_CALLS`` calls it counts what the memo saves (its hits times
     the processor time a miss takes, on average over the misses it times: the thread's
@@ -81,15 +87,18 @@ def remembered(fn, memo: dict, name: str | None, ns: dict, gname: str):
     arity = fn.__code__.co_argcount
     keyed = _KEYS[(name is None, arity if arity in (1, 2) else None)]
     lean = _lean(fn, memo, name, arity)
+    if classes:
+        keyed = _by_classes(classes, arity)
+        lean = _lean_by_classes(fn, memo, keyed, classes, arity)
     hits = misses = timed = 0
     spent = 0
 
     def trial(*args):
         nonlocal hits, misses, timed, spent
-        key = keyed(name, args)
         try:
+            key = keyed(name, args)
             value = memo.get(key, _MISSING)
-        except TypeError:
+        except (TypeError, KeyError):      # (not hashable; a value no class was made for)
             return fn(*args)
         if value is _MISSING:
             if misses < TIMED_MISSES or not misses % TIMED_MISSES:
@@ -120,6 +129,58 @@ _KEYS = {(True, 1): lambda name, args: args[0], (True, 2): lambda name, args: ar
          (False, None): lambda name, args: (name, args)}
 
 
+def _by_classes(classes: dict, arity: int):
+    """The key of a call whose arguments ``classes`` names are keyed by their classes (one
+    value by its class; a collection by its values' classes, in order or sorted)."""
+    def one(how, get):
+        if how == "one":
+            return get
+        if how == "in order":
+            return lambda a: tuple(map(get, a))
+        return lambda a: tuple(sorted(map(get, a)))
+    if arity == 1 and 0 in classes:
+        first = one(classes[0][0], classes[0][1].__getitem__)
+        return lambda name, args: first(args[0])
+    how = [one(classes[i][0], classes[i][1].__getitem__) if i in classes else None for i in range(arity)]
+
+    def key(name, args):
+        return tuple(a if f is None else f(a) for f, a in zip(how, args))
+    return key
+
+
+def _keep(memo: dict, key, value):
+    """``value`` kept in the memo of a definition that reads no state (which forgets all it
+    holds once it holds ``MOST_REMEMBERED`` values)."""
+    if len(memo) >= MOST_REMEMBERED:
+        memo.clear()
+    memo[key] = value
+    return value
+
+
+def _lean_by_classes(fn, memo: dict, keyed, classes: dict, arity: int):
+    """The memo of ``remembered`` keyed by classes, without its trial's counting."""
+    if arity == 1 and classes.get(0, ("",))[0] == "any order":
+        get = classes[0][1].__getitem__
+
+        def lean(a):
+            try:
+                key = tuple(sorted(map(get, a)))
+            except (TypeError, KeyError):
+                return fn(a)
+            value = memo.get(key, _MISSING)
+            return _keep(memo, key, fn(a)) if value is _MISSING else value
+        return lean
+
+    def lean(*args):
+        try:
+            key = keyed(None, args)
+            value = memo.get(key, _MISSING)
+        except (TypeError, KeyError):
+            return fn(*args)
+        return _keep(memo, key, fn(*args)) if value is _MISSING else value
+    return lean
+
+
 def _lean(fn, memo: dict, name: str | None, arity: int):
     """The memo of ``remembered`` without its trial's counting; for one or two arguments,
     without packing them. Keys as ``_KEYS`` makes them."""
@@ -129,12 +190,7 @@ def _lean(fn, memo: dict, name: str | None, arity: int):
                 value = memo.get(a, _MISSING)
             except TypeError:
                 return fn(a)
-            if value is _MISSING:
-                value = fn(a)
-                if len(memo) >= MOST_REMEMBERED:
-                    memo.clear()
-                memo[a] = value
-            return value
+            return _keep(memo, a, fn(a)) if value is _MISSING else value
         return lean
     if name is not None and arity == 1:
         def lean(a):

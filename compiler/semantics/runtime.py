@@ -28,6 +28,17 @@ BUDGET = (MOST_STEPS, OutOfSteps, _BUDGET, apart, bounded, steps, tick)     # (r
 
 
 # -------------------------------------------------------------------- boards
+class CellSets(dict):
+    """``sets[value]``: the frozenset of a board's cells holding ``value`` (empty for a
+    value it does not hold), made from the board's index when first asked."""
+
+    __slots__ = ("index",)
+
+    def __missing__(self, value):
+        cells = self[value] = frozenset(self.index.get(value, ()))
+        return cells
+
+
 class Board:
     """A grid of ``rows`` x ``cols`` cells holding enum values.
 
@@ -68,11 +79,13 @@ class Board:
             self._index = index
         return index
 
-    def sets(self) -> dict:
-        """Value -> frozenset of the cells holding it (built once)."""
+    def sets(self) -> "CellSets":
+        """Value -> frozenset of the cells holding it (each made the first time it is asked:
+        a scoring asks a few of the values a board holds)."""
         sets = self._sets
         if sets is None:
-            sets = self._sets = {k: frozenset(v) for k, v in self.index().items()}
+            sets = self._sets = CellSets()
+            sets.index = self.index()
         return sets
 
     def __eq__(self, other):
@@ -464,7 +477,9 @@ def subsets_of(items, most: int | None = None) -> tuple:
     """Every distinct sub-collection (with multiplicity), each in sorted order,
     shortest first; with ``most``, those of at most that many elements (the same
     ones in the same order as the whole list keeps). The last ones enumerated are
-    remembered: a hand is enumerated again and again."""
+    remembered (``HELD_SUBSETS`` sub-collections at most, all forgotten at once past
+    that): a hand is enumerated again and again."""
+    global _held
     items = as_tuple(items)
     key = (items, most)
     try:
@@ -473,13 +488,23 @@ def subsets_of(items, most: int | None = None) -> tuple:
         return _subsets(items, most)
     if hit is None:
         hit = _subsets(items, most)
-        if len(_SUBSETS) >= 2_000:
+        if _held + len(hit) > HELD_SUBSETS:
             _SUBSETS.clear()
-        _SUBSETS[key] = hit
+            _held = 0
+        if len(hit) <= HELD_SUBSETS:
+            _SUBSETS[key] = hit
+            _held += len(hit)
     return hit
 
 
-_SUBSETS: dict = {}     # (the collection, most) -> its subsets
+# (the collection, most) -> its subsets; how many sub-collections they hold together. Kept
+# small: what a game enumerates again is the hands of this turn (about 850 sub-collections
+# each in Darwin's Choice); 2,000 hands kept (up to 1.7 million sub-collections) slowed
+# every game played after them by a fifth to a quarter (benchmarks/play.py: a four-player
+# game after the three-player ones), and 20,000 sub-collections by a tenth
+_SUBSETS: dict = {}
+_held = 0
+HELD_SUBSETS = 5_000
 
 
 def _subsets(items, most: int | None = None, typed: bool = True) -> tuple:

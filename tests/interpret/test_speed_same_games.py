@@ -77,6 +77,17 @@ def test_subsets_and_sorting_keep_the_order_by_repr(items, most):
     assert rt.multiset_eq(items, items + ("a",)) is False
 
 
+def test_the_subsets_remembered_stay_few_and_the_same():
+    """(Every hand of a long study kept filled the memory and slowed the games after it.)"""
+    rng = __import__("random").Random(3)
+    for _ in range(200):
+        hand = tuple(rng.choice("abcdefghijklmnop") for _ in range(rng.randrange(0, 11)))
+        assert rt.subsets_of(hand, 6) == BASELINE["subsets_of"](hand, 6)
+        assert sum(len(v) for v in rt._SUBSETS.values()) == rt._held <= rt.HELD_SUBSETS
+    hand = tuple("abcdefghijklmno")             # (more sub-collections than are kept at all)
+    assert len(rt.subsets_of(hand)) > rt.HELD_SUBSETS and rt._held <= rt.HELD_SUBSETS
+
+
 def test_placements_of_a_floating_board_are_those_of_the_baseline():
     for cards in ({}, {(0, 0): "a"}, {(0, 0): "a", (0, 1): "b", (1, 1): "c"},
                   {(r, c): "a" for r in range(3) for c in range(4)},

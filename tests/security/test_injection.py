@@ -74,7 +74,7 @@ RAW = {
     "code_newline": "\n__import__('os').system('touch CANARY')\n#",
     "code_fields": "{2}'+str(open('CANARY','w').write('x'))+'{fors}",
     # what the generated code of a definition with a grid parameter g is rewritten at
-    "hoist_needles": "v_g.cards.get(v_g.index().get(v_g.sets().get(",
+    "hoist_needles": "v_g.cards.get(v_g.index().get(v_g.sets()[",
     "escapes_as_text": "\\u0027\\u0022\\x27\\n\\0",
     "escaped_code_as_text": "\\x27+str(open(\\x27CANARY\\x27,\\x27w\\x27).write(\\x27x\\x27))+\\x27",
     "lookalike_quotes": "\uff07\uff02\u2018\u2019\u201c\u201d\u02b9",

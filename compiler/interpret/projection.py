@@ -1,0 +1,242 @@
+"""Definitions that read only some columns of the cards they are given: remembered by
+those columns, not by the cards (``projections``).
+
+A definition such as "is this group of cards a well-formed species" is asked of
+thousands of groups of a hand, most of them new, so a memo keyed by the cards rarely
+hits. But when the definition only ever reads a few columns of each card (its part,
+its docking sites), two groups whose cards agree on those columns, in the same order,
+get the same answer: the memo can be keyed by the columns' values instead, and hits.
+
+In:  the checked program.
+Out: for each definition where that holds, which of its parameters (collections of an
+     enum's values, or one value) are read only through columns, and for each the
+     class of every value of the enum (values that agree on every column read share a
+     class). ``compiler/interpret/memo.py`` keys the memo by the classes.
+
+What "read only through columns" means, followed through the definitions it calls
+(``_Blind``): a value of the parameter (an element) may be read by a column (``k.part``)
+and nothing else (not compared, not put in a set, not sorted, not returned); the
+collection may be gone over by an aggregate, measured (``size``), or handed to a
+definition that reads it in the same way; a list made of its elements (a filter) is
+such a collection again; and what the definition returns holds none of them. Anything
+else (an operator not named here, a value compared, a set made of the elements, a
+definition that reads the state) and the parameter is keyed as before.
+
+Where, besides, nothing the definition does depends on the order of the collection (it
+is counted, summed, asked whether any or all, or made into lists and sets that are only
+measured or asked for a member) and nothing it does can fail (only operators that
+cannot raise an error, in it and in every definition it calls: an error met in one
+order and passed by in another would otherwise be remembered away), the memo is keyed
+by the classes sorted: a group of cards and the same cards in another order share one
+value.
+"""
+from __future__ import annotations
+
+from rulewright.compiler import ir as I
+from rulewright.compiler.types import CollT, EnumT
+
+# what a value of an expression holds of the parameter followed: nothing, one of its
+# values, a collection of them (in its order), or (followed only when the order is
+# asked about) a value of none of them whose order follows the parameter's
+CLEAN, ELEM, COLL, ORD = "clean", "elem", "coll", "ord"
+
+# what may be followed when the order is asked about: operators that cannot fail, and
+# aggregates whose value does not depend on the order they go over (a list or a set
+# does, as ORD)
+_SAFE_OPS = frozenset({"attr", "size", "eq", "ne", "lt", "le", "gt", "ge", "and", "or", "not", "in", "not_in",
+                       "if", "add", "sub", "mul", "neg"})
+_FREE_AGGS = frozenset({"count", "sum", "any", "all", "distinct", "list", "set"})
+
+
+class _Refused(Exception):
+    """The parameter is read otherwise than through columns."""
+
+
+class _Blind:
+    """The columns a definition's parameter is read through, followed into the
+    definitions it is handed to; ``_Refused`` where it is read otherwise."""
+
+    def __init__(self, program: I.Program, free: bool = False):
+        self.program = program
+        self.free = free            # (also: the order does not matter, and nothing fails)
+        self.done: dict[tuple[str, int, str], tuple[frozenset, str] | None] = {}
+        self.open: set[tuple[str, int, str]] = set()
+        self.safe_defs: dict[str, bool] = {}
+
+    def param(self, name: str, index: int, kind: str) -> tuple[frozenset, str]:
+        """(columns read, what the result holds) of definition ``name`` whose parameter
+        ``index`` holds ``kind`` (an element, or a collection of elements)."""
+        key = (name, index, kind)
+        if key in self.done:
+            found = self.done[key]
+            if found is None:
+                raise _Refused()
+            return found
+        if key in self.open:            # (a definition that calls itself: not followed)
+            raise _Refused()
+        fd = self.program.funcs.get(name)
+        if fd is None or fd.body is None or index >= len(fd.params):
+            raise _Refused()
+        self.open.add(key)
+        try:
+            columns: set = set()
+            held = self.expr(fd.body, {fd.params[index][0]: kind}, columns)
+            self.done[key] = (frozenset(columns), held)
+        except _Refused:
+            self.done[key] = None
+            raise
+        finally:
+            self.open.discard(key)
+        return self.done[key]
+
+    def expr(self, e: I.Expr, env: dict[str, str], columns: set) -> str:
+        if isinstance(e, I.Local):
+            return env.get(e.name, CLEAN)
+        if isinstance(e, (I.Const, I.Global, I.SeatVar)):
+            if isinstance(e, I.SeatVar):
+                self.clean(e.seat, env, columns)
+            if self.free and isinstance(e, I.Global) and e.name in self.program.funcs and not self.safe(e.name):
+                raise _Refused()
+            return CLEAN
+        if isinstance(e, I.Call):
+            return self.call(e, env, columns)
+        if isinstance(e, I.Op):
+            return self.op(e, env, columns)
+        if isinstance(e, I.Agg):
+            return self.agg(e, env, columns)
+        raise _Refused()
+
+    def clean(self, e: I.Expr | None, env, columns) -> None:
+        if e is not None and self.expr(e, env, columns) != CLEAN:
+            raise _Refused()
+
+    def call(self, e: I.Call, env, columns) -> str:
+        held = [self.expr(a, env, columns) for a in e.args]
+        if all(h == CLEAN for h in held):
+            if self.free and not self.safe(e.name):
+                raise _Refused()
+            return CLEAN
+        out = CLEAN
+        for i, h in enumerate(held):
+            if h != CLEAN:
+                read, result = self.param(e.name, i, h)
+                columns |= read
+                out = _join(out, result)
+        return out
+
+    def op(self, e: I.Op, env, columns) -> str:
+        if e.op == "attr" and isinstance(e.data, dict) and len(e.args) == 1:
+            held = self.expr(e.args[0], env, columns)
+            if held == ELEM:
+                columns.add(e.data)
+                return CLEAN
+            if held != CLEAN:
+                raise _Refused()
+            return CLEAN
+        if self.free and e.op not in _SAFE_OPS:
+            raise _Refused()
+        if e.op == "size" and len(e.args) == 1:
+            if self.expr(e.args[0], env, columns) == ELEM:
+                raise _Refused()
+            return CLEAN
+        if e.op == "if":
+            self.clean(e.args[0], env, columns)
+            return _join(self.expr(e.args[1], env, columns), self.expr(e.args[2], env, columns))
+        if e.op in ("in", "not_in") and len(e.args) == 2:
+            self.clean(e.args[0], env, columns)
+            if self.expr(e.args[1], env, columns) not in (CLEAN, ORD):
+                raise _Refused()            # (a value looked for among the parameter's own)
+            return CLEAN
+        for a in e.args:
+            self.clean(a, env, columns)
+        return CLEAN
+
+    def agg(self, e: I.Agg, env, columns) -> str:
+        if self.free and e.func not in _FREE_AGGS:
+            raise _Refused()
+        inner = dict(env)
+        ordered = False             # (gone over in the parameter's order)
+        for b in e.binders:
+            held = self.expr(b.coll, inner, columns)
+            if held == ELEM:
+                raise _Refused()
+            ordered = ordered or held != CLEAN
+            inner[b.var] = ELEM if held == COLL else CLEAN
+            self.clean(b.cond, inner, columns)
+        self.clean(e.key, inner, columns)
+        self.clean(e.supply, env, columns)
+        held = self.expr(e.elem, inner, columns)
+        if held == CLEAN:
+            return ORD if self.free and ordered and e.func in ("list", "set") else CLEAN
+        if held == ELEM and e.func == "list":
+            return COLL             # the elements kept, in the order gone over
+        raise _Refused()
+
+    def safe(self, name: str) -> bool:
+        """Whether a definition (and all it calls) uses only what cannot fail."""
+        if name not in self.safe_defs:
+            fd = self.program.funcs.get(name)
+            self.safe_defs[name] = False            # (until shown: a definition calling itself is not)
+            ok = fd is not None and fd.body is not None
+            if ok:
+                try:
+                    self.expr(fd.body, {}, set())
+                except _Refused:
+                    ok = False
+            self.safe_defs[name] = ok
+        return self.safe_defs[name]
+
+
+def _join(a: str, b: str) -> str:
+    """What an ``if`` holds of the parameter, from what its branches hold: a value that
+    holds none of it is read the same way as one that does (by columns alone)."""
+    if a == CLEAN:
+        return b
+    if b == CLEAN or a == b:
+        return a
+    raise _Refused()
+
+
+def projections(program: I.Program) -> dict[str, dict[int, tuple[str, dict]]]:
+    """Definition name -> {parameter index -> (how it is keyed: "one" value, a collection
+    "in order" or in "any order"; the class of each value of its enum)}, for the
+    parameters a definition reads only through columns and whose values it does not
+    return (what the memo may key by class)."""
+    blind, free = _Blind(program), _Blind(program, free=True)
+    out: dict[str, dict[int, tuple[str, dict]]] = {}
+    for name, fd in program.funcs.items():
+        for index, (_, t) in enumerate(fd.params):
+            elem = t.elem if isinstance(t, CollT) else t
+            if not isinstance(elem, EnumT) or elem.name not in program.enums:
+                continue
+            kind = COLL if isinstance(t, CollT) else ELEM
+            try:
+                read, result = blind.param(name, index, kind)
+            except _Refused:
+                continue
+            if result != CLEAN:
+                continue
+            how = "one" if kind == ELEM else "in order"
+            if kind == COLL:
+                try:
+                    if free.param(name, index, kind)[1] == CLEAN:
+                        how = "any order"
+                except _Refused:
+                    pass
+            out.setdefault(name, {})[index] = (how, classes(program.enums[elem.name].values, read))
+    return out
+
+
+def classes(values, columns) -> dict:
+    """Each value -> a small number, the same for values that agree on every column."""
+    ordered = sorted(columns, key=lambda c: (getattr(c, "column", ""), id(c)))
+    seen: dict = {}
+    return {v: seen.setdefault(tuple(_hashable(c.get(v)) for c in ordered), len(seen)) for v in values}
+
+
+def _hashable(x):
+    try:
+        hash(x)
+        return x
+    except TypeError:
+        return repr(x)

@@ -1,0 +1,118 @@
+"""Definitions remembered by the columns they read (compiler/interpret/projection.py): which
+parameters may be keyed by their values' classes, in order or in any order, which may not,
+and every value the memo gives is the one the definition computes."""
+import itertools
+import random
+
+import pytest
+
+from rulewright.compiler import load
+from rulewright.compiler.interpret import Interpreter
+from rulewright.compiler.interpret.projection import projections
+from rulewright.compiler.semantics.runtime import RuntimeRulesError
+
+from helpers import spec
+
+CARDS = """
+game g "G"
+enum part { head, body, legs }
+table card "Card" (part: part, cost: int, sites: int) {
+  lion_head  | head | 2 | 0
+  fish_head  | head | 1 | 0
+  lion_body  | body | 3 | 2
+  fish_body  | body | 0 | 0
+  big_body   | body | 4 | 1
+  lion_legs  | legs | 1 | 0
+  bird_legs  | legs | 0 | 0
+}
+def parts(cards: pile of card, p: part) = [k for k in cards if k.part == p]
+def sites(cards: pile of card) = [k.sites for k in parts(cards, body)]
+def one_head(cards: pile of card) = size(parts(cards, head)) == 1
+def docks(cards: pile of card) = size(parts(cards, legs)) <= sum(x for x in sites(cards)) and 2 in sites(cards)
+def formed(cards: pile of card) = one_head(cards) and size(parts(cards, body)) == 1 and docks(cards)
+def costs(cards: pile of card) = sum(k.cost for k in cards)
+def first_part(cards: pile of card) = [k.part for k in cards]
+def led_by_a_head(cards: pile of card) = size(cards) > 0 and first_part(cards) == [head] + [k.part for k in cards if k.part != head]
+def cost_per_site(cards: pile of card) = any(k.cost // k.sites > 1 for k in cards if k.part == body)
+def holds_lion_head(cards: pile of card) = lion_head in cards
+def names_a_card(cards: pile of card) = size({k for k in cards}) == size(cards)
+def the_heads(cards: pile of card) = parts(cards, head)
+def cheapest(cards: pile of card) = min(k.cost for k in cards)
+def same_card(a: card, b: card) = a == b
+def same_part(a: card, b: card) = a.part == b.part
+"""
+
+
+@pytest.fixture(scope="module")
+def program(tmp_path_factory):
+    return load(spec(tmp_path_factory.mktemp("cards"), CARDS))
+
+
+def _how(found, name):
+    return {i: how for i, (how, _) in found.get(name, {}).items()}
+
+
+def test_what_may_be_keyed_by_class_and_how(program):
+    found = projections(program)
+    # read by columns alone, whatever the order: counted, summed, asked for a member
+    for name in ("one_head", "docks", "formed", "costs"):
+        assert _how(found, name) == {0: "any order"}, name
+    # read by columns alone, but the order counts (a list compared) or a step may fail
+    # (a division: met in one order, passed by in another)
+    assert _how(found, "led_by_a_head") == {0: "in order"}
+    assert _how(found, "cost_per_site") == {0: "in order"}
+    assert _how(found, "first_part") == {0: "in order"}
+    assert _how(found, "cheapest") == {0: "in order"}           # (no minimum of nothing)
+    # the cards themselves looked at: a card looked for, a set of them, returned, compared
+    for name in ("holds_lion_head", "names_a_card", "the_heads", "parts", "same_card"):
+        assert 0 not in _how(found, name), name
+    assert _how(found, "same_part") == {0: "one", 1: "one"}
+    # classes: values that agree on every column read share one
+    classes = found["one_head"][0][1]
+    assert classes["lion_head"] == classes["fish_head"] != classes["lion_body"]
+    classes = found["formed"][0][1]                 # (part and sites read)
+    assert classes["lion_body"] != classes["fish_body"] and classes["lion_legs"] == classes["bird_legs"]
+
+
+def test_every_value_remembered_by_class_is_the_one_computed(program):
+    fast, plain = Interpreter(program), Interpreter(program, fast=False)
+    names = ("one_head", "docks", "formed", "costs", "led_by_a_head", "first_part", "sites", "holds_lion_head",
+             "names_a_card", "the_heads", "cheapest")
+    values = list(program.enums["card"].values)
+    rng = random.Random(7)
+    piles = [()] + [tuple(rng.choice(values) for _ in range(rng.randrange(1, 6))) for _ in range(300)]
+    piles += [tuple(p) for p in itertools.permutations(["lion_head", "fish_body", "lion_legs"])]
+    for cards in piles * 2:         # (the second time from the memo)
+        for name in names:
+            try:
+                want = plain.call(name, cards)
+            except RuntimeRulesError as e:
+                with pytest.raises(RuntimeRulesError) as got:
+                    fast.call(name, cards)
+                assert str(got.value) == str(e)
+                continue
+            assert fast.call(name, cards) == want, (name, cards)
+
+
+def test_an_order_that_counts_is_not_remembered_away(program):
+    fast = Interpreter(program)
+    for _ in range(3):
+        assert fast.call("led_by_a_head", ("lion_head", "fish_body")) is True
+        assert fast.call("led_by_a_head", ("fish_body", "lion_head")) is False
+        assert fast.call("first_part", ("lion_legs", "fish_head")) == ("legs", "head")
+
+
+def test_a_step_that_fails_in_one_order_fails_every_time(program):
+    fast = Interpreter(program)
+    for _ in range(3):
+        assert fast.call("cost_per_site", ("lion_head", "lion_body")) is False
+        assert fast.call("cost_per_site", ("big_body", "fish_body")) is True     # (found before the division by 0)
+        with pytest.raises(RuntimeRulesError):
+            fast.call("cost_per_site", ("fish_body", "big_body"))
+
+
+def test_the_shipped_well_formed_species_is_keyed_in_any_order():
+    from helpers import ROOT
+    found = projections(load(ROOT / "spec" / "darwins_choice"))
+    assert _how(found, "well_formed") == {0: "any order"}
+    assert 0 not in _how(found, "parts_of")         # (returns the cards themselves)
