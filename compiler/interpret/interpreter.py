@@ -603,7 +603,11 @@ class Interpreter:
         return rt.Board(g.name, g.rows, g.cols, g.floating, cards)
 
 
+# id(program) -> (program, its interpreter), the most recently asked last; a few only: a
+# long-running process (the workbench) loads a program for every edit, and each one kept
+# held its interpreter and the interpreter's memos for the life of the process
 _INTERPRETERS: dict = {}
+KEPT_INTERPRETERS = 8
 
 
 def run_through(procedure) -> None:
@@ -615,8 +619,10 @@ def run_through(procedure) -> None:
 
 def interpreter_for(program: I.Program):
     """One compiled interpreter per program (the encoder's constant folding, the replay)."""
-    hit = _INTERPRETERS.get(id(program))
+    hit = _INTERPRETERS.pop(id(program), None)
     if hit is None or hit[0] is not program:
         hit = (program, Interpreter(program))
-        _INTERPRETERS[id(program)] = hit
+    _INTERPRETERS[id(program)] = hit
+    while len(_INTERPRETERS) > KEPT_INTERPRETERS:
+        del _INTERPRETERS[next(iter(_INTERPRETERS))]
     return hit[1]

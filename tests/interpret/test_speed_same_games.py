@@ -88,6 +88,17 @@ def test_the_subsets_remembered_stay_few_and_the_same():
     assert len(rt.subsets_of(hand)) > rt.HELD_SUBSETS and rt._held <= rt.HELD_SUBSETS
 
 
+def test_only_the_last_few_programs_keep_an_interpreter(tmp_path):
+    """(A long-running process loads a program for every edit: each kept held its memos.)"""
+    from rulewright.compiler.interpret import interpreter
+    programs = [load(spec(tmp_path, CHANGING, f"g{i}.rules")) for i in range(interpreter.KEPT_INTERPRETERS + 3)]
+    made = [interpreter.interpreter_for(p) for p in programs]
+    assert len(interpreter._INTERPRETERS) <= interpreter.KEPT_INTERPRETERS
+    assert interpreter.interpreter_for(programs[-1]) is made[-1]          # (kept: the same one)
+    assert interpreter.interpreter_for(programs[0]) is not made[0]        # (let go: made again)
+    assert interpreter.interpreter_for(programs[0]).program is programs[0]
+
+
 def test_placements_of_a_floating_board_are_those_of_the_baseline():
     for cards in ({}, {(0, 0): "a"}, {(0, 0): "a", (0, 1): "b", (1, 1): "c"},
                   {(r, c): "a" for r in range(3) for c in range(4)},
