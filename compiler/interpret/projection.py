@@ -25,14 +25,20 @@ definition that reads the state) and the parameter is keyed as before.
 Where, besides, nothing the definition does depends on the order of the collection (it
 is counted, summed, asked whether any or all, or made into lists and sets that are only
 measured or asked for a member) and nothing it does can fail (only operators that
-cannot raise an error, in it and in every definition it calls: an error met in one
-order and passed by in another would otherwise be remembered away), the memo is keyed
-by the classes sorted: a group of cards and the same cards in another order share one
-value.
+cannot raise an error, in it and in every definition it calls, and those that fail on
+none only on values that cannot be none: an error met in one order and passed by in
+another would otherwise be remembered away; nor an ``any``/``all`` over the collection
+that stops before loops or calls another order would run, whose steps count against
+the budget), the memo is keyed by the classes sorted: a group of cards and the same
+cards in another order share one value. (An independent review found three ways the
+first version of these rules was wrong: the cards as ``allocate``'s claimants, a column
+that some card lacks compared, the budget; each is a test in
+``tests/interpret/test_projection.py``.)
 """
 from __future__ import annotations
 
 from rulewright.compiler import ir as I
+from rulewright.compiler.semantics.operators import AGGREGATES
 from rulewright.compiler.types import CollT, EnumT
 
 # what a value of an expression holds of the parameter followed: nothing, one of its
@@ -46,6 +52,9 @@ CLEAN, ELEM, COLL, ORD = "clean", "elem", "coll", "ord"
 _SAFE_OPS = frozenset({"attr", "size", "eq", "ne", "lt", "le", "gt", "ge", "and", "or", "not", "in", "not_in",
                        "if", "add", "sub", "mul", "neg"})
 _FREE_AGGS = frozenset({"count", "sum", "any", "all", "distinct", "list", "set"})
+# ... of which these fail on an operand that is none (or, ``in``, a collection that is): their
+# operands must be values that cannot be none (``_Blind.sure``)
+_NONE_FAILS = frozenset({"lt", "le", "gt", "ge", "add", "sub", "mul", "neg", "size"})
 
 
 class _Refused(Exception):
@@ -62,6 +71,7 @@ class _Blind:
         self.done: dict[tuple[str, int, str], tuple[frozenset, str] | None] = {}
         self.open: set[tuple[str, int, str]] = set()
         self.safe_defs: dict[str, bool] = {}
+        self.sure_defs: dict[str, bool] = {}
 
     def param(self, name: str, index: int, kind: str) -> tuple[frozenset, str]:
         """(columns read, what the result holds) of definition ``name`` whose parameter
@@ -133,7 +143,9 @@ class _Blind:
             if held != CLEAN:
                 raise _Refused()
             return CLEAN
-        if self.free and e.op not in _SAFE_OPS:
+        if self.free and (e.op not in _SAFE_OPS
+                          or e.op in _NONE_FAILS and not all(self.sure(a, env) for a in e.args)
+                          or e.op in ("in", "not_in") and not self.sure(e.args[-1], env)):
             raise _Refused()
         if e.op == "size" and len(e.args) == 1:
             if self.expr(e.args[0], env, columns) == ELEM:
@@ -158,19 +170,60 @@ class _Blind:
         ordered = False             # (gone over in the parameter's order)
         for b in e.binders:
             held = self.expr(b.coll, inner, columns)
-            if held == ELEM:
+            if held == ELEM or self.free and not self.sure(b.coll, inner):
                 raise _Refused()
             ordered = ordered or held != CLEAN
             inner[b.var] = ELEM if held == COLL else CLEAN
             self.clean(b.cond, inner, columns)
+        if "{var}" in AGGREGATES[e.func].py and any(inner[b.var] == ELEM for b in e.binders):
+            raise _Refused()        # (the values themselves are its claimants: allocate)
+        if self.free and ordered and e.func in ("any", "all") and any(
+                isinstance(x, (I.Agg, I.Call)) for part in [e.elem] + [b.cond for b in e.binders]
+                for x in I.descendants([part] if part is not None else [])):
+            raise _Refused()        # (stopping early, in one order, before work another order does:
+            #                          its steps, counted against the budget, would differ)
         self.clean(e.key, inner, columns)
         self.clean(e.supply, env, columns)
+        if self.free and e.func == "sum" and not self.sure(e.elem, inner):
+            raise _Refused()
         held = self.expr(e.elem, inner, columns)
         if held == CLEAN:
             return ORD if self.free and ordered and e.func in ("list", "set") else CLEAN
         if held == ELEM and e.func == "list":
             return COLL             # the elements kept, in the order gone over
         raise _Refused()
+
+    def sure(self, e: I.Expr | None, env: dict[str, str]) -> bool:
+        """Whether a value cannot be none (so an operator that fails on none does not fail
+        on it): a value of the parameter, a constant, a column every value of its enum has,
+        of such a value; numbers and truth values made of them; aggregates' values."""
+        if isinstance(e, I.Const):
+            return e.value is not None
+        if isinstance(e, I.Local):
+            return env.get(e.name) in (ELEM, COLL)
+        if isinstance(e, I.Agg):
+            return True             # (a number, a truth value, a list or a set)
+        if isinstance(e, I.Call):
+            return self.sure_def(e.name)
+        if not isinstance(e, I.Op):
+            return False
+        if e.op == "attr":
+            data, enum = e.data, self.program.enums.get(getattr(e.data, "enum", None))
+            return (isinstance(data, dict) and enum is not None and self.sure(e.args[0], env)
+                    and all(data.get(v) is not None for v in enum.values))
+        if e.op in ("add", "sub", "mul", "neg"):
+            return all(self.sure(a, env) for a in e.args)
+        if e.op == "if":
+            return self.sure(e.args[1], env) and self.sure(e.args[2], env)
+        return e.op in ("eq", "ne", "lt", "le", "gt", "ge", "and", "or", "not", "in", "not_in", "size")
+
+    def sure_def(self, name: str) -> bool:
+        """Whether what a definition gives cannot be none (its body, its parameters unknown)."""
+        if name not in self.sure_defs:
+            fd = self.program.funcs.get(name)
+            self.sure_defs[name] = False            # (until shown)
+            self.sure_defs[name] = fd is not None and fd.body is not None and self.sure(fd.body, {})
+        return self.sure_defs[name]
 
     def safe(self, name: str) -> bool:
         """Whether a definition (and all it calls) uses only what cannot fail."""
