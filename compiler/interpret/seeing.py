@@ -135,9 +135,9 @@ class Knowledge:
     def passed(self, moves: list[tuple[list, str, str]]) -> None:
         """Piles passed on together (each ``(cards, from, to)``): as many whole moves at once."""
         before = {seat: dict(k) for seat, k in self.known.items()}
+        sources = {m[1] for m in moves}
         for seat in self.seats:
-            known: dict[str, list] = {k: v for k, v in before[seat].items()
-                                      if k not in {m[1] for m in moves}}
+            known: dict[str, list] = {k: v for k, v in before[seat].items() if k not in sources}
             for items, source, target in moves:
                 seen = items if self._sees(source, seat) else before[seat].get(source, [])
                 if seen and not self._sees(target, seat) and self._remembered(target):
