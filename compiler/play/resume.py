@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from rulewright.compiler import files, ir as I
-from rulewright.compiler.diagnostics import BadInputError, Diagnostic, IllegalMoveError, reason_of
+from rulewright.compiler.diagnostics import BadInputError, Diagnostic, IllegalMoveError, RuntimeRulesError, reason_of
 from rulewright.compiler.interpret.codegen import span_at
 from rulewright.compiler.interpret.state import Event, GameState, RandomAgent
 from rulewright.compiler.semantics import render, runtime as rt
@@ -290,8 +290,11 @@ def play_from(interp, begin: Start, *, seed: int | None, agent_factory: Callable
     the position (a value no game has there: a seat left none) is a located error."""
     try:
         return _play_from(interp, begin, seed, agent_factory, stop_at, watchers)
-    except _RULE_FAILURES as exc:
-        refused = _failed_on_position(exc, begin)
+    except (*_RULE_FAILURES, RuntimeRulesError) as exc:
+        # (none used by a rule is already the spec's error, budget.none_used: on a position
+        # read from a file, the Python error under it is the file's)
+        raised = getattr(exc, "python_error", None) if isinstance(exc, RuntimeRulesError) else exc
+        refused = _failed_on_position(raised, begin) if raised is not None else None
         if refused is None:
             raise
         if hasattr(exc, "game"):

@@ -84,6 +84,9 @@ class bounded:
         if not self.outer:
             return False
         _BUDGET.left = None
+        failed = none_used(exc, tb)
+        if failed is not None:
+            raise failed from None
         if isinstance(exc, OutOfSteps) and not getattr(exc, "named", False):
             d = exc.diagnostics[0]
             new = OutOfSteps(Diagnostic(d.span, f"{self.what} {d.message}",
@@ -92,6 +95,33 @@ class bounded:
             new.named = True
             raise new.with_traceback(tb) from None
         return False
+
+
+def none_used(exc, tb) -> RuntimeRulesError | None:
+    """A value that is none compared, counted or read a field of by the generated code of
+    the rules (Python's ``TypeError``/``AttributeError`` naming ``NoneType``): the spec's
+    mistake, said at the deepest rule it ran (None for any other error)."""
+    if not isinstance(exc, (TypeError, AttributeError)) or "NoneType" not in str(exc):
+        return None
+    span = None
+    while tb is not None:
+        frame = tb.tb_frame
+        name = frame.f_code.co_filename
+        if name.startswith("<rules "):
+            spans = (frame.f_globals.get("_LINESPANS") or {}).get(name) or []
+            if 0 < tb.tb_lineno <= len(spans) and spans[tb.tb_lineno - 1] is not None:
+                span = spans[tb.tb_lineno - 1]
+        tb = tb.tb_next
+    if span is None:
+        return None
+    what = str(exc).replace("'NoneType'", "none").replace("NoneType", "none")
+    for py, word in (("'int'", "a number"), ("'str'", "a text"), ("'tuple'", "a collection"), ("'bool'", "a truth value")):
+        what = what.replace(py, word)
+    made = RuntimeRulesError(Diagnostic(span, f"a value that is none was used where a value is needed ({what})",
+                                        "a table cell left empty, or a value a rule may leave as none: "
+                                        "test it (x != none) before using it"))
+    made.python_error = exc         # (a game resumed from a file blames the file: compiler/play/resume.py)
+    return made
 
 
 class apart:

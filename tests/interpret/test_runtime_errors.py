@@ -58,3 +58,34 @@ mode standard players 1 {{ seats players do p() }}
     d = info.value.diagnostics[0]
     assert d.message == message
     assert (d.span.line, d.span.col) == (6, col), info.value.render()
+
+
+NONE_USED = '''game g "G"
+table card "Card" (cost: int, mate: card) {
+  a | 2 | none
+  b | 1 | a
+}
+def f(cards: pile of card) = any(k.mate.cost > 1 for k in cards)
+def g(cards: pile of card) = sum(k.mate.cost for k in cards)
+mode play "Play" players 1 {
+  seats players
+  report r = EXPR
+}
+'''
+
+
+@pytest.mark.parametrize("expr, line, words", [("f([a, b])", 6, "'>' not supported between instances of none and a number"),
+                                               ("g([b, a])", 7, "unsupported operand")])
+def test_a_value_that_is_none_used_is_the_spec_s_error_at_its_rule(tmp_path, capsys, expr, line, words):
+    """(Python's TypeError naming NoneType came out as an internal error, exit 3.)"""
+    path = spec(tmp_path, NONE_USED.replace("EXPR", expr))
+    for fast in (True, False):
+        from rulewright.compiler.interpret import Interpreter
+        with pytest.raises(RuntimeRulesError) as info:
+            Interpreter(load(path), fast=fast).play("play", 1, 1)
+        d = info.value.diagnostics[0]
+        assert d.span.line == line and "a value that is none was used" in d.message and words in d.message
+        assert "x != none" in d.hint
+    from helpers import run_main
+    code, _, err = run_main(capsys, "play", str(path), "--players", "1", "--seed", "1")
+    assert code == 1 and f"t.rules:{line}:" in err and "internal error" not in err
