@@ -89,3 +89,22 @@ def test_a_value_that_is_none_used_is_the_spec_s_error_at_its_rule(tmp_path, cap
     from helpers import run_main
     code, _, err = run_main(capsys, "play", str(path), "--players", "1", "--seed", "1")
     assert code == 1 and f"t.rules:{line}:" in err and "internal error" not in err
+
+
+def test_an_agent_s_own_error_is_not_blamed_on_the_rule_that_asked_it(tmp_path):
+    """(None used in an agent's code, called from a choice of the rules, is no rule's error.)"""
+    from rulewright.compiler.interpret import Interpreter
+
+    class Broken:
+        def choose(self, name, options, state, seat):
+            return None + 1
+
+    path = spec(tmp_path, '''game g "G"
+mode play "Play" players 1 {
+  seats players
+  for s in seats { choose n in [1, 2] by s
+    report r = n }
+}
+''')
+    with pytest.raises(TypeError):
+        Interpreter(load(path)).play("play", 1, 1, agent_factory=lambda seat, seed: Broken())
