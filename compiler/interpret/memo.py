@@ -74,9 +74,10 @@ def remembered(fn, memo: dict, name: str | None, ns: dict, gname: str, classes: 
     own memo, kept to ``MOST_REMEMBERED`` values), or by ``name`` and its arguments (a memo
     shared by the definitions that read the state, which the caller clears whenever the
     state may change). Arguments that cannot be hashed are evaluated each time.
-    ``classes`` (a definition that reads no state): parameter index -> (a collection or
-    one value, the class of each value): those arguments are keyed by their values'
-    classes (a collection by the classes of its values, in order), the others as they are.
+    ``classes`` (a definition that reads no state): parameter index -> (how: "one" value,
+    a collection "in order" or in "any order"; the class of each value): those arguments
+    are keyed by their values' classes (a collection by its values' classes, in order or
+    sorted), the others as they are.
 
     Over its first ``TRIAL_CALLS`` calls it counts what the memo saves (its hits times
     the processor time a miss takes, on average over the misses it times: the thread's
