@@ -257,6 +257,7 @@ def projections(program: I.Program) -> dict[str, dict[int, tuple[str, dict]]]:
     return (what the memo may key by class)."""
     blind, free = _Blind(program), _Blind(program, free=True)
     out: dict[str, dict[int, tuple[str, dict]]] = {}
+    made: dict = {}         # (enum, the columns read) -> the classes (shared by the definitions)
     for name, fd in program.funcs.items():
         for index, (_, t) in enumerate(fd.params):
             elem = t.elem if isinstance(t, CollT) else t
@@ -276,7 +277,10 @@ def projections(program: I.Program) -> dict[str, dict[int, tuple[str, dict]]]:
                         how = "any order"
                 except _Refused:
                     pass
-            out.setdefault(name, {})[index] = (how, classes(program.enums[elem.name].values, read))
+            key = (elem.name, frozenset(id(c) for c in read))
+            if key not in made:
+                made[key] = classes(program.enums[elem.name].values, read)
+            out.setdefault(name, {})[index] = (how, made[key])
     return out
 
 
@@ -284,12 +288,11 @@ def classes(values, columns) -> dict:
     """Each value -> a small number, the same for values that agree on every column."""
     ordered = sorted(columns, key=lambda c: (getattr(c, "column", ""), id(c)))
     seen: dict = {}
-    return {v: seen.setdefault(tuple(_hashable(c.get(v)) for c in ordered), len(seen)) for v in values}
-
-
-def _hashable(x):
-    try:
-        hash(x)
-        return x
-    except TypeError:
-        return repr(x)
+    out = {}
+    for v in values:
+        found = tuple(c.get(v) for c in ordered)
+        try:
+            out[v] = seen.setdefault(found, len(seen))
+        except TypeError:           # (a column value that cannot be hashed: by what it shows)
+            out[v] = seen.setdefault(repr(found), len(seen))
+    return out
