@@ -490,6 +490,29 @@ def span_at(frame, line: int):
     return spans[line - 1] if 0 < line <= len(spans) else None
 
 
+# the modules the generated code calls into for its operations (an error raised in them is
+# still the rules' own)
+_RUNTIME_MODULES = frozenset({"rulewright.compiler.semantics.runtime", "rulewright.compiler.semantics.render",
+                              "rulewright.compiler.semantics.budget", "rulewright.compiler.interpret.state"})
+
+
+def raised_at_rule(tb):
+    """The span of the deepest rule a Python error (its traceback ``tb``) came through,
+    when it was raised in the rules' own code or the runtime helpers that code calls;
+    None when it was raised in other code the rules called on (an agent: not the rules'
+    error) or outside any rule."""
+    span, inside = None, False
+    while tb is not None:
+        frame = tb.tb_frame
+        if frame.f_code.co_filename.startswith("<rules "):
+            span = span_at(frame, tb.tb_lineno) or span
+            inside = True
+        elif inside and frame.f_globals.get("__name__") not in _RUNTIME_MODULES:
+            inside = False          # (called on from the rules into other code)
+        tb = tb.tb_next
+    return span if inside else None
+
+
 def locate(exc: RuntimeRulesError) -> RuntimeRulesError:
     """A run-time error raised without a place (by a runtime helper such as max() of
     an empty collection), located at the deepest rule of the spec it came from."""

@@ -1,11 +1,11 @@
 """Definitions that read only some columns of the cards they are given: remembered by
 those columns, not by the cards (``projections``).
 
-A definition such as "is this group of cards a well-formed species" is asked of
-thousands of groups of a hand, most of them new, so a memo keyed by the cards rarely
-hits. But when the definition only ever reads a few columns of each card (its part,
-its docking sites), two groups whose cards agree on those columns, in the same order,
-get the same answer: the memo can be keyed by the columns' values instead, and hits.
+A definition such as "do these cards make a valid group" may be asked of thousands of
+groups of the cards a seat holds, most of them new, so a memo keyed by the cards rarely
+hits. But when the definition only ever reads a few columns of each card, two groups
+whose cards agree on those columns, in the same order, get the same answer: the memo
+can be keyed by the columns' values instead, and hits.
 
 In:  the checked program.
 Out: for each definition where that holds, which of its parameters (collections of an

@@ -35,7 +35,7 @@ from typing import Any, Callable
 
 from rulewright.compiler import files, ir as I
 from rulewright.compiler.diagnostics import BadInputError, Diagnostic, IllegalMoveError, RuntimeRulesError, reason_of
-from rulewright.compiler.interpret.codegen import span_at
+from rulewright.compiler.interpret.codegen import raised_at_rule
 from rulewright.compiler.interpret.state import Event, GameState, RandomAgent
 from rulewright.compiler.semantics import render, runtime as rt
 from rulewright.compiler.types import EnumT, SeatT
@@ -304,26 +304,14 @@ def play_from(interp, begin: Start, *, seed: int | None, agent_factory: Callable
 
 # what a rule's code raises on a value the rules never give it (none where a seat is due...)
 _RULE_FAILURES = (AttributeError, TypeError, KeyError, IndexError, ValueError, ArithmeticError)
-_RUNTIME_FILES = (render.__file__, rt.__file__, sys.modules[GameState.__module__].__file__)
 
 
 def _failed_on_position(exc: BaseException, begin: Start) -> BadInputError | None:
     """A Python error raised by the rules' own code (or the runtime helpers it calls)
     on a position read from a file, as an error at the rule it was raised in; None when
     it was raised elsewhere (an agent, the engine: not the position's fault)."""
-    span, inside = None, False
-    tb = exc.__traceback__
-    while tb is not None:
-        code = tb.tb_frame.f_code
-        if code.co_filename.startswith("<rules "):
-            here = span_at(tb.tb_frame, tb.tb_lineno)
-            if here is not None:
-                span = here
-            inside = True
-        elif inside and code.co_filename not in _RUNTIME_FILES:
-            inside = False          # called on from the rules into other code (an agent)
-        tb = tb.tb_next
-    if not inside or span is None:
+    span = raised_at_rule(exc.__traceback__)
+    if span is None:
         return None
     stands = f" at {begin.checkpoint}" if begin.checkpoint else ""
     return BadInputError(Diagnostic(

@@ -97,31 +97,16 @@ class bounded:
         return False
 
 
-# the modules the generated code calls into for its operations (an error raised in them is
-# still the rules' own)
-_RUNTIME_MODULES = frozenset({"rulewright.compiler.semantics.runtime", "rulewright.compiler.semantics.render",
-                              "rulewright.compiler.semantics.budget", "rulewright.compiler.interpret.state"})
-
-
 def none_used(exc, tb) -> RuntimeRulesError | None:
     """A value that is none compared, counted or read a field of by the generated code of
     the rules (Python's ``TypeError``/``AttributeError`` naming ``NoneType``): the spec's
     mistake, said at the deepest rule it ran (None for any other error)."""
     if not isinstance(exc, (TypeError, AttributeError)) or "NoneType" not in str(exc):
         return None
-    span, inside = None, False
-    while tb is not None:
-        frame = tb.tb_frame
-        name = frame.f_code.co_filename
-        if name.startswith("<rules "):
-            spans = (frame.f_globals.get("_LINESPANS") or {}).get(name) or []
-            if 0 < tb.tb_lineno <= len(spans) and spans[tb.tb_lineno - 1] is not None:
-                span = spans[tb.tb_lineno - 1]
-            inside = True
-        elif inside and frame.f_globals.get("__name__") not in _RUNTIME_MODULES:
-            inside = False          # (called on from the rules into other code: an agent's error)
-        tb = tb.tb_next
-    if span is None or not inside:
+    # (the generated code's module; read only when a rule failed so, not at every evaluation)
+    from rulewright.compiler.interpret.codegen import raised_at_rule
+    span = raised_at_rule(tb)
+    if span is None:
         return None
     what = str(exc).replace("'NoneType'", "none").replace("NoneType", "none")
     for py, word in (("'int'", "a number"), ("'str'", "a text"), ("'tuple'", "a collection"), ("'bool'", "a truth value")):

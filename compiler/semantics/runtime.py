@@ -236,7 +236,6 @@ def contents(board: Board) -> tuple:
     return tuple(board.cards[p] for p in sorted(board.cards))
 
 
-NOTHING = frozenset()
 _FRAMES: dict = {}
 
 
@@ -498,10 +497,10 @@ def subsets_of(items, most: int | None = None) -> tuple:
 
 
 # (the collection, most) -> its subsets; how many sub-collections they hold together. Kept
-# small: what a game enumerates again is the hands of this turn (about 850 sub-collections
-# each in Darwin's Choice); 2,000 hands kept (up to 1.7 million sub-collections) slowed
-# every game played after them by a fifth to a quarter (benchmarks/play.py: a four-player
-# game after the three-player ones), and 20,000 sub-collections by a tenth
+# small: what a game enumerates again is the collections of this turn (850 sub-collections
+# for ten values, at most six each); 2,000 collections kept (up to 1.7 million sub-collections)
+# slowed every game played after them by a fifth to a quarter (benchmarks/play.py: a game
+# after the games of another player count), and 20,000 sub-collections by a tenth
 _SUBSETS: dict = {}
 _held = 0
 HELD_SUBSETS = 5_000

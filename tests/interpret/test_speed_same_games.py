@@ -2,6 +2,8 @@
 long as what they read stays the same, the runtime's faster paths give the same values in
 the same order, and the interpreter with them (the default) plays every seeded game as the
 one without them (``fast=False``, the baseline benchmarks/play.py measures against)."""
+import random
+
 import pytest
 
 from rulewright.compiler import load
@@ -79,7 +81,7 @@ def test_subsets_and_sorting_keep_the_order_by_repr(items, most):
 
 def test_the_subsets_remembered_stay_few_and_the_same():
     """(Every hand of a long study kept filled the memory and slowed the games after it.)"""
-    rng = __import__("random").Random(3)
+    rng = random.Random(3)
     for _ in range(200):
         hand = tuple(rng.choice("abcdefghijklmnop") for _ in range(rng.randrange(0, 11)))
         assert rt.subsets_of(hand, 6) == BASELINE["subsets_of"](hand, 6)
