@@ -19,9 +19,11 @@ def memoize(ns: dict, sources: dict[str, str], state_memo: dict, projected: dict
     A definition that reads a scoring's forced choices is not remembered, nor one cheaper
     than a memo (no loop, at most one call). Values of the language are immutable
     (``remembered`` says how each memo is keyed). ``projected``: generated name -> the
-    parameters a definition reads only through table columns, with each value's class
-    (``compiler/interpret/projection.py``): a definition that reads no state is then
-    remembered by the classes of those arguments' values."""
+    parameters a definition reads only through table columns, with each value's class, or
+    records only through some fields (``compiler/interpret/projection.py``): a definition
+    that reads no state is then remembered by the classes of those arguments' values and
+    by those fields; one that reads the state by those fields (keys by class cost more
+    than they save in the state's memo, which is cleared many times a game)."""
     calls = {name: set(_CALLED.findall(src)) & sources.keys() for name, src in sources.items()}
     reads = {name for name, src in sources.items() if "ST." in src or "_FORCE" in src}
     forced = {name for name, src in sources.items() if "_FORCE" in src}
@@ -39,8 +41,11 @@ def memoize(ns: dict, sources: dict[str, str], state_memo: dict, projected: dict
         body = src.split("\n", 1)[1]
         if name in forced or (" for " not in body and len(_CALLED.findall(body)) + len(_RUNTIME.findall(body)) < 2):
             continue        # (a definition without a loop that calls at most one other: cheaper than a memo)
+        classes = (projected or {}).get(name)
+        if name in reads and classes:       # (the state's memo: records by their fields only)
+            classes = {i: c for i, c in classes.items() if c[0] == "fields"}
         ns[name] = remembered(ns[name], state_memo if name in reads else {}, name if name in reads else None,
-                                 ns, name, None if name in reads else (projected or {}).get(name))
+                              ns, name, classes)
 
 
 _CALLED = re.compile(r"\b([fs]_[A-Za-z0-9_]+)\(")
@@ -74,10 +79,10 @@ def remembered(fn, memo: dict, name: str | None, ns: dict, gname: str, classes: 
     own memo, kept to ``MOST_REMEMBERED`` values), or by ``name`` and its arguments (a memo
     shared by the definitions that read the state, which the caller clears whenever the
     state may change). Arguments that cannot be hashed are evaluated each time.
-    ``classes`` (a definition that reads no state): parameter index -> (how: "one" value,
-    a collection "in order" or in "any order"; the class of each value): those arguments
-    are keyed by their values' classes (a collection by its values' classes, in order or
-    sorted), the others as they are.
+    ``classes``: parameter index -> (how: "one" value, a collection "in order" or in "any
+    order"; the class of each value) or ("fields", the getter of a record's fields): those
+    arguments are keyed by their values' classes (a collection by its values' classes, in
+    order or sorted) or their fields, the others as they are.
 
     Over its first ``TRIAL_CALLS`` calls it counts what the memo saves (its hits times
     the processor time a miss takes, on average over the misses it times: the thread's
@@ -89,8 +94,8 @@ def remembered(fn, memo: dict, name: str | None, ns: dict, gname: str, classes: 
     keyed = _KEYS[(name is None, arity if arity in (1, 2) else None)]
     lean = _lean(fn, memo, name, arity)
     if classes:
-        keyed = _by_classes(classes, arity)
-        lean = _lean_by_classes(fn, memo, keyed, classes, arity)
+        keyed = _by_classes(classes, arity, name)
+        lean = _lean_by_classes(fn, memo, keyed, classes, arity, name)
     hits = misses = timed = 0
     spent = 0
 
@@ -99,7 +104,8 @@ def remembered(fn, memo: dict, name: str | None, ns: dict, gname: str, classes: 
         try:
             key = keyed(name, args)
             value = memo.get(key, _MISSING)
-        except (TypeError, KeyError):      # (not hashable; a value no class was made for)
+        except (TypeError, KeyError, AttributeError):     # (not hashable; a value no class was
+            #                                                  made for; none for a record)
             return fn(*args)
         if value is _MISSING:
             if misses < TIMED_MISSES or not misses % TIMED_MISSES:
@@ -130,23 +136,42 @@ _KEYS = {(True, 1): lambda name, args: args[0], (True, 2): lambda name, args: ar
          (False, None): lambda name, args: (name, args)}
 
 
-def _by_classes(classes: dict, arity: int):
+def _by_classes(classes: dict, arity: int, name: str | None = None):
     """The key of a call whose arguments ``classes`` names are keyed by their classes (one
-    value by its class; a collection by its values' classes, in order or sorted)."""
+    value by its class, a record by its fields; a collection by its values' classes, in
+    order or sorted); led by ``name`` in the memo shared by the definitions that read the
+    state."""
     def one(how, get):
-        if how == "one":
+        if how in ("one", "fields"):
             return get
         if how == "in order":
             return lambda a: tuple(map(get, a))
         return lambda a: tuple(sorted(map(get, a)))
-    if arity == 1 and 0 in classes:
-        first = one(classes[0][0], classes[0][1].__getitem__)
-        return lambda name, args: first(args[0])
-    how = [one(classes[i][0], classes[i][1].__getitem__) if i in classes else None for i in range(arity)]
+    how = [one(classes[i][0], _getter(classes[i])) if i in classes else None for i in range(arity)]
+    if name is None:
+        if arity == 1:
+            first = how[0]
+            return lambda _, args: first(args[0])
+        if arity == 2 and how[1] is None:
+            first = how[0]
+            return lambda _, args: (first(args[0]), args[1])
+    elif arity == 1:
+        first = how[0]
+        return lambda _, args: (name, first(args[0]))
+    elif arity == 2 and how[1] is None:
+        first = how[0]
+        return lambda _, args: (name, first(args[0]), args[1])
 
-    def key(name, args):
-        return tuple(a if f is None else f(a) for f, a in zip(how, args))
+    def key(_, args):
+        return tuple(a if f is None else f(a) for f, a in zip(how, args)) if name is None else \
+            (name, *(a if f is None else f(a) for f, a in zip(how, args)))
     return key
+
+
+def _getter(keyed: tuple):
+    """How a value is keyed: by its class (looked up), or a record by its fields (read)."""
+    how, by = keyed
+    return by if how == "fields" else by.__getitem__
 
 
 def _keep(memo: dict, key, value):
@@ -158,9 +183,10 @@ def _keep(memo: dict, key, value):
     return value
 
 
-def _lean_by_classes(fn, memo: dict, keyed, classes: dict, arity: int):
-    """The memo of ``remembered`` keyed by classes, without its trial's counting."""
-    if arity == 1 and classes.get(0, ("",))[0] == "any order":
+def _lean_by_classes(fn, memo: dict, keyed, classes: dict, arity: int, name: str | None = None):
+    """The memo of ``remembered`` keyed by classes, without its trial's counting (``name``:
+    in the memo the state-reading definitions share, which the procedures clear)."""
+    if name is None and arity == 1 and classes.get(0, ("",))[0] == "any order":
         get = classes[0][1].__getitem__
 
         def lean(a):
@@ -171,15 +197,22 @@ def _lean_by_classes(fn, memo: dict, keyed, classes: dict, arity: int):
             value = memo.get(key, _MISSING)
             return _keep(memo, key, fn(a)) if value is _MISSING else value
         return lean
+    keep = _keep if name is None else _kept
 
     def lean(*args):
         try:
             key = keyed(None, args)
             value = memo.get(key, _MISSING)
-        except (TypeError, KeyError):
+        except (TypeError, KeyError, AttributeError):
             return fn(*args)
-        return _keep(memo, key, fn(*args)) if value is _MISSING else value
+        return keep(memo, key, fn(*args)) if value is _MISSING else value
     return lean
+
+
+def _kept(memo: dict, key, value):
+    """``value`` kept in the memo of the definitions that read the state (cleared by the procedures)."""
+    memo[key] = value
+    return value
 
 
 def _lean(fn, memo: dict, name: str | None, arity: int):

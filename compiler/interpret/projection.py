@@ -11,7 +11,8 @@ In:  the checked program.
 Out: for each definition where that holds, which of its parameters (collections of an
      enum's values, or one value) are read only through columns, and for each the
      class of every value of the enum (values that agree on every column read share a
-     class). ``compiler/interpret/memo.py`` keys the memo by the classes.
+     class); which record parameters are read only through fields, and which fields.
+     ``compiler/interpret/memo.py`` keys the memo by the classes, or the fields.
 
 What "read only through columns" means, followed through the definitions it calls
 (``_Blind``): a value of the parameter (an element) may be read by a column (``k.part``)
@@ -21,6 +22,12 @@ definition that reads it in the same way; a list made of its elements (a filter)
 such a collection again; and what the definition returns holds none of them. Anything
 else (an operator not named here, a value compared, a set made of the elements, a
 definition that reads the state) and the parameter is keyed as before.
+
+A record given to a definition that reads only some of its fields (``s.cards``, ``s.home``),
+followed the same way (the record itself not compared, returned, put in a collection or
+copied with changes), is keyed by those fields' values: a species whose points changed is
+still the same species to "what does it eat". (Those keys serve the memo of the
+definitions that read the state too, which is cleared whenever the state may change.)
 
 Where, besides, nothing the definition does depends on the order of the collection (it
 is counted, summed, asked whether any or all, or made into lists and sets that are only
@@ -37,9 +44,12 @@ that some card lacks compared, the budget; each is a test in
 """
 from __future__ import annotations
 
+import operator
+from typing import Any
+
 from rulewright.compiler import ir as I
 from rulewright.compiler.semantics.operators import AGGREGATES
-from rulewright.compiler.types import CollT, EnumT
+from rulewright.compiler.types import CollT, EnumT, RecordT
 
 # what a value of an expression holds of the parameter followed: nothing, one of its
 # values, a collection of them (in its order), or (followed only when the order is
@@ -65,9 +75,10 @@ class _Blind:
     """The columns a definition's parameter is read through, followed into the
     definitions it is handed to; ``_Refused`` where it is read otherwise."""
 
-    def __init__(self, program: I.Program, free: bool = False):
+    def __init__(self, program: I.Program, free: bool = False, records: bool = False):
         self.program = program
         self.free = free            # (also: the order does not matter, and nothing fails)
+        self.records = records      # (the parameter is a record, read through its fields)
         self.done: dict[tuple[str, int, str], tuple[frozenset, str] | None] = {}
         self.open: set[tuple[str, int, str]] = set()
         self.safe_defs: dict[str, bool] = {}
@@ -135,6 +146,12 @@ class _Blind:
         return out
 
     def op(self, e: I.Op, env, columns) -> str:
+        if self.records and e.op == "field" and isinstance(e.data, str) and len(e.args) == 1:
+            if self.expr(e.args[0], env, columns) == ELEM:
+                columns.add(str(e.data))         # (a record's field: its value is clean)
+                return CLEAN
+            self.clean(e.args[0], env, columns)
+            return CLEAN
         if e.op == "attr" and isinstance(e.data, dict) and len(e.args) == 1:
             held = self.expr(e.args[0], env, columns)
             if held == ELEM:
@@ -250,16 +267,24 @@ def _join(a: str, b: str) -> str:
     raise _Refused()
 
 
-def projections(program: I.Program) -> dict[str, dict[int, tuple[str, dict]]]:
+def projections(program: I.Program) -> dict[str, dict[int, tuple[str, Any]]]:
     """Definition name -> {parameter index -> (how it is keyed: "one" value, a collection
-    "in order" or in "any order"; the class of each value of its enum)}, for the
-    parameters a definition reads only through columns and whose values it does not
-    return (what the memo may key by class)."""
-    blind, free = _Blind(program), _Blind(program, free=True)
-    out: dict[str, dict[int, tuple[str, dict]]] = {}
+    "in order" or in "any order"; the class of each value of its enum) or ("fields", what
+    reads a record's fields as a key)}, for the parameters a definition reads only through
+    columns or fields and whose values it does not return (what the memo may key by)."""
+    blind, free, fields = _Blind(program), _Blind(program, free=True), _Blind(program, records=True)
+    out: dict[str, dict[int, tuple[str, Any]]] = {}
     made: dict = {}         # (enum, the columns read) -> the classes (shared by the definitions)
     for name, fd in program.funcs.items():
         for index, (_, t) in enumerate(fd.params):
+            if isinstance(t, RecordT):
+                try:
+                    read, result = fields.param(name, index, ELEM)
+                except _Refused:
+                    continue
+                if result == CLEAN:
+                    out.setdefault(name, {})[index] = ("fields", _getter(sorted(read)))
+                continue
             elem = t.elem if isinstance(t, CollT) else t
             if not isinstance(elem, EnumT) or elem.name not in program.enums:
                 continue
@@ -282,6 +307,13 @@ def projections(program: I.Program) -> dict[str, dict[int, tuple[str, dict]]]:
                 made[key] = classes(program.enums[elem.name].values, read)
             out.setdefault(name, {})[index] = (how, made[key])
     return out
+
+
+def _getter(names: list[str]):
+    """The values of a record's fields ``names``, as a key (one value, a tuple of them, or ())."""
+    if not names:
+        return lambda record: ()
+    return operator.attrgetter(*names)
 
 
 def classes(values, columns) -> dict:

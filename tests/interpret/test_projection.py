@@ -164,3 +164,61 @@ def test_what_the_review_found_is_not_keyed_by_class_in_any_order(tmp_path):
                     fast.call(name, cards)
                 continue
             assert fast.call(name, cards) == want
+
+
+# A record given to a definition that reads only some of its fields: remembered by those fields
+RECORDS = """
+game g "G"
+enum land { hill, lake }
+record beast { id: int, home: land, size: int, tags: list of int }
+def big(b: beast) = b.size > 2
+def weight(b: beast) = b.size * 3 + sum(t for t in b.tags)
+def fits(b: beast, l: land) = b.home == l and big(b)
+def same_home(a: beast, b: beast) = a.home == b.home
+def itself(b: beast) = b
+def listed(b: beast) = [b]
+def grown(b: beast) = b with (size = b.size + 1)
+def same(a: beast, b: beast) = a == b
+def among(b: beast, all: list of beast) = b in all
+def per_size(b: beast) = 12 // b.size
+"""
+
+
+@pytest.fixture(scope="module")
+def beasts(tmp_path_factory):
+    return load(spec(tmp_path_factory.mktemp("beasts"), RECORDS))
+
+
+def test_a_record_read_only_through_fields_is_keyed_by_them(beasts):
+    found = projections(beasts)
+
+    def fields(name):
+        return {i: (how, getattr(get, "__reduce__")()[1]) for i, (how, get) in found.get(name, {}).items()}
+    assert fields("big") == {0: ("fields", ("f_size",))}
+    assert fields("weight") == {0: ("fields", ("f_size", "f_tags"))}
+    assert fields("fits") == {0: ("fields", ("f_home", "f_size"))}          # (through big too)
+    assert fields("same_home") == {0: ("fields", ("f_home",)), 1: ("fields", ("f_home",))}
+    assert fields("per_size") == {0: ("fields", ("f_size",))}
+    # the record itself returned, put in a list, copied with changes, compared, looked for
+    for name in ("itself", "listed", "grown", "same"):
+        assert found.get(name, {}).get(0) is None, name
+    assert 0 not in found.get("among", {})
+
+
+def test_every_value_remembered_by_fields_is_the_one_computed(beasts):
+    fast, plain = Interpreter(beasts, fast=True), Interpreter(beasts, fast=False)
+    make = beasts.records["beast"].cls
+    rng = random.Random(11)
+    made = [make(rng.randrange(3), rng.choice(["hill", "lake"]), rng.randrange(5),
+                 tuple(rng.randrange(3) for _ in range(rng.randrange(3)))) for _ in range(200)]
+    for b in made * 2:
+        for name, args in (("big", (b,)), ("weight", (b,)), ("fits", (b, "hill")), ("same_home", (b, made[0])),
+                           ("per_size", (b,))):
+            try:
+                want = plain.call(name, *args)
+            except RuntimeRulesError as e:
+                with pytest.raises(RuntimeRulesError) as got:
+                    fast.call(name, *args)
+                assert str(got.value) == str(e)
+                continue
+            assert fast.call(name, *args) == want, (name, args)
