@@ -179,12 +179,20 @@ class ExprCompiler:
     def ex_SeatVar(self, e: I.SeatVar) -> str:
         return f"ST.per[{self.em.const(e.name)}][{self.ex(e.seat)}]"
 
-    def ex_Call(self, e: I.Call) -> str:
-        if self.program is not None and e.name in self.program.funcs:
+    def passed_through(self, e: I.Expr) -> I.Expr | None:
+        """The argument a call's value is, for a definition whose value is one of its
+        parameters (a switch made it so); None for anything else."""
+        if isinstance(e, I.Call) and self.program is not None and e.name in self.program.funcs:
             fd = self.program.funcs[e.name]
-            # a definition whose value is one of its parameters (a switch made it so)
-            if isinstance(fd.body, I.Local) and fd.body.name in [p for p, _ in fd.params]:
-                return self.ex(e.args[[p for p, _ in fd.params].index(fd.body.name)])
+            names = [p for p, _ in fd.params]
+            if isinstance(fd.body, I.Local) and fd.body.name in names:
+                return e.args[names.index(fd.body.name)]
+        return None
+
+    def ex_Call(self, e: I.Call) -> str:
+        passed = self.passed_through(e)
+        if passed is not None:
+            return self.ex(passed)
         args = ", ".join(self.ex(a) for a in e.args)
         if self.program is not None and e.name in self.program.scorings:
             return f"{sname(e.name)}({self.em.const(e.mode)}, _FORCE{', ' if args else ''}{args})"
@@ -406,6 +414,9 @@ class Flattener:
     def value(self, e: I.Expr, lines: list[str], pad: str) -> str:
         if isinstance(e, I.Agg):
             return self.loop(e, lines, pad)
+        passed = self.exc.passed_through(e)
+        if passed is not None:          # (a definition that is one of its parameters: that argument)
+            return self.value(passed, lines, pad)
         if isinstance(e, I.Op) and self._has_agg(e):
             lazy = _LAZY.get(e.op, set())
             args = [self.exc.ex(a) if i in lazy else self.value(a, lines, pad) for i, a in enumerate(e.args)]

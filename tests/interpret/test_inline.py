@@ -87,3 +87,21 @@ def test_the_budget_still_stops_a_runaway_loop_at_its_place(tmp_path):
         said.append(str(caught.value))
     assert said[0] == said[1] and "did not finish within 20,000,000 steps" in said[0]
     assert ":3:" in said[0]
+
+
+SWITCHED = """
+game g "G"
+enum colour { red, blue, green }
+switch floored: bool = false
+def score(raw: int) = if floored then max(0, raw) else raw
+def total(cards: list of colour) = sum(score(3 - count(d for d in cards if d == c)) for c in cards)
+"""
+
+
+def test_a_loop_inside_a_definition_a_switch_made_one_of_its_parameters_is_a_loop_too(tmp_path):
+    program = load(spec(tmp_path, SWITCHED))
+    fast, slow = Interpreter(program), Interpreter(program, fast=False)
+    src = fast._func_src[fname("total")]
+    assert "len([" not in src and src.count("for ") == 2, src        # (no comprehension: two loops)
+    for hand in HANDS + [("red",) * 5, ("blue", "blue", "blue", "blue")]:
+        assert fast.call("total", hand) == slow.call("total", hand), hand
