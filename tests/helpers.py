@@ -306,3 +306,19 @@ def check_golden(stage: str, name: str, text: str, update: bool) -> None:
     if update or not path.exists():
         path.write_text(text)
     assert text == path.read_text(), f"{name} changed; rerun with --update-golden and review"
+
+
+def same_as_baseline(fast, plain, name: str, *args) -> None:
+    """``fast.call(name, *args)`` gives what ``plain.call`` gives (two interpreters of one
+    program, the speed-ups on and off): the same value, or a rules error with the same text."""
+    from rulewright.compiler.diagnostics import RuntimeRulesError
+    try:
+        want = plain.call(name, *args)
+    except RuntimeRulesError as e:
+        try:
+            fast.call(name, *args)
+        except RuntimeRulesError as got:
+            assert str(got) == str(e), (name, args)
+            return
+        raise AssertionError(f"{name}{args}: the baseline fails ({e}), the fast interpreter does not")
+    assert fast.call(name, *args) == want, (name, args)

@@ -417,12 +417,37 @@ class Flattener:
         passed = self.exc.passed_through(e)
         if passed is not None:          # (a definition that is one of its parameters: that argument)
             return self.value(passed, lines, pad)
+        if isinstance(e, I.Op) and e.op in _LAZY and self.exc.fast \
+                and any(self._has_loop(e.args[i]) for i in _LAZY[e.op]):
+            return self.branches(e, lines, pad)
         if isinstance(e, I.Op) and self._has_agg(e):
             lazy = _LAZY.get(e.op, set())
             args = [self.exc.ex(a) if i in lazy else self.value(a, lines, pad) for i, a in enumerate(e.args)]
             data = self.em.const(e.data) if e.data is not None else None
             return OPERATORS[e.op].emit(args, data, self.exc.span_of(OPERATORS[e.op].py, e))
         return self.exc.ex(e)
+
+    def branches(self, e: I.Op, lines: list[str], pad: str) -> str:
+        """``a and b``, ``a or b``, ``if c then x else y`` with an aggregate in a part that
+        may not run: statements, each part's loops inside the branch that runs it."""
+        t = self.em.fresh("t")
+        inner = pad + "    "
+        if e.op == "if":
+            lines.append(f"{pad}if {self.value(e.args[0], lines, pad)}:")
+            lines.append(f"{inner}{t} = {self.value(e.args[1], lines, inner)}")
+            lines.append(f"{pad}else:")
+            lines.append(f"{inner}{t} = {self.value(e.args[2], lines, inner)}")
+            return t
+        lines.append(f"{pad}{t} = {self.value(e.args[0], lines, pad)}")
+        lines.append(f"{pad}if {'' if e.op == 'and' else 'not '}{t}:")
+        lines.append(f"{inner}{t} = {self.value(e.args[1], lines, inner)}")
+        return t
+
+    def _has_loop(self, e) -> bool:
+        """An aggregate inside that is a loop (not a set operation: ``special_agg``)."""
+        if isinstance(e, I.Agg):
+            return self.exc.special_agg(e) is None
+        return isinstance(e, I.Op) and any(self._has_loop(a) for a in e.args)
 
     @staticmethod
     def _has_agg(e) -> bool:

@@ -9,7 +9,7 @@ from rulewright.compiler.diagnostics import RuntimeRulesError
 from rulewright.compiler.interpret import Interpreter
 from rulewright.compiler.interpret.codegen import fname
 
-from helpers import spec
+from helpers import same_as_baseline, spec
 
 CARDS = """
 game g "G"
@@ -105,3 +105,23 @@ def test_a_loop_inside_a_definition_a_switch_made_one_of_its_parameters_is_a_loo
     assert "len([" not in src and src.count("for ") == 2, src        # (no comprehension: two loops)
     for hand in HANDS + [("red",) * 5, ("blue", "blue", "blue", "blue")]:
         assert fast.call("total", hand) == slow.call("total", hand), hand
+
+
+BRANCHES = """
+game g "G"
+def g(xs: list of int) = any(x == 0 for x in xs) or sum(10 // x for x in xs) > 3
+def h(xs: list of int) = size(xs) > 1 and all(10 // x >= 1 for x in xs)
+def k(xs: list of int) = if any(x < 0 for x in xs) then count(x for x in xs if x < 0) else sum(100 // x for x in xs)
+"""
+
+
+def test_a_loop_in_a_part_that_may_not_run_runs_only_where_that_part_runs(tmp_path):
+    program = load(spec(tmp_path, BRANCHES))
+    fast, slow = Interpreter(program), Interpreter(program, fast=False)
+    for name in ("g", "h", "k"):
+        src = fast._func_src[fname(name)]
+        assert " for " in src and "any(" not in src and "sum(" not in src and "all(" not in src, src
+    # (a division by zero where the part ran when it should not have)
+    for xs in [(), (0,), (1,), (2, 0), (5, 5), (1, 2, 3), (-1, 0), (0, -1), (20, 30), (3,), (11, 1)]:
+        for name in ("g", "h", "k"):
+            same_as_baseline(fast, slow, name, xs)
