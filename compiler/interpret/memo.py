@@ -16,8 +16,9 @@ def memoize(ns: dict, sources: dict[str, str], state_memo: dict, projected: dict
     ``ns`` by one that remembers its values: a definition that reads no state, directly or
     through those it calls, for as long as the interpreter lives (bounded); one that reads
     the state in ``state_memo``, which the procedures clear whenever the state may change.
-    A definition that reads a scoring's forced choices is not remembered, nor one cheaper
-    than a memo (no loop, at most one call). Values of the language are immutable
+    A definition that reads a scoring's forced choices (one that scores) is remembered in
+    the state's memo only while no choice is forced (``_unless_forced``); one cheaper than a
+    memo (no loop, at most one call) is not remembered. Values of the language are immutable
     (``remembered`` says how each memo is keyed). ``projected``: generated name -> the
     parameters a definition reads only through table columns, with each value's class, or
     records only through some fields (``compiler/interpret/projection.py``): a definition
@@ -39,13 +40,36 @@ def memoize(ns: dict, sources: dict[str, str], state_memo: dict, projected: dict
                 changed = True
     for name, src in sources.items():
         body = src.split("\n", 1)[1]
-        if name in forced or (" for " not in body and len(_CALLED.findall(body)) + len(_RUNTIME.findall(body)) < 2):
+        if name in forced:
+            ns[name] = _unless_forced(ns[name], state_memo, name, ns)
+            continue
+        if " for " not in body and len(_CALLED.findall(body)) + len(_RUNTIME.findall(body)) < 2:
             continue        # (a definition without a loop that calls at most one other: cheaper than a memo)
         classes = (projected or {}).get(name)
         if name in reads and classes:       # (the state's memo: records by their fields only)
             classes = {i: c for i, c in classes.items() if c[0] == "fields"}
         ns[name] = remembered(ns[name], state_memo if name in reads else {}, name if name in reads else None,
                               ns, name, classes)
+
+
+def _unless_forced(fn, memo: dict, name: str, ns: dict):
+    """A definition that reads a scoring's forced choices (``_FORCE``, set only while an
+    expression is evaluated to replay given choices), remembered in the state's memo while
+    none is forced: its value is then the state's and its arguments', as any definition
+    that reads the state (every player's final score, asked again for each player by "who
+    won"). No trial: such a definition scores, which costs more than a look-up."""
+    def lean(*args):
+        if ns["_FORCE"] is not None:
+            return fn(*args)
+        key = (name, args)
+        try:
+            value = memo.get(key, _MISSING)
+        except TypeError:           # (arguments that cannot be hashed: evaluated each time)
+            return fn(*args)
+        if value is _MISSING:
+            value = memo[key] = fn(*args)
+        return value
+    return lean
 
 
 _CALLED = re.compile(r"\b([fs]_[A-Za-z0-9_]+)\(")

@@ -153,3 +153,29 @@ def test_is_any_of_these_cells_taken_is_the_baseline_s_answer(tmp_path):
             for some in ([], cells[:2], [(2, 2), (0, 1)], [(5, 5)]):
                 assert fast.call("listed", board, some) == slow.call("listed", board, some) == \
                     any(c in taken for c in some)
+
+
+SCORED = """
+game g "G"
+scoring sc(n: int) {
+  step pick {
+    choose k subset of [1, 2, 3] sized 1
+    points sum(x for x in k) * n
+  }
+}
+def total(n: int) = sc(n) + 0
+def twice(n: int) = total(n) + total(n)
+"""
+
+
+def test_a_definition_that_scores_is_remembered_only_while_no_choice_is_forced(tmp_path):
+    program = load(spec(tmp_path, SCORED))
+    fast = Interpreter(program)
+    assert fast.ns["f_total"].__qualname__.startswith("_unless_forced")
+    state = fast.new_state([rt.Seat(0, "p1", "player", "Player 1")], 1)
+    body = program.funcs["twice"].body
+    with fast.unchanged(state):         # (the state's memo kept from one evaluation to the next)
+        assert fast.evaluate(body, {"n": 2}, state=state) == 12             # the best choice, 3
+        assert fast.evaluate(body, {"n": 2}, forced={"k": (1,)}, state=state) == 4
+        assert fast.evaluate(body, {"n": 2}, state=state) == 12
+        assert fast.evaluate(body, {"n": 2}, forced={"k": (2,)}, state=state) == 8
