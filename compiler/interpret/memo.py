@@ -56,8 +56,9 @@ def _unless_forced(fn, memo: dict, name: str, ns: dict):
     """A definition that reads a scoring's forced choices (``_FORCE``, set only while an
     expression is evaluated to replay given choices), remembered in the state's memo while
     none is forced: its value is then the state's and its arguments', as any definition
-    that reads the state (every player's final score, asked again for each player by "who
-    won"). No trial: such a definition scores, which costs more than a look-up."""
+    that reads the state (each seat's total, asked again for every seat by a definition
+    that compares them all). No trial: such a definition scores, which costs more than a
+    look-up."""
     def lean(*args):
         if ns["_FORCE"] is not None:
             return fn(*args)

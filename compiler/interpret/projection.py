@@ -23,11 +23,12 @@ such a collection again; and what the definition returns holds none of them. Any
 else (an operator not named here, a value compared, a set made of the elements, a
 definition that reads the state) and the parameter is keyed as before.
 
-A record given to a definition that reads only some of its fields (``s.cards``, ``s.home``),
+A record given to a definition that reads only some of its fields (``r.kind``, ``r.place``),
 followed the same way (the record itself not compared, returned, put in a collection or
-copied with changes), is keyed by those fields' values: a species whose points changed is
-still the same species to "what does it eat". (Those keys serve the memo of the
-definitions that read the state too, which is cleared whenever the state may change.)
+copied with changes), is keyed by those fields' values: a record whose counters changed is
+still the same record to a definition that reads only its kind. (Those keys serve the
+memo of the definitions that read the state too, which is cleared whenever the state may
+change.)
 
 Where, besides, nothing the definition does depends on the order of the collection (it
 is counted, summed, asked whether any or all, or made into lists and sets that are only
