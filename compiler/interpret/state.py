@@ -168,7 +168,7 @@ class GameState:
         self._take(source, card, span)
         if self.knowledge is not None:      # (a board is seen by every seat)
             self.knowledge.moved([card], source.name, var)
-        new = rt.placed(board, card, at)
+        new = self.interp.ns["_rt"].placed(board, card, at)
         if seat is not None:
             self.per[var][seat] = new
         else:

@@ -147,14 +147,18 @@ def lone_card(board: Board):
 
 
 def normalised(board: Board) -> Board:
-    box = board.bbox()
-    if box is None or not board.floating:
+    if not board.floating:
         return board
-    r0, c0, _, _ = box
+    box = board.bbox()
+    if box is None:
+        return board
+    r0, c0, r1, c1 = box
     if r0 == 0 and c0 == 0:
         return board
-    return Board(board.grid, board.rows, board.cols, board.floating,
-                 {(r - r0, c - c0): k for (r, c), k in board.cards.items()})
+    out = Board(board.grid, board.rows, board.cols, board.floating,
+                {(r - r0, c - c0): k for (r, c), k in board.cards.items()})
+    out._box = (0, 0, r1 - r0, c1 - c0)
+    return out
 
 
 def placements(board: Board) -> tuple:
@@ -198,6 +202,10 @@ def placed(board: Board, card: str, pos) -> Board:
         raise RuntimeRulesError(f"cell {pos_text(pos)} is outside the {board.rows} x {board.cols} grid")
     new = Board(board.grid, board.rows, board.cols, board.floating, board.cards)
     new.cards[pos] = card
+    if board.floating:          # (its bounding box, from the one before: fits_with made it)
+        box, (r, c) = board.bbox(), pos
+        new._box = (r, c, r, c) if box is None else (min(box[0], r), min(box[1], c), max(box[2], r),
+                                                      max(box[3], c))
     return normalised(new)
 
 

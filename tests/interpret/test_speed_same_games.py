@@ -110,6 +110,21 @@ def test_placements_of_a_floating_board_are_those_of_the_baseline():
             assert rt.placements(board) == BASELINE["placements"](rt.Board("g", 4, 5, floating, cards))
 
 
+def test_a_grid_with_one_more_card_keeps_the_box_its_cards_measure_and_the_baseline_s_cells():
+    rng = random.Random(3)
+    for _ in range(600):
+        floating = rng.random() < 0.8
+        board = base = rt.Board("g", 4, 5, floating, {})
+        for _ in range(rng.randrange(1, 20)):
+            spots = rt.placements(board)
+            if not spots:
+                break
+            spot, card = rng.choice(spots), rng.choice("abc")
+            board, base = rt.placed(board, card, spot), BASELINE["placed"](base, card, spot)
+            assert board.cards == base.cards
+            assert board.bbox() == rt.Board("g", 4, 5, floating, board.cards).bbox(), board.cards
+
+
 @pytest.mark.parametrize("path, players, seeds", [
     ("spec/darwins_choice", 4, range(3)),
     ("spec/darwins_choice", 3, range(1)),
