@@ -26,21 +26,7 @@ def _placements(board: rt.Board) -> tuple:
 
 def _placed(board: rt.Board, card: str, pos) -> rt.Board:
     """``placed`` as it was: the new grid's bounding box measured again from its cards."""
-    if pos in board.cards:
-        raise rt.RuntimeRulesError(f"cell {rt.pos_text(pos)} is already taken")
-    if board.floating:
-        if not board.fits_with(pos):
-            raise rt.RuntimeRulesError(f"a card at {rt.pos_text(pos)} would not fit the {board.rows} x "
-                                       f"{board.cols} grid")
-    elif not (0 <= pos[0] < board.rows and 0 <= pos[1] < board.cols):
-        raise rt.RuntimeRulesError(f"cell {rt.pos_text(pos)} is outside the {board.rows} x {board.cols} grid")
-    new = rt.Board(board.grid, board.rows, board.cols, board.floating, board.cards)
-    new.cards[pos] = card
-    box = new.bbox()
-    if box is None or not new.floating or box[:2] == (0, 0):
-        return new
-    return rt.Board(new.grid, new.rows, new.cols, new.floating,
-                    {(r - box[0], c - box[1]): k for (r, c), k in new.cards.items()})
+    return rt.normalised(rt.with_card(board, card, pos))
 
 
 def _sort_values(items) -> tuple:

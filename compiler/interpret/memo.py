@@ -59,18 +59,11 @@ def _unless_forced(fn, memo: dict, name: str, ns: dict):
     that reads the state (each seat's total, asked again for every seat by a definition
     that compares them all). No trial: such a definition scores, which costs more than a
     look-up."""
-    def lean(*args):
-        if ns["_FORCE"] is not None:
-            return fn(*args)
-        key = (name, args)
-        try:
-            value = memo.get(key, _MISSING)
-        except TypeError:           # (arguments that cannot be hashed: evaluated each time)
-            return fn(*args)
-        if value is _MISSING:
-            value = memo[key] = fn(*args)
-        return value
-    return lean
+    lean = _lean(fn, memo, name, fn.__code__.co_argcount)
+
+    def unless_forced(*args):
+        return fn(*args) if ns["_FORCE"] is not None else lean(*args)
+    return unless_forced
 
 
 _CALLED = re.compile(r"\b([fs]_[A-Za-z0-9_]+)\(")

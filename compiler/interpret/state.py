@@ -162,13 +162,14 @@ class GameState:
 
     def place(self, card, source: rt.Zone, var: str, seat: rt.Seat | None, at, span: Span):
         board = self.per[var][seat] if seat is not None else self.shared[var]
+        runtime = self.interp.ns["_rt"]         # (the baseline's, with fast=False)
         # (rolled forward along a history, the move was checked when it was made)
-        if self.forward is None and at not in self.interp.ns["_rt"].placements(board):
+        if self.forward is None and at not in runtime.placements(board):
             raise IllegalMoveError(f"cannot place '{card}' at {rt.pos_text(at)}", span)
         self._take(source, card, span)
         if self.knowledge is not None:      # (a board is seen by every seat)
             self.knowledge.moved([card], source.name, var)
-        new = self.interp.ns["_rt"].placed(board, card, at)
+        new = runtime.placed(board, card, at)
         if seat is not None:
             self.per[var][seat] = new
         else:

@@ -193,6 +193,17 @@ def _free_cells(board: Board) -> tuple:
 
 
 def placed(board: Board, card: str, pos) -> Board:
+    new = with_card(board, card, pos)
+    if board.floating:          # (its bounding box, from the one before: fits_with made it)
+        box, (r, c) = board.bbox(), pos
+        new._box = (r, c, r, c) if box is None else (min(box[0], r), min(box[1], c), max(box[2], r),
+                                                      max(box[3], c))
+    return normalised(new)
+
+
+def with_card(board: Board, card: str, pos) -> Board:
+    """The grid with ``card`` on the free cell ``pos`` (refused where it may not go), as
+    it is: not normalised."""
     if pos in board.cards:
         raise RuntimeRulesError(f"cell {pos_text(pos)} is already taken")
     if board.floating:
@@ -202,11 +213,7 @@ def placed(board: Board, card: str, pos) -> Board:
         raise RuntimeRulesError(f"cell {pos_text(pos)} is outside the {board.rows} x {board.cols} grid")
     new = Board(board.grid, board.rows, board.cols, board.floating, board.cards)
     new.cards[pos] = card
-    if board.floating:          # (its bounding box, from the one before: fits_with made it)
-        box, (r, c) = board.bbox(), pos
-        new._box = (r, c, r, c) if box is None else (min(box[0], r), min(box[1], c), max(box[2], r),
-                                                      max(box[3], c))
-    return normalised(new)
+    return new
 
 
 def cleared(board: Board, pos) -> Board:

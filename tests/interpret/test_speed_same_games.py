@@ -186,7 +186,7 @@ def twice(n: int) = total(n) + total(n)
 def test_a_definition_that_scores_is_remembered_only_while_no_choice_is_forced(tmp_path):
     program = load(spec(tmp_path, SCORED))
     fast = Interpreter(program)
-    assert fast.ns["f_total"].__qualname__.startswith("_unless_forced")
+    assert fast.ns["f_total"].__qualname__.startswith("_unless_forced")    # (remembered, unless forced)
     state = fast.new_state([rt.Seat(0, "p1", "player", "Player 1")], 1)
     body = program.funcs["twice"].body
     with fast.unchanged(state):         # (the state's memo kept from one evaluation to the next)
