@@ -13,12 +13,13 @@ comprehensions).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Iterator
 
 from rulewright.compiler.syntax import ast as A
 from rulewright.compiler.diagnostics import Span, one_of
 from rulewright.compiler.types import Type
+from rulewright.compiler.classcode import dataclass   # (its methods' code kept between runs)
 
 
 # ---------------------------------------------------------------- expressions

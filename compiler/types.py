@@ -6,7 +6,7 @@ Out: the ``Type`` classes the resolver assigns to every IR node and the
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from rulewright.compiler.classcode import dataclass   # (its methods' code kept between runs)
 
 
 @dataclass(frozen=True)

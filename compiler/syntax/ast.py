@@ -8,10 +8,11 @@ Names are still plain strings here; ``resolve`` binds them and checks types.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import fields
 from typing import Any
 
 from rulewright.compiler.diagnostics import Span
+from rulewright.compiler.classcode import dataclass   # (its methods' code kept between runs)
 
 
 @dataclass(frozen=True)
