@@ -6,7 +6,8 @@ with 4 players, its two-player version and solo), the same seeded games are play
 process by two interpreters: one with the speed-ups off (``Interpreter(program, fast=False)``:
 the baseline: no memo of definitions, the runtime's functions as they were, the options of a
 choice made before it is asked) and one with them on (the default). Each seed is played by
-both, one after the other, so both meet the same load. The table gives the games per second
+both, one after the other, so both meet the same load, each side first on every other seed
+(the second of two games in a row runs a few per cent faster). The table gives the games per second
 of each on one core, the ratio, and whether every game ended the same (its log of events and
 its reports).
 
@@ -94,8 +95,10 @@ def main() -> int:
         same = True
         for seed in range(args.games):
             played = {}
-            for fast, interp in sides.items():
-                took, played[fast] = game(interp, mode, players, seed)
+            # in turn, each side first on every other seed: the second of two games in a row
+            # runs 3% to 6% faster (two identical interpreters measured so)
+            for fast in ((False, True) if seed % 2 == 0 else (True, False)):
+                took, played[fast] = game(sides[fast], mode, players, seed)
                 seconds[fast] += took
             same = same and played[False] == played[True]
         n = args.games

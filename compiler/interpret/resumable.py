@@ -223,6 +223,7 @@ def _locals(code) -> set:
 # ---------------------------------------------------------------- copying values
 _PLAIN = frozenset({str, int, bool, float, type(None), frozenset, rt.Board, rt.Seat})
 _ITERATORS = frozenset({type(iter(())), type(iter([])), type(iter(range(0)))})
+_FORKED = frozenset({rt.Zone, dict, list, tuple, set}) | _ITERATORS     # what ``fork`` copies or looks into
 
 
 def fork(x, memo: dict):
@@ -239,14 +240,19 @@ def fork(x, memo: dict):
     if t is rt.Zone:
         new = rt.Zone(x.name, list(x.cards))
     elif t is dict:
-        new = {}
-        memo[id(x)] = new
-        for k, v in x.items():
-            new[k] = fork(v, memo)
-        return new
+        if _FORKED.isdisjoint(map(type, x.values())):
+            new = dict(x)           # (nothing in it to copy: the dict alone, in C)
+        else:
+            new = {}
+            memo[id(x)] = new
+            for k, v in x.items():
+                new[k] = fork(v, memo)
+            return new
     elif t is list:
-        new = [fork(v, memo) for v in x]
+        new = list(x) if _FORKED.isdisjoint(map(type, x)) else [fork(v, memo) for v in x]
     elif t is tuple:
+        if _FORKED.isdisjoint(map(type, x)):
+            return x                # (values only: shared, as each of them would be)
         items = tuple(fork(v, memo) for v in x)
         new = x if all(a is b for a, b in zip(items, x)) else items
     elif t is set:

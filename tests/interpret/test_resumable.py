@@ -221,6 +221,27 @@ def test_fork_copies_what_changes_and_shares_what_does_not():
     assert fork(zone, memo) is got["z"]                              # once per object
 
 
+def test_fork_copies_containers_of_values_alone_and_looks_into_the_others():
+    """Containers holding values only are copied as they are (a tuple shared); one holding
+    a pile, list, dict, set or iterator, however deep, has that copied too."""
+    points, names = [1, 2], ("a", "b")
+    inner = [3]
+    state = {"points": points, "names": names, "nested": ("x", inner), "twice": [inner, inner],
+             "plain": {"k": 1}, "deep": {"k": {"j": [4]}}}
+    memo = {}
+    got = fork(state, memo)
+    assert got == state
+    assert got["points"] is not points and got["names"] is names and got["plain"] is not state["plain"]
+    assert got["nested"][1] is not inner and got["twice"][0] is got["twice"][1] is got["nested"][1]
+    got["points"].append(9)
+    got["nested"][1].append(9)
+    got["plain"]["k"] = 2
+    got["deep"]["k"]["j"].append(9)
+    assert state == {"points": [1, 2], "names": ("a", "b"), "nested": ("x", [3]), "twice": [[3], [3]],
+                     "plain": {"k": 1}, "deep": {"k": {"j": [4]}}}
+    assert fork(points, memo) is got["points"] and fork(state["plain"], memo) is got["plain"]
+
+
 class _Brancher:
     """A random agent that, at each of its choices, branches the game twice: resumed where
     its rules run (``Live.branched``) and rolled forward along its history; both are
