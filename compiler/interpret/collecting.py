@@ -13,7 +13,6 @@ the last to leave puts it back (stretches of several threads or nested ones shar
 """
 from __future__ import annotations
 
-import contextlib
 import gc
 import threading
 
@@ -23,21 +22,28 @@ _inside = 0
 _before: tuple | None = None
 
 
-@contextlib.contextmanager
-def few_collections():
-    """The collector rarely runs within: see the module's docstring."""
-    global _inside, _before
-    with _LOCK:
-        if _inside == 0:
-            _before = gc.get_threshold()
-            if _before[0] < FEW:
-                gc.set_threshold(FEW, *_before[1:])
-        _inside += 1
-    try:
-        yield
-    finally:
+class few_collections:
+    """``with few_collections():`` the collector rarely runs within: see the module's
+    docstring. (A class, not a generator: a game driven from outside enters one at each
+    choice, and so does each copy a search makes.)"""
+
+    __slots__ = ()
+
+    def __enter__(self):
+        global _inside, _before
+        with _LOCK:
+            if _inside == 0:
+                _before = gc.get_threshold()
+                if _before[0] < FEW:
+                    gc.set_threshold(FEW, *_before[1:])
+            _inside += 1
+        return self
+
+    def __exit__(self, kind, exc, tb):
+        global _inside, _before
         with _LOCK:
             _inside -= 1
             if _inside == 0 and _before is not None:
                 gc.set_threshold(*_before)
                 _before = None
+        return False

@@ -556,13 +556,11 @@ class Interpreter:
                 seats.append(rt.Seat(len(seats), spec.name, spec.kind, spec.title or spec.name))
         return seats
 
-    @contextlib.contextmanager
-    def stretch(self):
+    def stretch(self) -> "_Stretch":
         """What a stretch of play runs under (a whole game, or the rules between two choices of a
         game driven from outside): the budget of a whole game and, with the speed-ups on, the
         cycle collector run rarely (``collecting``)."""
-        with rt.bounded("the game", GAME_STEPS), (few_collections() if self.fast else contextlib.nullcontext()):
-            yield
+        return _Stretch(self.fast)
 
     def play(self, mode_name: str, players: int, seed: int, agent_factory: Callable | None = None,
              stop_at: str | None = None, watchers: list | None = None, seats: tuple | None = None,
@@ -608,6 +606,29 @@ class Interpreter:
 # held its interpreter and the interpreter's memos for the life of the process
 _INTERPRETERS: dict = {}
 KEPT_INTERPRETERS = 8
+
+
+class _Stretch:
+    """``with interp.stretch():`` as ``with rt.bounded("the game", GAME_STEPS), few_collections():``
+    (the second only with the speed-ups on); a class rather than a generator: entered at
+    every choice of a game driven from outside."""
+
+    __slots__ = ("budget", "collecting")
+
+    def __init__(self, fast: bool):
+        self.budget = rt.bounded("the game", GAME_STEPS)
+        self.collecting = few_collections() if fast else None
+
+    def __enter__(self):
+        self.budget.__enter__()
+        if self.collecting is not None:
+            self.collecting.__enter__()
+        return self
+
+    def __exit__(self, kind, exc, tb):
+        if self.collecting is not None:
+            self.collecting.__exit__(kind, exc, tb)        # (never keeps an error from going on)
+        return self.budget.__exit__(kind, exc, tb)
 
 
 def run_through(procedure) -> None:

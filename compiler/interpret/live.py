@@ -127,7 +127,8 @@ class Live:
         if waiting is not None:
             memo: dict = {}
             state = st.forked(memo)
-            state.agents = _copy.deepcopy(st.agents)
+            agents: dict = {}        # (each agent copied, one copy of an agent two seats share)
+            state.agents = {k: _copy.deepcopy(a, agents) for k, a in st.agents.items()}
             options = self.asked.options
             state.ready = fork(options, memo) if isinstance(options, list) else None
             new._resume(state, resumable.resumed(waiting, memo))

@@ -211,7 +211,7 @@ class Resumable:
         their locals forked with ``memo`` (the memo the state was forked with)."""
         new = None
         for place, values in reversed(frames):
-            values = {k: fork(v, memo) for k, v in values.items() if k != "_inner"}
+            values = {k: v if type(v) in _PLAIN else fork(v, memo) for k, v in values.items() if k != "_inner"}
             new = self.functions[place](new, **values)
         return new
 

@@ -120,3 +120,61 @@ def test_a_copy_has_the_log_and_what_each_seat_knows_of_the_original_and_keeps_i
     copy.apply(copy.options[0])
     assert (_log(live.state), live.state.knowledge.known) == before
     assert len(copy.state.log) > len(live.state.log)
+
+
+def test_a_stretch_of_play_raises_the_collectors_threshold_and_puts_it_back(game):
+    """Inside a stretch (a whole game, or the rules between two choices) the cycle collector
+    runs rarely; after it, as it was, whether the stretch ended, failed or was nested; the
+    budget still names the game when it runs out. The baseline leaves the collector alone."""
+    import gc
+
+    interp, mode, players = game
+    suite = gc.get_threshold()          # (the suite's own, raised: tests/conftest.py)
+    gc.set_threshold(700, 10, 10)
+    try:
+        _stretches_put_the_threshold_back(interp, mode, players, (700, 10, 10))
+    finally:
+        gc.set_threshold(*suite)
+
+
+def _stretches_put_the_threshold_back(interp, mode, players, before):
+    import gc
+
+    from rulewright.compiler.interpret.collecting import FEW
+    from rulewright.compiler.semantics import runtime as rt
+
+    with interp.stretch():
+        assert gc.get_threshold()[0] == FEW
+        with interp.stretch():
+            assert gc.get_threshold()[0] == FEW
+        assert gc.get_threshold()[0] == FEW        # (the outer one still holds it)
+    assert gc.get_threshold() == before
+    with pytest.raises(rt.OutOfSteps, match="the game did not finish within"):
+        with interp.stretch():
+            rt.charge(10 ** 12)
+    assert gc.get_threshold() == before
+    with Interpreter(interp.program, fast=False).stretch():
+        assert gc.get_threshold() == before
+    live = Live(interp, mode, players, 5)
+    live.apply(live.options[0])
+    live.copy().apply(live.options[0])
+    assert gc.get_threshold() == before
+
+
+def test_a_copy_copies_each_agent_once_and_keeps_what_they_share(game):
+    """An agent playing two seats stays one agent in a copy, a copy of its own: the copy's
+    choices do not move the original's generator, and the two seats draw from one."""
+    interp, mode, players = game
+    if players < 3:
+        pytest.skip("needs two seats played by one agent beside the one played from outside")
+    shared = RandomAgent(11)
+    live = Live(interp, mode, players, 5, agent_factory=lambda seat, seed: shared)
+    start = shared.rng.getstate()
+    copy = live.copy()
+    agents = list(copy.state.agents.values())
+    assert len(agents) == players - 1 and all(a is agents[0] for a in agents) and agents[0] is not shared
+    assert agents[0].rng.getstate() == shared.rng.getstate()
+    first = copy.options[0]
+    again = live.copy()
+    assert _log(copy.apply(first).play_out()) == _log(again.apply(first).play_out())
+    assert shared.rng.getstate() == start            # (the original's generator did not move)
