@@ -4,7 +4,7 @@
 #               queries, save and show a position and play it on, diff a house rule, play a variant,
 #               simulate a house rule
 #   make test   install, then run the whole test suite (what CI runs)
-#   make test-fast  the tests marked slow left out (about a minute: the edit loop)
+#   make test-fast  the tests marked slow left out (about a minute and a half: the edit loop)
 #   make fuzz   the fuzzer's long run: FUZZ inputs per category (default 500) of every kind of input
 #   make mutate mutation testing: MUTANTS (default 100) seeded mutants of the rules and the engine
 PYTHON ?= python3
