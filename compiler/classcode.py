@@ -39,7 +39,8 @@ from types import CodeType
 from rulewright.compiler import cache
 
 _HEADER = b"rulewright dataclass methods\n"
-MOST_KEPT = 4_000           # texts a table keeps (then only this process's are written)
+MOST_KEPT = 2_000           # texts a table keeps (then only this process's are written; 620 today)
+_NONE = object()
 _LOCK = threading.RLock()
 _table: dict[str, CodeType] | None = None       # the kept code, read when first needed
 _new: dict[str, CodeType] = {}                  # compiled by this process
@@ -52,11 +53,15 @@ def dataclass(cls=None, /, **options):
     def make(c):
         with _LOCK:
             _kept()
+            before = dataclasses.__dict__.get("exec", _NONE)
             dataclasses.exec = _exec        # (found before the builtin by ``dataclasses``)
             try:
                 return dataclasses.dataclass(c, **options)
             finally:
-                del dataclasses.exec
+                if before is _NONE:
+                    dataclasses.__dict__.pop("exec", None)
+                else:                       # (a class made while another is being made)
+                    dataclasses.exec = before
     return make if cls is None else make(cls)
 
 

@@ -138,3 +138,20 @@ def test_a_class_made_here_is_the_class_dataclasses_makes():
         if options.get("order"):
             assert mine(1, 2) < mine(2, 0)
     assert not hasattr(dataclasses, "exec")         # (put back once the class is made)
+
+
+def test_a_class_made_while_another_is_made_leaves_the_outer_one_as_it_was():
+    """``dataclasses`` finds ``exec`` as one of its module's names while a class is made: a
+    class made in the middle of another's making puts back what was there, not nothing."""
+    import builtins
+
+    def outer_exec(*args):
+        return builtins.exec(*args)
+    dataclasses.exec = outer_exec
+    try:
+        @classcode.dataclass(frozen=True)
+        class Inner:
+            a: int
+        assert Inner(1) == Inner(1) and dataclasses.exec is outer_exec
+    finally:
+        del dataclasses.exec
