@@ -1,8 +1,10 @@
 """The methods ``dataclasses`` writes for the front end's classes are compiled once and
-kept (``compiler/classcode.py``): a new process reads them back and compiles none; the
-classes are those ``dataclasses`` makes; a damaged or tampered table, one behind a link,
-or ``RULEWRIGHT_CACHE=off`` means compiling them as before, never running what the file
-says."""
+kept (``compiler/classcode.py``): a new process reads them back and compiles none; every
+method of every class of the syntax tree, the checked program and the types is, code and
+annotations, the one ``dataclasses`` makes, whether compiled or read back; a damaged table,
+one that is not a table of methods' code, one behind a link, a pipe at its name, or
+``RULEWRIGHT_CACHE=off`` mean compiling them as before; another thread's dataclass made
+meanwhile is not touched."""
 from __future__ import annotations
 
 import dataclasses
@@ -39,7 +41,8 @@ except dataclasses.FrozenInstanceError:
 print(json.dumps({"compiled": classcode.COMPILED, "repr": repr(node),
                   "eq": node == A.TypeName(span, "colour"), "ne": node != A.TypeName(span, "size"),
                   "hash": hash(node) == hash(A.TypeName(span, "colour")), "frozen": frozen,
-                  "int": repr(types.IntT()), "fields": [f.name for f in dataclasses.fields(A.TypeName)]}))
+                  "int": repr(types.IntT()), "fields": [f.name for f in dataclasses.fields(A.TypeName)],
+                  "annotations": {k: str(v) for k, v in A.TypeName.__init__.__annotations__.items()}}))
 """
 
 
@@ -57,7 +60,8 @@ def _table(cache_dir) -> Path:
 
 
 EXPECTED = {"repr": "TypeName(span=Span(file='f.rules', line=1, col=2, end_line=1, end_col=3), name='colour')",
-            "eq": True, "ne": True, "hash": True, "frozen": True, "int": "IntT()", "fields": ["span", "name"]}
+            "eq": True, "ne": True, "hash": True, "frozen": True, "int": "IntT()", "fields": ["span", "name"],
+            "annotations": {"span": "Span", "name": "str", "return": "None"}}
 
 
 def test_a_new_process_reads_the_methods_back_and_compiles_none(tmp_path):
@@ -70,7 +74,7 @@ def test_a_new_process_reads_the_methods_back_and_compiles_none(tmp_path):
         assert {k: v for k, v in seen.items() if k != "compiled"} == EXPECTED
 
 
-def test_a_tampered_table_is_not_run(tmp_path):
+def test_a_damaged_table_is_not_run(tmp_path):
     _probe(tmp_path)
     table = _table(tmp_path)
     data = table.read_bytes()
@@ -78,7 +82,8 @@ def test_a_tampered_table_is_not_run(tmp_path):
     kept = marshal.loads(data[head + 32:])
     [text] = [t for t in kept if "def __repr__" in t and "self.name" in t and "self.span" in t][:1]
     other = compile(text.replace("return ", "return 'tampered' or ", 1), "<string>", "exec")
-    # other code for one method, the header and its hash left as they were
+    # other code for one method, the header and its hash left as they were (a table damaged,
+    # or changed by hand: its hash no longer says it is whole)
     table.write_bytes(data[:head + 32] + marshal.dumps({**kept, text: other}))
     seen = _probe(tmp_path)
     assert seen["repr"] == EXPECTED["repr"] and seen["compiled"] > 500
@@ -95,6 +100,22 @@ def test_a_table_whose_hash_was_made_again_is_checked_by_its_texts(tmp_path):
     table.write_bytes(classcode._HEADER + MAGIC_NUMBER + hashlib.sha256(payload).digest() + payload)
     seen = _probe(tmp_path)
     assert seen["compiled"] > 500 and seen["repr"] == EXPECTED["repr"]
+
+
+@pytest.mark.skipif(not hasattr(os, "symlink"), reason="no symbolic links")
+def test_a_table_of_code_compiled_with_other_flags_is_passed_over(tmp_path):
+    """Whole, with the right texts, but its code compiled under ``from __future__ import
+    annotations`` (the methods' annotations would be the names of dataclasses' locals)."""
+    import __future__
+    _probe(tmp_path)
+    table = _table(tmp_path)
+    kept = marshal.loads(table.read_bytes()[len(classcode._HEADER) + len(MAGIC_NUMBER) + 32:])
+    other = {t: compile(t, "<string>", "exec", flags=__future__.annotations.compiler_flag, dont_inherit=True)
+             for t in kept}
+    payload = marshal.dumps(other)
+    table.write_bytes(classcode._HEADER + MAGIC_NUMBER + hashlib.sha256(payload).digest() + payload)
+    seen = _probe(tmp_path)
+    assert seen["compiled"] > 500 and seen["annotations"] == {"span": "Span", "name": "str", "return": "None"}
 
 
 @pytest.mark.skipif(not hasattr(os, "symlink"), reason="no symbolic links")
@@ -115,7 +136,10 @@ def test_nothing_is_kept_when_the_cache_is_off(tmp_path):
     assert not (ROOT / "off").exists()
 
 
-def test_a_class_made_here_is_the_class_dataclasses_makes():
+def test_a_class_made_here_is_the_class_dataclasses_makes(monkeypatch):
+    monkeypatch.setattr(classcode, "_new", {})         # (kept out of the table this process writes)
+    monkeypatch.setattr(classcode, "_used", set())
+
     def made(decorator, **options):
         @decorator(**options)
         class Point:
@@ -140,10 +164,13 @@ def test_a_class_made_here_is_the_class_dataclasses_makes():
     assert not hasattr(dataclasses, "exec")         # (put back once the class is made)
 
 
-def test_a_class_made_while_another_is_made_leaves_the_outer_one_as_it_was():
+def test_a_class_made_while_another_is_made_leaves_the_outer_one_as_it_was(monkeypatch):
     """``dataclasses`` finds ``exec`` as one of its module's names while a class is made: a
     class made in the middle of another's making puts back what was there, not nothing."""
     import builtins
+
+    monkeypatch.setattr(classcode, "_new", {})
+    monkeypatch.setattr(classcode, "_used", set())
 
     def outer_exec(*args):
         return builtins.exec(*args)
@@ -155,3 +182,80 @@ def test_a_class_made_while_another_is_made_leaves_the_outer_one_as_it_was():
         assert Inner(1) == Inner(1) and dataclasses.exec is outer_exec
     finally:
         del dataclasses.exec
+
+
+# every generated method of every dataclass of the three modules, as a fingerprint: its code
+# (bytes, constants, names, flags), annotations, defaults and closure (``plain``: made by
+# ``dataclasses`` itself, the modules reading ``dataclass`` from a stand-in module)
+FINGERPRINT = """
+import sys, json, dataclasses, types as T
+if sys.argv[1] == "plain":
+    import rulewright.compiler
+    stand_in = T.ModuleType("rulewright.compiler.classcode")
+    stand_in.dataclass = dataclasses.dataclass
+    sys.modules["rulewright.compiler.classcode"] = stand_in
+from rulewright.compiler.syntax import ast as A
+from rulewright.compiler import ir, types
+
+def code(c):
+    return [c.co_code.hex(), repr([code(x) if isinstance(x, T.CodeType) else x for x in c.co_consts]),
+            c.co_names, c.co_varnames, c.co_freevars, c.co_flags, c.co_qualname, c.co_filename]
+
+out = {}
+for mod in (A, ir, types):
+    for name, cls in sorted(vars(mod).items()):
+        if isinstance(cls, type) and dataclasses.is_dataclass(cls) and cls.__module__ == mod.__name__:
+            for meth in ("__init__", "__repr__", "__eq__", "__hash__", "__setattr__", "__delattr__"):
+                f = cls.__dict__.get(meth)
+                f = getattr(f, "__wrapped__", f)
+                if isinstance(f, T.FunctionType):
+                    out[name + "." + meth] = [code(f.__code__), repr(f.__annotations__), repr(f.__defaults__),
+                                              [repr(c.cell_contents) for c in f.__closure__ or ()]]
+            out[name] = sorted(cls.__dict__)
+codes = [f.__code__ for mod in (A, ir, types) for cls in vars(mod).values()
+         if isinstance(cls, type) and dataclasses.is_dataclass(cls) and cls.__module__ == mod.__name__
+         for f in vars(cls).values() if isinstance(f, T.FunctionType)]
+out["(methods sharing one code object)"] = len(codes) - len(set(map(id, codes)))
+print(json.dumps(out))
+"""
+
+
+def _fingerprint(how: str, cache_dir) -> dict:
+    env = {**os.environ, "RULEWRIGHT_CACHE": str(cache_dir)}
+    done = subprocess.run([sys.executable, "-c", FINGERPRINT, how], cwd=ROOT, capture_output=True, text=True,
+                          timeout=120, env=env)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def test_every_method_is_the_one_dataclasses_makes_compiled_or_read_back(tmp_path):
+    plain = _fingerprint("plain", tmp_path / "plain")
+    assert len(plain) > 500 and not (tmp_path / "plain").exists()
+    compiled = _fingerprint("here", tmp_path / "here")
+    read_back = _fingerprint("here", tmp_path / "here")
+    for made in (compiled, read_back):
+        assert made.keys() == plain.keys()
+        differ = [k for k in plain if made[k] != plain[k]]
+        assert not differ, (len(differ), differ[:3], made[differ[0]], plain[differ[0]])
+    # (annotations of the fields' types, not of the names of dataclasses' locals)
+    assert "'_type_" not in json.dumps(read_back)
+
+
+def test_another_threads_dataclass_made_meanwhile_is_compiled_as_dataclasses_would(monkeypatch):
+    """``dataclasses`` finds this module's ``exec`` while a class is made here, whichever
+    thread calls it: a text from a thread that is not making a class here is compiled as
+    ``dataclasses`` compiles it and not kept."""
+    monkeypatch.setattr(classcode, "_new", {})
+    text = "def __create_fn__(_type_x, _return_type):\n def __init__(self, x:_type_x)->_return_type:\n  self.x=x\n return __init__"
+    ns: dict = {}
+    classcode._exec(text, {}, ns)           # (no class being made here: as another thread)
+    made = ns["__create_fn__"](int, None)
+    assert made.__annotations__ == {"x": int, "return": None} and not classcode._new
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes")
+def test_a_pipe_at_the_tables_name_is_passed_over_not_waited_on(tmp_path):
+    cache_dir = tmp_path / "cache"
+    cache_dir.mkdir()
+    os.mkfifo(cache_dir / f"classcode-{MAGIC_NUMBER.hex()}.marshal")
+    assert _probe(cache_dir)["compiled"] > 500       # (a read that waited would hit the timeout)
