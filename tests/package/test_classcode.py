@@ -259,3 +259,36 @@ def test_a_pipe_at_the_tables_name_is_passed_over_not_waited_on(tmp_path):
     cache_dir.mkdir()
     os.mkfifo(cache_dir / f"classcode-{MAGIC_NUMBER.hex()}.marshal")
     assert _probe(cache_dir)["compiled"] > 500       # (a read that waited would hit the timeout)
+
+
+FORKED = """
+import os, threading
+from rulewright.compiler import classcode
+held, release = threading.Event(), threading.Event()
+
+def hold():
+    with classcode._LOCK:
+        held.set()
+        release.wait()
+holder = threading.Thread(target=hold)
+holder.start()
+held.wait()
+child = os.fork()
+if child == 0:
+    @classcode.dataclass(frozen=True)
+    class Point:
+        x: int
+    os._exit(0 if Point(1).x == 1 else 3)
+release.set()
+holder.join()
+print(os.waitstatus_to_exitcode(os.waitpid(child, 0)[1]))
+"""
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork")
+def test_a_child_forked_while_another_thread_makes_a_class_can_make_its_own(tmp_path):
+    """(A lock held by a thread the child does not have would never be let go.)"""
+    env = {**os.environ, "RULEWRIGHT_CACHE": str(tmp_path)}
+    done = subprocess.run([sys.executable, "-c", FORKED], cwd=ROOT, capture_output=True, text=True, timeout=60,
+                          env=env)
+    assert done.returncode == 0 and done.stdout.strip() == "0", done.stderr
