@@ -275,6 +275,8 @@ holder.start()
 held.wait()
 child = os.fork()
 if child == 0:
+    import signal
+    signal.alarm(30)            # (a child that waits for ever ends, failing the test)
     @classcode.dataclass(frozen=True)
     class Point:
         x: int
