@@ -162,8 +162,7 @@ def normalised(board: Board) -> Board:
 
 
 def placements(board: Board) -> tuple:
-    """Free positions where a card may go without breaking the grid's frame (computed
-    once per board: boards never change)."""
+    """Free positions where a card may go within the grid's frame (once per board: boards never change)."""
     free = board._free
     if free is None:
         free = board._free = _free_cells(board)
@@ -173,15 +172,14 @@ def placements(board: Board) -> tuple:
 def _free_cells(board: Board) -> tuple:
     cards = board.cards
     if not board.floating:
-        return tuple(p for p in frame(board.rows, board.cols) if p not in cards)
+        return tuple(itertools.filterfalse(cards.__contains__, frame(board.rows, board.cols)))
     if not cards:
         return ((0, 0),)
     rows, cols = board.rows, board.cols
     r0, c0, r1, c1 = board.bbox()
-    if r1 - r0 < rows and c1 - c0 < cols:
-        # the cards fit the frame: every cell of these ranges keeps them in it
-        return tuple((r, c) for r in range(r1 - rows + 1, r0 + rows) for c in range(c1 - cols + 1, c0 + cols)
-                     if (r, c) not in cards)
+    if r1 - r0 < rows and c1 - c0 < cols:   # the cards fit the frame: every cell of these ranges keeps them in it
+        window = _window(r1 - rows + 1, r0 + rows, c1 - cols + 1, c0 + cols)
+        return tuple(itertools.filterfalse(cards.__contains__, window))
     out = []
     for r in range(r1 - rows + 1, r0 + rows):
         if max(r1, r) - min(r0, r) >= rows:
@@ -256,9 +254,18 @@ _FRAMES: dict = {}
 
 def frame(rows: int, cols: int) -> tuple:
     """The cells of a rows x cols grid in reading order."""
-    cells = _FRAMES.get((rows, cols))
+    return _window(0, rows, 0, cols, True)
+
+
+def _window(r0: int, r1: int, c0: int, c1: int, whole: bool = False) -> tuple:
+    """Cells of rows r0..r1-1, columns c0..c1-1 in reading order; kept if a ``whole`` frame or few."""
+    cells = _FRAMES.get((r0, r1, c0, c1))
     if cells is None:
-        cells = _FRAMES[(rows, cols)] = tuple((r, c) for r in range(rows) for c in range(cols))
+        cells = tuple((r, c) for r in range(r0, r1) for c in range(c0, c1))
+        if whole or len(cells) <= 400:      # (few: where a floating grid's next card may go)
+            if not whole and len(_FRAMES) >= 4096:
+                _FRAMES.clear()
+            _FRAMES[(r0, r1, c0, c1)] = cells
     return cells
 
 

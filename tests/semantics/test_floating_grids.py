@@ -35,7 +35,7 @@ def floating(draw):
 def test_a_card_may_go_where_every_card_still_fits_one_window(board):
     near = {(r, c) for r in range(-ROWS, 2 * ROWS) for c in range(-COLS, 2 * COLS)}
     expected = {p for p in near if p not in board.cards and fits(list(board.cards) + [p])}
-    assert set(rt.placements(board)) == expected
+    assert list(rt.placements(board)) == sorted(expected)        # (in reading order: a choice's options)
     for p in sorted(near - set(board.cards)):
         if p in expected:
             grown = rt.placed(board, "a", p)
@@ -44,6 +44,13 @@ def test_a_card_may_go_where_every_card_still_fits_one_window(board):
         else:
             with pytest.raises(RuntimeRulesError, match="would not fit"):
                 rt.placed(board, "a", p)
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.sets(st.tuples(st.integers(0, ROWS - 1), st.integers(0, COLS - 1))))
+def test_a_fixed_grid_offers_its_free_cells_in_reading_order(taken):
+    board = rt.Board("g", ROWS, COLS, False, {p: "a" for p in taken})
+    assert rt.placements(board) == tuple(sorted({(r, c) for r in range(ROWS) for c in range(COLS)} - taken))
 
 
 def test_a_card_one_row_beyond_the_window_is_refused():
