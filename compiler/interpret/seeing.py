@@ -134,13 +134,18 @@ class Knowledge:
 
     def passed(self, moves: list[tuple[list, str, str]]) -> None:
         """Piles passed on together (each ``(cards, from, to)``): as many whole moves at once."""
-        before = {seat: dict(k) for seat, k in self.known.items()}
         sources = {m[1] for m in moves}
+        everyone, seers = self._everyone, self._seers
+        # each move once: who sees its source, and its target when the target is remembered
+        # (a target no one keeps in mind is known of by no one)
+        kept = [(items, source, target, seers.get(source, everyone), seers.get(target, everyone))
+                for items, source, target in moves if target in self._kept]
         for seat in self.seats:
-            known: dict[str, list] = {k: v for k, v in before[seat].items() if k not in sources}
-            for items, source, target in moves:
-                seen = items if self._sees(source, seat) else before[seat].get(source, [])
-                if seen and not self._sees(target, seat) and self._remembered(target):
+            before = self.known[seat]
+            known: dict[str, list] = {k: v for k, v in before.items() if k not in sources}
+            for items, source, target, from_seen, to_seen in kept:
+                seen = items if seat in from_seen else before.get(source, [])
+                if seen and seat not in to_seen:
                     known[target] = list(seen)
             self.known[seat] = known
 
