@@ -29,6 +29,7 @@ import pickle
 import stat
 import sys
 from functools import lru_cache
+from importlib.util import MAGIC_NUMBER
 from pathlib import Path
 
 from rulewright.compiler import files
@@ -118,6 +119,21 @@ def write(path: Path | None, data: bytes) -> bool:
     except Exception:       # a full disk, a folder taken away: the entry is not kept
         return False
     return True
+
+
+def sealed(head: bytes, payload: bytes) -> bytes:
+    """An entry of code kept with ``marshal``: ``head`` (what it is, what it was made from),
+    this Python's bytecode version, the hash of ``payload``, then ``payload``."""
+    return head + MAGIC_NUMBER + hashlib.sha256(payload).digest() + payload
+
+
+def unsealed(data: bytes | None, head: bytes) -> bytes | None:
+    """The payload of an entry ``sealed`` with ``head`` by this Python and whole; else None."""
+    start = len(head) + len(MAGIC_NUMBER)
+    if data is None or data[:start] != head + MAGIC_NUMBER:
+        return None
+    payload = data[start + 32:]
+    return payload if hashlib.sha256(payload).digest() == data[start:start + 32] else None
 
 
 def digest(data: bytes) -> str:

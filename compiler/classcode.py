@@ -37,7 +37,6 @@ Only modules that ``cache`` does not import use it.
 import atexit
 import builtins
 import dataclasses
-import hashlib
 import marshal
 import os
 import threading
@@ -88,7 +87,7 @@ def _exec(source, globals=None, locals=None):
         if isinstance(source, str):
             source = compile(source, "<string>", "exec", dont_inherit=True)
         return builtins.exec(source, globals, locals)
-    code = (_table or {}).get(source) or _new.get(source)
+    code = _table.get(source) or _new.get(source)       # (``make`` read the table first)
     if code is None:
         code = _new[source] = compile(source, "<string>", "exec", dont_inherit=True)
         COMPILED += 1
@@ -119,12 +118,8 @@ def _kept() -> dict[str, CodeType]:
 
 def _read_back(data: bytes | None) -> dict[str, CodeType]:
     """The table an entry holds, if it is whole and a table of texts and their code."""
-    if data is None:
-        return {}
-    start = len(_HEADER) + len(MAGIC_NUMBER)
-    head, magic, sum_, payload = data[:len(_HEADER)], data[len(_HEADER):start], data[start:start + 32], \
-        data[start + 32:]
-    if head != _HEADER or magic != MAGIC_NUMBER or hashlib.sha256(payload).digest() != sum_:
+    payload = cache.unsealed(data, _HEADER)
+    if payload is None:
         return {}
     try:
         table = marshal.loads(payload)
@@ -145,8 +140,7 @@ def _keep() -> None:
     table = {**_kept(), **_new}
     if len(table) > MOST_KEPT:
         table = {text: code for text, code in table.items() if text in _used}
-    payload = marshal.dumps(table)
-    cache.write(_path(), _HEADER + MAGIC_NUMBER + hashlib.sha256(payload).digest() + payload)
+    cache.write(_path(), cache.sealed(_HEADER, marshal.dumps(table)))
 
 
 def _after_fork() -> None:

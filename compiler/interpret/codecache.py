@@ -46,14 +46,8 @@ def _made_from(source: str, where: str) -> bytes:
 
 def _read_back(data: bytes | None, made_from: bytes, where: str) -> CodeType | None:
     """The code of an entry that says it was made from ``made_from`` and is whole."""
-    if data is None:
-        return None
-    start = len(_HEADER) + len(MAGIC_NUMBER)
-    head, magic = data[:len(_HEADER)], data[len(_HEADER):start]
-    said, sum_ = data[start:start + 32], data[start + 32:start + 64]
-    payload = data[start + 64:]
-    if head != _HEADER or magic != MAGIC_NUMBER or said != made_from or \
-            hashlib.sha256(payload).digest() != sum_:
+    payload = cache.unsealed(data, _HEADER + made_from)
+    if payload is None:
         return None
     try:
         code = marshal.loads(payload)
@@ -75,6 +69,5 @@ def compiled(source: str, where: str) -> CodeType:
         return code
     code = compile(vetted(source, where), where, "exec")
     if path is not None:
-        payload = marshal.dumps(code)
-        cache.write(path, _HEADER + MAGIC_NUMBER + made_from + hashlib.sha256(payload).digest() + payload)
+        cache.write(path, cache.sealed(_HEADER + made_from, marshal.dumps(code)))
     return code
