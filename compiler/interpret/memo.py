@@ -164,7 +164,7 @@ def _by_classes(classes: dict, arity: int, name: str | None = None):
             return get
         if how == "in order":
             return lambda a: tuple(map(get, a))
-        return lambda a: tuple(sorted(map(get, a)))
+        return _any_order(get.__self__)
     how = [one(classes[i][0], _getter(classes[i])) if i in classes else None for i in range(arity)]
     if name is None:
         if arity == 1:
@@ -186,6 +186,36 @@ def _by_classes(classes: dict, arity: int, name: str | None = None):
     return key
 
 
+MOST_WEIGHED = 32      # classes past which a collection in any order is keyed by its sorted classes
+
+
+def _any_order(classes: dict):
+    """The key of a collection taken in any order, by its values' classes (``classes``:
+    value -> class number): which classes it holds, how many times each. Under
+    ``MOST_WEIGHED`` classes and 16 values, the sum of one weight per value, ``1 << 4 * class``
+    (each class's count is then a 4-bit digit of the sum: one key per multiset, made in C,
+    without sorting); otherwise the sorted tuple of the classes. The two never meet: an int
+    is never equal to a tuple."""
+    weight, by_sorting, most = _weights(classes)
+
+    def by_weight(a):
+        return sum(map(weight, a)) if len(a) < most else by_sorting(a)
+    return by_weight
+
+
+def _weights(classes: dict):
+    """(each value's weight, looked up; the key by sorting; the sizes under which the
+    weights are the key) of ``_any_order``: with more than ``MOST_WEIGHED`` classes, no
+    size (the key is always the sorted one)."""
+    get = classes.__getitem__
+
+    def by_sorting(a):
+        return tuple(sorted(map(get, a)))
+    if len(set(classes.values())) > MOST_WEIGHED:
+        return get, by_sorting, 0
+    return {v: 1 << 4 * c for v, c in classes.items()}.__getitem__, by_sorting, 16
+
+
 def _getter(keyed: tuple):
     """How a value is keyed: by its class (looked up), or a record by its fields (read)."""
     how, by = keyed
@@ -205,11 +235,11 @@ def _lean_by_classes(fn, memo: dict, keyed, classes: dict, arity: int, name: str
     """The memo of ``remembered`` keyed by classes, without its trial's counting (``name``:
     in the memo the state-reading definitions share, which the procedures clear)."""
     if name is None and arity == 1 and classes.get(0, ("",))[0] == "any order":
-        get = classes[0][1].__getitem__
+        weight, by_sorting, most = _weights(classes[0][1])
 
         def lean(a):
             try:
-                key = tuple(sorted(map(get, a)))
+                key = sum(map(weight, a)) if len(a) < most else by_sorting(a)
             except (TypeError, KeyError):
                 return fn(a)
             value = memo.get(key, _MISSING)

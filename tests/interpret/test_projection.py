@@ -208,3 +208,29 @@ def test_every_value_remembered_by_fields_is_the_one_computed(beasts):
         for name, args in (("big", (b,)), ("weight", (b,)), ("fits", (b, "hill")), ("same_home", (b, made[0])),
                            ("per_size", (b,))):
             same_as_baseline(fast, plain, name, *args)
+
+
+def test_a_collection_in_any_order_has_one_key_per_multiset_of_classes():
+    """The key of a collection taken in any order: which classes it holds and how many
+    times each (a sum of weights under 16 values and 33 classes, the sorted classes past
+    either)."""
+    from rulewright.compiler.interpret import memo
+    rng = random.Random(3)
+    for n_classes in (3, memo.MOST_WEIGHED, memo.MOST_WEIGHED + 1, 60):
+        classes = {f"v{i}": i % n_classes for i in range(2 * n_classes)}
+        key = memo._any_order(classes)
+        values = list(classes)
+        seen: dict = {}
+        for _ in range(3000):
+            pile = tuple(rng.choice(values) for _ in range(rng.choice((0, 1, 2, 5, 15, 16, 17))))
+            multiset = tuple(sorted(classes[v] for v in pile))
+            k = key(pile)
+            assert k == key(tuple(reversed(pile))) == key(list(pile))
+            assert seen.setdefault(k, multiset) == multiset, (n_classes, pile)
+        # fifteen of one class and one of the next, as a sum, are not sixteen of the first
+        a, b = values[0], next(v for v in values if classes[v] == classes[values[0]] + 1)
+        assert key((a,) * 15 + (b,)) != key((a,) * 16) != key((a,) * 15)
+        assert key((a,) * 16) != key((b,)) and key((a,) * 32) != key((b, b))
+        if n_classes > memo.MOST_WEIGHED:
+            assert key((a, b)) == (classes[a], classes[b])
+
