@@ -14,6 +14,7 @@ from __future__ import annotations
 import collections
 import itertools
 import math
+import operator
 import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable
@@ -432,19 +433,13 @@ def minus(a, b) -> tuple:
     return tuple(kept)
 
 
+_FIRST, _SECOND = operator.itemgetter(0), operator.itemgetter(1)
+
+
 def ranked(pairs) -> tuple:
-    """(key, element) pairs -> groups of elements with equal keys, the largest key first."""
-    order = sorted(range(len(pairs)), key=lambda i: pairs[i][0], reverse=True)
-    groups: list = []
-    last = object()
-    for i in order:
-        key, elem = pairs[i]
-        if groups and key == last:
-            groups[-1].append(elem)
-        else:
-            groups.append([elem])
-            last = key
-    return tuple(tuple(g) for g in groups)
+    """(key, element) pairs -> groups of elements with equal keys, the largest key first
+    (equal keys in the order given: a stable sort; a group is the run of keys equal to its first)."""
+    return tuple(tuple(map(_SECOND, group)) for _, group in itertools.groupby(sorted(pairs, key=_FIRST, reverse=True), _FIRST))
 
 
 def sorted_by(pairs) -> tuple:
@@ -461,9 +456,14 @@ def allocate(supply: int, claims, stop: bool, even: bool = False) -> dict:
     need) and nobody after; without, each member whose even share covers its need is
     served it, the others are skipped, and the next ones are still served. A supply or
     a need below 0 counts as 0 (nothing to serve, nothing needed)."""
+    return served(max(0, supply), ([(who, need if need > 0 else 0) for _, who, need in claimed] for _, claimed
+                                   in itertools.groupby(sorted(claims, key=_FIRST, reverse=True), _FIRST)), stop, even)
+
+
+def served(left: int, groups, stop: bool, even: bool) -> dict:
+    """What ``allocate`` serves each claimant of ``groups`` ((claimant, need) lists, in turn) from ``left``."""
     out: dict = {}
-    left = max(0, supply)
-    for group in ranked([(key, (who, max(0, need))) for key, who, need in claims]):
+    for group in groups:
         total = sum(need for _, need in group)
         if total <= left:
             for who, need in group:

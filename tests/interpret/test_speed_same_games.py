@@ -5,6 +5,7 @@ one without them (``fast=False``, the baseline benchmarks/play.py measures again
 import random
 
 import pytest
+from hypothesis import given, strategies as st
 
 from rulewright.compiler import load
 from rulewright.compiler.interpret import Interpreter, RandomAgent
@@ -77,6 +78,23 @@ def test_subsets_and_sorting_keep_the_order_by_repr(items, most):
     assert rt.sort_values(items) == BASELINE["sort_values"](items)
     assert rt.multiset_eq(items, tuple(reversed(items)))
     assert rt.multiset_eq(items, items + ("a",)) is False
+
+
+_CLAIMS = st.one_of(*(st.lists(st.tuples(keys, st.integers(-2, 6)), max_size=9)      # (keys of one type)
+                      for keys in (st.integers(0, 3), st.tuples(st.integers(0, 1), st.integers(0, 2)))))
+
+
+@given(_CLAIMS, st.integers(-3, 15))
+def test_ranking_and_allocating_keep_the_baseline_s_groups_order_and_shares(claims, supply):
+    """(sorted by a key read in C and grouped by ``itertools.groupby``: equal keys in the
+    order given, a group the run of keys equal to its first)"""
+    pairs = [(key, f"e{i}") for i, (key, _) in enumerate(claims)]
+    assert rt.ranked(pairs) == BASELINE["ranked"](pairs)
+    served = [(key, f"w{i}", need) for i, (key, need) in enumerate(claims)]
+    for stop in (True, False):
+        for even in (True, False):
+            fast, base = rt.allocate(supply, served, stop, even), BASELINE["allocate"](supply, served, stop, even)
+            assert fast == base and list(fast) == list(base)
 
 
 def test_the_subsets_remembered_stay_few_and_the_same():
