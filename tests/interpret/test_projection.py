@@ -234,3 +234,27 @@ def test_a_collection_in_any_order_has_one_key_per_multiset_of_classes():
         if n_classes > memo.MOST_WEIGHED:
             assert key((a, b)) == (classes[a], classes[b])
 
+
+
+def test_a_memo_keyed_in_any_order_gives_each_collection_its_own_value():
+    """The memo's own keys, in its trial and after it (one dict for both): a value
+    remembered for one multiset of classes is never handed to another, at the sizes and
+    class counts where the key changes form."""
+    from rulewright.compiler.interpret import memo
+    rng = random.Random(5)
+    for n_classes in (3, memo.MOST_WEIGHED, memo.MOST_WEIGHED + 1):
+        classes = {f"v{i}": i % n_classes for i in range(2 * n_classes)}
+        values = list(classes)
+        a, b = values[0], next(v for v in values if classes[v] == classes[values[0]] + 1)
+
+        def multiset(pile):
+            return tuple(sorted(classes[v] for v in pile))
+        keyed = {0: ("any order", classes)}
+        shared: dict = {}
+        trial = memo.remembered(multiset, shared, None, {}, "f", keyed)
+        lean = memo._lean_by_classes(multiset, shared, memo._by_classes(keyed, 1), keyed, 1)
+        piles = [(b,), (a,) * 16, (a,) * 15 + (b,), (b, b), (a,) * 32, (a,) * 17, ()]
+        piles += [tuple(rng.choice(values) for _ in range(rng.choice((1, 2, 5, 15, 16, 17)))) for _ in range(500)]
+        for remembers in (trial, lean, trial):
+            for pile in piles:
+                assert remembers(pile) == multiset(pile) == remembers(list(reversed(pile))), (n_classes, pile)

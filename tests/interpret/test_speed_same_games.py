@@ -81,7 +81,8 @@ def test_subsets_and_sorting_keep_the_order_by_repr(items, most):
 
 
 _CLAIMS = st.one_of(*(st.lists(st.tuples(keys, st.integers(-2, 6)), max_size=9)      # (keys of one type)
-                      for keys in (st.integers(0, 3), st.tuples(st.integers(0, 1), st.integers(0, 2)))))
+                      for keys in (st.integers(-3, 3), st.tuples(st.integers(-2, 1), st.integers(-1, 2)),
+                                   st.text("ab", max_size=2))))
 
 
 @given(_CLAIMS, st.integers(-3, 15))
