@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from rulewright.compiler.semantics import runtime as rt, render
 from rulewright.compiler.diagnostics import Diagnostic, IllegalMoveError, RuntimeRulesError, Span, quoted, reason_of
+from rulewright.compiler.interpret.chance import copied
 from rulewright.compiler.interpret.resumable import fork
 
 if TYPE_CHECKING:         # (for the annotation only: the interpreter imports this module)
@@ -24,11 +25,9 @@ if TYPE_CHECKING:         # (for the annotation only: the interpreter imports th
 
 # ---------------------------------------------------------------- game state
 def copied_random(rng: random.Random) -> random.Random:
-    """A random generator at the same point as ``rng`` (not seeded first: seeding a new
-    generator reads the system's entropy, which costs more than the rest of a copy)."""
-    new = random.Random.__new__(random.Random)
-    new.setstate(rng.getstate())
-    return new
+    """A random generator at the same point as ``rng``, which takes its state when one of
+    the two first draws (``chance.copied``: most copies of a game never draw from it)."""
+    return copied(rng)
 
 
 @dataclass
