@@ -18,7 +18,10 @@ seats a search plays from outside have no generator. So a copy is made owing its
   unused costs nothing more.
 
 Both are ``_Lazy`` generators meanwhile, never both at once (a copy owing its state takes
-it before it is copied).
+it before it is copied). What goes around the generator's own methods goes around this: a
+method bound while it was plain (``f = rng.random`` before the copy) or called through the
+class (``random.Random.random(rng)``) draws without handing its state over; the generated
+code, the agents and the state call the generators' methods as attributes, at each use.
 
 Between copying and drawing, both only change class (``__class__``, same layout), so a
 generator with nothing owed draws at Python's own speed. The state handed over is the C
@@ -29,30 +32,35 @@ from __future__ import annotations
 
 import _random
 import random
+import threading
 import weakref
 
 _C = _random.Random
+_LOCK = threading.RLock()       # (a copy settling while its source hands over, in two threads)
 
 
 def copied(rng: random.Random) -> random.Random:
     """A generator at the same point as ``rng``, independent of it from now on."""
-    if type(rng) is _Lazy and "_source" in rng.__dict__:
-        _settle(rng)
-    kind = type(rng)
-    if kind is not random.Random and kind is not _Lazy:
-        return _eager(rng)          # (another kind of generator: copied at once, as Python would)
-    new = _Lazy.__new__(_Lazy)
-    new.gauss_next = rng.gauss_next
-    new._source = rng
-    if kind is random.Random:
-        rng.__class__ = _Lazy
-        rng._owed = [weakref.ref(new)]
-    else:
-        owed = rng._owed
-        if len(owed) >= 64:          # (a generator copied many times without drawing: the dead let go)
-            owed[:] = [r for r in owed if _waiting_on(r(), rng)]
-        owed.append(weakref.ref(new))
-    return new
+    with _LOCK:
+        kind = type(rng)
+        if kind is _Lazy and "_source" in rng.__dict__:
+            _settle(rng)
+            kind = random.Random
+        if kind is not random.Random and kind is not _Lazy:
+            return _eager(rng)          # (another kind of generator: copied at once, as Python would)
+        new = _Lazy.__new__(_Lazy)
+        new.gauss_next = rng.gauss_next
+        new._source = rng
+        owed = rng.__dict__.get("_owed") if kind is _Lazy else None
+        if owed is None:                # (a plain generator, or a _Lazy one owing nothing)
+            rng.__class__ = _Lazy
+            rng._owed = [weakref.ref(new)]
+        else:
+            n = len(owed)
+            if n >= 64 and not n & (n - 1):     # (copied many times without drawing: the dead let go,
+                owed[:] = [r for r in owed if _waiting_on(r(), rng)]   # at sizes doubling)
+            owed.append(weakref.ref(new))
+        return new
 
 
 def _eager(rng: random.Random) -> random.Random:
@@ -63,11 +71,12 @@ def _eager(rng: random.Random) -> random.Random:
 
 def _before(rng) -> None:
     """What a ``_Lazy`` generator does before it draws or its state is read or set."""
-    mine = rng.__dict__
-    if "_owed" in mine:
-        _hand_over(rng)
-    elif "_source" in mine:
-        _settle(rng)
+    with _LOCK:
+        mine = rng.__dict__
+        if "_owed" in mine:
+            _hand_over(rng)
+        elif "_source" in mine:
+            _settle(rng)
 
 
 def _hand_over(rng) -> None:

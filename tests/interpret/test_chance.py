@@ -104,3 +104,14 @@ def test_what_is_not_python_s_own_generator_is_copied_at_once():
     copied = chance.copied(rng)
     assert type(rng) is Own and type(copied) is random.Random
     assert copied.random() == rng.random()
+
+
+def test_a_lazy_generator_made_some_other_way_is_copied_as_a_plain_one():
+    """(A review found ``copied`` failing on a ``_Lazy`` generator owing nothing and owed nothing.)"""
+    rng = random.Random(1)
+    made = type(chance.copied(rng))(42)             # (a _Lazy built by its class)
+    twin = random.Random(42)
+    copy_of_it = chance.copied(made)
+    assert [_draw(copy_of_it, k) for k in range(6)] == [_draw(twin, k) for k in range(6)]
+    again = random.Random(42)
+    assert [_draw(made, k) for k in range(6)] == [_draw(again, k) for k in range(6)]
