@@ -5,9 +5,9 @@ Out: ``copied(rng)``: a generator that draws exactly what ``rng`` would have dra
      moment it was copied, whatever either of them draws afterwards.
 
 Copying a generator's state (2.5 KB: Python makes 625 numbers of it and reads them back)
-is about 11 us, half of what copying an Ecosystem: Savanna game in progress costs, and most
-copies a search makes never draw from it: the game's generator shuffles at the start, the
-seats a search plays from outside have no generator. So a copy is made owing its state:
+is about 11 us, as much as the rest of a copy of a small game in progress, and most copies
+a search makes never draw from it: a game's generator often deals only at the start, and
+the seats a search plays from outside have no generator. So a copy is made owing its state:
 
 * the copy keeps the generator it was copied from (``_source``); at its first draw (or
   when its state is read, set, reseeded or pickled) it takes that generator's state, which

@@ -159,13 +159,14 @@ def _by_classes(classes: dict, arity: int, name: str | None = None):
     value by its class, a record by its fields; a collection by its values' classes, in
     order or sorted); led by ``name`` in the memo shared by the definitions that read the
     state."""
-    def one(how, get):
+    def one(keyed):
+        how, by = keyed
         if how in ("one", "fields"):
-            return get
+            return _getter(keyed)
         if how == "in order":
-            return lambda a: tuple(map(get, a))
-        return _any_order(get.__self__)
-    how = [one(classes[i][0], _getter(classes[i])) if i in classes else None for i in range(arity)]
+            return lambda a: tuple(map(by.__getitem__, a))
+        return _any_order(by)
+    how = [one(classes[i]) if i in classes else None for i in range(arity)]
     if name is None:
         if arity == 1:
             first = how[0]
@@ -238,7 +239,7 @@ def _lean_by_classes(fn, memo: dict, keyed, classes: dict, arity: int, name: str
         weight, by_sorting, most = _weights(classes[0][1])
 
         def lean(a):
-            try:
+            try:        # (``_any_order``'s key, written in: a call fewer on the hottest look-up)
                 key = sum(map(weight, a)) if len(a) < most else by_sorting(a)
             except (TypeError, KeyError):
                 return fn(a)

@@ -24,12 +24,6 @@ if TYPE_CHECKING:         # (for the annotation only: the interpreter imports th
 
 
 # ---------------------------------------------------------------- game state
-def copied_random(rng: random.Random) -> random.Random:
-    """A random generator at the same point as ``rng``, which takes its state when one of
-    the two first draws (``chance.copied``: most copies of a game never draw from it)."""
-    return copied(rng)
-
-
 @dataclass
 class Event:
     kind: str
@@ -93,7 +87,7 @@ class GameState:
         the copy's, as it is not a game rolled forward's."""
         new = GameState.__new__(GameState)
         new.__dict__.update(self.__dict__)
-        new.rng = copied_random(self.rng)
+        new.rng = copied(self.rng)
         new.shared = fork(self.shared, memo)
         new.per = fork(self.per, memo)
         new.reports = fork(self.reports, memo)
@@ -422,7 +416,7 @@ class RandomAgent:
 
     def __deepcopy__(self, memo):
         new = RandomAgent.__new__(RandomAgent)
-        new.rng = copied_random(self.rng)
+        new.rng = copied(self.rng)
         return new
 
     def choose(self, name, options, state, seat):

@@ -26,6 +26,7 @@ from rulewright.compiler.semantics.budget import (MOST_NUMBERS, MOST_STEPS, OutO
                                                   charge, steps, tick)
 
 BUDGET = (MOST_STEPS, OutOfSteps, _BUDGET, apart, bounded, steps, tick)     # (read as rt.NAME elsewhere)
+_FIRST, _SECOND = operator.itemgetter(0), operator.itemgetter(1)           # (ranked's keys and elements)
 
 
 # -------------------------------------------------------------------- boards
@@ -433,17 +434,18 @@ def minus(a, b) -> tuple:
     return tuple(kept)
 
 
-_FIRST, _SECOND = operator.itemgetter(0), operator.itemgetter(1)
-
-
 def ranked(pairs) -> tuple:
-    """(key, element) pairs -> groups of elements with equal keys, the largest key first
-    (equal keys in the order given: a stable sort; a group is the run of keys equal to its first)."""
-    return tuple(tuple(map(_SECOND, group)) for _, group in itertools.groupby(sorted(pairs, key=_FIRST, reverse=True), _FIRST))
+    """(key, element) pairs -> groups of elements with equal keys, the largest key first."""
+    return tuple(tuple(map(_SECOND, group)) for _, group in _runs(pairs))
+
+
+def _runs(items):
+    """(key, ...) tuples by key, largest first, equal keys as given, in runs of keys equal to the run's first."""
+    return itertools.groupby(sorted(items, key=_FIRST, reverse=True), _FIRST)
 
 
 def sorted_by(pairs) -> tuple:
-    return tuple(elem for _, elem in sorted(pairs, key=lambda p: p[0], reverse=True))
+    return tuple(map(_SECOND, sorted(pairs, key=_FIRST, reverse=True)))
 
 
 def allocate(supply: int, claims, stop: bool, even: bool = False) -> dict:
@@ -456,8 +458,8 @@ def allocate(supply: int, claims, stop: bool, even: bool = False) -> dict:
     need) and nobody after; without, each member whose even share covers its need is
     served it, the others are skipped, and the next ones are still served. A supply or
     a need below 0 counts as 0 (nothing to serve, nothing needed)."""
-    return served(max(0, supply), ([(who, need if need > 0 else 0) for _, who, need in claimed] for _, claimed
-                                   in itertools.groupby(sorted(claims, key=_FIRST, reverse=True), _FIRST)), stop, even)
+    return served(max(0, supply), ([(who, need if need > 0 else 0) for _, who, need in claimed]
+                                   for _, claimed in _runs(claims)), stop, even)
 
 
 def served(left: int, groups, stop: bool, even: bool) -> dict:
@@ -700,15 +702,8 @@ def oset(items: Iterable) -> tuple:
 
 
 def within(small: Iterable, big: Iterable) -> bool:
-    counts: dict = {}
-    for x in big:
-        counts[x] = counts.get(x, 0) + 1
-    for x in small:
-        n = counts.get(x, 0)
-        if n == 0:
-            return False
-        counts[x] = n - 1
-    return True
+    """Every value of ``small`` in ``big``, as many times at least (multisets)."""
+    return not collections.Counter(small) - collections.Counter(big)
 
 
 def multiset_eq(a: Iterable, b: Iterable) -> bool:
