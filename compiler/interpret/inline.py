@@ -99,28 +99,75 @@ class Inliner:
 
 
 def shared_calls(program: I.Program, params: list[str], body: I.Expr, const) -> dict[int, str]:
-    """The calls of ``body`` (a definition's, ``params`` its parameters) made at least twice
-    with the same arguments, every argument a constant or a parameter that no binder of
-    the body hides: ``id(call node) -> the name of the local that remembers its value``.
-    ``const`` names a constant's value in the generated code (the arguments' key)."""
+    """The calls of ``body`` (a definition's, ``params`` its parameters) that one evaluation
+    makes more than once with the same arguments: written at least twice, or once inside
+    a loop (the parts of an aggregate run for each value: its filters, its element, its
+    key, the collections of its later binders). Each argument is made of constants,
+    parameters that no binder of the body hides, the state, operators and other calls,
+    and holds no aggregate: so it has one value for the whole evaluation, and so has the
+    call. ``id(call node) -> the name of the local that remembers its value``. ``const``
+    names a constant's value in the generated code (the arguments' key)."""
     if _binds(body) & set(params):
         return {}
+    names = set(params)
     groups: dict[tuple, list[I.Call]] = {}
-    for x in I.descendants([body]):
+    again: set[int] = set()
+    for x, repeated in _reached([body], False):
         if not isinstance(x, I.Call) or x.name not in program.funcs:
             continue
-        key = [x.name]
-        for a in x.args:
-            if isinstance(a, I.Local) and a.name in params:
-                key.append(("name", a.name))
-            elif isinstance(a, I.Const):
-                key.append(("value", const(a.value)))
-            else:
-                break
-        else:
-            groups.setdefault(tuple(key), []).append(x)
+        key = _shape(x, names, const)
+        if key is not None:
+            groups.setdefault(key, []).append(x)
+            if repeated:
+                again.add(id(x))
     out: dict[int, str] = {}
-    for i, calls in enumerate(c for c in groups.values() if len(c) > 1):
+    shared = (c for c in groups.values() if len(c) > 1 or id(c[0]) in again)
+    for i, calls in enumerate(shared):
         for c in calls:
             out[id(c)] = f"_c{i}"
     return out
+
+
+def _reached(nodes, repeated: bool):
+    """Every expression inside ``nodes``, each with whether one evaluation may reach it more
+    than once (it lies in a part of an aggregate that runs for each value)."""
+    for e in nodes:
+        if e is None:
+            continue
+        yield e, repeated
+        if isinstance(e, I.Agg):
+            first, *rest = e.binders
+            yield from _reached([first.coll, e.supply], repeated)
+            yield from _reached([first.cond, e.elem, e.key], True)
+            for b in rest:
+                yield from _reached([b.coll, b.cond], True)
+        else:
+            yield from _reached(I.children(e), repeated)
+
+
+def _shape(e: I.Expr, params: set[str], const):
+    """A key equal for two expressions written alike that have one value for a whole
+    evaluation (constants, parameters, the state, operators and calls of them); None for
+    one that reads a name bound inside the body or holds an aggregate."""
+    if isinstance(e, I.Const):
+        return ("value", const(e.value))
+    if isinstance(e, I.Local):
+        return ("name", e.name) if e.name in params else None
+    if isinstance(e, I.Global):
+        return ("global", e.name)
+    parts: tuple = ()
+    if isinstance(e, I.SeatVar):
+        parts, args = ("per", e.name), [e.seat]
+    elif isinstance(e, I.Op):
+        data = e.data if e.data is None or type(e.data) in (bool, int, str) else ("at", id(e.data))
+        parts, args = ("op", e.op, data), e.args
+    elif isinstance(e, I.Call):
+        parts, args = ("call", e.name, e.mode), e.args
+    else:
+        return None
+    for a in args:
+        shape = _shape(a, params, const)
+        if shape is None:
+            return None
+        parts += (shape,)
+    return parts

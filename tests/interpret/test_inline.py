@@ -125,3 +125,45 @@ def test_a_loop_in_a_part_that_may_not_run_runs_only_where_that_part_runs(tmp_pa
     for xs in [(), (0,), (1,), (2, 0), (5, 5), (1, 2, 3), (-1, 0), (0, -1), (20, 30), (3,), (11, 1)]:
         for name in ("g", "h", "k"):
             same_as_baseline(fast, slow, name, xs)
+
+
+LOOPS = """
+game g "G"
+enum colour { red, blue, green }
+def weight(c: colour) = if c == red then 3 else 1
+def limit(k: int) = sum(i for i in 1..k)
+def ratio(d: int) = sum(10 // d for i in 1..2)
+def over(cards: list of colour, k: int) = count(c for c in cards if weight(c) > limit(if k > 1 then k - 1 else 1))
+def nested(cards: list of colour) = sum(count(d for d in cards if limit(size(cards)) > weight(c)) for c in cards)
+def outer(cards: list of colour) = sum(count(d for d in cards if limit(weight(c)) > 1) for c in cards)
+def safe(cards: list of colour, d: int) = count(c for c in cards if weight(c) > ratio(d))
+"""
+
+
+def test_a_call_inside_a_loop_that_reads_no_name_of_the_loop_is_made_once(tmp_path):
+    """``limit(...)`` inside the loops of ``over`` and ``nested`` reads only the definition's
+    parameters (through an expression): made once an evaluation, at its first use. Inside
+    ``outer`` it reads the outer loop's value: made at every turn of the inner loop, as
+    before. ``ratio(0)`` fails (a division by zero) only where a loop reaches it."""
+    program = load(spec(tmp_path, LOOPS))
+    fast, slow = Interpreter(program), Interpreter(program, fast=False)
+    fast_calls, slow_calls = _counting(fast, "limit"), _counting(slow, "limit")
+    hands = HANDS + [("red", "blue") * 3]
+    for hand in hands:
+        for k in (0, 1, 2, 3):
+            same_as_baseline(fast, slow, "over", hand, k)
+    assert len(fast_calls) == sum(1 for h in hands if h) * 4
+    assert len(slow_calls) == sum(len(h) for h in hands) * 4
+    del fast_calls[:], slow_calls[:]
+    for hand in hands:
+        same_as_baseline(fast, slow, "nested", hand)
+    assert len(fast_calls) == sum(1 for h in hands if h)
+    del fast_calls[:], slow_calls[:]
+    for hand in hands:
+        same_as_baseline(fast, slow, "outer", hand)
+        for d in (0, 1, 3):
+            same_as_baseline(fast, slow, "safe", hand, d)
+    assert len(fast_calls) == len(slow_calls) == sum(len(h) ** 2 for h in hands)
+    with pytest.raises(RuntimeRulesError):
+        fast.call("safe", ("red",), 0)
+    assert fast.call("safe", (), 0) == 0
