@@ -159,14 +159,7 @@ def _by_classes(classes: dict, arity: int, name: str | None = None):
     value by its class, a record by its fields; a collection by its values' classes, in
     order or sorted); led by ``name`` in the memo shared by the definitions that read the
     state."""
-    def one(keyed):
-        how, by = keyed
-        if how in ("one", "fields"):
-            return _getter(keyed)
-        if how == "in order":
-            return lambda a: tuple(map(by.__getitem__, a))
-        return _any_order(by)
-    how = [one(classes[i]) if i in classes else None for i in range(arity)]
+    how = _hows(classes, arity)
     if name is None:
         if arity == 1:
             first = how[0]
@@ -185,6 +178,18 @@ def _by_classes(classes: dict, arity: int, name: str | None = None):
         return tuple(a if f is None else f(a) for f, a in zip(how, args)) if name is None else \
             (name, *(a if f is None else f(a) for f, a in zip(how, args)))
     return key
+
+
+def _hows(classes: dict, arity: int) -> list:
+    """For each argument, how ``_by_classes`` keys it (None: as it is)."""
+    def one(keyed):
+        how, by = keyed
+        if how in ("one", "fields"):
+            return _getter(keyed)
+        if how == "in order":
+            return lambda a: tuple(map(by.__getitem__, a))
+        return _any_order(by)
+    return [one(classes[i]) if i in classes else None for i in range(arity)]
 
 
 MOST_WEIGHED = 32      # classes past which a collection in any order is keyed by its sorted classes
@@ -247,6 +252,27 @@ def _lean_by_classes(fn, memo: dict, keyed, classes: dict, arity: int, name: str
             return _keep(memo, key, fn(a)) if value is _MISSING else value
         return lean
     keep = _keep if name is None else _kept
+    how = _hows(classes, arity)
+    if arity == 1 or (arity == 2 and how[1] is None):      # (the key made here: no call for it)
+        first = how[0]
+        if arity == 1:
+            def lean(a):
+                try:
+                    key = first(a) if name is None else (name, first(a))
+                    value = memo.get(key, _MISSING)
+                except (TypeError, KeyError, AttributeError):
+                    return fn(a)
+                return keep(memo, key, fn(a)) if value is _MISSING else value
+            return lean
+
+        def lean(a, b):
+            try:
+                key = (first(a), b) if name is None else (name, first(a), b)
+                value = memo.get(key, _MISSING)
+            except (TypeError, KeyError, AttributeError):
+                return fn(a, b)
+            return keep(memo, key, fn(a, b)) if value is _MISSING else value
+        return lean
 
     def lean(*args):
         try:

@@ -258,3 +258,51 @@ def test_a_memo_keyed_in_any_order_gives_each_collection_its_own_value():
         for remembers in (trial, lean, trial):
             for pile in piles:
                 assert remembers(pile) == multiset(pile) == remembers(list(reversed(pile))), (n_classes, pile)
+
+
+def test_a_memo_keyed_by_classes_or_fields_of_one_or_two_arguments_gives_each_call_its_value():
+    """The memos keyed by the classes of one argument (a value, a collection in order) or a
+    record's fields, with a second argument as it is, in the memo of a definition and in
+    the state's (led by the definition's name): each call gets the value of a call with
+    arguments of the same key, and arguments the key cannot be made of (no class, no such
+    field, a second argument that cannot be hashed) are evaluated as they are."""
+    import collections
+    import operator
+    from rulewright.compiler.interpret import memo
+    classes = {"a": 0, "b": 0, "c": 1, "d": 2}
+    Rec = collections.namedtuple("Rec", "kind place other")
+    kinds = [("one", classes), ("in order", classes), ("fields", operator.attrgetter("kind", "place"))]
+    rng = random.Random(11)
+
+    def made(how):
+        if how == "fields":
+            return Rec(rng.choice("xy"), rng.choice((1, 2)), rng.random())
+        if how == "one":
+            return rng.choice("abcde")          # ("e": no class)
+        return tuple(rng.choice("abcd") for _ in range(rng.randrange(4)))
+
+    def key_of(how, by, x):
+        if how == "fields":
+            return by(x)
+        if how == "one":
+            return classes[x]
+        return tuple(classes[v] for v in x)
+    for how, by in kinds:
+        for arity in (1, 2):
+            for name in (None, "f"):
+                def value(*args):
+                    try:
+                        k = key_of(how, by, args[0])
+                    except KeyError:
+                        k = ("own", args[0])
+                    return (k, *args[1:])
+                fn = (lambda a: value(a)) if arity == 1 else (lambda a, b: value(a, b))   # (the memo reads the arity)
+                keyed = {0: (how, by)}
+                shared: dict = {}
+                trial = memo.remembered(fn, shared, name, {}, "f", keyed)
+                lean = memo._lean_by_classes(fn, shared, memo._by_classes(keyed, arity, name), keyed, arity, name)
+                for remembers in (trial, lean, trial):
+                    for _ in range(300):
+                        args = (made(how),) + ((rng.choice((1, 2, [3])),) if arity == 2 else ())
+                        assert remembers(*args) == fn(*args), (how, arity, name, args)
+                assert all(isinstance(k, tuple) and k[0] == name for k in shared) if name else shared
