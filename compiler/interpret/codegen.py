@@ -20,7 +20,7 @@ from rulewright.compiler.semantics.operators import AGGREGATES, OPERATORS
 from rulewright.compiler import ir as I
 from rulewright.compiler.semantics import runtime as rt, render
 from rulewright.compiler.diagnostics import RuntimeRulesError
-from rulewright.compiler.types import BoardT, CollT
+from rulewright.compiler.types import BoardT, CollT, RecordT
 
 
 _SAFE_NAME = re.compile(r"[a-z_][a-z0-9_]*")
@@ -212,8 +212,23 @@ class ExprCompiler:
             #                                     of the fixed alphabet; vetted checks it again)
         if e.op == "attr" and self.fast and isinstance(e.data, dict):
             return f"{self._column(e.data)}[{args[0]}]"     # (read as dict.get reads it, without the call)
+        if e.op == "new_record" and self.fast and isinstance(getattr(e.data, "rw_name", None), str):
+            # (what the record class's own __new__ does, its name then its fields: a call in C)
+            return f"_TN({self.em.const(e.data)}, ({self.em.const(e.data.rw_name)}, {''.join(a + ', ' for a in args)}))"
+        if e.op == "with" and self.fast and self._fields_at(e) is not None:
+            values = "".join(a + ", " for a in args[1:])
+            return f"_rt.replaced({args[0]}, {self.em.const(self._fields_at(e))}, ({values}))"
         data = self.em.const(e.data) if e.data is not None else None
         return operator.emit(args, data, self.span_of(operator.py, e))
+
+    def _fields_at(self, e: I.Op) -> tuple | None:
+        """The places in the record of the fields ``with`` changes (None: not known here)."""
+        t = e.args[0].type
+        info = self.program.records.get(t.name) if self.program is not None and isinstance(t, RecordT) else None
+        fields = getattr(getattr(info, "cls", None), "_fields", ())
+        if not all(n in fields for n in e.data):
+            return None
+        return tuple(fields.index(n) for n in e.data)
 
     def _column(self, data: dict) -> str:
         """The constant naming a table column as ``rt.Column`` (one per column)."""

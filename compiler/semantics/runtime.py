@@ -411,6 +411,14 @@ def with_fields(names: tuple, base, *values):
     return base._replace(**dict(zip(names, values)))
 
 
+def replaced(base, at: tuple, values: tuple):
+    """``with_fields`` where the fields' places in the record are known (``at``)."""
+    items = list(base)
+    for i, v in zip(at, values):
+        items[i] = v
+    return tuple.__new__(type(base), items)
+
+
 def minus(a, b) -> tuple:
     """``a`` less ``b``'s items, each taking away the first equal item left in ``a``."""
     items, drop = as_tuple(a), as_tuple(b)
@@ -487,9 +495,7 @@ def served(left: int, groups, stop: bool, even: bool) -> dict:
     return out
 
 
-# The most sub-collections one enumeration lists (beyond, an error says so rather
-# than the machine running out of memory).
-MOST_SUBSETS = 2_000_000
+MOST_SUBSETS = 2_000_000    # sub-collections one enumeration lists at most (beyond: an error says so)
 
 
 def _count_at_most(n: int, most: int) -> int:
@@ -520,11 +526,10 @@ def subsets_of(items, most: int | None = None) -> tuple:
     return hit
 
 
-# (the collection, most) -> its subsets; how many sub-collections they hold together. Kept
-# small: what a game enumerates again is the collections of this turn (850 sub-collections
-# for ten values, at most six each); 2,000 collections kept (up to 1.7 million sub-collections)
-# slowed every game played after them by a fifth to a quarter (benchmarks/play.py: a game
-# after the games of another player count), and 20,000 sub-collections by a tenth
+# (the collection, most) -> its subsets; how many sub-collections they hold together. Kept small:
+# a game enumerates again the collections of this turn (850 sub-collections for ten values, at most
+# six each); 2,000 collections kept (up to 1.7 million sub-collections) slowed every game played after
+# them by a fifth to a quarter (benchmarks/play.py: after another player count), 20,000 by a tenth
 _SUBSETS: dict = {}
 _held = 0
 HELD_SUBSETS = 5_000
