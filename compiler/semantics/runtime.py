@@ -14,19 +14,19 @@ from __future__ import annotations
 import collections
 import itertools
 import math
-import operator
 import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
 from rulewright.compiler.diagnostics import RuntimeRulesError
-# the step budget of every evaluation, in a module of its own; the generated code and the
-# rest of the compiler read it here (rt.bounded, rt.steps)
+# the step budget of every evaluation, and ranking and allocating, in modules of their own;
+# the generated code and the rest of the compiler read them here (rt.bounded, rt.steps, rt.allocate)
+from rulewright.compiler.semantics.allocation import allocate, ranked, served, sorted_by
 from rulewright.compiler.semantics.budget import (MOST_NUMBERS, MOST_STEPS, OutOfSteps, _BUDGET, apart, bounded,
                                                   charge, steps, tick)
 
 BUDGET = (MOST_STEPS, OutOfSteps, _BUDGET, apart, bounded, steps, tick)     # (read as rt.NAME elsewhere)
-_FIRST, _SECOND = operator.itemgetter(0), operator.itemgetter(1)           # (ranked's keys and elements)
+ALLOCATION = (allocate, ranked, served, sorted_by)
 
 
 # -------------------------------------------------------------------- boards
@@ -440,59 +440,6 @@ def minus(a, b) -> tuple:
         if x in kept:
             kept.remove(x)
     return tuple(kept)
-
-
-def ranked(pairs) -> tuple:
-    """(key, element) pairs -> groups of elements with equal keys, the largest key first."""
-    return tuple(tuple(map(_SECOND, group)) for _, group in _runs(pairs))
-
-
-def _runs(items):
-    """(key, ...) tuples by key, largest first, equal keys as given, in runs of keys equal to the run's first."""
-    return itertools.groupby(sorted(items, key=_FIRST, reverse=True), _FIRST)
-
-
-def sorted_by(pairs) -> tuple:
-    return tuple(map(_SECOND, sorted(pairs, key=_FIRST, reverse=True)))
-
-
-def allocate(supply: int, claims, stop: bool, even: bool = False) -> dict:
-    """Serve ``supply`` to (key, claimant, need) claims, the largest key first. A group of
-    equal keys is served together when what is left covers all of it; otherwise its
-    members share what is left in proportion to their needs (rounded down) and, with
-    ``stop``, nobody after them gets anything; without ``stop`` the group gets nothing
-    and the next ones are still served. With ``even`` a short group splits what is
-    left evenly instead: with ``stop`` each member gets its even share (at most its
-    need) and nobody after; without, each member whose even share covers its need is
-    served it, the others are skipped, and the next ones are still served. A supply or
-    a need below 0 counts as 0 (nothing to serve, nothing needed)."""
-    return served(max(0, supply), ([(who, need if need > 0 else 0) for _, who, need in claimed]
-                                   for _, claimed in _runs(claims)), stop, even)
-
-
-def served(left: int, groups, stop: bool, even: bool) -> dict:
-    """What ``allocate`` serves each claimant of ``groups`` ((claimant, need) lists, in turn) from ``left``."""
-    out: dict = {}
-    for group in groups:
-        total = sum(need for _, need in group)
-        if total <= left:
-            for who, need in group:
-                out[who] = out.get(who, 0) + need
-            left -= total
-        elif stop:
-            for who, need in group:
-                share = left // len(group) if even else (left * need // total if total else 0)
-                out[who] = out.get(who, 0) + min(need, share)
-            left = 0
-        elif even:
-            share = left // len(group)
-            for who, need in group:
-                out[who] = out.get(who, 0) + (need if need <= share else 0)
-            left -= sum(need for _, need in group if need <= share)
-        else:
-            for who, _ in group:
-                out.setdefault(who, 0)
-    return out
 
 
 MOST_SUBSETS = 2_000_000    # sub-collections one enumeration lists at most (beyond: an error says so)

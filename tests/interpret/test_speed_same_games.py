@@ -98,6 +98,17 @@ def test_ranking_and_allocating_keep_the_baseline_s_groups_order_and_shares(clai
             assert fast == base and list(fast) == list(base)
 
 
+def test_allocating_to_nobody_or_to_one_claimant_is_the_baseline_s():
+    """(most allocations of a game: served without sorting or grouping)"""
+    for supply in range(-3, 9):
+        for stop in (True, False):
+            for even in (True, False):
+                assert rt.allocate(supply, [], stop, even) == {} == BASELINE["allocate"](supply, [], stop, even)
+                for need in range(-2, 7):
+                    claims = [((1, "k"), "w", need)]
+                    assert rt.allocate(supply, claims, stop, even) == BASELINE["allocate"](supply, claims, stop, even)
+
+
 def test_the_subsets_remembered_stay_few_and_the_same():
     """(Every hand of a long study kept filled the memory and slowed the games after it.)"""
     rng = random.Random(3)
