@@ -159,6 +159,7 @@ class ExprCompiler:
         self.shared: dict[int, str] = {}     # calls made once per evaluation (``inline.shared_calls``)
         self.comp_depth = 0                  # inside a comprehension (no assignment there)
         self.fast = True        # (False: the code as before the speed-ups, the baseline of benchmarks/play.py)
+        self.known: set[str] = set()    # definitions an enumeration of subsets filtered by one reads in bulk
 
     def ex(self, e: I.Expr) -> str:
         return getattr(self, "ex_" + type(e).__name__)(e)
@@ -458,6 +459,18 @@ class Flattener:
         lines.append(f"{inner}{t} = {self.value(e.args[1], lines, inner)}")
         return t
 
+    def _known(self, b: I.Binder):
+        """(the generated definition, (the code of the collection, of the most)) of a loop
+        over the subsets of a collection (``subsets(C)``, ``subsets(C, n)``) filtered by a
+        definition of the subset alone whose memo may be read in bulk; None otherwise."""
+        cond, coll = b.cond, b.coll
+        if not (isinstance(cond, I.Call) and cond.name in self.exc.known and len(cond.args) == 1
+                and isinstance(cond.args[0], I.Local) and cond.args[0].name == b.var
+                and id(cond) not in self.exc.shared
+                and isinstance(coll, I.Op) and coll.op in ("subsets", "subsets_at_most")):
+            return None
+        return fname(cond.name), (self.exc.ex(coll.args[0]), self.exc.ex(coll.args[1]) if len(coll.args) > 1 else "None")
+
     def _has_loop(self, e) -> bool:
         """An aggregate inside that is a loop (not a set operation: ``special_agg``)."""
         if isinstance(e, I.Agg):
@@ -489,6 +502,14 @@ class Flattener:
             if coll == self.exc.ex(b.coll):
                 coll = self.value(b.coll, lines, inner)
             var = self.em.fresh(pyname(b.var))
+            known = self._known(b) if coll == self.exc.ex(b.coll) else None
+            if known is not None:       # (each subset with what the filter remembers of it: memo.known_subsets)
+                m, (items, most) = self.em.fresh("m"), known[1]
+                lines.append(f"{inner}for {var}, {m} in _MS({known[0]}, {items}, {most}, {self.em.const(b.coll.span)}):")
+                lines.append(f"{inner}    if ({m} if {m} is not _MX else {known[0]}({var})):")
+                self.exc.rename[b.var] = var
+                inner += "        "
+                continue
             lines.append(f"{inner}for {var} in {self.exc.counted(coll, b.coll, e)}:")
             inner += "    "
             self.exc.rename[b.var] = var
@@ -544,7 +565,8 @@ def span_at(frame, line: int):
 # the modules the generated code calls into for its operations (an error raised in them is
 # still the rules' own)
 _RUNTIME_MODULES = frozenset({"rulewright.compiler.semantics.runtime", "rulewright.compiler.semantics.render",
-                              "rulewright.compiler.semantics.budget", "rulewright.compiler.interpret.state"})
+                              "rulewright.compiler.semantics.budget", "rulewright.compiler.semantics.allocation",
+                              "rulewright.compiler.interpret.state", "rulewright.compiler.interpret.memo"})
 
 
 def raised_at_rule(tb):

@@ -20,7 +20,7 @@ from rulewright.compiler.types import BoardT, BoolT, CollT, IntT, TextT
 from rulewright.compiler.interpret.codegen import ExprCompiler, Flattener, Emitter, fname, line_spans, mname, prname, pyname, sname, vetted
 from rulewright.compiler.interpret.baseline import BASELINE
 from rulewright.compiler.interpret.collecting import few_collections
-from rulewright.compiler.interpret.memo import memoize
+from rulewright.compiler.interpret.memo import MISSING, known_subsets, memoize
 from rulewright.compiler.interpret.projection import projections
 from rulewright.compiler.interpret.inline import Inliner, shared_calls
 from rulewright.compiler.interpret.resumable import Resumable, waits_inside
@@ -70,8 +70,14 @@ class Interpreter:
         self._made_names: dict[tuple[int, str], str] = {}
         self._resumable = None
         self._inliner = Inliner(program)
+        projected = projections(program) if fast else {}
+        # definitions of one collection whose memo may be keyed by its values' classes in any
+        # order: an enumeration of subsets filtered by one reads their values in bulk (memo.known_subsets)
+        self.exc.known = {n for n, c in projected.items()
+                          if len(program.funcs[n].params) == 1 and c.get(0, ("",))[0] == "any order"}
         for fd in program.funcs.values():
             self._func(fd)
+        self.exc.known = set()
         for sd in program.scorings.values():
             self._scoring(sd)
         for pd in program.procedures.values():
@@ -83,13 +89,14 @@ class Interpreter:
         where = f"<rules {program.name}>"
         self.ns: dict[str, Any] = {"_rt": runtime, "_show": render, "ST": None, "_S": self._span_list, "_err": RuntimeRulesError,
                                    "_SM": self._sm, "_U": _UNSET, "_TN": tuple.__new__,
+                                   "_MS": known_subsets, "_MX": MISSING,
                                    "_FORCE": None, "_LINESPANS": {where: line_spans(self.source, self._span_list)},
                                    **self.em.values}
         from rulewright.compiler.interpret.codecache import compiled; code = compiled(self.source, where)  # noqa: E702 (vetted, compiled, kept)
         exec(code, self.ns)  # noqa: S102 - generated from the checked program
         if fast:
             memoize(self.ns, self._func_src, self._sm,     # (compiler/interpret/memo.py)
-                    {fname(n): c for n, c in projections(program).items()})
+                    {fname(n): c for n, c in projected.items()})
 
     def use(self, state: GameState | None):
         """Run the generated code on ``state`` from now on (what it remembered is forgotten,

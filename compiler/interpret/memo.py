@@ -8,7 +8,10 @@ Out: the namespace's definitions replaced by remembering ones where that pays.
 from __future__ import annotations
 
 import re
+from itertools import repeat
 from time import thread_time_ns
+
+from rulewright.compiler.semantics import runtime as rt
 
 
 def memoize(ns: dict, sources: dict[str, str], state_memo: dict, projected: dict | None = None) -> None:
@@ -71,6 +74,7 @@ _RUNTIME = re.compile(r"\b_rt\.[a-z_]+\(")        # a runtime operation (it may 
 
 
 _MISSING = object()
+MISSING = _MISSING      # (what ``known_subsets`` gives for a value not remembered)
 MOST_REMEMBERED = 50_000        # values a definition that reads no state keeps (then forgets all)
 TRIAL_CALLS = 2_000             # calls after which a memo that does not pay is dropped
 _MEMO_COST = 400             # nanoseconds a memo's look-up costs a call, about
@@ -192,17 +196,19 @@ def _hows(classes: dict, arity: int) -> list:
     return [one(classes[i]) if i in classes else None for i in range(arity)]
 
 
+MOST_ANY_ORDER = 16     # values under which a collection's any-order key is the sum of their weights
 MOST_WEIGHED = 32      # classes past which a collection in any order is keyed by its sorted classes
 
 
 def _any_order(classes: dict):
     """The key of a collection taken in any order, by its values' classes (``classes``:
     value -> class number): which classes it holds, how many times each. Under
-    ``MOST_WEIGHED`` classes and 16 values, the sum of one weight per value, ``1 << 4 * class``
+    ``MOST_WEIGHED`` classes and ``MOST_ANY_ORDER`` values, the sum of one weight per value, ``1 << 4 * class``
     (each class's count is then a 4-bit digit of the sum: one key per multiset, made in C,
     without sorting); otherwise the sorted tuple of the classes. The two never meet: an int
     is never equal to a tuple."""
-    weight, by_sorting, most = _weights(classes)
+    table, by_sorting, most = _weights(classes)
+    weight = table.__getitem__
 
     def by_weight(a):
         return sum(map(weight, a)) if len(a) < most else by_sorting(a)
@@ -210,16 +216,16 @@ def _any_order(classes: dict):
 
 
 def _weights(classes: dict):
-    """(each value's weight, looked up; the key by sorting; the sizes under which the
+    """(each value's weight, a table; the key by sorting; the sizes under which the
     weights are the key) of ``_any_order``: with more than ``MOST_WEIGHED`` classes, no
-    size (the key is always the sorted one)."""
+    size (the key is always the sorted one, and the table is of no use)."""
     get = classes.__getitem__
 
     def by_sorting(a):
         return tuple(sorted(map(get, a)))
     if len(set(classes.values())) > MOST_WEIGHED:
-        return get, by_sorting, 0
-    return {v: 1 << 4 * c for v, c in classes.items()}.__getitem__, by_sorting, 16
+        return classes, by_sorting, 0
+    return {v: 1 << 4 * c for v, c in classes.items()}, by_sorting, MOST_ANY_ORDER
 
 
 def _getter(keyed: tuple):
@@ -241,7 +247,8 @@ def _lean_by_classes(fn, memo: dict, keyed, classes: dict, arity: int, name: str
     """The memo of ``remembered`` keyed by classes, without its trial's counting (``name``:
     in the memo the state-reading definitions share, which the procedures clear)."""
     if name is None and arity == 1 and classes.get(0, ("",))[0] == "any order":
-        weight, by_sorting, most = _weights(classes[0][1])
+        table, by_sorting, most = _weights(classes[0][1])
+        weight = table.__getitem__
 
         def lean(a):
             try:        # (``_any_order``'s key, written in: a call fewer on the hottest look-up)
@@ -250,6 +257,8 @@ def _lean_by_classes(fn, memo: dict, keyed, classes: dict, arity: int, name: str
                 return fn(a)
             value = memo.get(key, _MISSING)
             return _keep(memo, key, fn(a)) if value is _MISSING else value
+        if most:        # (read in bulk by an enumeration of subsets: known_subsets)
+            lean.weights, lean.memo = table, memo
         return lean
     keep = _keep if name is None else _kept
     how = _hows(classes, arity)
@@ -282,6 +291,23 @@ def _lean_by_classes(fn, memo: dict, keyed, classes: dict, arity: int, name: str
             return fn(*args)
         return keep(memo, key, fn(*args)) if value is _MISSING else value
     return lean
+
+
+def known_subsets(fn, items, most, span):
+    """The loop ``for x in subsets(items, most) if fn(x)`` of the generated code, ``fn`` a
+    definition of one collection: each sub-collection (``rt.subsets_of``, its steps counted
+    as the loop counts them) with the value ``fn`` remembers for it, or ``MISSING`` (the
+    loop then calls ``fn``). Where ``fn`` is a memo keyed in any order by the sum of its
+    values' weights, the sums are made in C (``rt.subset_sums``) and looked up as the loop
+    goes, so a loop that stops early makes and looks up no more; otherwise nothing is
+    known and every one is called."""
+    subs = rt.steps(rt.subsets_of(items) if most is None else rt.subsets_of(items, most), span)
+    weights = getattr(fn, "weights", None)
+    sums = None if weights is None or len(subs) and len(subs[-1]) >= MOST_ANY_ORDER else \
+        rt.subset_sums(items, most, weights)
+    if sums is None:
+        return zip(subs, repeat(_MISSING))
+    return zip(subs, map(fn.memo.get, sums, repeat(_MISSING)))
 
 
 def _kept(memo: dict, key, value):

@@ -508,6 +508,28 @@ def _subsets(items, most: int | None = None, typed: bool = True) -> tuple:
     return tuple(sorted(out, key=lambda s: (len(s), repr(s))))
 
 
+def subset_sums(items, most: int | None, weights: dict):
+    """For each sub-collection ``subsets_of(items, most)`` lists, in its order, the sum of
+    its values' ``weights``, made lazily in C from the weights' own combinations (a memo
+    keyed by such sums reads its values along an enumeration: ``memo.known_subsets``);
+    None where it cannot be told so (a value that is not a plain text, or has no weight)."""
+    items = as_tuple(items)
+    if not plain_texts(items):
+        return None
+    values = sorted(items)
+    try:
+        ws = [weights[v] for v in values]
+    except KeyError:
+        return None
+    distinct = len(set(values)) == len(values)
+
+    def sized(k):       # (in the order of _subsets', a repeat dropped as it drops it)
+        made = map(sum, itertools.combinations(ws, k))
+        return made if distinct else dict(zip(itertools.combinations(values, k), made)).values()
+    top = min(len(values) if most is None else max(0, int(most)), len(values))
+    return itertools.chain.from_iterable(map(sized, range(top + 1)))
+
+
 _PLAIN = re.compile(r"[0-9A-Za-z_]*")
 
 
