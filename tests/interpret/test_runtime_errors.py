@@ -108,3 +108,20 @@ mode play "Play" players 1 {
 ''')
     with pytest.raises(TypeError):
         Interpreter(load(path)).play("play", 1, 1, agent_factory=lambda seat, seed: Broken())
+
+
+def test_an_error_raised_in_the_helpers_the_generated_code_calls_is_the_rules_own():
+    """A Python error raised in a helper the generated code calls (allocating, a memo read in
+    bulk, the runtime under it) is placed at the rule's line, not taken for an agent's."""
+    from rulewright.compiler.interpret import memo
+    from rulewright.compiler.interpret.codegen import raised_at_rule
+    from rulewright.compiler.semantics import runtime as rt
+    where = "<rules probe>"
+    src = ("def mixed(): return _rt.allocate(3, [(1, 'a', 1), ('x', 'b', 1)], True)\n"
+           "def counted(): return list(_MS(len, 5, None, None))\n")
+    ns = {"_rt": rt, "_MS": memo.known_subsets, "_LINESPANS": {where: ["the first rule", "the second rule"]}}
+    exec(compile(src, where, "exec"), ns)  # noqa: S102 (a test's own code)
+    for name, at in (("mixed", "the first rule"), ("counted", "the second rule")):
+        with pytest.raises(TypeError) as caught:
+            ns[name]()
+        assert raised_at_rule(caught.value.__traceback__) == at
