@@ -301,12 +301,15 @@ def known_subsets(fn, items, most, span):
     values' weights, the sums are made in C (``rt.subset_sums``) and looked up as the loop
     goes, so a loop that stops early makes and looks up no more; otherwise nothing is
     known and every one is called."""
-    subs = rt.steps(rt.subsets_of(items) if most is None else rt.subsets_of(items, most), span)
+    items = rt.as_tuple(items)
     weights = getattr(fn, "weights", None)
-    sums = None if weights is None or len(subs) and len(subs[-1]) >= MOST_ANY_ORDER else \
-        rt.subset_sums(items, most, weights)
-    if sums is None:
+    along = rt.subsets_along(items, most) if weights is not None else None
+    sums = rt.subset_sums(items, most, weights) if along is not None else None
+    if sums is None or (most is None or most >= MOST_ANY_ORDER) and len(items) >= MOST_ANY_ORDER:
+        subs = rt.steps(rt.subsets_of(items) if most is None else rt.subsets_of(items, most), span)
         return zip(subs, repeat(_MISSING))
+    count, subs = along
+    rt.charge(count + 1, span)          # (as rt.steps counts a loop)
     return zip(subs, map(fn.memo.get, sums, repeat(_MISSING)))
 
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 import collections
 import itertools
 import math
-import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
@@ -442,125 +441,14 @@ def minus(a, b) -> tuple:
     return tuple(kept)
 
 
-MOST_SUBSETS = 2_000_000    # sub-collections one enumeration lists at most (beyond: an error says so)
-
-
-def _count_at_most(n: int, most: int) -> int:
-    return sum(math.comb(n, k) for k in range(min(n, most) + 1))
-
-
-def subsets_of(items, most: int | None = None) -> tuple:
-    """Every distinct sub-collection (with multiplicity), each in sorted order,
-    shortest first; with ``most``, those of at most that many elements (the same
-    ones in the same order as the whole list keeps). The last ones enumerated are
-    remembered (``HELD_SUBSETS`` sub-collections at most, all forgotten at once past
-    that): a hand is enumerated again and again."""
-    global _held
-    items = as_tuple(items)
-    key = (items, most)
-    try:
-        hit = _SUBSETS.get(key)
-    except TypeError:           # (values that cannot be hashed: enumerated each time)
-        return _subsets(items, most)
-    if hit is None:
-        hit = _subsets(items, most)
-        if _held + len(hit) > HELD_SUBSETS:
-            _SUBSETS.clear()
-            _held = 0
-        if len(hit) <= HELD_SUBSETS:
-            _SUBSETS[key] = hit
-            _held += len(hit)
-    return hit
-
-
-# (the collection, most) -> its subsets; how many sub-collections they hold together. Kept small:
-# a game enumerates again the collections of this turn (850 sub-collections for ten values, at most
-# six each); 2,000 collections kept (up to 1.7 million sub-collections) slowed every game played after
-# them by a fifth to a quarter (benchmarks/play.py: after another player count), 20,000 by a tenth
-_SUBSETS: dict = {}
-_held = 0
-HELD_SUBSETS = 5_000
-
-
-def _subsets(items, most: int | None = None, typed: bool = True) -> tuple:
-    items = as_tuple(items)
-    plain = typed and plain_texts(items)
-    values = sorted(items) if plain else sorted(items, key=repr)
-    most = len(values) if most is None else max(0, int(most))
-    if _count_at_most(len(values), most) > MOST_SUBSETS:
-        raise RuntimeRulesError(
-            f"subsets() of {len(values)} elements" + (f" (at most {most} each)" if most < len(values) else "")
-            + f" lists up to {_count_at_most(len(values), most):,} sub-collections, more than the "
-            f"{MOST_SUBSETS:,} one enumeration may: bound their size (subsets(C, n)) or enumerate fewer")
-    if plain:
-        out = []
-        distinct = len(set(values)) == len(values)
-        for k in range(min(most, len(values)) + 1):   # each size in the tuples' own order
-            combos = itertools.combinations(values, k)
-            # of distinct sorted values, combinations come distinct and in order already; of
-            # sorted values with repeats, each first comes in order too (the first index tuple
-            # of a smaller tuple of values is the smaller), so keeping first ones sorts them
-            out.extend(combos if distinct else dict.fromkeys(combos))
-        return tuple(out)
-    out = set()
-    for k in range(min(most, len(values)) + 1):
-        out.update(itertools.combinations(values, k))     # each in sorted order already
-    return tuple(sorted(out, key=lambda s: (len(s), repr(s))))
-
-
-def subset_sums(items, most: int | None, weights: dict):
-    """For each sub-collection ``subsets_of(items, most)`` lists, in its order, the sum of
-    its values' ``weights``, made lazily in C from the weights' own combinations (a memo
-    keyed by such sums reads its values along an enumeration: ``memo.known_subsets``);
-    None where it cannot be told so (a value that is not a plain text, or has no weight)."""
-    items = as_tuple(items)
-    if not plain_texts(items):
-        return None
-    values = sorted(items)
-    try:
-        ws = [weights[v] for v in values]
-    except KeyError:
-        return None
-    distinct = len(set(values)) == len(values)
-
-    def sized(k):       # (in the order of _subsets', a repeat dropped as it drops it)
-        made = map(sum, itertools.combinations(ws, k))
-        return made if distinct else dict(zip(itertools.combinations(values, k), made)).values()
-    top = min(len(values) if most is None else max(0, int(most)), len(values))
-    return itertools.chain.from_iterable(map(sized, range(top + 1)))
-
-
-_PLAIN = re.compile(r"[0-9A-Za-z_]*")
-
-
-def plain_texts(values) -> bool:
-    """Whether every value is a text of letters, digits and ``_`` only (an enum's values):
-    ``repr`` writes each as itself between quotes, which sort before any of those
-    characters, so ordering such values (or tuples of them) by ``repr`` is ordering them
-    by their own order, without writing any ``repr``."""
-    seen = _PLAIN_SEEN
-    for v in values:
-        if type(v) is not str:
-            return False
-        if v not in seen:
-            if _PLAIN.fullmatch(v) is None:
-                return False
-            if len(seen) < 100_000:
-                seen.add(v)
-    return True
-
-
-_PLAIN_SEEN: set = set()
-
-
 def sublists_of(items) -> tuple:
     """Every distinct sub-list: the options of ``choose x subset of C``, each in C's
     order (copies of a value count once per copy), shortest first."""
     values = as_tuple(items)
-    if 2 ** len(values) > MOST_SUBSETS:
+    if 2 ** len(values) > _sub.MOST_SUBSETS:
         raise RuntimeRulesError(
             f"a choice of a sub-collection of {len(values)} elements has {2 ** len(values):,} options, "
-            f"more than the {MOST_SUBSETS:,} one choice may list ('subset of C sized n' lists those of "
+            f"more than the {_sub.MOST_SUBSETS:,} one choice may list ('subset of C sized n' lists those of "
             f"one size)")
     out = {()}
     for v in values:
@@ -663,9 +551,9 @@ def subsets(pool: tuple, size: int, span=None):
     if size < 0 or size > len(pool):
         return iter(())
     count = math.comb(len(pool), size)
-    if count > MOST_SUBSETS:
+    if count > _sub.MOST_SUBSETS:
         raise RuntimeRulesError(f"a choice of {size} of {len(pool)} elements has {count:,} options, more than "
-                                f"the {MOST_SUBSETS:,} one choice may list", span)
+                                f"the {_sub.MOST_SUBSETS:,} one choice may list", span)
     charge(count, span)
     return itertools.combinations(pool, size)
 
@@ -817,3 +705,18 @@ def as_tuple(value: Any) -> tuple:
     if isinstance(value, Board):
         return contents(value)
     return tuple(value)
+
+
+# sub-collections and plain texts, in a module of their own; the generated code and the rest
+# of the compiler read them here (rt.subsets_of); the most sub-collections one enumeration or
+# choice may list is subsets.MOST_SUBSETS
+from rulewright.compiler.semantics import subsets as _sub  # noqa: E402
+from rulewright.compiler.semantics.subsets import (HELD_SUBSETS, _SUBSETS, _count_at_most,  # noqa: E402
+                                                   _subsets, plain_texts, subset_sums, subsets_along)
+
+SUBSETS = (HELD_SUBSETS, _SUBSETS, _count_at_most, _subsets, subset_sums, subsets_along)
+
+
+def subsets_of(items, most: int | None = None) -> tuple:
+    """``subsets.subsets_of`` of any collection (a pile, a grid's cards)."""
+    return _sub.subsets_of(as_tuple(items), most)

@@ -48,7 +48,27 @@ def test_the_sums_of_an_enumeration_are_those_of_its_subsets_in_its_order():
     assert rt.subset_sums((1, 2), 2, {1: 1, 2: 16}) is None      # (not texts: ordered otherwise)
 
 
-def test_a_loop_over_subsets_filtered_by_a_remembered_definition_is_the_baseline_s(tmp_path):
+def test_subsets_made_along_a_loop_are_those_listed_in_the_same_order():
+    """``subsets_along``: as many as ``subsets_of`` lists, the same ones in the same order,
+    made as they are reached (or the ones kept for the collection); nothing told where
+    ``subsets_of`` is to say what it says (values that are not texts, too many subsets)."""
+    rng = random.Random(8)
+    for _ in range(300):
+        items = tuple(rng.choice("abcdef"[:rng.randrange(1, 7)]) for _ in range(rng.randrange(10)))
+        most = rng.choice((None, 0, 1, 2, 3, 6, 20))
+        subs = rt.subsets_of(items, most) if most is not None else rt.subsets_of(items)
+        rt._SUBSETS.clear()
+        count, along = rt.subsets_along(items, most)
+        assert count == len(subs) and tuple(along) == subs, (items, most)
+        rt.subsets_of(items, most)          # (kept: handed out as they are)
+        count, along = rt.subsets_along(items, most)
+        assert count == len(subs) and tuple(along) == subs
+    assert rt.subsets_along((3, 1, 2), None) is None
+    assert rt.subsets_along(tuple(f"v{i}" for i in range(40)), None) is None
+
+
+def test_a_loop_over_subsets_filtered_by_a_remembered_definition_is_the_baseline_s(tmp_path, monkeypatch):
+    monkeypatch.setattr(memo, "_MEMO_COST", 0)      # (the memo pays whatever the machine's speed: it is kept)
     program = load(spec(tmp_path, CARDS))
     fast, slow = Interpreter(program), Interpreter(program, fast=False)
     assert fast.source.count("_MS(") == 4 and "_MS(" not in slow.source
