@@ -569,8 +569,11 @@ def within(small: Iterable, big: Iterable) -> bool:
 
 
 def multiset_eq(a: Iterable, b: Iterable) -> bool:
-    if type(a) is tuple and type(b) is tuple and plain_texts(a) and plain_texts(b):
-        return sorted(a) == sorted(b)
+    if type(a) is tuple and type(b) is tuple:
+        if len(a) != len(b):        # (a card taken off or put on: told apart at once)
+            return False
+        if plain_texts(a) and plain_texts(b):
+            return sorted(a) == sorted(b)
     return sorted(map(repr, a)) == sorted(map(repr, b))
 
 
