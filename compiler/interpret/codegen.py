@@ -213,7 +213,8 @@ class ExprCompiler:
             #                                     of the fixed alphabet; vetted checks it again)
         if e.op == "attr" and self.fast and isinstance(e.data, dict):
             return f"{self._column(e.data)}[{args[0]}]"     # (read as dict.get reads it, without the call)
-        if e.op == "new_record" and self.fast and isinstance(getattr(e.data, "rw_name", None), str):
+        if e.op == "new_record" and self.fast and self.program is not None \
+                and isinstance(getattr(e.data, "rw_name", None), str):
             # (what the record class's own __new__ does, its name then its fields: a call in C)
             return f"_TN({self.em.const(e.data)}, ({self.em.const(e.data.rw_name)}, {''.join(a + ', ' for a in args)}))"
         if e.op == "with" and self.fast and self._fields_at(e) is not None:
@@ -566,7 +567,8 @@ def span_at(frame, line: int):
 # still the rules' own)
 _RUNTIME_MODULES = frozenset({"rulewright.compiler.semantics.runtime", "rulewright.compiler.semantics.render",
                               "rulewright.compiler.semantics.budget", "rulewright.compiler.semantics.allocation",
-                              "rulewright.compiler.interpret.state", "rulewright.compiler.interpret.memo"})
+                              "rulewright.compiler.semantics.subsets", "rulewright.compiler.interpret.state",
+                              "rulewright.compiler.interpret.memo"})
 
 
 def raised_at_rule(tb):

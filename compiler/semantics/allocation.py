@@ -44,7 +44,7 @@ def allocate(supply: int, claims, stop: bool, even: bool = False) -> dict:
             return {}
         _, who, need = claims[0]
         need, left = max(0, need), max(0, supply)
-        return {who: min(need, left) if need <= left or stop else 0}
+        return {who: 0 + min(need, left) if need <= left or stop else 0}     # (0 +: a plain int, as served gives)
     return served(max(0, supply), ([(who, need if need > 0 else 0) for _, who, need in claimed]
                                    for _, claimed in _runs(claims)), stop, even)
 

@@ -412,6 +412,8 @@ def with_fields(names: tuple, base, *values):
 
 def replaced(base, at: tuple, values: tuple):
     """``with_fields`` where the fields' places in the record are known (``at``)."""
+    if not isinstance(base, tuple):
+        getattr(base, "_replace")           # (none: the error with_fields meets)
     items = list(base)
     for i, v in zip(at, values):
         items[i] = v

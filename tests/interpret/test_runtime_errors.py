@@ -118,10 +118,12 @@ def test_an_error_raised_in_the_helpers_the_generated_code_calls_is_the_rules_ow
     from rulewright.compiler.semantics import runtime as rt
     where = "<rules probe>"
     src = ("def mixed(): return _rt.allocate(3, [(1, 'a', 1), ('x', 'b', 1)], True)\n"
-           "def counted(): return list(_MS(len, 5, None, None))\n")
-    ns = {"_rt": rt, "_MS": memo.known_subsets, "_LINESPANS": {where: ["the first rule", "the second rule"]}}
+           "def counted(): return list(_MS(len, 5, None, None))\n"
+           "def unhashed(): return _rt.subsets_of(({}, {}))\n")
+    ns = {"_rt": rt, "_MS": memo.known_subsets,
+          "_LINESPANS": {where: ["the first rule", "the second rule", "the third rule"]}}
     exec(compile(src, where, "exec"), ns)  # noqa: S102 (a test's own code)
-    for name, at in (("mixed", "the first rule"), ("counted", "the second rule")):
+    for name, at in (("mixed", "the first rule"), ("counted", "the second rule"), ("unhashed", "the third rule")):
         with pytest.raises(TypeError) as caught:
             ns[name]()
         assert raised_at_rule(caught.value.__traceback__) == at

@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 from rulewright.compiler import load
+from rulewright.compiler.diagnostics import RuntimeRulesError
 from rulewright.compiler.interpret import Interpreter, RandomAgent
 from rulewright.compiler.semantics import runtime as rt, subsets as subsets_module
 from rulewright.compiler.interpret import memo
@@ -99,14 +100,20 @@ def test_ranking_and_allocating_keep_the_baseline_s_groups_order_and_shares(clai
 
 
 def test_allocating_to_nobody_or_to_one_claimant_is_the_baseline_s():
-    """(most allocations of a game: served without sorting or grouping)"""
+    """(most allocations of a game: served without sorting or grouping; a share is a plain
+    whole number even when the need or the supply was a score)"""
     for supply in range(-3, 9):
         for stop in (True, False):
             for even in (True, False):
                 assert rt.allocate(supply, [], stop, even) == {} == BASELINE["allocate"](supply, [], stop, even)
                 for need in range(-2, 7):
-                    claims = [((1, "k"), "w", need)]
-                    assert rt.allocate(supply, claims, stop, even) == BASELINE["allocate"](supply, claims, stop, even)
+                    for scored in (False, True):
+                        def score(n):
+                            return rt.Score({"step": n}, {}) if scored else n
+                        claims = [((1, "k"), "w", score(need))]
+                        got = rt.allocate(score(supply), claims, stop, even)
+                        want = BASELINE["allocate"](score(supply), claims, stop, even)
+                        assert got == want and repr(got) == repr(want) and type(got["w"]) is int
 
 
 def test_the_subsets_remembered_stay_few_and_the_same():
@@ -236,6 +243,13 @@ def boxed(n: int) = new box(label = "b", inside = [made(i) for i in 1..n], count
 def moved(n: int) = boxed(n) with (count = n + 1, label = "c")
 def turned(p: pair) = p with (right = blue)
 def all_turned(n: int) = [turned(p) with (left = p.left * 2) for p in boxed(n).inside]
+def folded = [new pair(left = i, right = red) for i in 1..3]
+state { best: pair }
+def unset(n: int) = best with (left = n)
+mode play "Play" players 1 {
+  seats players
+  report r = unset(1)
+}
 """
 
 
@@ -255,3 +269,11 @@ def test_records_made_and_changed_are_the_baseline_s(tmp_path):
                 assert type(g) is type(w) and g._asdict() == w._asdict()
     assert fast.call("moved", 2).f_count == 3 and fast.call("moved", 2).f_label == "c"
     assert [p.f_right for p in fast.call("all_turned", 3)] == ["blue"] * 3
+    # records made in a constant folded when the program loads; a field changed on none
+    assert repr(fast.call("folded")) == repr(slow.call("folded")) and len(fast.call("folded")) == 3
+    said = []
+    for interp in (fast, slow):
+        with pytest.raises(RuntimeRulesError) as caught:
+            interp.play("play", 1, 1)
+        said.append(str(caught.value))
+    assert said[0] == said[1] and "_replace" in said[0]
