@@ -460,17 +460,17 @@ class Flattener:
         lines.append(f"{inner}{t} = {self.value(e.args[1], lines, inner)}")
         return t
 
-    def _known(self, b: I.Binder):
-        """(the generated definition, (the code of the collection, of the most)) of a loop
-        over the subsets of a collection (``subsets(C)``, ``subsets(C, n)``) filtered by a
-        definition of the subset alone whose memo may be read in bulk; None otherwise."""
+    def _known(self, b: I.Binder) -> str | None:
+        """The generated definition a loop over the subsets of a collection (``subsets(C)``,
+        ``subsets(C, n)``) is filtered by, when it is a definition of the subset alone whose
+        memo may be read along the loop; None otherwise."""
         cond, coll = b.cond, b.coll
         if not (isinstance(cond, I.Call) and cond.name in self.exc.known and len(cond.args) == 1
                 and isinstance(cond.args[0], I.Local) and cond.args[0].name == b.var
                 and id(cond) not in self.exc.shared
                 and isinstance(coll, I.Op) and coll.op in ("subsets", "subsets_at_most")):
             return None
-        return fname(cond.name), (self.exc.ex(coll.args[0]), self.exc.ex(coll.args[1]) if len(coll.args) > 1 else "None")
+        return fname(cond.name)
 
     def _has_loop(self, e) -> bool:
         """An aggregate inside that is a loop (not a set operation: ``special_agg``)."""
@@ -500,17 +500,19 @@ class Flattener:
         inner = pad
         for b in e.binders:
             coll, cond = self.exc.indexed(b)
-            if coll == self.exc.ex(b.coll):
-                coll = self.value(b.coll, lines, inner)
+            plain = coll == self.exc.ex(b.coll)
+            known = self._known(b) if plain else None
             var = self.em.fresh(pyname(b.var))
-            known = self._known(b) if coll == self.exc.ex(b.coll) else None
             if known is not None:       # (each subset with what the filter remembers of it: memo.known_subsets)
-                m, (items, most) = self.em.fresh("m"), known[1]
-                lines.append(f"{inner}for {var}, {m} in _MS({known[0]}, {items}, {most}, {self.em.const(b.coll.span)}):")
-                lines.append(f"{inner}    if ({m} if {m} is not _MX else {known[0]}({var})):")
+                m, args = self.em.fresh("m"), [self.value(a, lines, inner) for a in b.coll.args]
+                lines.append(f"{inner}for {var}, {m} in _MS({known}, {args[0]}, {args[1] if len(args) > 1 else None}, "
+                             f"{self.em.const(b.coll.span)}):")
+                lines.append(f"{inner}    if ({m} if {m} is not _MX else {known}({var})):")
                 self.exc.rename[b.var] = var
                 inner += "        "
                 continue
+            if plain:
+                coll = self.value(b.coll, lines, inner)
             lines.append(f"{inner}for {var} in {self.exc.counted(coll, b.coll, e)}:")
             inner += "    "
             self.exc.rename[b.var] = var

@@ -298,17 +298,18 @@ def known_subsets(fn, items, most, span):
     definition of one collection: each sub-collection (``rt.subsets_of``, its steps counted
     as the loop counts them) with the value ``fn`` remembers for it, or ``MISSING`` (the
     loop then calls ``fn``). Where ``fn`` is a memo keyed in any order by the sum of its
-    values' weights, the sums are made in C (``rt.subset_sums``) and looked up as the loop
-    goes, so a loop that stops early makes and looks up no more; otherwise nothing is
-    known and every one is called."""
+    values' weights (and the sub-collections are short enough for that key), the
+    sub-collections and their sums are made in C as the loop reaches them
+    (``rt.subsets_along``) and looked up as it goes, so a loop that stops early makes and
+    looks up no more; otherwise nothing is known and every one is called."""
     items = rt.as_tuple(items)
     weights = getattr(fn, "weights", None)
-    along = rt.subsets_along(items, most) if weights is not None else None
-    sums = rt.subset_sums(items, most, weights) if along is not None else None
-    if sums is None or (most is None or most >= MOST_ANY_ORDER) and len(items) >= MOST_ANY_ORDER:
+    short = most is not None and most < MOST_ANY_ORDER or len(items) < MOST_ANY_ORDER
+    along = rt.subsets_along(items, most, weights) if weights is not None and short else None
+    if along is None:
         subs = rt.steps(rt.subsets_of(items) if most is None else rt.subsets_of(items, most), span)
         return zip(subs, repeat(_MISSING))
-    count, subs = along
+    count, subs, sums = along
     rt.charge(count + 1, span)          # (as rt.steps counts a loop)
     return zip(subs, map(fn.memo.get, sums, repeat(_MISSING)))
 

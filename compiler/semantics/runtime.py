@@ -717,9 +717,9 @@ def as_tuple(value: Any) -> tuple:
 # choice may list is subsets.MOST_SUBSETS
 from rulewright.compiler.semantics import subsets as _sub  # noqa: E402
 from rulewright.compiler.semantics.subsets import (HELD_SUBSETS, _SUBSETS, _count_at_most,  # noqa: E402
-                                                   _subsets, plain_texts, subset_sums, subsets_along)
+                                                   _subsets, plain_texts, subsets_along)
 
-SUBSETS = (HELD_SUBSETS, _SUBSETS, _count_at_most, _subsets, subset_sums, subsets_along)
+SUBSETS = (HELD_SUBSETS, _SUBSETS, _count_at_most, _subsets, subsets_along)
 
 
 def subsets_of(items, most: int | None = None) -> tuple:

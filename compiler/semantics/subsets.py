@@ -5,8 +5,8 @@ orders them without writing a ``repr``.
 In:  a collection's values (a tuple: ``runtime.subsets_of`` makes one of a pile or a
      grid's cards), at most how many values a sub-collection holds.
 Out: the sub-collections (``subsets_of``, kept for the collections of the moment), the
-     same made as a loop reaches them (``subsets_along``), the sums of their values'
-     weights (``subset_sums``). ``compiler/semantics/runtime.py`` re-exports them for the
+     same made as a loop reaches them with the sums of their values' weights
+     (``subsets_along``). ``compiler/semantics/runtime.py`` re-exports them for the
      generated code (``_rt.subsets_of``, of any collection).
 """
 from __future__ import annotations
@@ -73,11 +73,7 @@ def _subsets(items, most: int | None = None, typed: bool = True) -> tuple:
         out = []
         distinct = len(set(values)) == len(values)
         for k in range(min(most, len(values)) + 1):   # each size in the tuples' own order
-            combos = itertools.combinations(values, k)
-            # of distinct sorted values, combinations come distinct and in order already; of
-            # sorted values with repeats, each first comes in order too (the first index tuple
-            # of a smaller tuple of values is the smaller), so keeping first ones sorts them
-            out.extend(combos if distinct else dict.fromkeys(combos))
+            out.extend(_sized(values, k, distinct))
         return tuple(out)
     out = set()
     for k in range(min(most, len(values)) + 1):
@@ -85,56 +81,51 @@ def _subsets(items, most: int | None = None, typed: bool = True) -> tuple:
     return tuple(sorted(out, key=lambda s: (len(s), repr(s))))
 
 
-def subsets_along(items, most: int | None):
-    """(how many there are, the sub-collections one by one) of ``subsets_of(items, most)``,
-    in its order, made only as a loop reaches them (those kept for the collection, where
-    they are); None where ``subsets_of`` is to be asked (values that are not plain texts,
-    or more of them than one enumeration may list: it says so)."""
-    items = tuple(items)
-    try:
-        hit = _SUBSETS.get((items, most))
-    except TypeError:
-        return None
-    if hit is not None:
-        return len(hit), iter(hit)
-    values = sorted(items) if plain_texts(items) else None
-    top = 0 if values is None else min(len(values), len(values) if most is None else max(0, int(most)))
-    if values is None or _count_at_most(len(values), top) > MOST_SUBSETS:
-        return None
-    distinct = len(set(values)) == len(values)
-    count = _count_at_most(len(values), top)
-    if not distinct:        # (the distinct ones: how many ways to take up to top of these counts)
-        ways = [1] + [0] * top
-        for n in collections.Counter(values).values():
-            ways = [sum(ways[d - j] for j in range(min(n, d) + 1)) for d in range(top + 1)]
-        count = sum(ways)
-
-    def sized(k):           # (as _subsets lists them)
-        combos = itertools.combinations(values, k)
-        return combos if distinct else dict.fromkeys(combos)
-    return count, itertools.chain.from_iterable(map(sized, range(top + 1)))
-
-
-def subset_sums(items, most: int | None, weights: dict):
-    """For each sub-collection ``subsets_of(items, most)`` lists, in its order, the sum of
-    its values' ``weights``, made lazily in C from the weights' own combinations (a memo
-    keyed by such sums reads its values along an enumeration: ``memo.known_subsets``);
-    None where it cannot be told so (a value that is not a plain text, or has no weight)."""
+def subsets_along(items, most: int | None, weights: dict):
+    """(how many there are, the sub-collections one by one, the sum of each one's values'
+    ``weights``) of ``subsets_of(items, most)``, in its order, made only as a loop reaches
+    them (the sub-collections kept for the collection, where they are; the sums in C, from
+    the weights' own combinations): what a memo keyed by such sums reads along an
+    enumeration (``memo.known_subsets``). None where ``subsets_of`` is to be asked: values
+    that are not plain texts or have no weight, or more sub-collections than one
+    enumeration may list (it says so)."""
     items = tuple(items)
     if not plain_texts(items):
         return None
     values = sorted(items)
+    top = min(len(values), len(values) if most is None else max(0, int(most)))
+    if _count_at_most(len(values), top) > MOST_SUBSETS:
+        return None
     try:
         ws = [weights[v] for v in values]
     except KeyError:
         return None
     distinct = len(set(values)) == len(values)
+    hit = _SUBSETS.get((items, most))
+    if hit is not None:
+        count, subs = len(hit), iter(hit)
+    else:
+        count = _count_at_most(len(values), top)
+        if not distinct:        # (the distinct ones: how many ways to take up to top of these counts)
+            ways = [1] + [0] * top
+            for n in collections.Counter(values).values():
+                ways = [sum(ways[d - j] for j in range(min(n, d) + 1)) for d in range(top + 1)]
+            count = sum(ways)
+        subs = itertools.chain.from_iterable(_sized(values, k, distinct) for k in range(top + 1))
 
-    def sized(k):       # (in the order of _subsets', a repeat dropped as it drops it)
+    def sums(k):                # (a repeat dropped as _sized drops it)
         made = map(sum, itertools.combinations(ws, k))
         return made if distinct else dict(zip(itertools.combinations(values, k), made)).values()
-    top = min(len(values) if most is None else max(0, int(most)), len(values))
-    return itertools.chain.from_iterable(map(sized, range(top + 1)))
+    return count, subs, itertools.chain.from_iterable(map(sums, range(top + 1)))
+
+
+def _sized(values: list, k: int, distinct: bool):
+    """The sub-collections of ``k`` of sorted ``values`` in order, each once: of distinct
+    values, combinations come distinct and in order already; of values with repeats, each
+    first comes in order too (the first index tuple of a smaller tuple of values is the
+    smaller), so keeping first ones sorts them."""
+    combos = itertools.combinations(values, k)
+    return combos if distinct else dict.fromkeys(combos)
 
 
 _PLAIN = re.compile(r"[0-9A-Za-z_]*")
