@@ -1,7 +1,7 @@
 """An enumeration of subsets filtered by a definition remembered in any order
 (``for x in subsets(C, n) if f(x)``): the generated loop reads the definition's remembered
 values along the enumeration (``memo.known_subsets``, the keys made by
-``runtime.subset_sums``), and gives what the loop gave before, in the same order, its
+``runtime.subsets_along``), and gives what the loop gave before, in the same order, its
 steps counted the same."""
 import random
 
