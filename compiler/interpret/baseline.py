@@ -58,6 +58,20 @@ def _allocate(supply: int, claims, stop: bool, even: bool = False) -> dict:
                      stop, even)
 
 
+class Seat(rt.Seat):
+    """A seat as it was: compared by its index and name, hashed by its index, in Python
+    (the baseline's games are played with these; ``Interpreter.seats_for``)."""
+
+    def __eq__(self, other):
+        return isinstance(other, rt.Seat) and other.index == self.index and other.name == self.name
+
+    def __hash__(self):
+        return self.index
+
+    def __reduce__(self):
+        return Seat, (self.index, self.name, self.kind, self.title)
+
+
 # what the generated code calls, by name
 BASELINE = {"subsets_of": lambda items, most=None: rt._subsets(items, most, typed=False),
             "sort_values": _sort_values, "multiset_eq": _multiset_eq, "placements": _placements,

@@ -18,7 +18,7 @@ from rulewright.compiler.semantics import runtime as rt, render
 from rulewright.compiler.diagnostics import RuntimeRulesError, Span
 from rulewright.compiler.types import BoardT, BoolT, CollT, IntT, TextT
 from rulewright.compiler.interpret.codegen import ExprCompiler, Flattener, Emitter, fname, line_spans, mname, prname, pyname, sname, vetted
-from rulewright.compiler.interpret.baseline import BASELINE
+from rulewright.compiler.interpret.baseline import BASELINE, Seat as BaselineSeat
 from rulewright.compiler.interpret.collecting import few_collections
 from rulewright.compiler.interpret.memo import MISSING, known_subsets, memoize
 from rulewright.compiler.interpret.projection import projections
@@ -554,13 +554,14 @@ class Interpreter:
         return value
 
     def seats_for(self, mode: I.ModeDef, players: int) -> list[rt.Seat]:
+        seat = rt.Seat if self.fast else BaselineSeat      # (the baseline's: hashed in Python, as before)
         seats = []
         for spec in mode.seats:
             if spec.name is None:
                 for i in range(players):
-                    seats.append(rt.Seat(len(seats), f"p{i + 1}", "player", f"Player {i + 1}"))
+                    seats.append(seat(len(seats), f"p{i + 1}", "player", f"Player {i + 1}"))
             else:
-                seats.append(rt.Seat(len(seats), spec.name, spec.kind, spec.title or spec.name))
+                seats.append(seat(len(seats), spec.name, spec.kind, spec.title or spec.name))
         return seats
 
     def stretch(self) -> "_Stretch":

@@ -14,6 +14,8 @@ from __future__ import annotations
 import collections
 import itertools
 import math
+import threading
+import weakref
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
@@ -494,22 +496,52 @@ class Shown:
 
 @dataclass(frozen=True, eq=False)
 class Seat:
+    """A seat of a game. One object for each index, name, kind and title (made once, and
+    again only when no other holds it): two seats are equal when they are the same
+    object, which Python compares and hashes in C. A seat is hashed in every key that
+    holds it (a species is keyed by its owner), and a hash written in Python was about a
+    twentieth of a game. A seat of another title or kind is another seat, to a memo that
+    outlives a game as to any comparison. (Copies and pickles give the seat back, not a
+    new one: ``__reduce__``.)"""
     index: int
     name: str
     kind: str
     title: str
 
-    def __eq__(self, other):
-        return isinstance(other, Seat) and other.index == self.index and other.name == self.name
+    def __new__(cls, index: int, name: str, kind: str, title: str):
+        key = (cls, index, name, kind, title)
+        with _SEATS_LOCK:
+            seat = _SEATS.get(key)
+            if seat is None:
+                seat = object.__new__(cls)
+                object.__setattr__(seat, "index", index)
+                object.__setattr__(seat, "name", name)
+                object.__setattr__(seat, "kind", kind)
+                object.__setattr__(seat, "title", title)
+                _SEATS[key] = seat
+        return seat
 
-    def __hash__(self):
-        return self.index
+    def __init__(self, index: int, name: str, kind: str, title: str):
+        pass        # (``__new__`` gave the seat its fields, once)
+
+    def __reduce__(self):
+        return Seat, (self.index, self.name, self.kind, self.title)
+
+    def __copy__(self):
+        return self
+
+    def __deepcopy__(self, memo):
+        return self
 
     def __str__(self):
         return self.title
 
     def __repr__(self):
         return f"Seat({self.name})"
+
+
+_SEATS: "weakref.WeakValueDictionary" = weakref.WeakValueDictionary()   # (index, name, kind, title) -> its seat
+_SEATS_LOCK = threading.Lock()
 
 
 # -------------------------------------------------------------------- scores
@@ -705,6 +737,8 @@ class Zone:
 
 
 def as_tuple(value: Any) -> tuple:
+    if type(value) is tuple:
+        return value
     if isinstance(value, Zone):
         return tuple(value.cards)
     if isinstance(value, Board):

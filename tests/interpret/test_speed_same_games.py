@@ -2,6 +2,8 @@
 long as what they read stays the same, the runtime's faster paths give the same values in
 the same order, and the interpreter with them (the default) plays every seeded game as the
 one without them (``fast=False``, the baseline benchmarks/play.py measures against)."""
+import copy
+import pickle
 import random
 
 import pytest
@@ -125,6 +127,54 @@ def test_the_subsets_remembered_stay_few_and_the_same():
         assert sum(len(v) for v in rt._SUBSETS.values()) == subsets_module._held <= rt.HELD_SUBSETS
     hand = tuple("abcdefghijklmno")             # (more sub-collections than are kept at all)
     assert len(rt.subsets_of(hand)) > rt.HELD_SUBSETS and subsets_module._held <= rt.HELD_SUBSETS
+
+
+TWO_MODES = """
+game g "G"
+def label(p: seat) = join([p.title for x in [1, 2] if x > 1], "")
+def kind_of(p: seat) = [p.kind for x in [1, 2] if x > 1]
+mode a "A" players 2 {
+  seats players
+  report who for s in seats = label(s)
+  report kinds for s in seats = kind_of(s)
+}
+mode b "B" players 1 {
+  seats players, p2: neutral "Referee"
+  report who for s in seats = label(s)
+  report kinds for s in seats = kind_of(s)
+}
+"""
+
+
+def test_a_seat_of_another_title_or_kind_is_another_seat_to_what_is_remembered(tmp_path):
+    """A definition that reads no state keeps its values from game to game: the second
+    seat of a two-player game and the neutral seat of another mode share an index and a
+    name, not a title nor a kind. (They compared equal, and the neutral seat was reported
+    as a player, under the other seat's title.)"""
+    program = load(spec(tmp_path, TWO_MODES))
+    interp = Interpreter(program)
+    first = interp.play("a", 2, 0).reports
+    assert list(first["who"].values()) == ["Player 1", "Player 2"]
+    second = interp.play("b", 1, 0).reports
+    assert list(second["who"].values()) == ["Player 1", "Referee"]
+    assert list(second["kinds"].values()) == [("player",), ("neutral",)]
+    assert repr(Interpreter(program, fast=False).play("b", 1, 0).reports) == repr(second)
+    same, other = rt.Seat(1, "p2", "player", "Player 2"), rt.Seat(1, "p2", "neutral", "Referee")
+    assert same != other and same != rt.Seat(1, "p2", "player", "Referee") and same != "p2"
+
+
+def test_a_seat_is_one_object_however_it_is_made_again():
+    """Seats are compared and hashed as objects (in C: a seat's hash written in Python
+    was about a twentieth of a game), so a seat made again, copied or read back from a
+    pickle (another process's games) is the same object."""
+    seat = rt.Seat(2, "p3", "player", "Player 3")
+    assert rt.Seat(2, "p3", "player", "Player 3") is seat
+    assert copy.copy(seat) is seat and copy.deepcopy({seat: [seat]}) == {seat: [seat]}
+    assert pickle.loads(pickle.dumps(seat)) is seat
+    assert {rt.Seat(2, "p3", "player", "Player 3"): 1}[seat] == 1
+    assert (seat.index, seat.name, seat.kind, seat.title, str(seat)) == (2, "p3", "player", "Player 3", "Player 3")
+    with pytest.raises(AttributeError):
+        seat.title = "Player 4"
 
 
 def test_only_the_last_few_programs_keep_an_interpreter(tmp_path):
