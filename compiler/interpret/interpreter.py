@@ -522,7 +522,7 @@ class Interpreter:
     def new_state(self, seats: list[rt.Seat], seed: int | None = None, agents=None) -> GameState:
         st = GameState(self, seats, seed, agents)
         if self.keeps_knowledge:
-            st.knowledge = Knowledge(self.program, seats)
+            st.knowledge = Knowledge(self.program, seats, lazy=self.fast)     # (the baseline: worked out at once)
         self.use(st)
         for var in self.program.state.values():
             if var.per_seat:

@@ -22,6 +22,9 @@ from typing import Iterable
 from rulewright.compiler import ir as I
 
 
+MOST_OWED = 4096        # changes kept unworked at most (then worked out at once)
+
+
 def piles(program: I.Program, seats) -> dict[str, tuple[I.StateVarDef, str | None]]:
     """Every pile of the state by its name in the game (``deck``, ``hand(p1)``,
     ``lair(north)``): its declaration and the seat it is kept for (None when shared)."""
@@ -67,10 +70,14 @@ def _without(cards: list, gone: Iterable) -> list:
 class Knowledge:
     """For each seat, the cards it knows lie in each pile it does not see."""
 
-    def __init__(self, program: I.Program, seats):
+    def __init__(self, program: I.Program, seats, lazy: bool = True):
         self.places = piles(program, seats)
         self.seats = tuple(s.name for s in seats)
-        self.known: dict[str, dict[str, list]] = {s: {} for s in self.seats}
+        self._known: dict[str, dict[str, list]] = {s: {} for s in self.seats}
+        # the changes not yet worked out, in order (``lazy``): worked out when what a seat
+        # knows is read, so a game whose seats never ask (random seats, a study's games)
+        # never pays for them; each change's lists are the state's own copies, never changed
+        self._owed: list | None = [] if lazy else None
         # the seats that see each pile, and the piles remembered (read on every change)
         self._seers = {pile: frozenset(s for s in self.seats if sees(var, owner, s))
                        for pile, (var, owner) in self.places.items()}
@@ -78,12 +85,35 @@ class Knowledge:
         self._kept = frozenset(pile for pile, (var, _) in self.places.items() if var.remembered)
 
     def copy(self) -> "Knowledge":
-        """The same knowledge, to change apart (the declarations shared)."""
+        """The same knowledge, to change apart (the declarations shared; the changes not
+        yet worked out shared too, each copy working them out when it is read)."""
         new = Knowledge.__new__(Knowledge)
         new.places, new.seats = self.places, self.seats
         new._seers, new._everyone, new._kept = self._seers, self._everyone, self._kept
-        new.known = {seat: {pile: list(cards) for pile, cards in piles.items()} for seat, piles in self.known.items()}
+        new._known = {seat: {pile: list(cards) for pile, cards in piles.items()} for seat, piles in self._known.items()}
+        new._owed = None if self._owed is None else list(self._owed)
         return new
+
+    @property
+    def known(self) -> dict[str, dict[str, list]]:
+        """Seat name -> pile -> the cards the seat knows are there (every change so far
+        worked out)."""
+        owed = self._owed
+        if owed:
+            self._owed = []
+            for change, args in owed:
+                change(self, *args)
+        return self._known
+
+    def _owe(self, change, args: tuple) -> None:
+        """A change of the piles: worked out now, or kept for when what a seat knows is read."""
+        owed = self._owed
+        if owed is None:
+            change(self, *args)
+        else:
+            owed.append((change, args))
+            if len(owed) > MOST_OWED:
+                self.known          # noqa: B018 (a long game no one reads: worked out, to keep few)
 
     def __deepcopy__(self, memo) -> "Knowledge":
         return self.copy()
@@ -100,12 +130,15 @@ class Knowledge:
 
     # ------------------------------------------------------------ the game's changes
     def moved(self, items: list, source: str, target: str) -> None:
+        self._owe(Knowledge._moved, (items, source, target))
+
+    def _moved(self, items: list, source: str, target: str) -> None:
         """Named cards moved from one pile to another: a seat that sees either end sees
         which; one that sees neither forgets what it knew of the source."""
         from_seen, to_seen = self._seers.get(source, self._everyone), self._seers.get(target, self._everyone)
         kept = target in self._kept
         for seat in self.seats:
-            known = self.known[seat]
+            known = self._known[seat]
             if seat in to_seen:
                 if source in known:
                     known[source] = _without(known[source], items)
@@ -118,21 +151,30 @@ class Knowledge:
                 known.pop(source, None)
 
     def moved_all(self, items: list, source: str, target: str) -> None:
+        self._owe(Knowledge._moved_all, (items, source, target))
+
+    def _moved_all(self, items: list, source: str, target: str) -> None:
         """A whole pile moved onto another (every seat sees it go): what a seat saw or
         knew of it is known in the target when the target is remembered."""
         for seat in self.seats:
-            known = self.known[seat]
+            known = self._known[seat]
             seen = items if self._sees(source, seat) else known.get(source, [])
             known.pop(source, None)
             if seen and not self._sees(target, seat) and self._remembered(target):
                 known.setdefault(target, []).extend(seen)
 
     def taken(self, items: list, source: str) -> None:
+        self._owe(Knowledge._taken, (items, source))
+
+    def _taken(self, items: list, source: str) -> None:
         """Cards left a pile for no pile: a seat that does not see the pile cannot tell which."""
-        for known in self.known.values():
+        for known in self._known.values():
             known.pop(source, None)
 
     def passed(self, moves: list[tuple[list, str, str]]) -> None:
+        self._owe(Knowledge._passed, (moves,))
+
+    def _passed(self, moves: list[tuple[list, str, str]]) -> None:
         """Piles passed on together (each ``(cards, from, to)``): as many whole moves at once."""
         sources = {m[1] for m in moves}
         everyone, seers = self._everyone, self._seers
@@ -141,24 +183,27 @@ class Knowledge:
         kept = [(items, source, target, seers.get(source, everyone), seers.get(target, everyone))
                 for items, source, target in moves if target in self._kept]
         for seat in self.seats:
-            before = self.known[seat]
+            before = self._known[seat]
             known: dict[str, list] = {k: v for k, v in before.items() if k not in sources}
             for items, source, target, from_seen, to_seen in kept:
                 seen = items if seat in from_seen else before.get(source, [])
                 if seen and seat not in to_seen:
                     known[target] = list(seen)
-            self.known[seat] = known
+            self._known[seat] = known
 
     def revealed(self, cards: list, pile: str, seat: str | None, whole: bool = True) -> None:
+        self._owe(Knowledge._revealed, (cards, pile, seat, whole))
+
+    def _revealed(self, cards: list, pile: str, seat: str | None, whole: bool = True) -> None:
         """Cards of a pile shown to one seat (every seat when None): all of them
         (``whole``), or some, which the seat then knows besides what it knew."""
         for s in self.seats if seat is None else (seat,):
-            if s in self.known and not self._sees(pile, s):
+            if s in self._known and not self._sees(pile, s):
                 if whole:
-                    self.known[s][pile] = list(cards)
+                    self._known[s][pile] = list(cards)
                 else:
-                    before = Counter(self.known[s].get(pile, ()))
-                    self.known[s][pile] = list((before | Counter(cards)).elements())
+                    before = Counter(self._known[s].get(pile, ()))
+                    self._known[s][pile] = list((before | Counter(cards)).elements())
 
     def check(self, contents: dict[str, list]) -> None:
         """Keep only what is still true of the piles' ``contents`` (a position read from
