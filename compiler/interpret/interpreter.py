@@ -9,6 +9,7 @@ from __future__ import annotations
 
 
 import contextlib
+from dataclasses import replace
 from types import SimpleNamespace
 from typing import Any, Callable
 
@@ -297,17 +298,69 @@ class Interpreter:
                              for code, span, whole in tests) + ")"
 
     def _options(self, st: I.Choose) -> str:
+        """Code of a choice's options. With the speed-ups, a state read that both the
+        collection and the filter make (``board(s)`` in ``choose spot in placements(board(s))
+        where can_place(board(s), spot)``) is read once, before the collection as it was
+        (a read of the state cannot fail nor change anything), and the filter's calls whose
+        arguments are then names or constants are written in (``Inliner.filter``)."""
         var = pyname(st.name)
-        cond = f" if {self.exc.ex(st.where)}" if st.where is not None else ""
-        coll = self.exc.ex(st.coll)
+        where, coll_e, hoisted = st.where, st.coll, []
+        if self.fast and where is not None and coll_e is not None:
+            where, coll_e, hoisted = self._read_once(where, coll_e, st.name)
+            where = self._inliner.filter(where)
+        cond = f" if {self.exc.ex(where)}" if where is not None else ""
+        coll = self.exc.ex(coll_e) if coll_e is not None else None
         if st.domain == "element":
-            return f"[{var} for {var} in {self.exc.counted(coll, st.coll)}{cond}]"
-        if st.domain == "subset" and st.size is None:
-            return f"[{var} for {var} in {self.exc.counted(f'_rt.sublists_of({coll})', st.coll)}{cond}]"
-        if st.domain == "subset":
-            return (f"[{var} for {var} in _rt.subsets(tuple({coll}), "
+            made = f"[{var} for {var} in {self.exc.counted(coll, st.coll)}{cond}]"
+        elif st.domain == "subset" and st.size is None:
+            made = f"[{var} for {var} in {self.exc.counted(f'_rt.sublists_of({coll})', st.coll)}{cond}]"
+        elif st.domain == "subset":
+            made = (f"[{var} for {var} in _rt.subsets(tuple({coll}), "
                     f"{self.exc.ex(st.size)}, {self.em.const(st.span)}){cond}]")
-        raise RuntimeRulesError("a whole grid can only be chosen in a query", st.span)
+        else:
+            raise RuntimeRulesError("a whole grid can only be chosen in a query", st.span)
+        if hoisted:
+            return f"(lambda {', '.join(pyname(n) for n, _ in hoisted)}: {made})({', '.join(c for _, c in hoisted)})"
+        return made
+
+    def _read_once(self, where: I.Expr, coll: I.Expr, var: str):
+        """(filter, collection, [(local, code)]): each state read the collection and the
+        filter both make (a seat's state of a name or a constant, or a shared one) made a
+        local, read once. A read of the seat the choice is of (``var``), or of a name a
+        loop inside binds, is another read each time: left as it is."""
+        bound = {var} | {b.var for x in I.descendants([where, coll]) if isinstance(x, I.Agg) for b in x.binders}
+
+        def reads(e):
+            return [x for x in I.descendants([e])
+                    if (isinstance(x, I.SeatVar) and (isinstance(x.seat, I.Const)
+                                                      or (isinstance(x.seat, I.Local) and x.seat.name not in bound)))
+                    or (isinstance(x, I.Global) and x.name in self.program.state)]
+        in_coll = {self.exc.ex(x): x for x in reads(coll)}
+        table: dict[str, I.Local] = {}
+        for x in reads(where):
+            code = self.exc.ex(x)
+            if code in in_coll and code not in table:
+                table[code] = I.Local(span=x.span, type=x.type, name=f"#read{len(table)}")
+        if not table:
+            return where, coll, []
+
+        def swap(e):
+            if e is None or isinstance(e, (I.Const, I.Local)):
+                return e
+            if isinstance(e, (I.SeatVar, I.Global)):
+                code = self.exc.ex(e)
+                if code in table:
+                    return table[code]
+                return e if isinstance(e, I.Global) else replace(e, seat=swap(e.seat))
+            if isinstance(e, I.Op):
+                return replace(e, args=[swap(a) for a in e.args])
+            if isinstance(e, I.Call):
+                return replace(e, args=[swap(a) for a in e.args])
+            if isinstance(e, I.Agg):
+                return replace(e, elem=swap(e.elem), key=swap(e.key), supply=swap(e.supply),
+                               binders=[replace(b, coll=swap(b.coll), cond=swap(b.cond)) for b in e.binders])
+            return e
+        return swap(where), swap(coll), [(local.name, code) for code, local in table.items()]
 
     # ------------------------------------------------------------ procedures
     def _procedure(self, name: str, params: list[str], body: list[I.Stmt], tags: tuple = ()):
