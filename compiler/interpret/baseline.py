@@ -75,4 +75,5 @@ class Seat(rt.Seat):
 # what the generated code calls, by name
 BASELINE = {"subsets_of": lambda items, most=None: rt._subsets(items, most, typed=False),
             "sort_values": _sort_values, "multiset_eq": _multiset_eq, "placements": _placements,
-            "placed": _placed, "ranked": _ranked, "allocate": _allocate}
+            "placed": _placed, "ranked": _ranked, "allocate": _allocate,
+            "free_at": lambda board, pos: pos in _placements(board)}

@@ -172,6 +172,23 @@ def placements(board: Board) -> tuple:
     return free
 
 
+def free_at(board: Board, pos) -> bool:
+    """Whether ``pos`` is among ``placements(board)``, without making them (a card placed
+    where no choice of a cell was made, as an automaton's next cell in reading order)."""
+    free = board._free
+    if free is not None:
+        return pos in free
+    if type(pos) is not tuple or len(pos) != 2 or type(pos[0]) is not int or type(pos[1]) is not int:
+        return pos in placements(board)
+    if pos in board.cards:
+        return False
+    if not board.floating:
+        return 0 <= pos[0] < board.rows and 0 <= pos[1] < board.cols
+    if not board.cards:
+        return pos == (0, 0)
+    return board.fits_with(pos)
+
+
 def _free_cells(board: Board) -> tuple:
     cards = board.cards
     if not board.floating:

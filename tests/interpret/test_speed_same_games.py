@@ -222,6 +222,24 @@ def test_a_grid_with_one_more_card_keeps_the_box_its_cards_measure_and_the_basel
             assert board.bbox() == rt.Board("g", 4, 5, floating, board.cards).bbox(), board.cards
 
 
+def test_a_cell_is_free_where_the_baseline_s_placements_hold_it():
+    """``free_at`` (a card placed where no cell was chosen: the legality check of ``place``)
+    answers as the cell's place among the baseline's placements, without making them."""
+    rng = random.Random(5)
+    for _ in range(800):
+        board = rt.Board("g", rng.choice([1, 2, 4]), rng.choice([1, 3, 5]), rng.random() < 0.7)
+        for _ in range(rng.randrange(0, 12)):
+            spots = rt.placements(board)
+            if not spots:
+                break
+            board = rt.placed(board, rng.choice("ab"), rng.choice(spots))
+        fresh = rt.Board(board.grid, board.rows, board.cols, board.floating, board.cards)    # (none made)
+        cells = [(rng.randrange(-6, 8), rng.randrange(-6, 9)) for _ in range(12)]
+        for pos in cells + [(0, 0), None, (1,), ("a", 1), (True, 0), [0, 0]]:
+            want = pos in BASELINE["placements"](board)
+            assert rt.free_at(fresh, pos) == want and rt.free_at(board, pos) == want, (board.cards, pos)
+
+
 @pytest.mark.parametrize("path, players, seeds", [
     ("spec/darwins_choice", 4, range(3)),
     ("spec/darwins_choice", 3, range(1)),
