@@ -42,8 +42,7 @@ def _binds(e: I.Expr) -> set[str]:
 class Inliner:
     def __init__(self, program: I.Program):
         self.program = program
-        self._small: dict[tuple, bool] = {}
-        self._loops = False         # (inside ``filter``: bodies with loops may be written in)
+        self._small: dict[str, bool] = {}
         bodies = [fd.body for fd in program.funcs.values() if fd.body is not None]
         bodies += [pd.body for pd in program.procedures.values()] + [md.body for md in program.modes.values()]
         bodies += [st for sd in program.scorings.values() for step in sd.steps for st in step.body]
@@ -54,36 +53,22 @@ class Inliner:
 
     def _writable(self, name: str) -> bool:
         """A definition whose body may be written into its callers: an expression with
-        no aggregate (a loop; in a choice's filter, one whose names hide no parameter) and
-        few nodes, called from one place only or calling at most one definition itself (as
-        ``memo.memoize``, which gives no memo to such a one: a definition called from
-        several places keeps its memo)."""
-        key = (name, self._loops)
-        known = self._small.get(key)
+        no aggregate (a loop) and few nodes, called from one place only or calling at most
+        one definition itself (as ``memo.memoize``, which gives no memo to such a one: a
+        definition called from several places keeps its memo)."""
+        known = self._small.get(name)
         if known is None:
             fd = self.program.funcs.get(name)
             body = fd.body if fd is not None else None
             inside = list(I.descendants([body])) if body is not None else []
-            loops = not any(isinstance(x, I.Agg) for x in inside) or \
-                (self._loops and not _binds(body) & {p for p, _ in fd.params})
-            known = body is not None and bool(fd.params) and len(inside) <= MOST_NODES and loops and \
+            known = body is not None and bool(fd.params) and len(inside) <= MOST_NODES and \
+                not any(isinstance(x, I.Agg) for x in inside) and \
                 (self.sites.get(name, 0) == 1 or sum(isinstance(x, I.Call) for x in inside) <= 1)
-            self._small[key] = known
+            self._small[name] = known
         return known
 
     def body(self, fd: I.FuncDef) -> I.Expr:
         return self._expr(fd.body, (fd.name,), {})
-
-    def filter(self, e: I.Expr) -> I.Expr:
-        """A choice's filter (run for each option) with the calls it may write in written in,
-        as ``body`` writes a definition's, and besides calls of definitions with loops of
-        their own, where no name a loop binds hides a parameter or an argument: the filter
-        of the cells a card may go to, ``can_place(board, spot)``, a test made in C."""
-        self._loops = True
-        try:
-            return self._expr(e, (), {})
-        finally:
-            self._loops = False
 
     def _expr(self, e: I.Expr, within: tuple[str, ...], given: dict[str, I.Expr]) -> I.Expr:
         """``e`` with the calls it may write in written in (``within``: the definitions being
@@ -108,8 +93,6 @@ class Inliner:
                     or not all(isinstance(a, (I.Const, I.Local)) for a in args):
                 return replace(e, args=args)
             fd = self.program.funcs[e.name]
-            if _binds(fd.body) & {a.name for a in args if isinstance(a, I.Local)}:
-                return replace(e, args=args)        # (a loop of the body would hide an argument)
             return self._expr(fd.body, within + (e.name,),
                               {p: replace(a, type=t) for (p, t), a in zip(fd.params, args)})
         return e

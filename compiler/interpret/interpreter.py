@@ -18,7 +18,8 @@ from rulewright.compiler import ir as I
 from rulewright.compiler.semantics import runtime as rt, render
 from rulewright.compiler.diagnostics import RuntimeRulesError, Span
 from rulewright.compiler.types import BoardT, BoolT, CollT, IntT, TextT
-from rulewright.compiler.interpret.codegen import ExprCompiler, Flattener, Emitter, fname, line_spans, mname, prname, pyname, sname, vetted
+from rulewright.compiler.interpret.codegen import (_LAZY, ExprCompiler, Flattener, Emitter, fname, line_spans, mname, prname,
+                                                   pyname, sname, vetted)
 from rulewright.compiler.interpret.baseline import BASELINE, Seat as BaselineSeat
 from rulewright.compiler.interpret.collecting import few_collections
 from rulewright.compiler.interpret.memo import MISSING, known_subsets, memoize
@@ -139,11 +140,13 @@ class Interpreter:
 
     # ------------------------------------------------------------ definitions
     @staticmethod
-    def _hoist(params, lines: list[str]) -> list[str]:
-        """Read each board parameter's cards through one local lookup function."""
+    def _hoist(params, lines: list[str], bound: set) -> list[str]:
+        """Read each board parameter's cards through one local lookup function (not one
+        whose name a loop of the body binds again: ``bound``, where the text read would
+        be the loop's own)."""
         out = list(lines)
         for name, t in params:
-            if isinstance(t, BoardT):
+            if isinstance(t, BoardT) and name not in bound:
                 v = pyname(name)
                 for needle, local, init in ((f"{v}.cards.get(", f"_get_{v}(", f"{v}.cards.get"),
                                             (f"{v}.index().get(", f"_idx_{v}(", f"{v}.index().get"),
@@ -178,7 +181,7 @@ class Interpreter:
         finally:
             self.exc.shared = {}
         lines.append(f"    return {value}")
-        self.funcs.append("\n".join(self._hoist(fd.params, lines)) + "\n")
+        self.funcs.append("\n".join(self._hoist(fd.params, lines, _bound([body]))) + "\n")
         self._func_src[fname(fd.name)] = self.funcs[-1]
 
     def _scoring(self, sd: I.ScoringDef):
@@ -196,7 +199,8 @@ class Interpreter:
                 flat.append((step.name, st))
             flat.append((step.name, None))      # the step is done: its points (SCORING.STEP)
         self._scoring_body(flat, sd.layers, lines, 1)
-        self.funcs.append("\n".join(self._hoist(sd.params, lines)) + "\n")
+        self.funcs.append("\n".join(self._hoist(sd.params, lines, _bound(st for step in sd.steps for st in step.body)))
+                          + "\n")
 
     def _scoring_body(self, flat, layers, lines, depth, inner=False):
         pad = "    " * depth
@@ -300,14 +304,14 @@ class Interpreter:
     def _options(self, st: I.Choose) -> str:
         """Code of a choice's options. With the speed-ups, a state read that both the
         collection and the filter make (``board(s)`` in ``choose spot in placements(board(s))
-        where can_place(board(s), spot)``) is read once, before the collection as it was
-        (a read of the state cannot fail nor change anything), and the filter's calls whose
-        arguments are then names or constants are written in (``Inliner.filter``)."""
+        where can_place(board(s), spot)``) is read once, before the collection, which reads
+        it whatever happens (so it fails, if it can, where it failed). (The filter's calls
+        are not written in: an error inside one would be located at the choice, not in the
+        definition.) A scoring reads no state: its choices have none to read once."""
         var = pyname(st.name)
         where, coll_e, hoisted = st.where, st.coll, []
         if self.fast and where is not None and coll_e is not None:
             where, coll_e, hoisted = self._read_once(where, coll_e, st.name)
-            where = self._inliner.filter(where)
         cond = f" if {self.exc.ex(where)}" if where is not None else ""
         coll = self.exc.ex(coll_e) if coll_e is not None else None
         if st.domain == "element":
@@ -330,12 +334,26 @@ class Interpreter:
         loop inside binds, is another read each time: left as it is."""
         bound = {var} | {b.var for x in I.descendants([where, coll]) if isinstance(x, I.Agg) for b in x.binders}
 
+        def read(x) -> bool:
+            return (isinstance(x, I.SeatVar) and (isinstance(x.seat, I.Const)
+                                                  or (isinstance(x.seat, I.Local) and x.seat.name not in bound))) \
+                or (isinstance(x, I.Global) and x.name in self.program.state)
+
         def reads(e):
-            return [x for x in I.descendants([e])
-                    if (isinstance(x, I.SeatVar) and (isinstance(x.seat, I.Const)
-                                                      or (isinstance(x.seat, I.Local) and x.seat.name not in bound)))
-                    or (isinstance(x, I.Global) and x.name in self.program.state)]
-        in_coll = {self.exc.ex(x): x for x in reads(coll)}
+            return [x for x in I.descendants([e]) if read(x)]
+
+        def strict(e):
+            """The reads of ``e`` made whenever ``e`` is (not behind ``if``, ``and``, ``or``, nor in a loop)."""
+            if read(e):
+                yield e
+            elif isinstance(e, I.Op):
+                for i, a in enumerate(e.args):
+                    if i not in _LAZY.get(e.op, ()):
+                        yield from strict(a)
+            elif isinstance(e, I.Call):
+                for a in e.args:
+                    yield from strict(a)
+        in_coll = {self.exc.ex(x): x for x in strict(coll)}
         table: dict[str, I.Local] = {}
         for x in reads(where):
             code = self.exc.ex(x)
@@ -690,6 +708,11 @@ class _Stretch:
         if self.collecting is not None:
             self.collecting.__exit__(kind, exc, tb)        # (never keeps an error from going on)
         return self.budget.__exit__(kind, exc, tb)
+
+
+def _bound(nodes) -> set:
+    """The names the loops inside ``nodes`` bind."""
+    return {b.var for x in I.descendants(list(nodes)) if isinstance(x, I.Agg) for b in x.binders}
 
 
 def run_through(procedure) -> None:
