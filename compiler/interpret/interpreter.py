@@ -9,6 +9,7 @@ from __future__ import annotations
 
 
 import contextlib
+import re
 from dataclasses import replace
 from types import SimpleNamespace
 from typing import Any, Callable
@@ -151,9 +152,11 @@ class Interpreter:
                 for needle, local, init in ((f"{v}.cards.get(", f"_get_{v}(", f"{v}.cards.get"),
                                             (f"{v}.index().get(", f"_idx_{v}(", f"{v}.index().get"),
                                             (f"{v}.sets()[", f"_set_{v}[", f"{v}.sets()")):
-                    if any(needle in ln for ln in out[1:]):
+                    # (the name whole: not the end of another name, ``xv_g``)
+                    found = re.compile(r"(?<![A-Za-z0-9_])" + re.escape(needle))
+                    if any(found.search(ln) for ln in out[1:]):
                         out = [out[0], f"    {local[:-1]} = {init}"] + \
-                              [ln.replace(needle, local) for ln in out[1:]]
+                              [found.sub(local, ln) for ln in out[1:]]
         return out
 
     def stored(self, code: str, e: I.Expr) -> str:
@@ -304,8 +307,8 @@ class Interpreter:
     def _options(self, st: I.Choose) -> str:
         """Code of a choice's options. With the speed-ups, a state read that both the
         collection and the filter make (``board(s)`` in ``choose spot in placements(board(s))
-        where can_place(board(s), spot)``) is read once, before the collection, which reads
-        it whatever happens (so it fails, if it can, where it failed). (The filter's calls
+        where can_place(board(s), spot)``) is read once, before the collection, when it is
+        the first thing the collection makes (so it fails, if it can, where it failed). (The filter's calls
         are not written in: an error inside one would be located at the choice, not in the
         definition.) A scoring reads no state: its choices have none to read once."""
         var = pyname(st.name)
@@ -342,18 +345,18 @@ class Interpreter:
         def reads(e):
             return [x for x in I.descendants([e]) if read(x)]
 
-        def strict(e):
-            """The reads of ``e`` made whenever ``e`` is (not behind ``if``, ``and``, ``or``, nor in a loop)."""
+        def first(e):
+            """The read ``e`` makes before anything else, or None: ``e`` itself, or the
+            read of an operator of one operand (``placements(board(s))``) that makes it
+            first; nothing can fail before it, so read before ``e`` it fails, if it can, as
+            it failed. (Not through calls: a call may not make an argument, ``passed_through``.)"""
             if read(e):
-                yield e
-            elif isinstance(e, I.Op):
-                for i, a in enumerate(e.args):
-                    if i not in _LAZY.get(e.op, ()):
-                        yield from strict(a)
-            elif isinstance(e, I.Call):
-                for a in e.args:
-                    yield from strict(a)
-        in_coll = {self.exc.ex(x): x for x in strict(coll)}
+                return e
+            if isinstance(e, I.Op) and e.op not in _LAZY and len(e.args) == 1:
+                return first(e.args[0])
+            return None
+        made = first(coll)
+        in_coll = {self.exc.ex(made): made} if made is not None else {}
         table: dict[str, I.Local] = {}
         for x in reads(where):
             code = self.exc.ex(x)

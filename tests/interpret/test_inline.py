@@ -229,14 +229,25 @@ enum colour { red, blue, green }
 state { deck: pile of colour = [red, blue, green, red, blue, green]  leader: seat }
 per seat { hand: pile of colour }
 def beats(k: colour, t: seat) = t.title == "x" or k == red
+def keep(a: pile of colour, b: pile of colour) = a
 mode m "M" players 2 {
   seats players
   for s in seats { deal 3 from deck to hand(s) }
   let l = leader
   for p in seats {
     choose k in (if l == none then [red] else hand(l)) where k == red or size(hand(l)) > 0 by p
+    choose j in keep(hand(p), hand(l)) where size(hand(p)) < 10 or size(hand(l)) > 0 by p
   }
   report done = 1
+}
+mode o "O" players 2 {
+  seats players
+  for s in seats { deal 3 from deck to hand(s) }
+  let l = leader
+  let n = 0
+  for p in seats {
+    choose k in take(hand(p), 1 // n) + hand(l) where size(hand(p)) < 10 or size(hand(l)) > 0 by p
+  }
 }
 mode n "N" players 2 {
   seats players
@@ -249,18 +260,21 @@ mode n "N" players 2 {
 """
 
 
-def test_a_read_the_collection_makes_only_behind_an_if_is_not_read_before_it(tmp_path):
-    """(Read first, ``hand(l)`` of no seat failed where the game, which never reads it,
-    goes on; and an error in a definition the filter calls is located in the definition.)"""
+def test_only_a_read_the_collection_makes_first_is_read_before_it(tmp_path):
+    """(Read first, ``hand(l)`` of no seat failed where the game, which never reads it
+    behind an ``if`` or in an argument a definition passes over, goes on; where the
+    collection fails before it reads, it fails so; and an error in a definition the filter
+    calls is located in the definition.)"""
     program = load(spec(tmp_path, BEHIND_AN_IF))
     fast, slow = Interpreter(program), Interpreter(program, fast=False)
     assert fast.play("m", 2, 0).reports == slow.play("m", 2, 0).reports == {"done": 1}
-    said = []
-    for interp in (fast, slow):
-        with pytest.raises(RuntimeRulesError) as e:
-            interp.play("n", 2, 0)
-        said.append(str(e.value))
-    assert said[0] == said[1] and ":6:" in said[0].split("error")[0]
+    for mode, where in (("n", ":6:"), ("o", ":24:")):
+        said = []
+        for interp in (fast, slow):
+            with pytest.raises(RuntimeRulesError) as e:
+                interp.play(mode, 2, 0)
+            said.append(str(e.value))
+        assert said[0] == said[1] and where in said[0].split("error")[0], said
 
 
 LOOP_NAMED_LIKE_A_GRID = """
@@ -281,13 +295,15 @@ scoring via(g: board, o: board) {
   }
 }
 def count_in(g: board, o: board) = count(c in cells(g) if any(g[c] == red for g in [o]))
+def same(g: board, xv_g: board) = g[(0, 0)] == xv_g[(0, 0)]
 """
 
 
 def test_a_loop_that_names_its_grid_as_a_parameter_reads_its_own(tmp_path):
     """A loop inside a scoring or a definition that binds the name of one of its grid
     parameters reads the loop's grid, not the parameter's (the parameter's reads were
-    rewritten as text, the loop's with them: both interpreters chose from the wrong grid)."""
+    rewritten as text, the loop's with them: both interpreters chose from the wrong grid);
+    and a parameter whose name ends with another's is not rewritten with it."""
     program = load(spec(tmp_path, LOOP_NAMED_LIKE_A_GRID))
     for interp in (Interpreter(program), Interpreter(program, fast=False)):
         g = interp.board([["blue", "blue"], ["blue", "blue"]])
@@ -295,3 +311,4 @@ def test_a_loop_that_names_its_grid_as_a_parameter_reads_its_own(tmp_path):
         assert interp.call("pts", g, o).choices == {"x": (0, 0)}
         assert interp.call("via", g, o).choices == {"x": (0, 0)}
         assert interp.call("count_in", g, o) == 1
+        assert interp.call("same", g, o) is False and interp.call("same", g, g) is True   # (xv_g: a name of its own)
