@@ -91,6 +91,37 @@ def test_a_value_that_is_none_used_is_the_spec_s_error_at_its_rule(tmp_path, cap
     assert code == 1 and f"t.rules:{line}:" in err and "internal error" not in err
 
 
+NO_SEAT = '''game g "G"
+enum colour { red, blue }
+table card "Card" (cost: int) {
+  a | 2
+}
+state { leader: seat  picked: card }
+per seat { hand: pile of colour }
+mode play "Play" players 2 {
+  seats players
+  let l = leader
+  report r = EXPR
+}
+'''
+
+
+@pytest.mark.parametrize("expr", ["size(hand(l))", "picked.cost + 1"])
+def test_the_state_of_no_seat_or_the_row_of_none_is_the_spec_s_error_at_its_rule(tmp_path, capsys, expr):
+    """(Python's KeyError of None, looking up the state of no seat, came out as an internal
+    error; a column of no row was said so already, and stays so.)"""
+    path = spec(tmp_path, NO_SEAT.replace("EXPR", expr))
+    from rulewright.compiler.interpret import Interpreter
+    for fast in (True, False):
+        with pytest.raises(RuntimeRulesError) as info:
+            Interpreter(load(path), fast=fast).play("play", 2, 1)
+        d = info.value.diagnostics[0]
+        assert d.span.line == 11 and "a value that is none was used" in d.message and "x != none" in d.hint
+    from helpers import run_main
+    code, _, err = run_main(capsys, "play", str(path), "--players", "2", "--seed", "1")
+    assert code == 1 and "t.rules:11:" in err and "internal error" not in err
+
+
 def test_an_agent_s_own_error_is_not_blamed_on_the_rule_that_asked_it(tmp_path):
     """(None used in an agent's code, called from a choice of the rules, is no rule's error.)"""
     from rulewright.compiler.interpret import Interpreter
