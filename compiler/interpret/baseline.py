@@ -68,9 +68,6 @@ class Seat(rt.Seat):
     def __hash__(self):
         return self.index
 
-    def __reduce__(self):
-        return Seat, (self.index, self.name, self.kind, self.title)
-
 
 # what the generated code calls, by name
 BASELINE = {"subsets_of": lambda items, most=None: rt._subsets(items, most, typed=False),

@@ -312,7 +312,7 @@ class Interpreter:
         are not written in: an error inside one would be located at the choice, not in the
         definition.) A scoring reads no state: its choices have none to read once."""
         var = pyname(st.name)
-        where, coll_e, hoisted = st.where, st.coll, []
+        where, coll_e, hoisted = st.where, st.coll, None
         if self.fast and where is not None and coll_e is not None:
             where, coll_e, hoisted = self._read_once(where, coll_e, st.name)
         cond = f" if {self.exc.ex(where)}" if where is not None else ""
@@ -326,62 +326,46 @@ class Interpreter:
                     f"{self.exc.ex(st.size)}, {self.em.const(st.span)}){cond}]")
         else:
             raise RuntimeRulesError("a whole grid can only be chosen in a query", st.span)
-        if hoisted:
-            return f"(lambda {', '.join(pyname(n) for n, _ in hoisted)}: {made})({', '.join(c for _, c in hoisted)})"
+        if hoisted is not None:
+            return f"(lambda {pyname(hoisted[0])}: {made})({hoisted[1]})"
         return made
 
     def _read_once(self, where: I.Expr, coll: I.Expr, var: str):
-        """(filter, collection, [(local, code)]): each state read the collection and the
-        filter both make (a seat's state of a name or a constant, or a shared one) made a
-        local, read once. A read of the seat the choice is of (``var``), or of a name a
+        """(filter, collection, (local, code) or None): the state read the collection makes
+        first (the collection itself, or an operator of one operand over it:
+        ``placements(board(s))``), when the filter makes it too, made a local read once
+        before the collection. Nothing can fail before that read, so made first it fails,
+        if it can, as it failed. (Not through calls: a call may not make an argument,
+        ``passed_through``.) A read of the seat the choice is of (``var``), or of a name a
         loop inside binds, is another read each time: left as it is."""
-        bound = {var} | {b.var for x in I.descendants([where, coll]) if isinstance(x, I.Agg) for b in x.binders}
+        bound = {var} | _bound([where, coll])
 
         def read(x) -> bool:
             return (isinstance(x, I.SeatVar) and (isinstance(x.seat, I.Const)
                                                   or (isinstance(x.seat, I.Local) and x.seat.name not in bound))) \
                 or (isinstance(x, I.Global) and x.name in self.program.state)
-
-        def reads(e):
-            return [x for x in I.descendants([e]) if read(x)]
-
-        def first(e):
-            """The read ``e`` makes before anything else, or None: ``e`` itself, or the
-            read of an operator of one operand (``placements(board(s))``) that makes it
-            first; nothing can fail before it, so read before ``e`` it fails, if it can, as
-            it failed. (Not through calls: a call may not make an argument, ``passed_through``.)"""
-            if read(e):
-                return e
-            if isinstance(e, I.Op) and e.op not in _LAZY and len(e.args) == 1:
-                return first(e.args[0])
-            return None
-        made = first(coll)
-        in_coll = {self.exc.ex(made): made} if made is not None else {}
-        table: dict[str, I.Local] = {}
-        for x in reads(where):
-            code = self.exc.ex(x)
-            if code in in_coll and code not in table:
-                table[code] = I.Local(span=x.span, type=x.type, name=f"#read{len(table)}")
-        if not table:
-            return where, coll, []
+        made = coll
+        while not read(made) and isinstance(made, I.Op) and made.op not in _LAZY and len(made.args) == 1:
+            made = made.args[0]
+        code = self.exc.ex(made) if read(made) else None
+        if code is None or not any(read(x) and self.exc.ex(x) == code for x in I.descendants([where])):
+            return where, coll, None
+        local = I.Local(span=made.span, type=made.type, name="#read")
 
         def swap(e):
             if e is None or isinstance(e, (I.Const, I.Local)):
                 return e
             if isinstance(e, (I.SeatVar, I.Global)):
-                code = self.exc.ex(e)
-                if code in table:
-                    return table[code]
+                if self.exc.ex(e) == code:
+                    return local
                 return e if isinstance(e, I.Global) else replace(e, seat=swap(e.seat))
-            if isinstance(e, I.Op):
-                return replace(e, args=[swap(a) for a in e.args])
-            if isinstance(e, I.Call):
+            if isinstance(e, (I.Op, I.Call)):
                 return replace(e, args=[swap(a) for a in e.args])
             if isinstance(e, I.Agg):
                 return replace(e, elem=swap(e.elem), key=swap(e.key), supply=swap(e.supply),
                                binders=[replace(b, coll=swap(b.coll), cond=swap(b.cond)) for b in e.binders])
             return e
-        return swap(where), swap(coll), [(local.name, code) for code, local in table.items()]
+        return swap(where), swap(coll), (local.name, code)
 
     # ------------------------------------------------------------ procedures
     def _procedure(self, name: str, params: list[str], body: list[I.Stmt], tags: tuple = ()):

@@ -100,7 +100,7 @@ class bounded:
 def none_used(exc, tb) -> RuntimeRulesError | None:
     """A value that is none compared, counted or read a field of by the generated code of
     the rules (Python's ``TypeError``/``AttributeError`` naming ``NoneType``), or looked up
-    as a key (``KeyError: None``: the state of no seat, a column of no row): the spec's
+    as a key (``KeyError: None``: the state of no seat): the spec's
     mistake, said at the deepest rule it ran (None for any other error)."""
     keyed = isinstance(exc, KeyError) and exc.args == (None,)
     if not keyed and (not isinstance(exc, (TypeError, AttributeError)) or "NoneType" not in str(exc)):
@@ -110,7 +110,7 @@ def none_used(exc, tb) -> RuntimeRulesError | None:
     span = raised_at_rule(tb)
     if span is None:
         return None
-    what = "none has no state nor row: it is no seat nor key" if keyed else \
+    what = "nothing is kept for none: it is no seat nor key" if keyed else \
         str(exc).replace("'NoneType'", "none").replace("NoneType", "none")
     for py, word in (("'int'", "a number"), ("'str'", "a text"), ("'tuple'", "a collection"), ("'bool'", "a truth value")):
         what = what.replace(py, word)

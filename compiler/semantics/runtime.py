@@ -14,6 +14,7 @@ from __future__ import annotations
 import collections
 import itertools
 import math
+import os
 import threading
 import weakref
 from dataclasses import dataclass, field
@@ -516,7 +517,7 @@ class Seat:
     """A seat of a game. One object for each index, name, kind and title (made once, and
     again only when no other holds it): two seats are equal when they are the same
     object, which Python compares and hashes in C. A seat is hashed in every key that
-    holds it (a species is keyed by its owner), and a hash written in Python was about a
+    holds it (a record is keyed by the seat it holds), and a hash written in Python was about a
     twentieth of a game. A seat of another title or kind is another seat, to a memo that
     outlives a game as to any comparison. (Copies and pickles give the seat back, not a
     new one: ``__reduce__``.)"""
@@ -542,7 +543,7 @@ class Seat:
         pass        # (``__new__`` gave the seat its fields, once)
 
     def __reduce__(self):
-        return Seat, (self.index, self.name, self.kind, self.title)
+        return type(self), (self.index, self.name, self.kind, self.title)
 
     def __copy__(self):
         return self
@@ -559,6 +560,15 @@ class Seat:
 
 _SEATS: "weakref.WeakValueDictionary" = weakref.WeakValueDictionary()   # (index, name, kind, title) -> its seat
 _SEATS_LOCK = threading.Lock()
+
+
+def _seats_lock_anew() -> None:
+    """A forked child's own lock (another thread of the parent may have held it)."""
+    global _SEATS_LOCK
+    _SEATS_LOCK = threading.Lock()
+
+
+os.register_at_fork(after_in_child=_seats_lock_anew)
 
 
 # -------------------------------------------------------------------- scores

@@ -175,8 +175,6 @@ enum colour { red, blue, green }
 state { deck: pile of colour = [red, red, red, red, red, red, red, blue, green, red, red, red, red, red, red, red, red, red, red, red, red, green, red, red, red, red, red, red, red, blue] }
 per seat { hand: pile of colour   kept: pile of colour }
 def matches(cards: pile of colour, k: colour) = any(c == k for c in cards)
-def near(c: colour, k: colour) = any(k == x for x in [c, blue])
-def hides(k: colour, c: colour) = any(k == c for k in [red])
 mode m "M" players 3 {
   seats players
   shuffle deck
@@ -185,10 +183,8 @@ mode m "M" players 3 {
     for p in seats {
       choose k in hand(p) where matches(hand(p), k) and size(kept(p)) < 9 by p
       move [k] from hand(p) to kept(p)
-      choose x in hand(p) where near(x, red) or any(size(hand(p)) == 9 for p in seats) by p
+      choose x in hand(p) where x == red or any(size(hand(p)) == 9 for p in seats) by p
       move [x] from hand(p) to kept(p)
-      choose z in hand(p) where hides(z, z) or size(hand(p)) < 3 by p
-      move [z] from hand(p) to kept(p)
       choose y in hand(p) where not any(size(hand(q)) > 10 for q in seats) by p
       move [y] from hand(p) to deck
     }

@@ -14,7 +14,7 @@ from rulewright.compiler.diagnostics import RuntimeRulesError
 from rulewright.compiler.interpret import Interpreter, RandomAgent
 from rulewright.compiler.semantics import runtime as rt, subsets as subsets_module
 from rulewright.compiler.interpret import memo
-from rulewright.compiler.interpret.baseline import BASELINE
+from rulewright.compiler.interpret.baseline import BASELINE, Seat as BaselineSeat
 
 from helpers import ROOT, spec
 
@@ -171,10 +171,38 @@ def test_a_seat_is_one_object_however_it_is_made_again():
     assert rt.Seat(2, "p3", "player", "Player 3") is seat
     assert copy.copy(seat) is seat and copy.deepcopy({seat: [seat]}) == {seat: [seat]}
     assert pickle.loads(pickle.dumps(seat)) is seat
+    old = BaselineSeat(2, "p3", "player", "Player 3")       # (the baseline's: its own kind, kept)
+    assert old is not seat and type(pickle.loads(pickle.dumps(old))) is BaselineSeat
     assert {rt.Seat(2, "p3", "player", "Player 3"): 1}[seat] == 1
     assert (seat.index, seat.name, seat.kind, seat.title, str(seat)) == (2, "p3", "player", "Player 3", "Player 3")
     with pytest.raises(AttributeError):
         seat.title = "Player 4"
+
+
+def test_a_child_forked_while_a_seat_is_being_made_makes_seats():
+    """(The lock of the seats' table, held by another thread of the parent when it forks,
+    would be held for ever in the child.)"""
+    import os
+    import time
+    from rulewright.compiler.semantics import runtime
+    with runtime._SEATS_LOCK:
+        pid = os.fork()
+        if pid == 0:                    # the child: a seat made, then out at once
+            code = 1
+            try:
+                code = 0 if runtime.Seat(7, "p8", "player", "Player 8").title == "Player 8" else 1
+            finally:
+                os._exit(code)
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            assert os.waitstatus_to_exitcode(status) == 0
+            return
+        time.sleep(0.05)
+    os.kill(pid, 9)
+    os.waitpid(pid, 0)
+    raise AssertionError("the forked child could not make a seat")
 
 
 def test_only_the_last_few_programs_keep_an_interpreter(tmp_path):
