@@ -5,11 +5,14 @@ For each game and player count (Darwin's Choice with 3, 4 and 6 players; Ecosyst
 with 4 players, its two-player version and solo), the same seeded games are played in this
 process by two interpreters: one with the speed-ups off (``Interpreter(program, fast=False)``:
 the baseline: no memo of definitions, the runtime's functions as they were, the options of a
-choice made before it is asked) and one with them on (the default). Each seed is played by
-both, one after the other, so both meet the same load, each side first on every other seed
-(the second of two games in a row runs a few per cent faster). The table gives the games per second
-of each on one core, the ratio, and whether every game ended the same (its log of events and
-its reports).
+choice made before it is asked) and one with them on (the default). The seeds are played in
+four blocks, each by both sides in turn (ABBA BAAB), so both meet the same games and much the
+same load; within a block the games run one after the other, as a study plays them (the side
+with the speed-ups in one batch, ``Interpreter.batch``, as a study's games are; ``--one-by-one``:
+each game on its own). A side's time is its games' own and what the cycle collector took
+between them (a game leaves young values the next thing made may find and walk: they are
+the game's cost too). The table gives the games per second of each on one core, the ratio,
+and whether every game ended the same (its log of events and its reports).
 
 Then for each case a game is played with its first seat driven from outside
 (``compiler/interpret/live.py``), copied at every fifth choice: the table gives the mean
@@ -18,11 +21,12 @@ where they wait (``compiler/interpret/resumable.py``); the functions it resumes 
 are made the first time a game of the program is copied: that once-per-program time is
 given under the table, not counted in the copies'.
 
-    .venv/bin/python benchmarks/play.py [--games 20] [--only darwin|savanna]
+    .venv/bin/python benchmarks/play.py [--games N] [--only darwin|savanna] [--one-by-one]
 """
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
 import random
 import sys
@@ -37,24 +41,64 @@ from rulewright.compiler.interpret import RandomAgent  # noqa: E402
 from rulewright.compiler.interpret.interpreter import Interpreter  # noqa: E402
 from rulewright.compiler.interpret.live import Live  # noqa: E402
 
-CASES = [("Darwin's Choice", "spec/darwins_choice", 3),
-         ("Darwin's Choice", "spec/darwins_choice", 4),
-         ("Darwin's Choice", "spec/darwins_choice", 6),
-         ("Ecosystem: Savanna, 2 players", "spec/ecosystem_savanna/variants/two_player.rules", 2),
-         ("Ecosystem: Savanna", "spec/ecosystem_savanna", 4),
-         ("Ecosystem: Savanna, solo", "spec/ecosystem_savanna/variants/solo.rules", 1)]
+# (title, spec, players, games a case by default: a Savanna game takes a tenth of a Darwin's
+# Choice one, so it plays more for a steady figure)
+CASES = [("Darwin's Choice", "spec/darwins_choice", 3, 20),
+         ("Darwin's Choice", "spec/darwins_choice", 4, 20),
+         ("Darwin's Choice", "spec/darwins_choice", 6, 20),
+         ("Ecosystem: Savanna, 2 players", "spec/ecosystem_savanna/variants/two_player.rules", 2, 100),
+         ("Ecosystem: Savanna", "spec/ecosystem_savanna", 4, 100),
+         ("Ecosystem: Savanna, solo", "spec/ecosystem_savanna/variants/solo.rules", 1, 100)]
 
 
 def random_seats(seat, seed):
     return RandomAgent(seed * 1_000_003 + seat.index)
 
 
+class Collections:
+    """The time the cycle collector takes outside the timed games (``outside``): a game
+    leaves young values that the next thing the process makes may find and walk, so a
+    game's collections are not all inside its own timing. A block of games adds what was
+    collected between its games to its own time."""
+
+    def __init__(self):
+        self.outside = 0.0
+        self.in_game = False
+        self._began = 0.0
+
+    def __call__(self, phase, info):
+        if phase == "start":
+            self._began = time.perf_counter()
+        elif not self.in_game:
+            self.outside += time.perf_counter() - self._began
+
+
+COLLECTIONS = Collections()
+
+
 def game(interp: Interpreter, mode: str, players: int, seed: int) -> tuple[float, tuple]:
     """(seconds, what the game did) for one seeded game."""
+    COLLECTIONS.in_game = True
     start = time.perf_counter()
-    st = interp.play(mode, players, seed, agent_factory=random_seats)
-    took = time.perf_counter() - start
+    try:
+        st = interp.play(mode, players, seed, agent_factory=random_seats)
+        took = time.perf_counter() - start
+    finally:
+        COLLECTIONS.in_game = False
     return took, (repr(st.reports), [(e.kind, e.seat, repr(e.detail)) for e in st.log])
+
+
+def block(interp: Interpreter, mode: str, players: int, seeds, batch: bool) -> tuple[float, dict]:
+    """(seconds, what each game did) for games played one after the other, as a study
+    plays them (in one batch, unless ``batch`` is false): the games' own time and what
+    the cycle collector took between them."""
+    COLLECTIONS.outside = 0.0
+    seconds, played = 0.0, {}
+    with interp.batch() if batch else contextlib.nullcontext():
+        for seed in seeds:
+            took, played[seed] = game(interp, mode, players, seed)
+            seconds += took
+    return seconds + COLLECTIONS.outside, played
 
 
 def copies(interp: Interpreter, mode: str, players: int, seed: int) -> tuple[float, int]:
@@ -75,13 +119,17 @@ def copies(interp: Interpreter, mode: str, players: int, seed: int) -> tuple[flo
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--games", type=int, default=20, help="games per case (default 20)")
+    ap.add_argument("--games", type=int, help="games per case (default: 20 of Darwin's Choice, 100 of Savanna)")
     ap.add_argument("--only", choices=("darwin", "savanna"), help="one game's cases only")
+    ap.add_argument("--one-by-one", action="store_true",
+                    help="each game on its own, not in a batch as a study plays them (Interpreter.batch)")
     args = ap.parse_args()
+    gc.callbacks.append(COLLECTIONS)
     print(f"{'game':30} {'players':>7} {'before g/s':>11} {'now g/s':>9} {'ratio':>6}  {'same games':10} "
           f"{'copy ms':>8} {'copies/game':>12}")
     once = {}
-    for title, spec, players in CASES:
+    for title, spec, players, games in CASES:
+        n = args.games or games
         if args.only and args.only not in spec:
             continue
         gc.collect()            # (the last case's interpreters and memos go now, not during a timed game)
@@ -92,16 +140,17 @@ def main() -> int:
             for seed in range(1000, 1003):
                 game(interp, mode, players, seed)
         seconds = {False: 0.0, True: 0.0}
-        same = True
-        for seed in range(args.games):
-            played = {}
-            # in turn, each side first on every other seed: the second of two games in a row
-            # runs 3% to 6% faster (two identical interpreters measured so)
-            for fast in ((False, True) if seed % 2 == 0 else (True, False)):
-                took, played[fast] = game(sides[fast], mode, players, seed)
+        played = {False: {}, True: {}}
+        # four blocks of games a side, in turn (ABBA BAAB): the same seeds for both, so both
+        # meet the same games and much the same load; within a block the games run one after
+        # the other, as a study's do
+        cut = [n * k // 4 for k in range(5)]
+        for r, seeds in enumerate(range(a, b) for a, b in zip(cut, cut[1:]) if b > a):
+            for fast in ((False, True) if r in (0, 3) else (True, False)):
+                took, games = block(sides[fast], mode, players, seeds, not args.one_by_one)
                 seconds[fast] += took
-            same = same and played[False] == played[True]
-        n = args.games
+                played[fast].update(games)
+        same = played[False] == played[True]
         start = time.perf_counter()
         sides[True].resumable()
         once.setdefault(spec, time.perf_counter() - start)

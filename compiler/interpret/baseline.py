@@ -73,4 +73,5 @@ class Seat(rt.Seat):
 BASELINE = {"subsets_of": lambda items, most=None: rt._subsets(items, most, typed=False),
             "sort_values": _sort_values, "multiset_eq": _multiset_eq, "placements": _placements,
             "placed": _placed, "ranked": _ranked, "allocate": _allocate,
-            "free_at": lambda board, pos: pos in _placements(board)}
+            "free_at": lambda board, pos: pos in _placements(board),
+            "contents": lambda board: tuple(board.cards[p] for p in sorted(board.cards))}

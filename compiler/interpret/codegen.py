@@ -278,6 +278,14 @@ class ExprCompiler:
                 and e.binders[0].var not in (I.free_locals(e.elem.args[0]) or {e.binders[0].var}):
             # (in C over a collection already made, as ``len`` is: no step counted)
             return f"(not {self.ex(e.elem.args[0])}.cards.keys().isdisjoint({self.ex(e.binders[0].coll)}))"
+        if self.fast and e.func == "count" and len(e.binders) == 1:
+            b = e.binders[0]
+            value = _equal_to(b.cond, b.var)
+            if value is not None and isinstance(b.coll.type, CollT):
+                # how many of the values equal one known before the loop: counted in C
+                # (the loop's steps counted as the loop would; the value a name or a constant,
+                # so reading it before the collection's first value changes nothing)
+                return f"_rt.count_equal({self.counted(self.ex(b.coll), b.coll, e)}, {self.ex(value)})"
         if len(e.binders) == 1 and isinstance(e.binders[0].coll.type, CollT) \
                 and e.binders[0].coll.type.kind == "set":
             b = e.binders[0]
@@ -385,6 +393,19 @@ class ExprCompiler:
 
 
 FEW = 16        # a loop over a constant of at most so many values may go uncounted (few_steps)
+
+
+def _equal_to(cond, var: str):
+    """``var == x`` or ``x == var`` with ``x`` another local name or a constant: ``x``, else None."""
+    if not (isinstance(cond, I.Op) and cond.op == "eq"):
+        return None
+    a, b = cond.args
+    if isinstance(b, I.Local) and b.name == var:
+        a, b = b, a
+    if isinstance(a, I.Local) and a.name == var and (isinstance(b, I.Const) or (isinstance(b, I.Local)
+                                                                                and b.name != var)):
+        return b
+    return None
 
 
 def few_steps(agg: I.Agg, coll: I.Expr, program) -> bool:

@@ -195,19 +195,20 @@ def simulate(interp, mode: str, players: int, seeds: list[int], agent_factory=No
     the rest."""
     started = time.perf_counter()
     games, seats = [], []
-    for i, seed in enumerate(seeds):
-        watch = invariant_watcher(interp)
-        try:
-            if start is not None:
-                state = play_from(interp, start, seed=seed, agent_factory=agent_factory, watchers=[watch])
-            else:
-                state = interp.play(mode, players, seed, agent_factory=agent_factory, watchers=[watch])
-            watch(state, "end")
-        except RulesError as exc:
-            exc.seed = seed             # the game to replay with 'play --seed'
-            raise
-        seats = list(state.seats)
-        games.append(dict(state.reports))
-        if on_game is not None:
-            on_game(i, state)
+    with interp.batch():        # (games one after the other: the cycle collector rare between them too)
+        for i, seed in enumerate(seeds):
+            watch = invariant_watcher(interp)
+            try:
+                if start is not None:
+                    state = play_from(interp, start, seed=seed, agent_factory=agent_factory, watchers=[watch])
+                else:
+                    state = interp.play(mode, players, seed, agent_factory=agent_factory, watchers=[watch])
+                watch(state, "end")
+            except RulesError as exc:
+                exc.seed = seed             # the game to replay with 'play --seed'
+                raise
+            seats = list(state.seats)
+            games.append(dict(state.reports))
+            if on_game is not None:
+                on_game(i, state)
     return Summary(len(games), list(seeds), seats, aggregate(games, seats), time.perf_counter() - started, games)

@@ -52,7 +52,8 @@ class Board:
     box is at (0, 0); placing left of or above it shifts every card.
     """
 
-    __slots__ = ("grid", "rows", "cols", "floating", "cards", "_index", "_sets", "_free", "_hash", "_box")
+    __slots__ = ("grid", "rows", "cols", "floating", "cards", "_index", "_sets", "_free", "_hash", "_box",
+                 "_contents")
 
     def __init__(self, grid: str, rows: int, cols: int, floating: bool,
                  cards: dict[tuple[int, int], str] | None = None):
@@ -66,6 +67,7 @@ class Board:
         self._free = None           # its placements (computed once)
         self._hash = None
         self._box = False           # its bounding box (computed once; None: no card)
+        self._contents = None       # its cards in reading order (computed once)
 
     def index(self) -> dict:
         """Value -> the cells holding it, in reading order (built once: boards never change)."""
@@ -267,7 +269,11 @@ def extends(full: Board, part: Board) -> bool:
 
 
 def contents(board: Board) -> tuple:
-    return tuple(board.cards[p] for p in sorted(board.cards))
+    """The cards on a grid in reading order (once per board: boards never change)."""
+    cards = board._contents
+    if cards is None:
+        cards = board._contents = tuple(board.cards[p] for p in sorted(board.cards))
+    return cards
 
 
 _FRAMES: dict = {}
@@ -636,6 +642,17 @@ def multiset_eq(a: Iterable, b: Iterable) -> bool:
         if plain_texts(a) and plain_texts(b):
             return sorted(a) == sorted(b)
     return sorted(map(repr, a)) == sorted(map(repr, b))
+
+
+def count_equal(items, value) -> int:
+    """How many of ``items`` equal ``value`` (``count(x in items if x == value)``), in C for
+    a list or a pile."""
+    kind = type(items)
+    if kind is tuple or kind is list:
+        return items.count(value)
+    if kind is Zone:
+        return items.cards.count(value)
+    return sum(1 for x in items if x == value)
 
 
 def first(items, span=None):

@@ -23,6 +23,8 @@ import signal
 import socket
 from typing import Any, Callable, Iterable, Iterator
 
+from rulewright.compiler.interpret.collecting import few_collections
+
 _CONTEXT: dict[str, Any] = {}
 
 
@@ -40,7 +42,10 @@ def cores() -> int:
 
 
 def _quiet() -> None:
+    """A worker process's start: Ctrl-C ignored, and the cycle collector rare for its whole
+    life (it plays games one after the other: ``Interpreter.batch``)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    few_collections().__enter__()
 
 
 def results(play: Callable[[Any], Any], tasks: Iterable, workers: int, kit: dict[str, Any],
@@ -54,8 +59,9 @@ def results(play: Callable[[Any], Any], tasks: Iterable, workers: int, kit: dict
     _CONTEXT.update(make(kit))
     try:
         if workers <= 1:
-            for task in tasks:
-                yield play(task)
+            with few_collections():         # (games one after the other: Interpreter.batch)
+                for task in tasks:
+                    yield play(task)
         else:
             with multiprocessing.get_context("fork").Pool(workers, initializer=_quiet) as pool:
                 yield from pool.imap(play, tasks, chunksize=max(1, chunk))
@@ -76,7 +82,8 @@ def _ray_chunk(play, make, kit: dict, chunk: list) -> list:
         made = _MADE[kit["key"]] = make(kit)
     _CONTEXT.clear()
     _CONTEXT.update(made)
-    return [play(task) for task in chunk]
+    with few_collections():
+        return [play(task) for task in chunk]
 
 
 def joined(address: str):

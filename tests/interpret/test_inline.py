@@ -94,7 +94,7 @@ game g "G"
 enum colour { red, blue, green }
 switch floored: bool = false
 def score(raw: int) = if floored then max(0, raw) else raw
-def total(cards: list of colour) = sum(score(3 - count(d for d in cards if d == c)) for c in cards)
+def total(cards: list of colour) = sum(score(3 - count(d for d in cards if d != c)) for c in cards)
 """
 
 
