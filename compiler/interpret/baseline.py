@@ -4,6 +4,7 @@ measures the games against, and the tests check the same games against).
 """
 from __future__ import annotations
 
+import collections
 from typing import Iterable
 
 from rulewright.compiler.semantics import runtime as rt
@@ -74,4 +75,5 @@ BASELINE = {"subsets_of": lambda items, most=None: rt._subsets(items, most, type
             "sort_values": _sort_values, "multiset_eq": _multiset_eq, "placements": _placements,
             "placed": _placed, "ranked": _ranked, "allocate": _allocate,
             "free_at": lambda board, pos: pos in _placements(board),
-            "contents": lambda board: tuple(board.cards[p] for p in sorted(board.cards))}
+            "contents": lambda board: tuple(board.cards[p] for p in sorted(board.cards)),
+            "within": lambda small, big: not collections.Counter(small) - collections.Counter(big)}

@@ -160,9 +160,24 @@ class ExprCompiler:
         self.comp_depth = 0                  # inside a comprehension (no assignment there)
         self.fast = True        # (False: the code as before the speed-ups, the baseline of benchmarks/play.py)
         self.known: set[str] = set()    # definitions an enumeration of subsets filtered by one reads in bulk
+        # bodies written in from other definitions, by identity: (the body, its rule's span code),
+        # and the span codes of the rules being written, the definition's own first
+        self.written: dict[int, tuple[I.Expr, str]] = {}
+        self.at: list[str] = []
 
     def ex(self, e: I.Expr) -> str:
-        return getattr(self, "ex_" + type(e).__name__)(e)
+        mark = self.written.get(id(e)) if self.written else None
+        if mark is None or mark[0] is not e or not self.at:
+            return getattr(self, "ex_" + type(e).__name__)(e)
+        # a definition's body written into its caller: its lines marked with its own rule,
+        # so an error inside it is located there, as a call would have it (``line_spans``;
+        # the parenthesis opens on the caller's line, where an operation on its value is)
+        self.at.append(mark[1])
+        try:
+            code = getattr(self, "ex_" + type(e).__name__)(e)
+        finally:
+            self.at.pop()
+        return f"(\n# at {mark[1]}\n{code}\n# at {self.at[-1]}\n)"
 
     def ex_Const(self, e: I.Const) -> str:
         return self.em.const(e.value)

@@ -68,6 +68,10 @@ class Inliner:
         return known
 
     def body(self, fd: I.FuncDef) -> I.Expr:
+        """``fd``'s body with the small definitions it calls written in; ``written`` then holds,
+        by identity, each body written in and the span of its definition (where an error
+        inside it is located: ``ExprCompiler.ex`` marks its lines)."""
+        self.written: dict[int, tuple[I.Expr, object]] = {}
         return self._expr(fd.body, (fd.name,), {})
 
     def _expr(self, e: I.Expr, within: tuple[str, ...], given: dict[str, I.Expr]) -> I.Expr:
@@ -93,8 +97,11 @@ class Inliner:
                     or not all(isinstance(a, (I.Const, I.Local)) for a in args):
                 return replace(e, args=args)
             fd = self.program.funcs[e.name]
-            return self._expr(fd.body, within + (e.name,),
-                              {p: replace(a, type=t) for (p, t), a in zip(fd.params, args)})
+            out = self._expr(fd.body, within + (e.name,),
+                             {p: replace(a, type=t) for (p, t), a in zip(fd.params, args)})
+            if isinstance(out, (I.Op, I.SeatVar, I.Call)):     # (a name or a constant cannot fail)
+                self.written[id(out)] = (out, fd.body.span)
+            return out
         return e
 
 

@@ -172,17 +172,20 @@ class Interpreter:
 
     def _func(self, fd: I.FuncDef):
         params = ", ".join(pyname(p) for p, _ in fd.params)
-        lines = [f"def {fname(fd.name)}({params}):", f"    # at {self.span_ref(fd.body.span)}"]
+        own = self.span_ref(fd.body.span)
+        lines = [f"def {fname(fd.name)}({params}):", f"    # at {own}"]
         body = fd.body
         if self.fast:       # small definitions written in, a call made twice made once (inline.py)
             body = self._inliner.body(fd)
+            self.exc.written = {k: (node, self.span_ref(span)) for k, (node, span) in self._inliner.written.items()}
+            self.exc.at = [own]
             self.exc.shared = shared_calls(self.program, [p for p, _ in fd.params], body, self.em.const)
             if self.exc.shared:
                 lines.append(f"    {' = '.join(sorted(set(self.exc.shared.values())))} = _U")
         try:
             value = self.flat.value(body, lines, "    ")
         finally:
-            self.exc.shared = {}
+            self.exc.shared, self.exc.written, self.exc.at = {}, {}, []
         lines.append(f"    return {value}")
         self.funcs.append("\n".join(self._hoist(fd.params, lines, _bound([body]))) + "\n")
         self._func_src[fname(fd.name)] = self.funcs[-1]

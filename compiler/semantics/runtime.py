@@ -630,9 +630,21 @@ def oset(items: Iterable) -> tuple:
     return tuple(dict.fromkeys(items))
 
 
+_COUNTED: tuple = (None, None)      # (the last collection counted by ``within``, its counts)
+
+
 def within(small: Iterable, big: Iterable) -> bool:
-    """Every value of ``small`` in ``big``, as many times at least (multisets)."""
-    return not collections.Counter(small) - collections.Counter(big)
+    """Every value of ``small`` in ``big``, as many times at least (multisets). A ``big``
+    asked again (the same tuple: a constant, as a box of cards) is counted once."""
+    global _COUNTED
+    if type(big) is tuple:
+        last, counts = _COUNTED
+        if last is not big:
+            counts = collections.Counter(big)
+            _COUNTED = (big, counts)
+    else:
+        counts = collections.Counter(big)
+    return not collections.Counter(small) - counts
 
 
 def multiset_eq(a: Iterable, b: Iterable) -> bool:

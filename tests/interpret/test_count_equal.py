@@ -1,7 +1,7 @@
 """``count(x in C if x == v)``, v a name or a constant, counted in C (``runtime.count_equal``)
 and a grid's cards in reading order made once per grid (``runtime.contents``): the values
 those of the interpreter without them, the steps counted as the loop counted them, and a
-runaway still stopped at its place."""
+runaway still stopped at its place; and a collection asked again by ``within`` counted once."""
 import pytest
 
 from rulewright.compiler import load
@@ -105,3 +105,23 @@ def test_a_grids_cards_are_made_once_and_are_its_own(both):
     assert rt.contents(h) == ("red", "blue", "blue", "green", "red") and rt.contents(g) == first
     for c in ("red", "blue", "green"):
         same_as_baseline(fast, plain, "on_grid", h, c)
+
+
+def test_a_collection_asked_again_by_within_is_counted_once_and_only_for_itself(monkeypatch):
+    import collections
+
+    box = ("lion", "lion", "zebra")
+    made = []
+    real = collections.Counter
+
+    class Counting(real):
+        def __init__(self, items=()):
+            made.append(items)
+            super().__init__(items)
+    monkeypatch.setattr(rt.collections, "Counter", Counting)
+    assert rt.within(("lion", "lion"), box) and not rt.within(("zebra", "zebra"), box)
+    assert sum(m is box for m in made) <= 1
+    other = ("zebra", "zebra")
+    assert rt.within(("zebra", "zebra"), other) and not rt.within(("lion",), other)
+    assert rt.within(["lion"], ["lion"]) and not rt.within(["lion"], ["zebra"])   # (not a tuple: counted each time)
+    assert rt.within(("lion", "lion"), box)
