@@ -322,3 +322,29 @@ def same_as_baseline(fast, plain, name: str, *args) -> None:
             return
         raise AssertionError(f"{name}{args}: the baseline fails ({e}), the fast interpreter does not")
     assert fast.call(name, *args) == want, (name, args)
+
+
+def child_forked_holding(lock, action) -> None:
+    """Fork while ``lock`` is held (as another thread of the parent may hold it), and check
+    that the child can run ``action`` (true when it did what it should) within 20 seconds:
+    a lock the child inherits held would hold it for ever."""
+    import os
+    import time
+    with lock:
+        pid = os.fork()
+        if pid == 0:                    # the child: the action, then out at once
+            code = 1
+            try:
+                code = 0 if action() else 1
+            finally:
+                os._exit(code)
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            assert os.waitstatus_to_exitcode(status) == 0
+            return
+        time.sleep(0.05)
+    os.kill(pid, 9)
+    os.waitpid(pid, 0)
+    raise AssertionError("the forked child did not finish: the lock was held for ever there")

@@ -14,12 +14,23 @@ the last to leave puts it back (stretches of several threads or nested ones shar
 from __future__ import annotations
 
 import gc
+import os
 import threading
 
 FEW = 100_000          # allocations (net) between two collections of the youngest values
 _LOCK = threading.Lock()
 _inside = 0
 _before: tuple | None = None
+
+
+def _lock_anew() -> None:
+    """A forked child's own lock (another thread of the parent may have held it: a worker
+    process of a study enters a stretch for its whole life as it starts)."""
+    global _LOCK
+    _LOCK = threading.Lock()
+
+
+os.register_at_fork(after_in_child=_lock_anew)
 
 
 class few_collections:

@@ -11,6 +11,8 @@ from rulewright.compiler.interpret.collecting import FEW
 from rulewright.compiler.interpret.interpreter import Interpreter
 from rulewright.compiler.play.simulate import simulate
 
+from helpers import child_forked_holding
+
 ROOT = Path(__file__).resolve().parents[2]
 
 pytestmark = pytest.mark.xdist_group("savanna_batch")
@@ -106,3 +108,14 @@ def test_a_worker_process_plays_its_games_in_a_batch(default_threshold):
 
     assert list(workers.results(_threshold, [1, 2, 3, 4], 2, {}, lambda kit: {})) == [(t, FEW) for t in (1, 2, 3, 4)]
     assert gc.get_threshold() == default_threshold
+
+
+def test_a_child_forked_while_another_thread_enters_a_stretch_can_enter_one():
+    """(The collector's lock, held by another thread of the parent when it forks, would be
+    held for ever in the child: a study's worker process enters a batch as it starts.)"""
+    from rulewright.compiler.interpret import collecting
+
+    def enters():
+        with collecting.few_collections():
+            return gc.get_threshold()[0] == FEW
+    child_forked_holding(collecting._LOCK, enters)

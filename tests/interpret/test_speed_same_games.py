@@ -16,7 +16,7 @@ from rulewright.compiler.semantics import runtime as rt, subsets as subsets_modu
 from rulewright.compiler.interpret import memo
 from rulewright.compiler.interpret.baseline import BASELINE, Seat as BaselineSeat
 
-from helpers import ROOT, spec
+from helpers import ROOT, child_forked_holding, spec
 
 CHANGING = """
 game g "G"
@@ -182,27 +182,8 @@ def test_a_seat_is_one_object_however_it_is_made_again():
 def test_a_child_forked_while_a_seat_is_being_made_makes_seats():
     """(The lock of the seats' table, held by another thread of the parent when it forks,
     would be held for ever in the child.)"""
-    import os
-    import time
     from rulewright.compiler.semantics import runtime
-    with runtime._SEATS_LOCK:
-        pid = os.fork()
-        if pid == 0:                    # the child: a seat made, then out at once
-            code = 1
-            try:
-                code = 0 if runtime.Seat(7, "p8", "player", "Player 8").title == "Player 8" else 1
-            finally:
-                os._exit(code)
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:
-        done, status = os.waitpid(pid, os.WNOHANG)
-        if done:
-            assert os.waitstatus_to_exitcode(status) == 0
-            return
-        time.sleep(0.05)
-    os.kill(pid, 9)
-    os.waitpid(pid, 0)
-    raise AssertionError("the forked child could not make a seat")
+    child_forked_holding(runtime._SEATS_LOCK, lambda: runtime.Seat(7, "p8", "player", "Player 8").title == "Player 8")
 
 
 def test_only_the_last_few_programs_keep_an_interpreter(tmp_path):
