@@ -606,7 +606,7 @@ def span_at(frame, line: int):
 _RUNTIME_MODULES = frozenset({"rulewright.compiler.semantics.runtime", "rulewright.compiler.semantics.render",
                               "rulewright.compiler.semantics.budget", "rulewright.compiler.semantics.allocation",
                               "rulewright.compiler.semantics.subsets", "rulewright.compiler.interpret.state",
-                              "rulewright.compiler.interpret.memo"})
+                              "rulewright.compiler.interpret.memo", "rulewright.compiler.interpret.baseline"})
 
 
 def raised_at_rule(tb):

@@ -100,7 +100,9 @@ class Inliner:
             out = self._expr(fd.body, within + (e.name,),
                              {p: replace(a, type=t) for (p, t), a in zip(fd.params, args)})
             if isinstance(out, (I.Op, I.SeatVar, I.Call)):     # (a name or a constant cannot fail)
-                self.written[id(out)] = (out, fd.body.span)
+                # (a body that is itself a call written in is that call's body: the innermost
+                # definition's rule, recorded first, is where the baseline locates an error)
+                self.written.setdefault(id(out), (out, fd.body.span))
             return out
         return e
 

@@ -169,6 +169,8 @@ def normalised(board: Board) -> Board:
 
 def placements(board: Board) -> tuple:
     """Free positions where a card may go within the grid's frame (once per board: boards never change)."""
+    if board is None:
+        return board.floating       # (none: the error the baseline's gives, of no internal name)
     free = board._free
     if free is None:
         free = board._free = _free_cells(board)
@@ -270,6 +272,8 @@ def extends(full: Board, part: Board) -> bool:
 
 def contents(board: Board) -> tuple:
     """The cards on a grid in reading order (once per board: boards never change)."""
+    if board is None:
+        return board.cards          # (none: the error the baseline's gives, of no internal name)
     cards = board._contents
     if cards is None:
         cards = board._contents = tuple(board.cards[p] for p in sorted(board.cards))
@@ -631,13 +635,15 @@ def oset(items: Iterable) -> tuple:
 
 
 _COUNTED: tuple = (None, None)      # (the last collection counted by ``within``, its counts)
+MOST_COUNTED = 4096                 # the longest kept (a range of millions would be held after its evaluation)
 
 
 def within(small: Iterable, big: Iterable) -> bool:
     """Every value of ``small`` in ``big``, as many times at least (multisets). A ``big``
-    asked again (the same tuple: a constant, as a box of cards) is counted once."""
+    asked again (the same tuple, of at most ``MOST_COUNTED`` values: a constant, as a box
+    of cards) is counted once."""
     global _COUNTED
-    if type(big) is tuple:
+    if type(big) is tuple and len(big) <= MOST_COUNTED:
         last, counts = _COUNTED
         if last is not big:
             counts = collections.Counter(big)

@@ -59,7 +59,9 @@ def results(play: Callable[[Any], Any], tasks: Iterable, workers: int, kit: dict
     _CONTEXT.update(make(kit))
     try:
         if workers <= 1:
-            with few_collections():         # (games one after the other: Interpreter.batch)
+            # (games one after the other: Interpreter.batch; the collector stays rare until
+            # the caller's loop over this generator ends, or the generator is closed)
+            with few_collections():
                 for task in tasks:
                     yield play(task)
         else:

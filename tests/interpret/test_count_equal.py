@@ -26,6 +26,9 @@ def numbers(ns: list of int, n: int) = count(x in ns if x == n)
 def on_grid(g: board, c: colour) = count(x in contents(g) if x == c)
 def each(cards: list of colour) = sum(count(x in cards if x == c) for c in cards)
 def not_a_name(cards: list of colour) = count(x in cards if x == first(cards))
+record hold { g: board, n: int }
+def held_cards(h: hold) = contents(h.g)
+def held_cells(h: hold) = placements(h.g)
 def spin(n: int, c: colour) = count(x in [red, blue, green, red, blue, green, red, blue] if x == c)
   + sum(count(x in [y for y in 1..n] if x == i) for i in 1..n)
 """
@@ -66,6 +69,8 @@ def test_a_pile_is_counted_as_its_cards():
     pile = rt.Zone("deck", ["red", "blue", "red"])
     assert rt.count_equal(pile, "red") == 2 and rt.count_equal(pile, "green") == 0
     assert rt.count_equal(iter(["red", "red"]), "red") == 2       # (any other collection: one by one)
+    made = [tuple([1, 2]), tuple([1, 2]), tuple([2, 1])]           # (equal, not the same objects)
+    assert rt.count_equal(iter(made), tuple([1, 2])) == 2 and rt.count_equal(tuple(made), tuple([2, 1])) == 1
 
 
 def test_the_steps_are_counted_as_the_loop_counted_them(both):
@@ -93,7 +98,7 @@ def test_a_runaway_count_is_stopped_at_its_place(both):
             interp.call("spin", 6_000, "red")
         said.append(str(caught.value))
     assert said[0] == said[1] and "did not finish within 20,000,000 steps" in said[0]
-    assert ":16:" in said[0]
+    assert ":19:" in said[0]
 
 
 def test_a_grids_cards_are_made_once_and_are_its_own(both):
@@ -105,6 +110,19 @@ def test_a_grids_cards_are_made_once_and_are_its_own(both):
     assert rt.contents(h) == ("red", "blue", "blue", "green", "red") and rt.contents(g) == first
     for c in ("red", "blue", "green"):
         same_as_baseline(fast, plain, "on_grid", h, c)
+
+
+def test_the_cards_and_cells_of_no_grid_are_the_same_error_in_both(both):
+    """(none: the rules' error at its rule, its words the baseline's, no internal name)"""
+    fast, plain = both
+    for name in ("held_cards", "held_cells"):
+        said = []
+        for interp in both:
+            with pytest.raises(RuntimeRulesError) as caught:
+                interp.call(name, interp.record("hold", g=None, n=1))
+            said.append(str(caught.value))
+        assert said[0] == said[1] and "a value that is none was used" in said[0], said
+        assert "_contents" not in said[0] and "_free" not in said[0]
 
 
 def test_a_collection_asked_again_by_within_is_counted_once_and_only_for_itself(monkeypatch):
@@ -125,3 +143,5 @@ def test_a_collection_asked_again_by_within_is_counted_once_and_only_for_itself(
     assert rt.within(("zebra", "zebra"), other) and not rt.within(("lion",), other)
     assert rt.within(["lion"], ["lion"]) and not rt.within(["lion"], ["zebra"])   # (not a tuple: counted each time)
     assert rt.within(("lion", "lion"), box)
+    long = tuple(range(rt.MOST_COUNTED + 1))
+    assert rt.within((5,), long) and rt._COUNTED[0] is not long     # (a long one is not held after)

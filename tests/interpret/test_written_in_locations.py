@@ -21,6 +21,10 @@ def chosen(t: tile, b: bool) = if b then part(t) else t.next + 1
 def outside(t: tile) = size_of(t) * 2
 def size_of(t: tile) = t.size
 def after(t: tile) = 3 + size_of(t) - t.next
+def via(t: tile) = part(t)
+def via2(t: tile) = via(t)
+def chained(ts: list of tile) = sum(via2(t) for t in ts)
+def direct(t: tile) = via(t) + 1
 """
 
 
@@ -44,6 +48,8 @@ def _where(interp, name, *args) -> str:
     ("chosen", lambda r: (r(size=1, next=None), False), 8),                      # the caller's other branch
     ("outside", lambda r: (r(size=None, next=1),), 9),                           # none times 2: the caller's
     ("after", lambda r: (r(size=None, next=1),), 11),                            # 3 + none: the caller's
+    ("chained", lambda r: ((r(size=None, next=1),),), 4),                        # via2 is via is part: part's
+    ("direct", lambda r: (r(size=None, next=1),), 4),                            # via is part: part's
 ])
 def test_an_error_is_located_where_the_interpreter_without_speed_ups_locates_it(both, name, args, line):
     fast, plain = both
@@ -56,5 +62,6 @@ def test_an_error_is_located_where_the_interpreter_without_speed_ups_locates_it(
 def test_the_bodies_are_written_in(both):
     """(so the test above tests the written-in code: a call left would be located anyway)"""
     fast, _ = both
-    for caller, callee in (("whole", "part"), ("deeper", "part"), ("chosen", "part"), ("outside", "size_of")):
+    for caller, callee in (("whole", "part"), ("deeper", "part"), ("chosen", "part"), ("outside", "size_of"),
+                           ("chained", "part"), ("chained", "via"), ("direct", "part")):
         assert f"{fname(callee)}(" not in fast._func_src[fname(caller)], (caller, fast._func_src[fname(caller)])
