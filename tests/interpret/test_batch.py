@@ -119,3 +119,12 @@ def test_a_child_forked_while_another_thread_enters_a_stretch_can_enter_one():
         with collecting.few_collections():
             return gc.get_threshold()[0] == FEW
     child_forked_holding(collecting._LOCK, enters)
+
+
+def test_a_chunk_of_games_on_a_ray_worker_plays_them_in_a_batch(default_threshold):
+    """(``_ray_chunk`` is what a Ray worker runs: called here directly, Ray not needed)"""
+    from rulewright.app import workers
+
+    got = workers._ray_chunk(lambda task: (task, gc.get_threshold()[0]), lambda kit: {}, {"key": "batch-test"}, [1, 2])
+    assert got == [(1, FEW), (2, FEW)]
+    assert gc.get_threshold() == default_threshold
