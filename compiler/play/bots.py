@@ -71,6 +71,12 @@ class _Bot:
         self.choices = 0        # choices the bot was asked with more than one option
         self.blind = 0          # of them, made at random: no branch could be made
         self.dropped = 0        # branches dropped (their rules failed)
+        self._sights: dict = {}  # the last deal of what the seat does not see (branching.at_choice)
+
+    def __getstate__(self):
+        """(A copy or a pickle of a bot, made with the game it plays: without the deal it
+        keeps, which holds a position of the game it was made from.)"""
+        return {**self.__dict__, "_sights": {}}
 
     def standing(self, state) -> Standing:
         if self._standing is None:
@@ -95,7 +101,7 @@ class _Bot:
         return pick
 
     def branch(self, state, name, seat, options, seed: int):
-        return at_choice(state, name, seat, options, random.Random(seed))
+        return at_choice(state, name, seat, options, random.Random(seed), self._sights, (seat.name, seed))
 
     def summary(self) -> dict:
         return {"bot": self.kind, "choices": self.choices, "at_random": self.blind, "dropped": self.dropped}

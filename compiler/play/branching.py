@@ -33,11 +33,15 @@ from rulewright.compiler.interpret.live import Live
 from rulewright.compiler.play.views import blind
 
 
-def at_choice(state, name: str, seat, options: list, rng: random.Random) -> Live | None:
+def at_choice(state, name: str, seat, options: list, rng: random.Random, sights: dict | None = None,
+              key=None) -> Live | None:
     """A game standing at the choice ``name`` that ``state`` asks ``seat`` now (its
     ``options``, the same objects), as the seat may know it; None when its procedures
     cannot be resumed there and the game cannot be rolled forward to it (no seed, or a
-    saved history still being replayed)."""
+    saved history still being replayed). ``sights``: where the position the seat may
+    know (a deal of what it does not see, ``blind``) is kept under ``key`` (the deal's
+    seed), with ``rng`` as the deal left it: a bot that branches once per option from one
+    deal makes it once, and each branch is what it would have been."""
     interp = state.interp
     mode = interp.program.modes.get(state.mode or "")
     if mode is None:
@@ -57,7 +61,15 @@ def at_choice(state, name: str, seat, options: list, rng: random.Random) -> Live
     if asked is None or asked.name != name or asked.seat.name != seat.name \
             or len(live.state.history) != len(state.history):
         return None
-    seen = blind(state, seat.name, rng)
+    kept = sights.get(key) if sights is not None else None
+    if kept is not None and kept[0] is state and kept[1] == len(state.history):
+        seen = kept[2]
+        rng.setstate(kept[3])
+    else:
+        seen = blind(state, seat.name, rng)
+        if sights is not None:
+            sights.clear()          # (one position at a time; the branches copy its piles, never change it)
+            sights[key] = (state, len(state.history), seen, rng.getstate())
     _set_values(live.state, seen)
     live.state.rng = random.Random(rng.getrandbits(64))
     live.state.lazy = True          # (a choice's options are made only when the bot reads them)

@@ -47,13 +47,18 @@ def _zone_of(state, var: I.StateVarDef, key) -> rt.Zone:
 
 def _back(program: I.Program, var: I.StateVarDef, card) -> Any:
     """The back of a card of a pile: the value of its ``showing`` field (None without one)."""
+    return _backs(program, var)(card)
+
+
+def _backs(program: I.Program, var: I.StateVarDef):
+    """The backs of a pile's cards, as a function of the card (what does not depend on the
+    card looked up once: a pile's cards are many)."""
     if var.showing is None:
-        return None
-    elem = var.type.elem
-    info = program.enums.get(getattr(elem, "name", ""))
+        return lambda card: None
+    info = program.enums.get(getattr(var.type.elem, "name", ""))
     if info is not None and var.showing in info.attrs:
-        return info.attrs[var.showing].get(card)
-    return getattr(card, var.showing, None)
+        return info.attrs[var.showing].get
+    return lambda card: getattr(card, var.showing, None)
 
 
 def known_of(state, seat: str, zone: rt.Zone) -> list:
@@ -224,14 +229,20 @@ def determinize(state, seat: str, rng: random.Random):
     cards: dict[tuple, list] = {}
     for var, key in unseen_piles(new, who):
         zone = _zone_of(new, var, key)
-        known = Counter(known_of(state, who, zone))
+        known = dict(Counter(known_of(state, who, zone)))
+        kind, back_of, pools = str(var.type.elem), _backs(program, var), {}
         for i, card in enumerate(zone.cards):
-            if known[card] > 0:
+            if known.get(card, 0) > 0:
                 known[card] -= 1
                 continue                     # a card the seat knows stays where it is
-            pool = (str(var.type.elem), var.showing, _back(program, var, card))
-            places.setdefault(pool, []).append((zone, i))
-            cards.setdefault(pool, []).append(card)
+            back = back_of(card)
+            pool = pools.get(back)
+            if pool is None:
+                pool = pools[back] = (kind, var.showing, back)
+                places.setdefault(pool, [])
+                cards.setdefault(pool, [])
+            places[pool].append((zone, i))
+            cards[pool].append(card)
     for pool, where in places.items():
         # (in an order of their own: two positions with the same view deal the same from one seed)
         dealt = sorted(cards[pool], key=repr)

@@ -113,6 +113,67 @@ def test_a_branch_stands_at_the_same_choice_with_the_seat_s_own_cards():
     assert len(state.history) == 5 and table.choice is not None
 
 
+def _greedy_game(sights: bool, seed: int, monkeypatch=None):
+    """A three-player short Savanna game, its second seat greedy (its kept deal off when
+    ``sights`` is false), and how many deals the bot made."""
+    from rulewright.compiler.play import branching
+    game = _short_savanna()
+    made = []
+    real = branching.blind
+    if monkeypatch is not None:
+        monkeypatch.setattr(branching, "blind", lambda *a: made.append(1) or real(*a))
+
+    def factory(seat, s):
+        if seat.index != 1:
+            return RandomAgent(s * 1_000_003 + seat.index)
+        bot = GreedyAgent(s)
+        if not sights:
+            bot._sights = None
+        return bot
+    st = game.interpreter.play("standard", 3, seed, agent_factory=factory)
+    return st, len(made)
+
+
+def test_a_greedy_seat_deals_what_it_does_not_see_once_a_choice_and_plays_the_same(monkeypatch):
+    """(one deal for every option of a choice: made once and kept, each branch as it was)"""
+    kept, deals = _greedy_game(True, 6, monkeypatch)
+    monkeypatch.undo()
+    anew, each = _greedy_game(False, 6, monkeypatch)
+    assert kept.history == anew.history and kept.reports == anew.reports
+    bot = kept.agents[1]
+    assert bot.choices > 0 and bot.blind == 0
+    assert deals == bot.choices < each
+
+
+def test_a_kept_deal_serves_only_its_own_position():
+    game = _short_savanna()
+    tables = [game.start(3, seed=seed, seats=["p1", "p2", "p3"]) for seed in (4, 5)]
+    rng = random.Random(1)
+    for _ in range(5):
+        for t in tables:
+            t.apply(t.options[rng.randrange(len(t.options))])
+    sights: dict = {}       # (two positions as far into their games: the second's deal is its own)
+    one, other = (t._live.state for t in tables)
+    seats = [next(s for s in st.seats if s.name == t.seat) for st, t in zip((one, other), tables)]
+    a = at_choice(one, tables[0].choice, seats[0], tables[0].options, random.Random(9), sights, "k")
+    b = at_choice(other, tables[1].choice, seats[1], tables[1].options, random.Random(9), sights, "k")
+    alone = at_choice(other, tables[1].choice, seats[1], tables[1].options, random.Random(9))
+    assert a is not None and b is not None and alone is not None
+    assert views.view(b.state, seats[1].name) == views.view(other, seats[1].name)
+    assert b.state.per == alone.state.per and b.state.shared == alone.state.shared
+    again = at_choice(other, tables[1].choice, seats[1], tables[1].options, random.Random(9), sights, "k")
+    assert again.state.per == alone.state.per and again.state.shared == alone.state.shared   # (kept: the same deal)
+    assert again.state.rng.getstate() == alone.state.rng.getstate()     # (and the generator it left)
+
+
+def test_a_copy_of_a_bot_keeps_no_deal():
+    import copy
+    bot = GreedyAgent(3)
+    bot._sights["k"] = ("a position", 5, "its deal", None)
+    twin = copy.deepcopy(bot)
+    assert twin._sights == {} and bot._sights and twin.rng.getstate() == bot.rng.getstate()
+
+
 # ------------------------------------------------------------------ fair play
 def _same_view_other(state, seat, rng):
     """A position with the seat's view and the same history, its hidden cards dealt again."""
