@@ -31,6 +31,14 @@ class Event:
     detail: dict
 
 
+def _cards(what) -> list:
+    """The cards a statement moves, takes, puts or reveals: a collection's, or one card (a
+    card that is a record is one card, not the collection of its fields)."""
+    if isinstance(what, (tuple, list, rt.Zone)) and not render.is_record(what):
+        return list(what)
+    return [what]
+
+
 class GameState:
     """Seats, shared and per-seat state, the random generator, agents and the log."""
 
@@ -121,7 +129,7 @@ class GameState:
         self.log.append(Event("deal", None, {"n": n, "from": source.name, "to": target.name}))
 
     def move(self, what, source: rt.Zone, target: rt.Zone, span: Span):
-        items = list(what) if isinstance(what, (tuple, list, rt.Zone)) else [what]
+        items = _cards(what)
         for card in items:
             self._take(source, card, span)
             target.cards.append(card)
@@ -130,7 +138,7 @@ class GameState:
         self.log.append(Event("move", None, {"cards": items, "from": source.name, "to": target.name}))
 
     def take(self, what, source: rt.Zone, span: Span):
-        items = list(what) if isinstance(what, (tuple, list, rt.Zone)) else [what]
+        items = _cards(what)
         for card in items:
             self._take(source, card, span)
         if self.knowledge is not None:
@@ -138,7 +146,7 @@ class GameState:
         self.log.append(Event("take", None, {"cards": items, "from": source.name}))
 
     def put(self, what, target: rt.Zone, span: Span):
-        items = list(what) if isinstance(what, (tuple, list, rt.Zone)) else [what]
+        items = _cards(what)
         target.cards.extend(items)
         self.log.append(Event("put", None, {"cards": items, "to": target.name}))
 
@@ -187,7 +195,7 @@ class GameState:
         if cards is None:
             shown, whole = list(zone.cards), True
         else:
-            shown = list(cards) if isinstance(cards, (tuple, list, rt.Zone)) else [cards]
+            shown = _cards(cards)
             for card in shown:
                 if shown.count(card) > zone.cards.count(card):
                     raise RuntimeRulesError(f"'{card}' is not in {zone.name}: only its cards can be revealed", span)

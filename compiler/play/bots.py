@@ -75,8 +75,9 @@ class _Bot:
 
     def __getstate__(self):
         """(A copy or a pickle of a bot, made with the game it plays: without the deal it
-        keeps, which holds a position of the game it was made from.)"""
-        return {**self.__dict__, "_sights": {}}
+        keeps, which holds a position of the game it was made from, nor the standing it
+        reads, which holds the compiled rules: made again when first asked.)"""
+        return {**self.__dict__, "_sights": {}, "_standing": None}
 
     def standing(self, state) -> Standing:
         if self._standing is None:

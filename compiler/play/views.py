@@ -58,7 +58,8 @@ def _backs(program: I.Program, var: I.StateVarDef):
     info = program.enums.get(getattr(var.type.elem, "name", ""))
     if info is not None and var.showing in info.attrs:
         return info.attrs[var.showing].get
-    return lambda card: getattr(card, var.showing, None)
+    field = f"f_{var.showing}"      # (a record's field, as the generated code names it)
+    return lambda card: getattr(card, field, None) if render.is_record(card) else getattr(card, var.showing, None)
 
 
 def known_of(state, seat: str, zone: rt.Zone) -> list:

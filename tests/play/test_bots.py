@@ -145,6 +145,47 @@ def test_a_greedy_seat_deals_what_it_does_not_see_once_a_choice_and_plays_the_sa
     assert deals == bot.choices < each
 
 
+def test_an_mcts_seat_deals_anew_each_iteration_and_plays_the_same_with_its_deal_kept(monkeypatch):
+    """(an iteration taking a branch again from its deal keeps it; the next deals anew)"""
+    from rulewright.compiler.play import branching
+    game = _short_savanna()
+    real, made = branching.blind, []
+    monkeypatch.setattr(branching, "blind", lambda *a: made.append(1) or real(*a))
+
+    def play(kept):
+        def factory(seat, s):
+            if seat.index != 0:
+                return RandomAgent(s * 1_000_003 + seat.index)
+            bot = MctsAgent(s, iterations=12, horizon=4)
+            if not kept:
+                bot._sights = None
+            return bot
+        made.clear()
+        st = game.interpreter.play("standard", 3, 8, agent_factory=factory)
+        return st, len(made)
+    kept, deals = play(True)
+    anew, _ = play(False)
+    assert kept.history == anew.history and kept.reports == anew.reports
+    assert deals >= kept.agents[0].ran > 0          # (at least a deal an iteration)
+
+
+def test_a_game_with_a_greedy_seat_that_has_decided_can_be_copied():
+    """(a bot's standing holds the compiled rules: a copy makes its own when first asked)"""
+    from rulewright.compiler.interpret.live import Live
+    game = load(DARWIN)
+    live = Live(game.interpreter, next(iter(game.program.modes)), 2, 3, outside=("p1",),
+                agent_factory=lambda seat, s: GreedyAgent(s))
+    bot = live.state.agents[1]
+    while not live.finished and bot.choices == 0:
+        live.apply(live.options[0])
+    assert bot.choices > 0
+    copy = live.copy()
+    before = list(live.state.history)
+    copy.apply(copy.options[0])
+    copy.apply(copy.options[0])
+    assert live.state.history == before and len(copy.state.history) > len(before)
+
+
 def test_a_kept_deal_serves_only_its_own_position():
     game = _short_savanna()
     tables = [game.start(3, seed=seed, seats=["p1", "p2", "p3"]) for seed in (4, 5)]
