@@ -39,9 +39,10 @@ def at_choice(state, name: str, seat, options: list, rng: random.Random, sights:
     ``options``, the same objects), as the seat may know it; None when its procedures
     cannot be resumed there and the game cannot be rolled forward to it (no seed, or a
     saved history still being replayed). ``sights``: where the position the seat may
-    know (a deal of what it does not see, ``blind``) is kept under ``key`` (the deal's
-    seed), with ``rng`` as the deal left it: a bot that branches once per option from one
-    deal makes it once, and each branch is what it would have been."""
+    know (a deal of what it does not see, ``blind``, from ``rng``) is kept under ``key``
+    (the deal's seed), with the draw the branch's generator is made from: a bot that
+    branches once per option from one deal (a new ``rng`` of one seed each time) makes it
+    once, and each branch is what it would have been."""
     interp = state.interp
     mode = interp.program.modes.get(state.mode or "")
     if mode is None:
@@ -63,15 +64,15 @@ def at_choice(state, name: str, seat, options: list, rng: random.Random, sights:
         return None
     kept = sights.get(key) if sights is not None else None
     if kept is not None and kept[0] is state and kept[1] == len(state.history):
-        seen = kept[2]
-        rng.setstate(kept[3])
+        seen, drawn = kept[2], kept[3]
     else:
         seen = blind(state, seat.name, rng)
+        drawn = rng.getrandbits(64)     # (the branch's own generator, from what the deal left)
         if sights is not None:
             sights.clear()          # (one position at a time; the branches copy its piles, never change it)
-            sights[key] = (state, len(state.history), seen, rng.getstate())
+            sights[key] = (state, len(state.history), seen, drawn)
     _set_values(live.state, seen)
-    live.state.rng = random.Random(rng.getrandbits(64))
+    live.state.rng = random.Random(drawn)
     live.state.lazy = True          # (a choice's options are made only when the bot reads them)
     return live
 
