@@ -312,8 +312,9 @@ class Interpreter:
         collection and the filter make (``board(s)`` in ``choose spot in placements(board(s))
         where can_place(board(s), spot)``) is read once, before the collection, when it is
         the first thing the collection makes (so it fails, if it can, where it failed). (The filter's calls
-        are not written in: an error inside one would be located at the choice, not in the
-        definition.) A scoring reads no state: its choices have none to read once."""
+        are not written in: the marks that locate an error inside a written-in definition at
+        its own rule, ``ExprCompiler.written``, are made in definitions only.) A scoring reads
+        no state: its choices have none to read once."""
         var = pyname(st.name)
         where, coll_e, hoisted = st.where, st.coll, None
         if self.fast and where is not None and coll_e is not None:
@@ -636,8 +637,9 @@ class Interpreter:
         tournament's): with the speed-ups on, the cycle collector stays rare between them too.
         Each game's stretch puts the collector's threshold back when it ends; the next thing
         the process made then found the game's values young and walked them all, though
-        they are freed as soon as the next game starts (a four-player Savanna game: a walk
-        each game, about 8% of its time). Within a batch the threshold stays raised."""
+        they are freed as soon as the next game starts (in the shorter of the shipped games,
+        a walk after nearly every game, about 8% of its time: docs/performance.md). Within a
+        batch the threshold stays raised."""
         return few_collections() if self.fast else contextlib.nullcontext()
 
     def play(self, mode_name: str, players: int, seed: int, agent_factory: Callable | None = None,

@@ -45,14 +45,10 @@ def _zone_of(state, var: I.StateVarDef, key) -> rt.Zone:
     return state.shared[var.name]
 
 
-def _back(program: I.Program, var: I.StateVarDef, card) -> Any:
-    """The back of a card of a pile: the value of its ``showing`` field (None without one)."""
-    return _backs(program, var)(card)
-
-
 def _backs(program: I.Program, var: I.StateVarDef):
-    """The backs of a pile's cards, as a function of the card (what does not depend on the
-    card looked up once: a pile's cards are many)."""
+    """The back of each card of a pile, as a function of the card: the value of the pile's
+    ``showing`` field (None without one). What does not depend on the card is looked up
+    once: a pile's cards are many."""
     if var.showing is None:
         return lambda card: None
     info = program.enums.get(getattr(var.type.elem, "name", ""))
@@ -111,8 +107,9 @@ def _hidden_entry(state, var: I.StateVarDef, key, seat: str) -> dict:
     if var.showing is not None:
         unseen = Counter(zone.cards) - Counter(known)
         backs: Counter = Counter()
+        back_of = _backs(program, var)
         for card, n in unseen.items():
-            backs[_back(program, var, card)] += n
+            backs[back_of(card)] += n
         entry["showing"] = var.showing
         entry["backs"] = {str(render.jsonable(b)): n for b, n in sorted(backs.items(), key=lambda x: str(x[0]))}
     return entry
