@@ -42,7 +42,8 @@ def _binds(e: I.Expr) -> set[str]:
 class Inliner:
     def __init__(self, program: I.Program):
         self.program = program
-        self._small: dict[str, bool] = {}
+        self._small: dict[tuple, bool] = {}
+        self._loops = False         # (inside ``filter``: bodies with loops may be written in)
         bodies = [fd.body for fd in program.funcs.values() if fd.body is not None]
         bodies += [pd.body for pd in program.procedures.values()] + [md.body for md in program.modes.values()]
         bodies += [st for sd in program.scorings.values() for step in sd.steps for st in step.body]
@@ -55,16 +56,19 @@ class Inliner:
         """A definition whose body may be written into its callers: an expression with
         no aggregate (a loop) and few nodes, called from one place only or calling at most
         one definition itself (as ``memo.memoize``, which gives no memo to such a one: a
-        definition called from several places keeps its memo)."""
-        known = self._small.get(name)
+        definition called from several places keeps its memo). In a choice's filter
+        (``filter``), one with loops too, where no name a loop binds hides a parameter."""
+        key = (name, self._loops)
+        known = self._small.get(key)
         if known is None:
             fd = self.program.funcs.get(name)
             body = fd.body if fd is not None else None
             inside = list(I.descendants([body])) if body is not None else []
-            known = body is not None and bool(fd.params) and len(inside) <= MOST_NODES and \
-                not any(isinstance(x, I.Agg) for x in inside) and \
+            loops = not any(isinstance(x, I.Agg) for x in inside) or \
+                (self._loops and not _binds(body) & {p for p, _ in fd.params})
+            known = body is not None and bool(fd.params) and len(inside) <= MOST_NODES and loops and \
                 (self.sites.get(name, 0) == 1 or sum(isinstance(x, I.Call) for x in inside) <= 1)
-            self._small[name] = known
+            self._small[key] = known
         return known
 
     def body(self, fd: I.FuncDef) -> I.Expr:
@@ -74,6 +78,19 @@ class Inliner:
         self.written: dict[int, tuple[I.Expr, object]] = {}
         return self._expr(fd.body, (fd.name,), {})
 
+    def filter(self, e: I.Expr) -> I.Expr:
+        """A choice's filter (run for each option) with the calls it may write in written in,
+        as ``body`` writes a definition's (``written`` as there), and besides calls of
+        definitions with loops of their own where no name a loop binds hides a parameter
+        or an argument: the test of each cell a card may go to, ``can_place(board, spot)``,
+        made in place rather than by a call for each cell."""
+        self.written = {}
+        self._loops = True
+        try:
+            return self._expr(e, (), {})
+        finally:
+            self._loops = False
+
     def _expr(self, e: I.Expr, within: tuple[str, ...], given: dict[str, I.Expr]) -> I.Expr:
         """``e`` with the calls it may write in written in (``within``: the definitions being
         written, outermost first) and each name of ``given`` replaced by its value (a call's
@@ -81,7 +98,11 @@ class Inliner:
         if e is None or isinstance(e, (I.Const, I.Global)):
             return e
         if isinstance(e, I.Local):
-            return given.get(e.name, e)
+            if e.name not in given:
+                return e
+            # (in a filter, a loop written in counts its steps at its own collection, as
+            # the definition's loop does: the argument takes the parameter's place)
+            return replace(given[e.name], span=e.span) if self._loops else given[e.name]
         if isinstance(e, I.SeatVar):
             return replace(e, seat=self._expr(e.seat, within, given))
         if isinstance(e, I.Op):
@@ -97,9 +118,11 @@ class Inliner:
                     or not all(isinstance(a, (I.Const, I.Local)) for a in args):
                 return replace(e, args=args)
             fd = self.program.funcs[e.name]
+            if _binds(fd.body) & {a.name for a in args if isinstance(a, I.Local)}:
+                return replace(e, args=args)        # (a loop of the body would hide an argument)
             out = self._expr(fd.body, within + (e.name,),
                              {p: replace(a, type=t) for (p, t), a in zip(fd.params, args)})
-            if isinstance(out, (I.Op, I.SeatVar, I.Call)):     # (a name or a constant cannot fail)
+            if isinstance(out, (I.Op, I.SeatVar, I.Call, I.Agg)):     # (a name or a constant cannot fail)
                 # (a body that is itself a call written in is that call's body: the innermost
                 # definition's rule, recorded first, is where the baseline locates an error)
                 self.written.setdefault(id(out), (out, fd.body.span))

@@ -307,19 +307,29 @@ class Interpreter:
         return "(" + "".join(f"(lambda {var}: {code}, {self.span_ref(span)}, {whole}), "
                              for code, span, whole in tests) + ")"
 
-    def _options(self, st: I.Choose) -> str:
+    def _options(self, st: I.Choose, span: str | None = None) -> str:
         """Code of a choice's options. With the speed-ups, a state read that both the
         collection and the filter make (``board(s)`` in ``choose spot in placements(board(s))
         where can_place(board(s), spot)``) is read once, before the collection, when it is
-        the first thing the collection makes (so it fails, if it can, where it failed). (The filter's calls
-        are not written in: the marks that locate an error inside a written-in definition at
-        its own rule, ``ExprCompiler.written``, are made in definitions only.) A scoring reads
-        no state: its choices have none to read once."""
+        the first thing the collection makes (so it fails, if it can, where it failed). A
+        scoring reads no state: its choices have none to read once. In a procedure (``span``:
+        the code of the choice's span), the filter's calls are written in where the Inliner
+        may (``Inliner.filter``), each written-in body's lines marked with its own rule
+        (``ExprCompiler.written``), so an error inside it is located where a call's would be;
+        the code then spans several lines. (Not in a scoring, whose grid parameters' reads
+        are rewritten as text, ``_hoist``: a loop written in could bind one of their names.)"""
         var = pyname(st.name)
         where, coll_e, hoisted = st.where, st.coll, None
         if self.fast and where is not None and coll_e is not None:
             where, coll_e, hoisted = self._read_once(where, coll_e, st.name)
-        cond = f" if {self.exc.ex(where)}" if where is not None else ""
+        if self.fast and where is not None and span is not None:
+            where = self._inliner.filter(where)
+            self.exc.written = {k: (node, self.span_ref(at)) for k, (node, at) in self._inliner.written.items()}
+            self.exc.at = [span]
+        try:
+            cond = f" if {self.exc.ex(where)}" if where is not None else ""
+        finally:
+            self.exc.written, self.exc.at = {}, []
         coll = self.exc.ex(coll_e) if coll_e is not None else None
         if st.domain == "element":
             made = f"[{var} for {var} in {self.exc.counted(coll, st.coll)}{cond}]"
@@ -443,10 +453,10 @@ class Interpreter:
         elif isinstance(st, I.Choose):
             chooser = self.em.const("random") if st.chooser == "random" else (ex(st.chooser) if st.chooser else "None")
             # (the options as a function: a game rolled forward along its history skips them)
-            options = f"lambda: {self._options(st)}" if self.fast else self._options(st)
-            self._marks.append((len(lines), st))
-            lines.append(f"{pad}{pyname(st.name)} = yield from ST.ask({self.em.const(st.name)}, {chooser}, "
-                         f"{options}, {span}, {self._refusals(st)})")
+            options = f"lambda: {self._options(st, span)}" if self.fast else self._options(st)
+            self._marks.append((len(lines), st))        # (a generator waiting here is on its first line)
+            lines.extend(f"{pad}{pyname(st.name)} = yield from ST.ask({self.em.const(st.name)}, {chooser}, "
+                         f"{options}, {span}, {self._refusals(st)})".split("\n"))
         elif isinstance(st, I.Shuffle):
             lines.append(f"{pad}ST.shuffle({ex(st.zone)}, {span})")
         elif isinstance(st, I.Deal):

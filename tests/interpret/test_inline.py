@@ -194,20 +194,31 @@ mode m "M" players 3 {
 """
 
 
+def _choice_code(interp, var: str) -> str:
+    """The code of the choice of ``var`` up to its refusals' (a statement of several lines
+    where a definition is written into its filter)."""
+    import ast
+    source = interp.source
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.YieldFrom) \
+                and [getattr(t, "id", None) for t in node.targets] == [var]:
+            return ast.get_source_segment(source, node).split(", _S[")[0]
+    raise AssertionError(f"no choice of {var}")
+
+
 def test_a_choice_reads_the_state_its_collection_reads_once(tmp_path):
     """``choose k in hand(p) where matches(hand(p), k)``: ``hand(p)`` read once for the
     collection and the filter; a read of a name a loop of the filter binds (``for p in
-    seats``) is left as it is, and the filter's calls are called (an error inside one is
-    located in the definition). The games are the baseline's."""
+    seats``) is left as it is, and the filter's call is written in, its lines marked with
+    its own rule. The games are the baseline's."""
     program = load(spec(tmp_path, CHOICES))
     fast, slow = Interpreter(program), Interpreter(program, fast=False)
-    def options(interp, var):       # (the code that makes the options, before the refusals')
-        return [ln for ln in interp.source.split("\n") if f"{var} = yield" in ln][0].split(", _S[")[0]
-    first = options(fast, "v_k")
-    assert "f_matches(" in first and first.count("ST.per[") == 2         # hand(p) once, kept(p)
-    assert options(slow, "v_k").count("ST.per[") == 3
-    assert options(fast, "v_x").count("ST.per[") == options(slow, "v_x").count("ST.per[")    # (p bound inside)
-    assert options(fast, "v_y").count("ST.per[") == options(slow, "v_y").count("ST.per[")    # (q bound inside)
+    first = _choice_code(fast, "v_k")
+    assert "f_matches(" not in first and first.count("ST.per[") == 2         # hand(p) once, kept(p)
+    assert "\n# at _S[" in first                                             # (its rule's lines)
+    assert "f_matches(" in _choice_code(slow, "v_k") and _choice_code(slow, "v_k").count("ST.per[") == 3
+    assert _choice_code(fast, "v_x").count("ST.per[") == _choice_code(slow, "v_x").count("ST.per[")   # (p bound inside)
+    assert _choice_code(fast, "v_y").count("ST.per[") == _choice_code(slow, "v_y").count("ST.per[")   # (q bound inside)
     def played(interp, seed):       # (what the game did, or the error it stopped on)
         try:
             st = interp.play("m", 3, seed)
@@ -217,6 +228,69 @@ def test_a_choice_reads_the_state_its_collection_reads_once(tmp_path):
     outcomes = [played(fast, seed) for seed in range(16)]
     assert outcomes == [played(slow, seed) for seed in range(16)]
     assert all(isinstance(o, tuple) for o in outcomes)              # (every game ends)
+
+
+WRITTEN_FILTERS = """
+game g "G"
+enum colour { red, blue, green }
+state { deck: pile of colour = [red, blue, green, green, blue, green] }
+per seat { hand: pile of colour }
+def spins(cards: pile of colour, k: colour) = any(c == k for c in cards)
+def breaks(cards: pile of colour, k: colour) = any(c == k and 10 // (size(cards) - 3) > 0 for c in cards)
+def hides(x: colour, k: colour) = any(c == k for c in [red, blue]) or x == red
+mode spin "Spin" players 2 {
+  seats players
+  for s in seats { deal 3 from deck to hand(s) }
+  for p in seats { choose k in hand(p) where spins(hand(p), k) by p }
+}
+mode div "Div" players 2 {
+  seats players
+  for s in seats { deal 3 from deck to hand(s) }
+  for p in seats { choose j in hand(p) where breaks(hand(p), j) by p }
+}
+mode hide "Hide" players 2 {
+  seats players
+  for s in seats { deal 3 from deck to hand(s) }
+  for p in seats { choose c in hand(p) where hides(green, c) by p }
+  report done = 1
+}
+"""
+
+
+def test_an_error_inside_a_definition_written_into_a_filter_is_located_in_it(tmp_path, monkeypatch):
+    """A definition with a loop written into a choice's filter: a division by zero inside
+    it, and a budget run out in its loop, are located at the definition's line, with the
+    same words as the baseline's (which calls it); a definition whose loop binds the name
+    of an argument (``hides(green, c)``, its loop over ``c``) is called, and its options
+    are the baseline's."""
+    from rulewright.compiler.interpret import interpreter
+    program = load(spec(tmp_path, WRITTEN_FILTERS))
+    fast, slow = Interpreter(program), Interpreter(program, fast=False)
+    assert "f_spins(" not in _choice_code(fast, "v_k") and "f_breaks(" not in _choice_code(fast, "v_j")
+    assert "f_spins(" in _choice_code(slow, "v_k") and "f_breaks(" in _choice_code(slow, "v_j")
+    assert "f_hides(" in _choice_code(fast, "v_c")
+    for seed in range(8):
+        games = [interp.play("hide", 2, seed) for interp in (fast, slow)]
+        assert [[(e.kind, repr(e.detail)) for e in g.log] for g in games[:1]] == \
+            [[(e.kind, repr(e.detail)) for e in g.log] for g in games[1:]]
+    said = []
+    for interp in (fast, slow):
+        with pytest.raises(RuntimeRulesError) as e:
+            interp.play("div", 2, 0)
+        said.append(str(e.value))
+    assert said[0] == said[1] and ":7:" in said[0].split(": error")[0], said
+    # the first budget the baseline's game runs out of inside the definition's loop
+    for steps in range(1, 60):
+        monkeypatch.setattr(interpreter, "GAME_STEPS", steps)
+        with pytest.raises(RuntimeRulesError) as e:
+            slow.play("spin", 2, 0)
+        if ":6:" in str(e.value).split(": error")[0]:
+            break
+    else:
+        raise AssertionError("the baseline never ran out inside the definition")
+    with pytest.raises(RuntimeRulesError) as e2:
+        fast.play("spin", 2, 0)
+    assert str(e2.value) == str(e.value) and "steps" in str(e.value)
 
 
 BEHIND_AN_IF = """

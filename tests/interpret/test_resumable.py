@@ -174,6 +174,44 @@ def test_copies_of_the_shipped_games_go_on_as_copies_made_by_replaying(path, pla
     assert interp.resumable() is not None
 
 
+# a choice whose filter has a definition written in (its code spans several lines) before
+# other choices of the same procedure
+WRITTEN = """
+game written "Written"
+enum card { a, b, c }
+per seat { hand: pile of card   kept: pile of card }
+state { deck: pile of card = [a, b, c, a, b, c, a, b, c, a, b, c, a, b, c] }
+def fits(cards: pile of card, k: card) = any(x == k for x in cards)
+procedure turn(p: seat) {
+  choose k in hand(p) where fits(hand(p), k) by p
+  move [k] from hand(p) to kept(p)
+  choose j in [1, 2] by p
+  if j == 2 { deal 1 from deck to hand(p) }
+  choose m in hand(p) where fits(hand(p), m) by p
+  move [m] from hand(p) to deck
+}
+mode play "Play" players 2 {
+  seats players
+  shuffle deck
+  for p in players { deal 4 from deck to hand(p) }
+  repeat 2 { for p in players { do turn(p) } }
+  report kept for p in players = kept(p)
+}
+"""
+
+
+def test_a_choice_after_one_whose_filter_spans_several_lines_is_resumed(tmp_path):
+    interp = Interpreter(load(spec(tmp_path, WRITTEN)))
+    options = interp.source.split("v_k = yield from")[1].split("lambda v_k:")[0]
+    assert "f_fits(" not in options and "\n# at " in options         # (written in, its lines marked)
+    for seed in range(3):
+        _check_copies(interp, "play", 2, seed, every=1, most=20)
+        live = Live(interp, "play", 2, seed, outside=("p1", "p2"))
+        while not live.finished:          # every choice is one a copy resumes from
+            assert interp.resumable().waiting(live._gen) is not None, live.asked.name
+            live.apply(live.options[0])
+
+
 def test_every_shipped_spec_and_house_rule_can_be_resumed():
     """No spec falls back to replaying: every local of every procedure is one its resuming
     functions take."""
