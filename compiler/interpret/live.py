@@ -112,11 +112,13 @@ class Live:
         self._run(value)
         return self
 
-    def copy(self) -> "Live":
+    def copy(self, replaying: bool = True) -> "Live | None":
         """The same game at the same choice, independent of this one: its state, its random
         generator, its agents' generators. Its procedures are resumed where they wait
         (compiler/interpret/resumable.py); a game whose procedures cannot be is rolled
-        forward along this one's history instead."""
+        forward along this one's history instead, from its seed, or with ``replaying``
+        false, not copied (None: a bot's branch, whose hidden cards were dealt again, is
+        not the game its seed deals)."""
         if self.asked is None and self.finished:
             raise IllegalMoveError("the game is over: copy its state instead")
         new = Live.__new__(Live)
@@ -133,6 +135,8 @@ class Live:
             state.ready = fork(options, memo) if isinstance(options, list) else None
             new._resume(state, resumable.resumed(waiting, memo))
             return new
+        if not replaying:
+            return None
         new._begin(st.seats, st.seed, _copy.deepcopy(st.agents), st.outside, list(st.history))
         return new
 

@@ -119,11 +119,12 @@ class GreedyAgent(_Bot):
     def decide(self, name, options, state, seat):
         deal = self.sight.getrandbits(64)         # one deal of the hidden cards for every option
         standing = self.standing(state)
+        root = self.branch(state, name, seat, options, deal)
+        if root is None:
+            return None
         values, follow = [], []
         for option in options:
-            b = self.branch(state, name, seat, options, deal)
-            if b is None:
-                return None
+            b = self._again(root, state, name, seat, options, deal)
             try:
                 b.apply(option)
                 values.append(standing.of(b.state, seat))
@@ -146,24 +147,33 @@ class GreedyAgent(_Bot):
     def _further(self, state, name, seat, options, i, deal) -> float:
         """The best the seat stands after option ``i`` and its next choice."""
         standing = self.standing(state)
-        b = self.branch(state, name, seat, options, deal)
+        after = self.branch(state, name, seat, options, deal)
         try:
-            b.apply(options[i])
-            n = len(b.options)
+            after.apply(options[i])
+            n = len(after.options)
         except _DROPPED:
             self.dropped += 1
             return -math.inf
         picks = list(range(n)) if n <= self.wide else sorted(self.rng.sample(range(n), self.wide))
         best = -math.inf
         for j in picks:
-            b = self.branch(state, name, seat, options, deal)
+            b = after.copy(replaying=False)
             try:
-                b.apply(options[i])
+                if b is None:           # (not resumed: branched anew)
+                    b = self.branch(state, name, seat, options, deal)
+                    b.apply(options[i])
                 b.apply(b.options[j])
                 best = max(best, standing.of(b.state, seat))
             except _DROPPED:
                 self.dropped += 1
         return best
+
+    def _again(self, made, state, name, seat, options, deal):
+        """A branch standing where ``made`` (a branch not played on) stands: its copy, the
+        same game (no rule runs again, and what the seat does not see is the same deal), or
+        where its procedures cannot be resumed, a new branch."""
+        copy = made.copy(replaying=False)
+        return copy if copy is not None else self.branch(state, name, seat, options, deal)
 
 
 @dataclass

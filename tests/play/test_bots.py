@@ -145,6 +145,53 @@ def test_a_greedy_seat_deals_what_it_does_not_see_once_a_choice_and_plays_the_sa
     assert deals == bot.choices < each
 
 
+def test_a_greedy_seat_copies_its_branches_and_plays_as_with_branches_made_anew(monkeypatch):
+    """(each option's branch is a copy of one branch of the choice, and each next choice's
+    a copy of the branch after its option: every option is weighed once from the position
+    decided at, each next choice one choice further, and the game is the one played with
+    every branch made anew from the true game)"""
+    from rulewright.compiler.interpret.live import Live
+    real, copies = Live.copy, []
+    decisions, weighed = [], []     # (the game's choices so far, the options); (decision, a branch's choices)
+    decide, of = GreedyAgent.decide, Standing.of
+
+    def deciding(self, name, options, state, seat):
+        decisions.append(([h[0] for h in state.history], list(options)))
+        return decide(self, name, options, state, seat)
+
+    def weighing(self, state, seat):
+        weighed.append((len(decisions) - 1, [h[0] for h in state.history]))
+        return of(self, state, seat)
+    monkeypatch.setattr(GreedyAgent, "decide", deciding)
+    monkeypatch.setattr(Standing, "of", weighing)
+    monkeypatch.setattr(Live, "copy", lambda self, replaying=True: copies.append(replaying) or real(self, replaying))
+    copied, _ = _greedy_game(True, 5)
+    bot = copied.agents[1]
+    assert copies.count(False) > bot.choices == len(decisions) > 0 and bot.dropped == 0
+    for d, (root, options) in enumerate(decisions):
+        branches = [picks for n, picks in weighed if n == d]
+        assert all(p[:len(root)] == root and len(p) - len(root) in (1, 2) for p in branches)
+        assert [p[len(root)] for p in branches if len(p) == len(root) + 1] == options
+    assert any(len(p) == len(decisions[n][0]) + 2 for n, p in weighed)      # (next choices weighed too)
+    monkeypatch.setattr(Live, "copy", lambda self, replaying=True: None if not replaying else real(self))
+    anew, _ = _greedy_game(True, 5)
+    assert copied.history == anew.history and copied.reports == anew.reports and copied.log == anew.log
+
+
+def test_a_game_that_cannot_be_resumed_is_copied_only_by_replaying_and_only_when_asked():
+    """(a bot's branch is never rolled forward from its seed: its hidden cards were dealt
+    again, and the seed deals the true game's)"""
+    from rulewright.compiler.interpret import Interpreter
+    from rulewright.compiler.interpret.live import Live
+    game = _short_savanna()
+    for fast, resumed in ((False, False), (True, True)):
+        live = Live(Interpreter(game.program, fast=fast), "standard", 3, 2)
+        live.apply(live.options[0])
+        assert (live.copy(replaying=False) is not None) == resumed
+        copy = live.copy()
+        assert copy is not None and copy.state.history == live.state.history
+
+
 def test_an_mcts_seat_deals_anew_each_iteration_and_plays_the_same_with_its_deal_kept(monkeypatch):
     """(an iteration taking a branch again from its deal keeps it; the next deals anew)"""
     from rulewright.compiler.play import branching
