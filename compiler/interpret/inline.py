@@ -57,7 +57,10 @@ class Inliner:
         no aggregate (a loop) and few nodes, called from one place only or calling at most
         one definition itself (as ``memo.memoize``, which gives no memo to such a one: a
         definition called from several places keeps its memo). In a choice's filter
-        (``filter``), one with loops too, where no name a loop binds hides a parameter."""
+        (``filter``), one with loops too, where no name a loop binds hides a parameter and
+        it calls no definition (a loop that calls one is worth the memo it would lose:
+        ``destinations(s)``, asked again by the choice after it, and before by the actions
+        open to the seat)."""
         key = (name, self._loops)
         known = self._small.get(key)
         if known is None:
@@ -65,7 +68,8 @@ class Inliner:
             body = fd.body if fd is not None else None
             inside = list(I.descendants([body])) if body is not None else []
             loops = not any(isinstance(x, I.Agg) for x in inside) or \
-                (self._loops and not _binds(body) & {p for p, _ in fd.params})
+                (self._loops and not _binds(body) & {p for p, _ in fd.params}
+                 and not any(isinstance(x, I.Call) for x in inside))
             known = body is not None and bool(fd.params) and len(inside) <= MOST_NODES and loops and \
                 (self.sites.get(name, 0) == 1 or sum(isinstance(x, I.Call) for x in inside) <= 1)
             self._small[key] = known

@@ -238,6 +238,7 @@ per seat { hand: pile of colour }
 def spins(cards: pile of colour, k: colour) = any(c == k for c in cards)
 def breaks(cards: pile of colour, k: colour) = any(c == k and 10 // (size(cards) - 3) > 0 for c in cards)
 def hides(x: colour, k: colour) = any(c == k for c in [red, blue]) or x == red
+def via(cards: pile of colour, k: colour) = any(spins(cards, c) and c == k for c in cards)
 mode spin "Spin" players 2 {
   seats players
   for s in seats { deal 3 from deck to hand(s) }
@@ -251,7 +252,10 @@ mode div "Div" players 2 {
 mode hide "Hide" players 2 {
   seats players
   for s in seats { deal 3 from deck to hand(s) }
-  for p in seats { choose c in hand(p) where hides(green, c) by p }
+  for p in seats {
+    choose c in hand(p) where hides(green, c) by p
+    choose v in hand(p) where via(hand(p), v) by p
+  }
   report done = 1
 }
 """
@@ -261,14 +265,15 @@ def test_an_error_inside_a_definition_written_into_a_filter_is_located_in_it(tmp
     """A definition with a loop written into a choice's filter: a division by zero inside
     it, and a budget run out in its loop, are located at the definition's line, with the
     same words as the baseline's (which calls it); a definition whose loop binds the name
-    of an argument (``hides(green, c)``, its loop over ``c``) is called, and its options
+    of an argument (``hides(green, c)``, its loop over ``c``) is called, and so is one
+    whose loop calls a definition (``via``: worth the memo it would lose); their options
     are the baseline's."""
     from rulewright.compiler.interpret import interpreter
     program = load(spec(tmp_path, WRITTEN_FILTERS))
     fast, slow = Interpreter(program), Interpreter(program, fast=False)
     assert "f_spins(" not in _choice_code(fast, "v_k") and "f_breaks(" not in _choice_code(fast, "v_j")
     assert "f_spins(" in _choice_code(slow, "v_k") and "f_breaks(" in _choice_code(slow, "v_j")
-    assert "f_hides(" in _choice_code(fast, "v_c")
+    assert "f_hides(" in _choice_code(fast, "v_c") and "f_via(" in _choice_code(fast, "v_v")
     for seed in range(8):
         games = [interp.play("hide", 2, seed) for interp in (fast, slow)]
         assert [[(e.kind, repr(e.detail)) for e in g.log] for g in games[:1]] == \
