@@ -368,7 +368,7 @@ class ExprCompiler:
     def counted(self, code: str, e: I.Expr, agg: I.Agg | None = None) -> str:
         """Code of a collection a loop goes over, its values counted against the step budget;
         not counted when the loop is a few steps of the one that runs it (``few_steps``)."""
-        if agg is not None and self.fast and few_steps(agg, e, self.program):
+        if agg is not None and self.fast and few_steps(agg, e, self.program, self.written):
             return code
         return f"_rt.steps({code}, {self.em.const(e.span)})"
 
@@ -423,13 +423,17 @@ def _equal_to(cond, var: str):
     return None
 
 
-def few_steps(agg: I.Agg, coll: I.Expr, program) -> bool:
+def few_steps(agg: I.Agg, coll: I.Expr, program, written: dict | None = None) -> bool:
     """Whether the loop of ``agg`` over ``coll`` (one of its binders' collections) may go
     without counting its steps: ``coll`` is a constant of at most ``FEW`` values, or a
     table's column whose every value is (a card's list of symbols), and nothing else in
     the loop runs loops or calls (no aggregate, no definition in the later binders, the
     conditions, the element or the key): its work is then at most
-    ``FEW`` times that of the step that runs it, which is counted."""
+    ``FEW`` times that of the step that runs it, which is counted. Judged on the rules as
+    written: a definition's body written in (``written``: by identity, inline.py) is a
+    call, and a collection that is one is not a constant."""
+    if written and id(coll) in written:
+        return False
     if isinstance(coll, I.Const):
         if not _few(coll.value):
             return False
@@ -440,8 +444,8 @@ def few_steps(agg: I.Agg, coll: I.Expr, program) -> bool:
     rest = [agg.elem, agg.key, agg.binders[at].cond] + [x for b in agg.binders[at + 1:] for x in (b.cond, b.coll)]
     state = program.state if program is not None else {}
     for x in I.descendants([r for r in rest if r is not None]):
-        if isinstance(x, (I.Call, I.Agg)) or (isinstance(x, I.Global) and x.name not in state
-                                               and x.name not in ("seats", "players")):
+        if isinstance(x, (I.Call, I.Agg)) or (written and id(x) in written) \
+                or (isinstance(x, I.Global) and x.name not in state and x.name not in ("seats", "players")):
             return False
     return True
 

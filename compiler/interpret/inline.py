@@ -124,6 +124,10 @@ class Inliner:
             fd = self.program.funcs[e.name]
             if _binds(fd.body) & {a.name for a in args if isinstance(a, I.Local)}:
                 return replace(e, args=args)        # (a loop of the body would hide an argument)
+            if _binds(fd.body) and not all(isinstance(a, I.Local) for a in args):
+                # (a constant in a parameter's place could make a loop over it one of a few
+                # constant values, which is not counted: codegen.few_steps)
+                return replace(e, args=args)
             out = self._expr(fd.body, within + (e.name,),
                              {p: replace(a, type=t) for (p, t), a in zip(fd.params, args)})
             if isinstance(out, (I.Op, I.SeatVar, I.Call, I.Agg)):     # (a name or a constant cannot fail)

@@ -124,8 +124,8 @@ class GreedyAgent(_Bot):
             return None
         values, follow = [], []
         for option in options:
-            b = self._again(root, state, name, seat, options, deal)
             try:
+                b = self._again(root, state, name, seat, options, deal)
                 b.apply(option)
                 values.append(standing.of(b.state, seat))
                 follow.append(not b.finished and b.seat == seat.name)
@@ -157,8 +157,8 @@ class GreedyAgent(_Bot):
         picks = list(range(n)) if n <= self.wide else sorted(self.rng.sample(range(n), self.wide))
         best = -math.inf
         for j in picks:
-            b = after.copy(replaying=False)
             try:
+                b = after.copy(replaying=False)
                 if b is None:           # (not resumed: branched anew)
                     b = self.branch(state, name, seat, options, deal)
                     b.apply(options[i])
@@ -169,11 +169,21 @@ class GreedyAgent(_Bot):
         return best
 
     def _again(self, made, state, name, seat, options, deal):
-        """A branch standing where ``made`` (a branch not played on) stands: its copy, the
-        same game (no rule runs again, and what the seat does not see is the same deal), or
-        where its procedures cannot be resumed, a new branch."""
-        copy = made.copy(replaying=False)
-        return copy if copy is not None else self.branch(state, name, seat, options, deal)
+        """A branch standing where ``made`` (a branch of the choice, not played on) stands:
+        its copy, the same game (no rule runs again, and what the seat does not see is the
+        same deal), or a new branch where its procedures cannot be resumed, or where the copy
+        does not ask this seat this choice. (A copy asks the choice again, its options kept
+        but its chooser worked out anew, on the dealt position: a chooser that reads what
+        the seat does not see may name another seat there, or fail, where a branch, which
+        asks it of the true game before the deal, does not.)"""
+        try:
+            copy = made.copy(replaying=False)
+        except _DROPPED:
+            copy = None
+        asked = copy.asked if copy is not None else None
+        if asked is None or asked.name != name or asked.seat.name != seat.name:
+            return self.branch(state, name, seat, options, deal)
+        return copy
 
 
 @dataclass

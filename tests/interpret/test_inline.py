@@ -298,6 +298,60 @@ def test_an_error_inside_a_definition_written_into_a_filter_is_located_in_it(tmp
     assert str(e2.value) == str(e.value) and "steps" in str(e.value)
 
 
+COUNTED_AS_WRITTEN = """
+game g "G"
+enum colour { red, blue, green, white, black, grey }
+state { deck: pile of colour = [red, blue, green, white, black, grey] }
+per seat { hand: pile of colour }
+def spins(cards: list of colour, k: colour) = any(c == k for c in cards)
+def same(a: colour, b: colour) = a == b or b != grey
+def near(k: colour) = any(same(c, k) for c in [red, blue])
+mode constant "Constant" players 2 {
+  seats players
+  for s in seats { deal 3 from deck to hand(s) }
+  for p in seats { choose k in hand(p) where spins([red, blue, green, white], k) by p }
+  report done = 1
+}
+mode own "Own" players 2 {
+  seats players
+  for s in seats { deal 3 from deck to hand(s) }
+  for p in seats { choose k in hand(p) where any(same(c, k) for c in [red, blue]) by p }
+  report done = 1
+}
+mode called "Called" players 2 {
+  seats players
+  for s in seats { deal 3 from deck to hand(s) }
+  for p in seats { choose k in hand(p) where near(k) by p }
+  report done = 1
+}
+"""
+
+
+@pytest.mark.parametrize("mode", ["constant", "own", "called"])
+def test_a_loop_is_counted_as_the_rules_write_it_whatever_is_written_into_it(tmp_path, monkeypatch, mode):
+    """A loop over a parameter that a constant would be written into, and a loop over a
+    few constants that calls a definition written into it (in a filter, in a definition):
+    counted as the rules write them, so for every budget the game stops where, and as, the
+    baseline's does, or finishes as it does. (Every value a definition is asked of here is
+    new to it: a remembered value would be given again without its steps.)"""
+    from rulewright.compiler.interpret import interpreter
+    program = load(spec(tmp_path, COUNTED_AS_WRITTEN))
+    assert "f_same(" not in Interpreter(program)._func_src[fname("near")]      # (written in, and counted)
+
+    def outcome(fast):
+        try:
+            return Interpreter(program, fast=fast).play(mode, 2, 0).reports
+        except RuntimeRulesError as e:
+            return str(e)
+    stopped = 0
+    for steps in range(1, 60):
+        monkeypatch.setattr(interpreter, "GAME_STEPS", steps)
+        said = outcome(True)
+        assert said == outcome(False), steps
+        stopped += isinstance(said, str)
+    assert 5 < stopped < 59             # (both ways seen)
+
+
 BEHIND_AN_IF = """
 game g "G"
 enum colour { red, blue, green }
