@@ -163,6 +163,7 @@ class ExprCompiler:
         # bodies written in from other definitions, by identity: (the body, its rule's span code),
         # and the span codes of the rules being written, the definition's own first
         self.written: dict[int, tuple[I.Expr, str]] = {}
+        self.called: dict[int, object] = {}      # (id of a body written in -> the span of its call)
         self.at: list[str] = []
 
     def ex(self, e: I.Expr) -> str:
@@ -370,7 +371,7 @@ class ExprCompiler:
         not counted when the loop is a few steps of the one that runs it (``few_steps``)."""
         if agg is not None and self.fast and few_steps(agg, e, self.program, self.written):
             return code
-        return f"_rt.steps({code}, {self.em.const(e.span)})"
+        return f"_rt.steps({code}, {self.em.const(self.called.get(id(e), e.span) if self.called else e.span)})"
 
     def indexed(self, b: I.Binder):
         """``for c in cells(g) if g[c] == K and rest`` -> the cells of ``g`` holding K

@@ -78,8 +78,10 @@ class Inliner:
     def body(self, fd: I.FuncDef) -> I.Expr:
         """``fd``'s body with the small definitions it calls written in; ``written`` then holds,
         by identity, each body written in and the span of its definition (where an error
-        inside it is located: ``ExprCompiler.ex`` marks its lines)."""
+        inside it is located: ``ExprCompiler.ex`` marks its lines), and ``called`` the span
+        of the call it replaces (where a loop over it counts its steps)."""
         self.written: dict[int, tuple[I.Expr, object]] = {}
+        self.called: dict[int, object] = {}
         return self._expr(fd.body, (fd.name,), {})
 
     def filter(self, e: I.Expr) -> I.Expr:
@@ -88,7 +90,7 @@ class Inliner:
         definitions with loops of their own where no name a loop binds hides a parameter
         or an argument: the test of each cell a card may go to, ``can_place(board, spot)``,
         made in place rather than by a call for each cell."""
-        self.written = {}
+        self.written, self.called = {}, {}
         self._loops = True
         try:
             return self._expr(e, (), {})
@@ -134,6 +136,9 @@ class Inliner:
                 # (a body that is itself a call written in is that call's body: the innermost
                 # definition's rule, recorded first, is where the baseline locates an error)
                 self.written.setdefault(id(out), (out, fd.body.span))
+                # (and where the call is written: a loop over it counts its steps there, as
+                # a loop over the call does; the outermost call of a chain, recorded last)
+                self.called[id(out)] = e.span
             return out
         return e
 

@@ -178,6 +178,7 @@ class Interpreter:
         if self.fast:       # small definitions written in, a call made twice made once (inline.py)
             body = self._inliner.body(fd)
             self.exc.written = {k: (node, self.span_ref(span)) for k, (node, span) in self._inliner.written.items()}
+            self.exc.called = self._inliner.called
             self.exc.at = [own]
             self.exc.shared = shared_calls(self.program, [p for p, _ in fd.params], body, self.em.const)
             if self.exc.shared:
@@ -185,7 +186,7 @@ class Interpreter:
         try:
             value = self.flat.value(body, lines, "    ")
         finally:
-            self.exc.shared, self.exc.written, self.exc.at = {}, {}, []
+            self.exc.shared, self.exc.written, self.exc.called, self.exc.at = {}, {}, {}, []
         lines.append(f"    return {value}")
         self.funcs.append("\n".join(self._hoist(fd.params, lines, _bound([body]))) + "\n")
         self._func_src[fname(fd.name)] = self.funcs[-1]
@@ -325,11 +326,11 @@ class Interpreter:
         if self.fast and where is not None and span is not None:
             where = self._inliner.filter(where)
             self.exc.written = {k: (node, self.span_ref(at)) for k, (node, at) in self._inliner.written.items()}
-            self.exc.at = [span]
+            self.exc.called, self.exc.at = self._inliner.called, [span]
         try:
             cond = f" if {self.exc.ex(where)}" if where is not None else ""
         finally:
-            self.exc.written, self.exc.at = {}, []
+            self.exc.written, self.exc.called, self.exc.at = {}, {}, []
         coll = self.exc.ex(coll_e) if coll_e is not None else None
         if st.domain == "element":
             made = f"[{var} for {var} in {self.exc.counted(coll, st.coll)}{cond}]"

@@ -352,6 +352,52 @@ def test_a_loop_is_counted_as_the_rules_write_it_whatever_is_written_into_it(tmp
     assert 5 < stopped < 59             # (both ways seen)
 
 
+COLUMN_WRITTEN_IN = """
+game g "G"
+enum colour { red, blue, green }
+table tile (colours: list of colour) {
+  a | "red blue"
+  b | "green"
+  c | "red red green"
+  d | "blue"
+  e | "red green"
+  f | "green green"
+}
+state { deck: pile of tile = [a, b, c, d, e, f] }
+per seat { hand: pile of tile }
+def colours_of(t: tile) = t.colours
+def reds(t: tile) = count(c for c in colours_of(t) if c == red)
+mode m "M" players 2 {
+  seats players
+  for s in seats { deal 3 from deck to hand(s) }
+  for p in seats { choose t in hand(p) where reds(t) >= 0 by p }
+  report done = 1
+}
+"""
+
+
+def test_a_loop_over_a_definition_written_in_is_counted_though_it_gives_a_column(tmp_path, monkeypatch):
+    """``count(c for c in colours_of(t) ...)``: a loop over a call, counted, though the
+    call written in is a table's column of a few values (which a loop over, as written,
+    would not count): every budget stops the game where the baseline's stops it."""
+    from rulewright.compiler.interpret import interpreter
+    program = load(spec(tmp_path, COLUMN_WRITTEN_IN))
+    assert "f_colours_of(" not in Interpreter(program)._func_src[fname("reds")]
+
+    def outcome(fast):
+        try:
+            return Interpreter(program, fast=fast).play("m", 2, 0).reports
+        except RuntimeRulesError as e:
+            return str(e)
+    stopped = 0
+    for steps in range(1, 40):
+        monkeypatch.setattr(interpreter, "GAME_STEPS", steps)
+        said = outcome(True)
+        assert said == outcome(False), steps
+        stopped += isinstance(said, str)
+    assert 5 < stopped < 39
+
+
 BEHIND_AN_IF = """
 game g "G"
 enum colour { red, blue, green }
