@@ -265,9 +265,15 @@ class ExprCompiler:
             return f"{self.em.const(coll.data.sets)}[{self.ex(coll.args[0])}]"
         return self.ex(coll)
 
+    def written_in(self, *nodes) -> bool:
+        """Whether one of ``nodes`` is a definition's body written in (inline.py): a call as
+        the rules write it, which no shortcut below takes for what it computes."""
+        return bool(self.called) and any(n is not None and id(n) in self.called for n in nodes)
+
     def board_value_test(self, cond, var: str):
         """``g[var] == K`` with g a grid and K known: (grid code, K code), else None."""
-        if not (isinstance(cond, I.Op) and cond.op == "eq") or self.program is None:
+        if not (isinstance(cond, I.Op) and cond.op == "eq") or self.program is None \
+                or self.written_in(cond, *cond.args):
             return None
         get, value = cond.args
         if isinstance(value, I.Op) and value.op == "board_get":
@@ -290,6 +296,7 @@ class ExprCompiler:
         operations on the grid's cells, by value or by position."""
         if self.fast and e.func == "any" and len(e.binders) == 1 and e.binders[0].cond is None \
                 and isinstance(e.elem, I.Op) and e.elem.op == "occupied" \
+                and not self.written_in(e.elem, e.binders[0].coll) \
                 and isinstance(e.elem.args[1], I.Local) and e.elem.args[1].name == e.binders[0].var \
                 and e.binders[0].var not in (I.free_locals(e.elem.args[0]) or {e.binders[0].var}):
             # (in C over a collection already made, as ``len`` is: no step counted)
@@ -369,7 +376,7 @@ class ExprCompiler:
     def counted(self, code: str, e: I.Expr, agg: I.Agg | None = None) -> str:
         """Code of a collection a loop goes over, its values counted against the step budget;
         not counted when the loop is a few steps of the one that runs it (``few_steps``)."""
-        if agg is not None and self.fast and few_steps(agg, e, self.program, self.written):
+        if agg is not None and self.fast and few_steps(agg, e, self.program, self.called):
             return code
         return f"_rt.steps({code}, {self.em.const(self.called.get(id(e), e.span) if self.called else e.span)})"
 
@@ -384,7 +391,7 @@ class ExprCompiler:
         first, rest = cond, None
         if isinstance(cond, I.Op) and cond.op == "and":
             first, rest = cond.args[0], cond.args[1]
-        if not isinstance(b.coll, I.Const) or first is None:
+        if not isinstance(b.coll, I.Const) or first is None or self.written_in(b.coll, cond):
             return self.ex(b.coll), cond
         tests = [first]
         if isinstance(first, I.Op) and first.op == "or":
@@ -431,8 +438,8 @@ def few_steps(agg: I.Agg, coll: I.Expr, program, written: dict | None = None) ->
     the loop runs loops or calls (no aggregate, no definition in the later binders, the
     conditions, the element or the key): its work is then at most
     ``FEW`` times that of the step that runs it, which is counted. Judged on the rules as
-    written: a definition's body written in (``written``: by identity, inline.py) is a
-    call, and a collection that is one is not a constant."""
+    written: a definition's body written in (``written``: by identity, ``Inliner.called``)
+    is a call, and a collection that is one is not a constant."""
     if written and id(coll) in written:
         return False
     if isinstance(coll, I.Const):

@@ -136,9 +136,13 @@ class Inliner:
                 # (a body that is itself a call written in is that call's body: the innermost
                 # definition's rule, recorded first, is where the baseline locates an error)
                 self.written.setdefault(id(out), (out, fd.body.span))
-                # (and where the call is written: a loop over it counts its steps there, as
-                # a loop over the call does; the outermost call of a chain, recorded last)
-                self.called[id(out)] = e.span
+            else:       # (a name, a constant, a state read: a node of its own, told apart below)
+                out = replace(out)
+            # every body written in, with the span of the call it takes the place of: the
+            # code made of it judges it as the call it is written as (a loop over it counts its
+            # steps there, a test of it is no shortcut: codegen); the outermost call of a
+            # chain, recorded last
+            self.called[id(out)] = e.span
             return out
         return e
 

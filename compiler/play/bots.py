@@ -172,7 +172,7 @@ class GreedyAgent(_Bot):
         """A branch standing where ``made`` (a branch of the choice, not played on) stands:
         its copy, the same game (no rule runs again, and what the seat does not see is the
         same deal), or a new branch where its procedures cannot be resumed, or where the copy
-        does not ask this seat this choice. (A copy asks the choice again, its options kept
+        does not ask this seat this choice where it was asked. (A copy asks the choice again, its options kept
         but its chooser worked out anew, on the dealt position: a chooser that reads what
         the seat does not see may name another seat there, or fail, where a branch, which
         asks it of the true game before the deal, does not.)"""
@@ -181,7 +181,8 @@ class GreedyAgent(_Bot):
         except _DROPPED:
             copy = None
         asked = copy.asked if copy is not None else None
-        if asked is None or asked.name != name or asked.seat.name != seat.name:
+        if asked is None or asked.name != name or asked.seat.name != seat.name \
+                or len(copy.state.history) != len(made.state.history):
             return self.branch(state, name, seat, options, deal)
         return copy
 

@@ -306,6 +306,9 @@ per seat { hand: pile of colour }
 def spins(cards: list of colour, k: colour) = any(c == k for c in cards)
 def same(a: colour, b: colour) = a == b or b != grey
 def near(k: colour) = any(same(c, k) for c in [red, blue])
+def ident(xs: pile of colour) = xs
+def konst(k: colour) = [red, blue, green]
+def deckof(k: colour) = deck
 mode constant "Constant" players 2 {
   seats players
   for s in seats { deal 3 from deck to hand(s) }
@@ -324,13 +327,32 @@ mode called "Called" players 2 {
   for p in seats { choose k in hand(p) where near(k) by p }
   report done = 1
 }
+mode name "Name" players 2 {
+  seats players
+  for s in seats { deal 3 from deck to hand(s) }
+  for p in seats { choose k in hand(p) where count(c for c in ident(hand(p)) if c != k) >= 0 by p }
+  report done = 1
+}
+mode constants "Constants" players 2 {
+  seats players
+  for s in seats { deal 3 from deck to hand(s) }
+  for p in seats { choose k in hand(p) where count(c for c in konst(k) if c != k) >= 0 by p }
+  report done = 1
+}
+mode state "State" players 2 {
+  seats players
+  for s in seats { deal 2 from deck to hand(s) }
+  for p in seats { choose k in hand(p) where count(c for c in deckof(k) if c != k) >= 0 by p }
+  report done = 1
+}
 """
 
 
-@pytest.mark.parametrize("mode", ["constant", "own", "called"])
+@pytest.mark.parametrize("mode", ["constant", "own", "called", "name", "constants", "state"])
 def test_a_loop_is_counted_as_the_rules_write_it_whatever_is_written_into_it(tmp_path, monkeypatch, mode):
-    """A loop over a parameter that a constant would be written into, and a loop over a
-    few constants that calls a definition written into it (in a filter, in a definition):
+    """A loop over a parameter that a constant would be written into, a loop over a few
+    constants that calls a definition written into it (in a filter, in a definition), and
+    loops over a call whose body written in is a name, a constant or a state read:
     counted as the rules write them, so for every budget the game stops where, and as, the
     baseline's does, or finishes as it does. (Every value a definition is asked of here is
     new to it: a remembered value would be given again without its steps.)"""
@@ -391,6 +413,53 @@ def test_a_loop_over_a_definition_written_in_is_counted_though_it_gives_a_column
     program = load(spec(tmp_path, COLUMN_WRITTEN_IN))
     assert "f_colours_of(" not in Interpreter(program)._func_src[fname("reds")]
     _stops_as_the_baseline_under_every_budget(program, "m", 40, monkeypatch)
+
+
+DEFINITIONS_WRITTEN_IN = """
+game g "G"
+enum colour { red, blue, green }
+grid board: 5 by 5 of colour
+def ident(xs: list of colour) = xs
+def over_name(xs: list of colour) = count(x for x in ident(xs) if x != green)
+def over_list(k: colour) = count(x for x in ident([red, blue, k]) if x != green)
+def konst(k: colour) = [red, blue, green]
+def over_constant(k: colour) = count(x for x in konst(k) if x != k)
+def a(x: colour) = b(x)
+def b(x: colour) = [x, x, red]
+def over_chain(k: colour) = count(x for x in a(k) if x != green)
+def isred(g: board, x: cell) = g[x] == red
+def taken(g: board, x: cell) = occupied(g, x)
+def reds(g: board) = count(c in cells(g) if isred(g, c))
+def any_red(g: board) = any(isred(g, c) for c in cells(g))
+def any_taken(g: board) = any(taken(g, c) for c in cells(g))
+def red_sum(g: board) = sum(1 for c in cells(g) if isred(g, c))
+"""
+
+
+def test_a_definition_written_in_is_a_call_to_the_loops_and_tests_around_it(tmp_path):
+    """A loop over a call whose body written in is a name or a constant, a chain of calls,
+    a grid's cells tested by a definition (a call as written: no index of the grid nor set
+    operation answers it): under every budget, the value or the stop of the baseline's, at
+    its place. (Fresh interpreters: a remembered value is given again without its steps.)"""
+    from rulewright.compiler.semantics import runtime as rt
+    program = load(spec(tmp_path, DEFINITIONS_WRITTEN_IN))
+    grid = Interpreter(program).board([["red", None, None, None, None]] + [[None] * 5] * 4)
+    cases = [("over_name", (("red", "blue", "green"),)), ("over_list", ("red",)), ("over_constant", ("red",)),
+             ("over_chain", ("red",)), ("reds", (grid,)), ("any_red", (grid,)), ("any_taken", (grid,)),
+             ("red_sum", (grid,))]
+    for name, args in cases:
+        stopped = 0
+        for limit in range(1, 40):
+            said = []
+            for fast in (True, False):
+                try:
+                    with rt.bounded("the check", limit):
+                        said.append(repr(Interpreter(program, fast=fast).call(name, *args)))
+                except RuntimeRulesError as e:
+                    said.append(str(e))
+            assert said[0] == said[1], (name, limit)
+            stopped += "steps" in said[0]
+        assert 0 < stopped < 39, name           # (both ways seen)
 
 
 BEHIND_AN_IF = """

@@ -179,8 +179,9 @@ def test_a_greedy_seat_copies_its_branches_and_plays_as_with_branches_made_anew(
 
 
 # a choice whose chooser reads what the greedy seat does not see: its copies, which work
-# the chooser out again on the dealt position, would ask another seat (a random automaton)
-# or fail (a division by 0 where a dealt hand holds no red)
+# the chooser out again on the dealt position, would ask another seat (a random automaton),
+# fail (a division by 0 where a dealt hand holds no red), or ask the same choice of the same
+# seat one turn of a loop later
 CHOOSER_READS_HIDDEN = {"other seat": """
 game g "G"
 enum colour { red, blue }
@@ -213,6 +214,23 @@ mode m "M" players 2 {
     choose k in hand(p) by holder(p)
     move [k] from hand(p) to kept(p)
   }
+}
+""", "a later choice": """
+game g "G"
+enum colour { red, blue }
+state { deck: pile of colour = [red, red, red, blue, blue, blue, blue, blue] seen by nobody }
+per seat { hand: pile of colour seen by owner   kept: pile of colour }
+def reds(s: seat) = count(c for c in hand(s) if c == red)
+estimate standing(p: seat) = count(c for c in kept(p) if c == blue)
+mode m "M" players 1 {
+  seats you: player "You", d: automaton "D"
+  shuffle deck
+  for s in seats { deal 3 from deck to hand(s) }
+  for i in 1..2 {
+    choose k in hand(you) by (if reds(d) > 0 or i == 2 then you else d)
+    move [k] from hand(you) to kept(you)
+  }
+  report score = size(kept(you))
 }
 """}
 
