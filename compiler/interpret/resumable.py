@@ -245,8 +245,8 @@ def fork(x, memo: dict):
         else:
             new = {}
             memo[id(x)] = new
-            for k, v in x.items():
-                new[k] = fork(v, memo)
+            for k, v in x.items():      # (a plain value kept here: no call for it)
+                new[k] = v if type(v) in _PLAIN else fork(v, memo)
             return new
     elif t is list:
         new = list(x) if _FORKED.isdisjoint(map(type, x)) else [fork(v, memo) for v in x]
