@@ -160,16 +160,16 @@ class ExprCompiler:
         self.comp_depth = 0                  # inside a comprehension (no assignment there)
         self.fast = True        # (False: the code as before the speed-ups, the baseline of benchmarks/play.py)
         self.known: set[str] = set()    # definitions an enumeration of subsets filtered by one reads in bulk
-        # bodies written in from other definitions, by identity: (the body, its rule's span code),
-        # and the span codes of the rules being written, the definition's own first
-        self.written: dict[int, tuple[I.Expr, str]] = {}
-        self.called: dict[int, object] = {}      # (id of a body written in -> the span of its call)
+        # bodies written in from other definitions, by identity: (the body, its rule's span code,
+        # the span of the call it takes the place of), and the span codes of the rules being
+        # written, the definition's own first
+        self.written: dict[int, tuple[I.Expr, str, object]] = {}
         self.at: list[str] = []
 
     def ex(self, e: I.Expr) -> str:
         mark = self.written.get(id(e)) if self.written else None
-        if mark is None or mark[0] is not e or not self.at:
-            return getattr(self, "ex_" + type(e).__name__)(e)
+        if mark is None or mark[0] is not e or not self.at or isinstance(e, (I.Local, I.Const, I.Global)):
+            return getattr(self, "ex_" + type(e).__name__)(e)       # (a name or a constant cannot fail)
         # a definition's body written into its caller: its lines marked with its own rule,
         # so an error inside it is located there, as a call would have it (``line_spans``;
         # the parenthesis opens on the caller's line, where an operation on its value is)
@@ -268,7 +268,7 @@ class ExprCompiler:
     def written_in(self, *nodes) -> bool:
         """Whether one of ``nodes`` is a definition's body written in (inline.py): a call as
         the rules write it, which no shortcut below takes for what it computes."""
-        return bool(self.called) and any(n is not None and id(n) in self.called for n in nodes)
+        return bool(self.written) and any(n is not None and id(n) in self.written for n in nodes)
 
     def board_value_test(self, cond, var: str):
         """``g[var] == K`` with g a grid and K known: (grid code, K code), else None."""
@@ -376,9 +376,10 @@ class ExprCompiler:
     def counted(self, code: str, e: I.Expr, agg: I.Agg | None = None) -> str:
         """Code of a collection a loop goes over, its values counted against the step budget;
         not counted when the loop is a few steps of the one that runs it (``few_steps``)."""
-        if agg is not None and self.fast and few_steps(agg, e, self.program, self.called):
+        if agg is not None and self.fast and few_steps(agg, e, self.program, self.written):
             return code
-        return f"_rt.steps({code}, {self.em.const(self.called.get(id(e), e.span) if self.called else e.span)})"
+        mark = self.written.get(id(e)) if self.written else None
+        return f"_rt.steps({code}, {self.em.const(mark[2] if mark is not None else e.span)})"       # (a call's, where written in)
 
     def indexed(self, b: I.Binder):
         """``for c in cells(g) if g[c] == K and rest`` -> the cells of ``g`` holding K
@@ -438,7 +439,7 @@ def few_steps(agg: I.Agg, coll: I.Expr, program, written: dict | None = None) ->
     the loop runs loops or calls (no aggregate, no definition in the later binders, the
     conditions, the element or the key): its work is then at most
     ``FEW`` times that of the step that runs it, which is counted. Judged on the rules as
-    written: a definition's body written in (``written``: by identity, ``Inliner.called``)
+    written: a definition's body written in (``written``: by identity, ``Inliner.written``)
     is a call, and a collection that is one is not a constant."""
     if written and id(coll) in written:
         return False

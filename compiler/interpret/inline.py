@@ -77,11 +77,11 @@ class Inliner:
 
     def body(self, fd: I.FuncDef) -> I.Expr:
         """``fd``'s body with the small definitions it calls written in; ``written`` then holds,
-        by identity, each body written in and the span of its definition (where an error
-        inside it is located: ``ExprCompiler.ex`` marks its lines), and ``called`` the span
-        of the call it replaces (where a loop over it counts its steps)."""
-        self.written: dict[int, tuple[I.Expr, object]] = {}
-        self.called: dict[int, object] = {}
+        by identity, each body written in, the span of its definition's rule (where an error
+        inside it is located: ``ExprCompiler.ex`` marks its lines) and the span of the call
+        it takes the place of: the code made of it judges it as the call it is written as (a
+        loop over it counts its steps there, and no shortcut takes it for the test it is)."""
+        self.written: dict[int, tuple[I.Expr, object, object]] = {}
         return self._expr(fd.body, (fd.name,), {})
 
     def filter(self, e: I.Expr) -> I.Expr:
@@ -90,7 +90,7 @@ class Inliner:
         definitions with loops of their own where no name a loop binds hides a parameter
         or an argument: the test of each cell a card may go to, ``can_place(board, spot)``,
         made in place rather than by a call for each cell."""
-        self.written, self.called = {}, {}
+        self.written = {}
         self._loops = True
         try:
             return self._expr(e, (), {})
@@ -132,17 +132,13 @@ class Inliner:
                 return replace(e, args=args)
             out = self._expr(fd.body, within + (e.name,),
                              {p: replace(a, type=t) for (p, t), a in zip(fd.params, args)})
-            if isinstance(out, (I.Op, I.SeatVar, I.Call, I.Agg)):     # (a name or a constant cannot fail)
-                # (a body that is itself a call written in is that call's body: the innermost
-                # definition's rule, recorded first, is where the baseline locates an error)
-                self.written.setdefault(id(out), (out, fd.body.span))
-            else:       # (a name, a constant, a state read: a node of its own, told apart below)
-                out = replace(out)
-            # every body written in, with the span of the call it takes the place of: the
-            # code made of it judges it as the call it is written as (a loop over it counts its
-            # steps there, a test of it is no shortcut: codegen); the outermost call of a
-            # chain, recorded last
-            self.called[id(out)] = e.span
+            if not isinstance(out, (I.Op, I.SeatVar, I.Call, I.Agg)):
+                out = replace(out)      # (a name, a constant, a state read: a node of its own)
+            # (a body that is itself a call written in is that call's body: its rule is the
+            # innermost definition's, recorded first, where the baseline locates an error
+            # inside; its call is the outermost, recorded last, where a loop over it counts)
+            known = self.written.get(id(out))
+            self.written[id(out)] = (out, known[1] if known else fd.body.span, e.span)
             return out
         return e
 

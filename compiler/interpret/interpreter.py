@@ -177,19 +177,34 @@ class Interpreter:
         body = fd.body
         if self.fast:       # small definitions written in, a call made twice made once (inline.py)
             body = self._inliner.body(fd)
-            self.exc.written = {k: (node, self.span_ref(span)) for k, (node, span) in self._inliner.written.items()}
-            self.exc.called = self._inliner.called
-            self.exc.at = [own]
             self.exc.shared = shared_calls(self.program, [p for p, _ in fd.params], body, self.em.const)
             if self.exc.shared:
                 lines.append(f"    {' = '.join(sorted(set(self.exc.shared.values())))} = _U")
         try:
-            value = self.flat.value(body, lines, "    ")
+            with self._written_in(own):
+                value = self.flat.value(body, lines, "    ")
         finally:
-            self.exc.shared, self.exc.written, self.exc.called, self.exc.at = {}, {}, {}, []
+            self.exc.shared = {}
         lines.append(f"    return {value}")
         self.funcs.append("\n".join(self._hoist(fd.params, lines, _bound([body]))) + "\n")
         self._func_src[fname(fd.name)] = self.funcs[-1]
+
+    @contextlib.contextmanager
+    def _written_in(self, own: str):
+        """``with self._written_in(own):`` the code made inside knows the bodies the Inliner
+        has just written in (``ExprCompiler.written``: each with its rule's span code and its
+        call's span), the lines outside them marked with ``own`` (a span code). Without the
+        speed-ups nothing is written in."""
+        if not self.fast:
+            yield
+            return
+        self.exc.written = {k: (node, self.span_ref(rule), call)
+                            for k, (node, rule, call) in self._inliner.written.items()}
+        self.exc.at = [own]
+        try:
+            yield
+        finally:
+            self.exc.written, self.exc.at = {}, []
 
     def _scoring(self, sd: I.ScoringDef):
         params = ", ".join(pyname(p) for p, _ in sd.params)
@@ -323,14 +338,11 @@ class Interpreter:
         where, coll_e, hoisted = st.where, st.coll, None
         if self.fast and where is not None and coll_e is not None:
             where, coll_e, hoisted = self._read_once(where, coll_e, st.name)
-        if self.fast and where is not None and span is not None:
+        written = self.fast and where is not None and span is not None
+        if written:
             where = self._inliner.filter(where)
-            self.exc.written = {k: (node, self.span_ref(at)) for k, (node, at) in self._inliner.written.items()}
-            self.exc.called, self.exc.at = self._inliner.called, [span]
-        try:
+        with self._written_in(span) if written else contextlib.nullcontext():
             cond = f" if {self.exc.ex(where)}" if where is not None else ""
-        finally:
-            self.exc.written, self.exc.called, self.exc.at = {}, {}, []
         coll = self.exc.ex(coll_e) if coll_e is not None else None
         if st.domain == "element":
             made = f"[{var} for {var} in {self.exc.counted(coll, st.coll)}{cond}]"
