@@ -265,6 +265,49 @@ class ExprCompiler:
             return f"{self.em.const(coll.data.sets)}[{self.ex(coll.args[0])}]"
         return self.ex(coll)
 
+    def near_cards(self, var: str, where: I.Expr) -> tuple[str | None, str, str] | None:
+        """A choice ``var in C where T`` whose filter is "a cell ``rel(var)`` reaches holds
+        a card of ``g``" (``any(occupied(g, n) for n in rel(var))``), or "A or" that with A
+        not reading ``var``: (code of A or None, code of ``g``'s cards, the relation's table),
+        for the options to be the cells of C near ``g``'s cards found as sets
+        (``rt.near_cards``); None otherwise. ``g`` and A are then evaluated once rather than
+        for each cell: only where they make no call and run no loop (no step is counted
+        either way, as ``special_agg`` counts none for the test) and read no name the filter
+        binds. The filter may be a definition's body written in as a whole (its parts are
+        then marked with its rule, as ``ex`` marks it), none of its parts."""
+        if not self.fast:
+            return None
+        a, test = None, where
+        if isinstance(where, I.Op) and where.op == "or" and len(where.args) == 2:
+            a, test = where.args
+        if not (isinstance(test, I.Agg) and test.func == "any" and len(test.binders) == 1
+                and test.binders[0].cond is None and isinstance(test.elem, I.Op) and test.elem.op == "occupied"):
+            return None
+        b, (g, n) = test.binders[0], test.elem.args
+        rel = b.coll
+        if not (isinstance(rel, I.Op) and rel.op == "rel_apply" and getattr(rel.data, "inverse", False) is not False
+                and isinstance(rel.args[0], I.Local) and rel.args[0].name == var
+                and isinstance(n, I.Local) and n.name == b.var):
+            return None
+        for part in (g, a):
+            names = I.free_locals(part) if part is not None else frozenset()
+            if names is None or var in names or b.var in names or any(
+                    isinstance(x, (I.Call, I.Agg)) for x in I.descendants([part] if part is not None else [])):
+                return None
+        if self.written and any(id(x) in self.written for x in I.descendants([where]) if x is not where):
+            return None
+        mark = self.written.get(id(where)) if self.written else None
+        if mark is None or mark[0] is not where or not self.at:
+            return (None if a is None else self.ex(a)), f"{self.ex(g)}.cards", self.em.const(rel.data)
+        self.at.append(mark[1])
+        try:
+            codes = [None if a is None else self.ex(a), f"{self.ex(g)}.cards"]
+        finally:
+            self.at.pop()
+        back = self.at[-1]
+        return tuple(None if c is None else f"(\n# at {mark[1]}\n{c}\n# at {back}\n)" for c in codes) + \
+            (self.em.const(rel.data),)
+
     def written_in(self, *nodes) -> bool:
         """Whether one of ``nodes`` is a definition's body written in (inline.py): a call as
         the rules write it, which no shortcut below takes for what it computes."""
@@ -293,7 +336,13 @@ class ExprCompiler:
 
     def special_agg(self, e: I.Agg) -> str | None:
         """"Does / how many of these cells hold K", "is any of these cells taken": set
-        operations on the grid's cells, by value or by position."""
+        operations on the grid's cells, by value or by position; a collection's values as
+        they are (``[x for x in C]``) or each once (``{x for x in C}``), made in C (the
+        loop's steps counted as the loop counts them)."""
+        if self.fast and e.func in ("list", "set") and len(e.binders) == 1 and e.binders[0].cond is None \
+                and e.key is None and isinstance(e.elem, I.Local) and e.elem.name == e.binders[0].var:
+            made = self.counted(self.ex(e.binders[0].coll), e.binders[0].coll, e)
+            return f"tuple({made})" if e.func == "list" else f"_rt.distinct_values({made})"
         if self.fast and e.func == "any" and len(e.binders) == 1 and e.binders[0].cond is None \
                 and isinstance(e.elem, I.Op) and e.elem.op == "occupied" \
                 and not self.written_in(e.elem, e.binders[0].coll) \

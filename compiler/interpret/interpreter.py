@@ -341,10 +341,18 @@ class Interpreter:
         written = self.fast and where is not None and span is not None
         if written:
             where = self._inliner.filter(where)
+        near = None
         with self._written_in(span) if written else contextlib.nullcontext():
             cond = f" if {self.exc.ex(where)}" if where is not None else ""
+            if st.domain == "element" and where is not None and coll_e is not None:
+                near = self.exc.near_cards(st.name, where)
         coll = self.exc.ex(coll_e) if coll_e is not None else None
-        if st.domain == "element":
+        if near is not None:        # (the cells near a grid's cards, as sets: codegen.near_cards)
+            first, cards, table = near
+            kept = f"_rt.near_cards(_cells, {cards}, {table})"
+            made = f"(lambda _cells: list(_cells) if not _cells{f' or {first}' if first else ''} else {kept})" \
+                   f"({self.exc.counted(coll, st.coll)})"
+        elif st.domain == "element":
             made = f"[{var} for {var} in {self.exc.counted(coll, st.coll)}{cond}]"
         elif st.domain == "subset" and st.size is None:
             made = f"[{var} for {var} in {self.exc.counted(f'_rt.sublists_of({coll})', st.coll)}{cond}]"

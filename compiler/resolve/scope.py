@@ -85,6 +85,10 @@ class RelData(rt.RelationTable):
         self.grid, self.name = grid, name
         # the same cells as frozensets, for set operations (no order needed)
         self.sets = {pos: frozenset(cells) for pos, cells in self.items()}
+        # for each cell of the grid, the cells the relation reaches it from (offsets only: a
+        # ray reaches in from cells any distance beyond the frame), for ``rt.near_cards``
+        self.inverse = None if relation.rays else {
+            (r, c): tuple((r - dr, c - dc) for dr, dc in relation.offsets) for r, c in self.sets}
 
     @property
     def table(self):

@@ -21,14 +21,16 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable
 
 from rulewright.compiler.diagnostics import RuntimeRulesError
-# the step budget of every evaluation, and ranking and allocating, in modules of their own;
-# the generated code and the rest of the compiler read them here (rt.bounded, rt.steps, rt.allocate)
+# the step budget of every evaluation, ranking and allocating, and the cells near a grid's cards,
+# in modules of their own; the generated code and the rest of the compiler read them here
+# (rt.bounded, rt.steps, rt.allocate, rt.near_cards)
 from rulewright.compiler.semantics.allocation import allocate, ranked, served, sorted_by
+from rulewright.compiler.semantics.near import near_cards
 from rulewright.compiler.semantics.budget import (MOST_NUMBERS, MOST_STEPS, OutOfSteps, _BUDGET, apart, bounded,
                                                   charge, steps, tick)
 
 BUDGET = (MOST_STEPS, OutOfSteps, _BUDGET, apart, bounded, steps, tick)     # (read as rt.NAME elsewhere)
-ALLOCATION = (allocate, ranked, served, sorted_by)
+ALLOCATION = (allocate, ranked, served, sorted_by, near_cards)
 
 
 # -------------------------------------------------------------------- boards
@@ -448,6 +450,11 @@ def replaced(base, at: tuple, values: tuple):
     for i, v in zip(at, values):
         items[i] = v
     return tuple.__new__(type(base), items)
+
+
+def distinct_values(items) -> tuple:
+    """Each value of ``items`` once, in the order first met (``{x for x in C}``)."""
+    return tuple(dict.fromkeys(items))
 
 
 def minus(a, b) -> tuple:
