@@ -364,3 +364,33 @@ def test_records_made_and_changed_are_the_baseline_s(tmp_path):
             interp.play("play", 1, 1)
         said.append(str(caught.value))
     assert said[0] == said[1] and "_replace" in said[0]
+
+
+AS_THEY_ARE = """
+game g "G"
+def once(xs: list of int) = {x for x in xs}
+def all_of(xs: list of int) = [x for x in xs]
+def nested(xs: list of int) = sum(size({y for y in xs}) for x in xs)
+"""
+
+
+@pytest.mark.parametrize("name", ["once", "all_of", "nested"])
+def test_a_collection_s_values_as_they_are_or_each_once_are_the_baseline_s(tmp_path, name):
+    """``{x for x in C}`` and ``[x for x in C]`` are made in C (``rt.distinct_values``,
+    ``tuple``): the values in the order first met, and the steps the loop counts, so a
+    budget runs out where the baseline's does."""
+    program = load(spec(tmp_path, AS_THEY_ARE))
+    fast, slow = Interpreter(program), Interpreter(program, fast=False)
+    assert "_rt.distinct_values(" in fast.source and "distinct_values" not in slow.source
+    rng = random.Random(3)
+    for _ in range(40):
+        xs = tuple(rng.randrange(5) for _ in range(rng.randrange(9)))
+        assert fast.call(name, xs) == slow.call(name, xs)
+
+    def stops(interp, limit):
+        try:
+            with rt.bounded("it", limit):
+                return interp.call(name, (3, 1, 3, 2, 1))
+        except RuntimeRulesError as e:
+            return str(e)
+    assert [stops(fast, n) for n in range(1, 40)] == [stops(slow, n) for n in range(1, 40)]
