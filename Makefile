@@ -73,6 +73,7 @@ fuzz: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/play.py
+	$(BIN)/python benchmarks/against.py
 	$(BIN)/python benchmarks/branching.py
 	$(BIN)/python benchmarks/startup.py
 	$(BIN)/python benchmarks/scoring.py
