@@ -265,10 +265,11 @@ class ExprCompiler:
             return f"{self.em.const(coll.data.sets)}[{self.ex(coll.args[0])}]"
         return self.ex(coll)
 
-    def near_cards(self, var: str, where: I.Expr) -> tuple[str | None, str, str] | None:
+    def near_cards(self, var: str, where: I.Expr) -> tuple[str | None, str, str, str] | None:
         """A choice ``var in C where T`` whose filter is "a cell ``rel(var)`` reaches holds
         a card of ``g``" (``any(occupied(g, n) for n in rel(var))``), or "A or" that with A
-        not reading ``var``: (code of A or None, code of ``g``'s cards, the relation's table),
+        not reading ``var``: (code of A or None, code of ``g``'s cards, the relation's table,
+        code of ``g``: read again once its cards were, so it cannot fail there),
         for the options to be the cells of C near ``g``'s cards found as sets
         (``rt.near_cards``); None otherwise. ``g`` and A are then evaluated once rather than
         for each cell: only where they make no call and run no loop (no step is counted
@@ -298,15 +299,16 @@ class ExprCompiler:
             return None
         mark = self.written.get(id(where)) if self.written else None
         if mark is None or mark[0] is not where or not self.at:
-            return (None if a is None else self.ex(a)), f"{self.ex(g)}.cards", self.em.const(rel.data)
+            return (None if a is None else self.ex(a)), f"{self.ex(g)}.cards", self.em.const(rel.data), self.ex(g)
         self.at.append(mark[1])
         try:
             codes = [None if a is None else self.ex(a), f"{self.ex(g)}.cards"]
+            board = self.ex(g)
         finally:
             self.at.pop()
         back = self.at[-1]
         return tuple(None if c is None else f"(\n# at {mark[1]}\n{c}\n# at {back}\n)" for c in codes) + \
-            (self.em.const(rel.data),)
+            (self.em.const(rel.data), board)
 
     def written_in(self, *nodes) -> bool:
         """Whether one of ``nodes`` is a definition's body written in (inline.py): a call as

@@ -348,8 +348,8 @@ class Interpreter:
                 near = self.exc.near_cards(st.name, where)
         coll = self.exc.ex(coll_e) if coll_e is not None else None
         if near is not None:        # (the cells near a grid's cards, as sets: codegen.near_cards)
-            first, cards, table = near
-            kept = f"_rt.near_cards(_cells, {cards}, {table})"
+            first, cards, table, board = near
+            kept = f"_rt.near_cards(_cells, {cards}, {table}, {board})"
             made = f"(lambda _cells: list(_cells) if not _cells{f' or {first}' if first else ''} else {kept})" \
                    f"({self.exc.counted(coll, st.coll)})"
         elif st.domain == "element":

@@ -25,7 +25,7 @@ from rulewright.compiler.diagnostics import RuntimeRulesError
 # in modules of their own; the generated code and the rest of the compiler read them here
 # (rt.bounded, rt.steps, rt.allocate, rt.near_cards)
 from rulewright.compiler.semantics.allocation import allocate, ranked, served, sorted_by
-from rulewright.compiler.semantics.near import near_cards
+from rulewright.compiler.semantics.near import carried, near_cards
 from rulewright.compiler.semantics.budget import (MOST_NUMBERS, MOST_STEPS, OutOfSteps, _BUDGET, apart, bounded,
                                                   charge, steps, tick)
 
@@ -55,7 +55,7 @@ class Board:
     """
 
     __slots__ = ("grid", "rows", "cols", "floating", "cards", "_index", "_sets", "_free", "_hash", "_box",
-                 "_contents")
+                 "_contents", "_near")
 
     def __init__(self, grid: str, rows: int, cols: int, floating: bool,
                  cards: dict[tuple[int, int], str] | None = None):
@@ -70,6 +70,7 @@ class Board:
         self._hash = None
         self._box = False           # its bounding box (computed once; None: no card)
         self._contents = None       # its cards in reading order (computed once)
+        self._near = None           # relation's table id -> (table, cells near its cards): near.py
 
     def index(self) -> dict:
         """Value -> the cells holding it, in reading order (built once: boards never change)."""
@@ -223,7 +224,10 @@ def placed(board: Board, card: str, pos) -> Board:
         box, (r, c) = board.bbox(), pos
         new._box = (r, c, r, c) if box is None else (min(box[0], r), min(box[1], c), max(box[2], r),
                                                       max(box[3], c))
-    return normalised(new)
+    out = normalised(new)
+    if out is new:              # (the cards where they were: the cells near them carried on)
+        carried(board, new, pos)
+    return out
 
 
 def with_card(board: Board, card: str, pos) -> Board:

@@ -95,8 +95,36 @@ def test_near_cards_keeps_what_the_filter_keeps_on_every_board(offsets, rays):
     for n in range(4):
         for taken in itertools.combinations(grid, n):
             for cards in ({p: "a" for p in taken}, {**{p: "a" for p in taken}, (3, 5): "b"}):
-                assert rt.near_cards(cells, cards, table) == \
+                assert rt.near_cards(cells, cards, table, rt.Board("plot", 3, 3, False)) == \
                     [x for x in cells if not cards.keys().isdisjoint(table[x])]
+
+
+@pytest.mark.parametrize("floating", [True, False])
+def test_the_cells_near_a_growing_grid_are_carried_from_card_to_card(floating):
+    """A grid grown card by card (``rt.placed``), asked at each card by two relations in
+    turn: the cells kept on each grid and carried to the next (or gathered again where the
+    grid was moved back into its frame) are those the filter keeps, at every card."""
+    tables = []
+    for offsets in (((-1, 0), (1, 0), (0, -1), (0, 1)), ((1, 2), (2, -1), (0, 2))):
+        table = rt.RelationTable(rt.Relation(offsets=offsets), 3, 4)
+        table.inverse = {(r, c): tuple((r - dr, c - dc) for dr, dc in offsets) for r, c in rt.frame(3, 4)}
+        tables.append(table)
+    rng, carried = random.Random(5), 0
+    for run in range(30):
+        # (every other floating grid starts with a card off its corner, as no placement
+        # leaves it: the next card moves every card back into place)
+        board = rt.Board("plot", 3, 4, floating, {(1, 1): "b"} if floating and run % 2 else {})
+        for n in range(12):
+            cells = rt.placements(board)
+            for table in tables[n % 2:] + tables[:n % 2]:
+                got = rt.near_cards(cells, board.cards, table, board)
+                assert got == [x for x in cells if not board.cards.keys().isdisjoint(table[x])]
+            if not cells:
+                break
+            before = board
+            board = rt.placed(board, "a", rng.choice(cells))
+            carried += board._near is not None and before._near is not None
+    assert carried > 100        # (most grids had their near cells carried, not gathered again)
 
 
 def test_a_grid_read_with_a_call_or_a_filter_reading_the_cell_twice_stays_a_loop(tmp_path):
