@@ -223,6 +223,11 @@ class ExprCompiler:
 
     def ex_Op(self, e: I.Op) -> str:
         operator = OPERATORS[e.op]
+        if e.op == "size" and self.fast and isinstance(e.args[0], I.Op) and e.args[0].op == "contents" \
+                and not self.written_in(e.args[0]):
+            # (how many cards a grid holds: its cards not put in reading order to be counted;
+            # a grid that is none fails as contents fails, reading its cards)
+            return f"len({self.ex(e.args[0].args[0])}.cards)"
         args = [self.ex(a) for a in e.args]
         if e.op == "field" and self.fast and isinstance(e.data, str) and _FIELD.fullmatch(e.data):
             return f"{args[0]}.{e.data}"        # a record's field, read as an attribute (its name is made

@@ -3,6 +3,7 @@ long as what they read stays the same, the runtime's faster paths give the same 
 the same order, and the interpreter with them (the default) plays every seeded game as the
 one without them (``fast=False``, the baseline benchmarks/play.py measures against)."""
 import copy
+import itertools
 import pickle
 import random
 
@@ -394,3 +395,31 @@ def test_a_collection_s_values_as_they_are_or_each_once_are_the_baseline_s(tmp_p
         except RuntimeRulesError as e:
             return str(e)
     assert [stops(fast, n) for n in range(1, 40)] == [stops(slow, n) for n in range(1, 40)]
+
+
+COUNTED_CARDS = """
+game g "G"
+enum tile { a, b }
+grid plot: 3 by 3 of tile floating
+def held(g: plot) = size(contents(g))
+"""
+
+
+def test_how_many_cards_a_grid_holds_is_counted_without_putting_them_in_order(tmp_path):
+    """``size(contents(g))`` is the number of the grid's cards (``len(g.cards)``, no reading
+    order made): the baseline's answer on every grid of up to three cards, and, for a grid
+    that is none, its error at the same place with the same words."""
+    program = load(spec(tmp_path, COUNTED_CARDS))
+    fast, slow = Interpreter(program), Interpreter(program, fast=False)
+    assert "len(v_g.cards)" in fast.source and "len(v_g.cards)" not in slow.source
+    cells = [(r, c) for r in range(3) for c in range(3)]
+    for n in range(4):
+        for taken in list(itertools.combinations(cells, n))[:20]:
+            board = fast.board([["a" if (r, c) in taken else None for c in range(3)] for r in range(3)])
+            assert fast.call("held", board) == slow.call("held", board) == n
+    said = []
+    for interp in (fast, slow):
+        with pytest.raises(RuntimeRulesError) as caught:
+            interp.call("held", None)
+        said.append(str(caught.value))
+    assert said[0] == said[1] and "none" in said[0]
