@@ -25,8 +25,9 @@ def _placements(board: rt.Board) -> tuple:
     return tuple(out)
 
 
-def _placed(board: rt.Board, card: str, pos) -> rt.Board:
-    """``placed`` as it was: the new grid's bounding box measured again from its cards."""
+def _placed(board: rt.Board, card: str, pos, free: bool = False) -> rt.Board:
+    """``placed`` as it was: the new grid's bounding box measured again from its cards, the
+    cell checked again even where ``free_at`` had (``free``)."""
     return rt.normalised(rt.with_card(board, card, pos))
 
 

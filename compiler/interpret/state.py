@@ -165,12 +165,13 @@ class GameState:
         board = self.per[var][seat] if seat is not None else self.shared[var]
         runtime = self.interp.ns["_rt"]         # (the baseline's, with fast=False)
         # (rolled forward along a history, the move was checked when it was made)
-        if self.forward is None and not runtime.free_at(board, at):
+        checked = self.forward is None
+        if checked and not runtime.free_at(board, at):
             raise IllegalMoveError(f"cannot place '{card}' at {rt.pos_text(at)}", span)
         self._take(source, card, span)
         if self.knowledge is not None:      # (a board is seen by every seat)
             self.knowledge.moved([card], source.name, var)
-        new = runtime.placed(board, card, at)
+        new = runtime.placed(board, card, at, checked)        # (not checked again)
         if seat is not None:
             self.per[var][seat] = new
         else:

@@ -218,8 +218,14 @@ def _free_cells(board: Board) -> tuple:
     return tuple(out)
 
 
-def placed(board: Board, card: str, pos) -> Board:
-    new = with_card(board, card, pos)
+def placed(board: Board, card: str, pos, free: bool = False) -> Board:
+    """The grid with ``card`` on ``pos``, normalised; ``free``: ``pos`` is known to be among
+    the grid's placements (``free_at`` said so), so it is not checked again."""
+    if free:
+        new = Board(board.grid, board.rows, board.cols, board.floating, board.cards)
+        new.cards[pos] = card
+    else:
+        new = with_card(board, card, pos)
     if board.floating:          # (its bounding box, from the one before: fits_with made it)
         box, (r, c) = board.bbox(), pos
         new._box = (r, c, r, c) if box is None else (min(box[0], r), min(box[1], c), max(box[2], r),

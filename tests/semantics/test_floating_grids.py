@@ -120,3 +120,49 @@ def test_a_lone_card_is_one_not_connected_side_by_side_to_the_first(board):
     lone = rt.lone_card(board)
     assert (lone is None) == (seen == cards)
     assert lone is None or lone in cards - seen
+
+
+@settings(max_examples=100, deadline=None)
+@given(floating(), st.booleans())
+def test_a_card_placed_where_it_is_known_free_is_placed_as_when_checked(board, fixed):
+    """``placed(g, k, p, free=True)`` (a game's placement, ``free_at`` having said yes) is
+    the grid ``placed`` makes with its checks: the same cards, the same places, the same
+    bounding box, on a floating grid and on a fixed one."""
+    if fixed:
+        board = rt.Board("g", ROWS, COLS, False, {p: k for p, k in board.cards.items()
+                                                  if 0 <= p[0] < ROWS and 0 <= p[1] < COLS})
+    for p in rt.placements(board):
+        assert rt.free_at(board, p)
+        quick, checked = rt.placed(board, "b", p, free=True), rt.placed(board, "b", p)
+        assert quick == checked and quick.cards == checked.cards and quick.bbox() == checked.bbox()
+
+
+def test_a_game_placing_where_no_card_may_go_is_refused_before_and_after_the_speed_ups(tmp_path):
+    """A game's placement is checked (``free_at``) before it is made unchecked: a cell taken,
+    or one off the grid, is refused with the same words by both interpreters."""
+    from rulewright.compiler import load
+    from rulewright.compiler.diagnostics import IllegalMoveError
+    from rulewright.compiler.interpret import Interpreter
+    from helpers import spec
+    for at, floating_grid in (("(0, 0)", True), ("(0, 0)", False), ("(5, 5)", False), ("(0, 4)", True)):
+        text = f"""
+game g "G"
+enum tile {{ a, b }}
+grid plot: 2 by 2 of tile{' floating' if floating_grid else ''}
+state {{ pool: pile of tile = [a, b, a] }}
+per seat {{ grown: plot }}
+mode play "Play" players 1 {{
+  seats players
+  for s in seats {{
+    place a from pool on grown(s) at (0, 0)
+    place b from pool on grown(s) at {at}
+  }}
+}}
+"""
+        program = load(spec(tmp_path, text))
+        said = []
+        for interp in (Interpreter(program), Interpreter(program, fast=False)):
+            with pytest.raises(IllegalMoveError) as caught:
+                interp.play("play", 1, 0)
+            said.append(str(caught.value).splitlines()[0])
+        assert said[0] == said[1] and "cannot place 'b'" in said[0], said
