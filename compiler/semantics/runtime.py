@@ -226,13 +226,23 @@ def placed(board: Board, card: str, pos, free: bool = False) -> Board:
         new.cards[pos] = card
     else:
         new = with_card(board, card, pos)
+    same = True                 # (the same frame of free cells: a fixed grid's, or the same box)
     if board.floating:          # (its bounding box, from the one before: fits_with made it)
         box, (r, c) = board.bbox(), pos
         new._box = (r, c, r, c) if box is None else (min(box[0], r), min(box[1], c), max(box[2], r),
                                                       max(box[3], c))
+        same = new._box == box
     out = normalised(new)
     if out is new:              # (the cards where they were: the cells near them carried on)
         carried(board, new, pos)
+        free = board._free
+        if same and free is not None:       # (its free cells those before but ``pos``)
+            try:
+                i = free.index(pos)
+            except ValueError:
+                pass
+            else:
+                new._free = free[:i] + free[i + 1:]
     return out
 
 

@@ -166,3 +166,35 @@ mode play "Play" players 1 {{
                 interp.play("play", 1, 0)
             said.append(str(caught.value).splitlines()[0])
         assert said[0] == said[1] and "cannot place 'b'" in said[0], said
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(0, 10_000), min_size=1, max_size=ROWS * COLS), st.booleans(), st.booleans())
+def test_the_free_cells_carried_from_grid_to_grid_are_those_made_anew(picks, fixed, offside):
+    """A grid grown card by card where its placements allow: a grid made from one whose free
+    cells were made, with its cards in the same places and the same frame of cells, takes
+    those cells but the new card's (``placed``); they are the cells made anew, in order, at
+    every card (floating and fixed grids; one starting with a card off its corner, moved
+    back at the next card)."""
+    board = rt.Board("g", ROWS, COLS, not fixed, {(1, 1): "a"} if offside and not fixed else {})
+    for n, pick in enumerate(picks):
+        cells = rt.placements(board) if n % 3 else rt._free_cells(board)      # (sometimes not made)
+        if not cells:
+            break
+        board = rt.placed(board, "a", cells[pick % len(cells)], free=bool(n % 2))
+        assert rt.placements(board) == rt._free_cells(board)
+
+
+def test_free_cells_are_carried_where_the_frame_stays():
+    """(What the test above checks is carried at all: a fixed grid's free cells at each card,
+    a floating grid's when its card lands inside its box.)"""
+    board = rt.Board("g", ROWS, COLS, False)
+    for pos in ((0, 0), (1, 1), (2, 3)):
+        rt.placements(board)
+        board = rt.placed(board, "a", pos)
+        assert board._free is not None and (0, 0) not in board._free
+    grown = rt.Board("g", ROWS, COLS, True, {(0, 0): "a", (2, 2): "a"})
+    rt.placements(grown)
+    inside = rt.placed(grown, "b", (1, 1))
+    outside = rt.placed(inside, "b", (0, 3))
+    assert inside._free is not None and outside._free is None
