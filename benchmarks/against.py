@@ -8,6 +8,7 @@ The earlier code is taken out of the repository (``git archive``, into a tempora
 and run by a separate Python process, as is the code as it is (the same harness, each in a
 fresh process: a fair start for both), for the same seeded games with random seats, in
 blocks played by both sides in turn (ABBA BAAB), each block's games one after the other
+after as many to warm up (what a side remembers, and its memos' trials, settle in them)
 (the current code in one batch, ``Interpreter.batch``, as a study plays them; the earlier
 one as it can). A block's time is its games' wall-clock time, collections included. The
 table says whether each game ended the same (reports and the log of what was chosen): the
@@ -57,7 +58,7 @@ program = load(tree + "/" + spec)
 mode = next(m for m, info in program.modes.items() if info.min_players <= players <= info.max_players)
 interp = Interpreter(program)
 seats = lambda seat, seed: RandomAgent(seed * 1_000_003 + seat.index)
-for seed in range(1000, 1003):
+for seed in range(1000, 1000 + max(3, len(seeds))):     # (as many to warm up as are timed)
     interp.play(mode, players, seed, agent_factory=seats)
 batch = getattr(interp, "batch", None)
 digests = []
