@@ -265,7 +265,8 @@ class GameState:
         return made[0]
 
     def _chosen(self, name: str, who: str | None, pick, count: int) -> None:
-        shown = render.jsonable(pick, state=True)
+        kind = type(pick)           # (a card's name, a number: shown as they are, without the call)
+        shown = pick if kind is str or kind is int else render.jsonable(pick, state=True)
         self.history.append((pick, count, shown))
         self.log.append(Event("choose", who, {"choice": name, "value": shown, "options": count}))
 
