@@ -150,7 +150,9 @@ def test_search_finds_a_card_by_its_name_in_each_language(site, browser, lang, c
     page.goto(f"{base}/{lang}", wait_until="load")
     page.locator("label.md-search__icon, .md-search__input").first.click()
     page.locator("input.md-search__input").fill(card)
-    page.wait_for_selector(".md-search-result__item", timeout=20000)
+    # (the search builds its index from the whole site's in the page, in a worker: past 20 s
+    # on a busy machine; a minute before it says nothing)
+    page.wait_for_selector(".md-search-result__item", timeout=60000)
     results = page.evaluate("() => [...document.querySelectorAll('.md-search-result__item a')].map(a => a.href)")
     assert any(f"/{lang}rules/ecosystem_savanna" in r for r in results), results[:10]
     page.close()
