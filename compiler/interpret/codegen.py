@@ -277,9 +277,9 @@ class ExprCompiler:
         code of ``g``: read again once its cards were, so it cannot fail there),
         for the options to be the cells of C near ``g``'s cards found as sets
         (``rt.near_cards``); None otherwise. ``g`` and A are then evaluated once rather than
-        for each cell: only where they make no call and run no loop (no step is counted
-        either way, as ``special_agg`` counts none for the test) and read no name the filter
-        binds. The filter may be a definition's body written in as a whole (its parts are
+        for each cell: only where nothing in them counts steps (``_counts_steps``: no call, no
+        loop, no range; the test itself counts none, as ``special_agg`` has it) and they read
+        no name the filter binds. The filter may be a definition's body written in as a whole (its parts are
         then marked with its rule, as ``ex`` marks it), none of its parts."""
         if not self.fast:
             return None
@@ -298,7 +298,7 @@ class ExprCompiler:
         for part in (g, a):
             names = I.free_locals(part) if part is not None else frozenset()
             if names is None or var in names or b.var in names or any(
-                    isinstance(x, (I.Call, I.Agg)) for x in I.descendants([part] if part is not None else [])):
+                    self._counts_steps(x) for x in I.descendants([part] if part is not None else [])):
                 return None
         if self.written and any(id(x) in self.written for x in I.descendants([where]) if x is not where):
             return None
@@ -314,6 +314,18 @@ class ExprCompiler:
         back = self.at[-1]
         return tuple(None if c is None else f"(\n# at {mark[1]}\n{c}\n# at {back}\n)" for c in codes) + \
             (self.em.const(rel.data), board)
+
+    def _counts_steps(self, x) -> bool:
+        """Whether evaluating ``x`` may count steps (so evaluating it once rather than for
+        each cell would count fewer): a call, a loop, a definition of no parameter (called),
+        an operator whose runtime function may count (a range, counted by its numbers:
+        ``_charges``)."""
+        if isinstance(x, (I.Call, I.Agg)):
+            return True
+        if isinstance(x, I.Global):
+            state = self.program.state if self.program is not None else {}
+            return x.name not in state and x.name not in ("seats", "players")
+        return isinstance(x, I.Op) and any(_charges(n) for n in _RUNTIME_CALL.findall(OPERATORS[x.op].py))
 
     def written_in(self, *nodes) -> bool:
         """Whether one of ``nodes`` is a definition's body written in (inline.py): a call as
@@ -473,6 +485,23 @@ class ExprCompiler:
 
 
 FEW = 16        # a loop over a constant of at most so many values may go uncounted (few_steps)
+_RUNTIME_CALL = re.compile(r"_rt\.([A-Za-z_0-9]+)\(")
+
+
+def _charges(name: str, depth: int = 0) -> bool:
+    """Whether the runtime's function ``name`` may count steps: it names the budget's
+    ``charge`` or ``steps``, or a runtime function that may (followed a few calls deep;
+    deeper, or not a function written in Python: taken to count)."""
+    fn = getattr(rt, name, None)
+    code = getattr(fn, "__code__", None)
+    if code is None:
+        return not (callable(fn) and type(fn).__name__ == "builtin_function_or_method")
+    if {"charge", "steps", "tick"} & set(code.co_names):
+        return True
+    if depth >= 3:
+        return True
+    return any(_charges(n, depth + 1) for n in code.co_names
+               if getattr(getattr(rt, n, None), "__code__", None) is not None)
 
 
 def _equal_to(cond, var: str):

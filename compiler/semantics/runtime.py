@@ -235,14 +235,14 @@ def placed(board: Board, card: str, pos, free: bool = False) -> Board:
     out = normalised(new)
     if out is new:              # (the cards where they were: the cells near them carried on)
         carried(board, new, pos)
-        free = board._free
-        if same and free is not None:       # (its free cells those before but ``pos``)
+        cells = board._free
+        if same and cells is not None:      # (its free cells those before but ``pos``)
             try:
-                i = free.index(pos)
+                i = cells.index(pos)
             except ValueError:
                 pass
             else:
-                new._free = free[:i] + free[i + 1:]
+                new._free = cells[:i] + cells[i + 1:]
     return out
 
 

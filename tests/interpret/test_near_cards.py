@@ -181,3 +181,27 @@ def test_an_error_in_the_filter_is_located_at_its_rule_as_the_baseline_locates_i
             said.append(str(caught.value).splitlines()[0])
     assert said[0] == said[1] and "t.rules:11:37: error: a value that is none" in said[0], said
     assert said[2] == said[3] and "t.rules:11:37: error: cannot divide" in said[2], said
+
+
+@pytest.mark.parametrize("first", ["size(1..lim) > 100", "busy"])
+def test_a_first_test_that_counts_steps_stays_the_loop(tmp_path, monkeypatch, first):
+    """A first test that counts steps (a range, counted by its numbers; a definition of no
+    parameter, a call) is evaluated for each cell, as before: so a budget runs out where
+    the cell-by-cell code's does, not later."""
+    text = GAME.replace("def can_grow(g: plot, spot: cell) = empty(g) or",
+                        "state { lim: int = 40 }\ndef busy = size(1..lim) > 100\n"
+                        f"def can_grow(g: plot, spot: cell) = {first} or empty(g) or")
+    program = load(spec(tmp_path, text))
+    fast = Interpreter(program)
+    assert fast.source.count("_rt.near_cards(") == 2
+    monkeypatch.setattr(codegen.ExprCompiler, "near_cards", lambda self, var, where: None)
+    cell_by_cell = Interpreter(program)
+
+    def outcome(interp, limit):
+        try:
+            with rt.bounded("the game", limit):
+                return _played(interp, 2, 0)
+        except RuntimeRulesError as e:
+            return str(e)
+    for limit in range(1, 8000, 97):
+        assert outcome(fast, limit) == outcome(cell_by_cell, limit), limit
