@@ -63,6 +63,15 @@ def _played(interp, players, seed):
     return repr(st.reports), [(e.kind, e.seat, repr(e.detail)) for e in st.log]
 
 
+def _within(interp, limit, seed):
+    """A two-seat game under a budget of ``limit`` steps: what it did, or where it stopped."""
+    try:
+        with rt.bounded("the game", limit):
+            return _played(interp, 2, seed)
+    except RuntimeRulesError as e:
+        return str(e)
+
+
 def test_the_options_are_made_as_sets_in_the_fast_code_only(both):
     fast, slow = both
     assert fast.source.count("_rt.near_cards(") == 3 and "near_cards" not in slow.source
@@ -149,16 +158,9 @@ def test_steps_and_running_out_are_those_of_the_cell_by_cell_test(both, monkeypa
     monkeypatch.setattr(codegen.ExprCompiler, "near_cards", lambda self, var, where: None)
     cell_by_cell = Interpreter(fast.program)
     assert "near_cards" not in cell_by_cell.source and ".isdisjoint(" in cell_by_cell.source
-
-    def outcome(interp, limit):
-        try:
-            with rt.bounded("the game", limit):
-                return _played(interp, 2, 3)
-        except RuntimeRulesError as e:
-            return str(e)
-    outcomes = {repr(outcome(fast, limit)) for limit in range(1, 2000, 9)}
+    outcomes = {repr(_within(fast, limit, 3)) for limit in range(1, 2000, 9)}
     for limit in range(1, 2000, 9):
-        assert outcome(fast, limit) == outcome(cell_by_cell, limit), limit
+        assert _within(fast, limit, 3) == _within(cell_by_cell, limit, 3), limit
     assert len(outcomes) > 20        # (budgets that run out at many places, and some that do not)
 
 
@@ -196,12 +198,5 @@ def test_a_first_test_that_counts_steps_stays_the_loop(tmp_path, monkeypatch, fi
     assert fast.source.count("_rt.near_cards(") == 2
     monkeypatch.setattr(codegen.ExprCompiler, "near_cards", lambda self, var, where: None)
     cell_by_cell = Interpreter(program)
-
-    def outcome(interp, limit):
-        try:
-            with rt.bounded("the game", limit):
-                return _played(interp, 2, 0)
-        except RuntimeRulesError as e:
-            return str(e)
     for limit in range(1, 8000, 97):
-        assert outcome(fast, limit) == outcome(cell_by_cell, limit), limit
+        assert _within(fast, limit, 0) == _within(cell_by_cell, limit, 0), limit
