@@ -279,8 +279,8 @@ class ExprCompiler:
         (``rt.near_cards``); None otherwise. ``g`` and A are then evaluated once rather than
         for each cell: only where nothing in them counts steps (``_counts_steps``: no call, no
         loop, no range; the test itself counts none, as ``special_agg`` has it) and they read
-        no name the filter binds. The filter may be a definition's body written in as a whole (its parts are
-        then marked with its rule, as ``ex`` marks it), none of its parts."""
+        no name the filter binds. The filter may be a definition's body written in as a whole
+        (its parts are then marked with its rule, as ``ex`` marks it), none of its parts."""
         if not self.fast:
             return None
         a, test = None, where
@@ -320,12 +320,8 @@ class ExprCompiler:
         each cell would count fewer): a call, a loop, a definition of no parameter (called),
         an operator whose runtime function may count (a range, counted by its numbers:
         ``_charges``)."""
-        if isinstance(x, (I.Call, I.Agg)):
-            return True
-        if isinstance(x, I.Global):
-            state = self.program.state if self.program is not None else {}
-            return x.name not in state and x.name not in ("seats", "players")
-        return isinstance(x, I.Op) and any(_charges(n) for n in _RUNTIME_CALL.findall(OPERATORS[x.op].py))
+        return _runs_rules(x, self.program) or \
+            (isinstance(x, I.Op) and any(_charges(n) for n in _RUNTIME_CALL.findall(OPERATORS[x.op].py)))
 
     def written_in(self, *nodes) -> bool:
         """Whether one of ``nodes`` is a definition's body written in (inline.py): a call as
@@ -361,7 +357,7 @@ class ExprCompiler:
         if self.fast and e.func in ("list", "set") and len(e.binders) == 1 and e.binders[0].cond is None \
                 and e.key is None and isinstance(e.elem, I.Local) and e.elem.name == e.binders[0].var:
             made = self.counted(self.ex(e.binders[0].coll), e.binders[0].coll, e)
-            return f"tuple({made})" if e.func == "list" else f"_rt.distinct_values({made})"
+            return f"tuple({made})" if e.func == "list" else f"_rt.oset({made})"
         if self.fast and e.func == "any" and len(e.binders) == 1 and e.binders[0].cond is None \
                 and isinstance(e.elem, I.Op) and e.elem.op == "occupied" \
                 and not self.written_in(e.elem, e.binders[0].coll) \
@@ -536,12 +532,19 @@ def few_steps(agg: I.Agg, coll: I.Expr, program, written: dict | None = None) ->
         return False
     at = next(i for i, b in enumerate(agg.binders) if b.coll is coll)
     rest = [agg.elem, agg.key, agg.binders[at].cond] + [x for b in agg.binders[at + 1:] for x in (b.cond, b.coll)]
-    state = program.state if program is not None else {}
     for x in I.descendants([r for r in rest if r is not None]):
-        if isinstance(x, (I.Call, I.Agg)) or (written and id(x) in written) \
-                or (isinstance(x, I.Global) and x.name not in state and x.name not in ("seats", "players")):
+        if _runs_rules(x, program) or (written and id(x) in written):
             return False
     return True
+
+
+def _runs_rules(x: I.Expr, program) -> bool:
+    """Whether ``x`` runs more of the rules than an operation: a call, a loop, or a
+    definition of no parameter (called; a state variable, the seats, are only read)."""
+    if isinstance(x, (I.Call, I.Agg)):
+        return True
+    state = program.state if program is not None else {}
+    return isinstance(x, I.Global) and x.name not in state and x.name not in ("seats", "players")
 
 
 def _few(value) -> bool:

@@ -30,7 +30,8 @@ from rulewright.compiler.semantics.budget import (MOST_NUMBERS, MOST_STEPS, OutO
                                                   charge, steps, tick)
 
 BUDGET = (MOST_STEPS, OutOfSteps, _BUDGET, apart, bounded, steps, tick)     # (read as rt.NAME elsewhere)
-ALLOCATION = (allocate, ranked, served, sorted_by, near_cards)
+ALLOCATION = (allocate, ranked, served, sorted_by)
+NEAR = (near_cards,)
 
 
 # -------------------------------------------------------------------- boards
@@ -221,11 +222,7 @@ def _free_cells(board: Board) -> tuple:
 def placed(board: Board, card: str, pos, free: bool = False) -> Board:
     """The grid with ``card`` on ``pos``, normalised; ``free``: ``pos`` is known to be among
     the grid's placements (``free_at`` said so), so it is not checked again."""
-    if free:
-        new = Board(board.grid, board.rows, board.cols, board.floating, board.cards)
-        new.cards[pos] = card
-    else:
-        new = with_card(board, card, pos)
+    new = with_card(board, card, pos, free)
     same = True                 # (the same frame of free cells: a fixed grid's, or the same box)
     if board.floating:          # (its bounding box, from the one before: fits_with made it)
         box, (r, c) = board.bbox(), pos
@@ -246,10 +243,12 @@ def placed(board: Board, card: str, pos, free: bool = False) -> Board:
     return out
 
 
-def with_card(board: Board, card: str, pos) -> Board:
-    """The grid with ``card`` on the free cell ``pos`` (refused where it may not go), as
-    it is: not normalised."""
-    if pos in board.cards:
+def with_card(board: Board, card: str, pos, free: bool = False) -> Board:
+    """The grid with ``card`` on the free cell ``pos`` (refused where it may not go, unless
+    ``free``: known to be among its placements), as it is: not normalised."""
+    if free:
+        pass
+    elif pos in board.cards:
         raise RuntimeRulesError(f"cell {pos_text(pos)} is already taken")
     if board.floating:
         if not board.fits_with(pos):
@@ -472,11 +471,6 @@ def replaced(base, at: tuple, values: tuple):
     return tuple.__new__(type(base), items)
 
 
-def distinct_values(items) -> tuple:
-    """Each value of ``items`` once, in the order first met (``{x for x in C}``)."""
-    return tuple(dict.fromkeys(items))
-
-
 def minus(a, b) -> tuple:
     """``a`` less ``b``'s items, each taking away the first equal item left in ``a``."""
     items, drop = as_tuple(a), as_tuple(b)
@@ -658,6 +652,7 @@ def subsets(pool: tuple, size: int, span=None):
 
 # -------------------------------------------------------------- collections
 def oset(items: Iterable) -> tuple:
+    """Each value of ``items`` once, in the order first met (a set's values)."""
     return tuple(dict.fromkeys(items))
 
 

@@ -377,12 +377,12 @@ def nested(xs: list of int) = sum(size({y for y in xs}) for x in xs)
 
 @pytest.mark.parametrize("name", ["once", "all_of", "nested"])
 def test_a_collection_s_values_as_they_are_or_each_once_are_the_baseline_s(tmp_path, name):
-    """``{x for x in C}`` and ``[x for x in C]`` are made in C (``rt.distinct_values``,
-    ``tuple``): the values in the order first met, and the steps the loop counts, so a
+    """``{x for x in C}`` and ``[x for x in C]`` are made in C (``rt.oset`` over the
+    collection, ``tuple``): the values in the order first met, and the steps the loop counts, so a
     budget runs out where the baseline's does."""
     program = load(spec(tmp_path, AS_THEY_ARE))
     fast, slow = Interpreter(program), Interpreter(program, fast=False)
-    assert "_rt.distinct_values(" in fast.source and "distinct_values" not in slow.source
+    assert "_rt.oset(_rt.steps(" in fast.source and "_rt.oset(_rt.steps(" not in slow.source
     rng = random.Random(3)
     for _ in range(40):
         xs = tuple(rng.randrange(5) for _ in range(rng.randrange(9)))
