@@ -158,8 +158,12 @@ def tree_of(path: str | Path) -> Path:
 
 
 def _holds_rules(folder: Path) -> bool:
+    """Whether ``folder`` holds a ``.rules`` file of its own (a name ending so, more than the
+    suffix alone: ``.rules`` is a hidden file's name, not a suffix), read by names only (a
+    walk up may meet a folder of thousands of entries)."""
     try:
-        return any(f.suffix == ".rules" for f in folder.iterdir())
+        with os.scandir(folder) as entries:
+            return any(len(e.name) > 6 and e.name.endswith(".rules") for e in entries)
     except OSError:
         return False
 

@@ -343,7 +343,7 @@ class Interpreter:
             where = self._inliner.filter(where)
         near = None
         with self._written_in(span) if written else contextlib.nullcontext():
-            cond = f" if {self.exc.ex(where)}" if where is not None else ""
+            cond = f" if {self.exc.ex(where)}" if where is not None and not (self.fast and _always(where)) else ""
             if st.domain == "element" and where is not None and coll_e is not None:
                 near = self.exc.near_cards(st.name, where)
         coll = self.exc.ex(coll_e) if coll_e is not None else None
@@ -353,12 +353,12 @@ class Interpreter:
             made = f"(lambda _cells: list(_cells) if not _cells{f' or {first}' if first else ''} else {kept})" \
                    f"({self.exc.counted(coll, st.coll)})"
         elif st.domain == "element":
-            made = f"[{var} for {var} in {self.exc.counted(coll, st.coll)}{cond}]"
+            made = _listed(var, self.exc.counted(coll, st.coll), cond, self.fast)
         elif st.domain == "subset" and st.size is None:
-            made = f"[{var} for {var} in {self.exc.counted(f'_rt.sublists_of({coll})', st.coll)}{cond}]"
+            made = _listed(var, self.exc.counted(f'_rt.sublists_of({coll})', st.coll), cond, self.fast)
         elif st.domain == "subset":
-            made = (f"[{var} for {var} in _rt.subsets(tuple({coll}), "
-                    f"{self.exc.ex(st.size)}, {self.em.const(st.span)}){cond}]")
+            made = _listed(var, f"_rt.subsets(tuple({coll}), {self.exc.ex(st.size)}, {self.em.const(st.span)})",
+                           cond, self.fast)
         else:
             raise RuntimeRulesError("a whole grid can only be chosen in a query", st.span)
         if hoisted is not None:
@@ -740,6 +740,18 @@ class _Stretch:
         if self.collecting is not None:
             self.collecting.__exit__(kind, exc, tb)        # (never keeps an error from going on)
         return self.budget.__exit__(kind, exc, tb)
+
+
+def _always(where: I.Expr) -> bool:
+    """Whether a choice's filter is the constant true (a reading that lets every option
+    through, folded to a constant when the spec is loaded)."""
+    return isinstance(where, I.Const) and where.value is True
+
+
+def _listed(var: str, coll: str, cond: str, fast: bool) -> str:
+    """Code of the list of a choice's options: those of ``coll`` that pass ``cond``; with
+    the speed-ups and no filter, the list made in C."""
+    return f"list({coll})" if fast and not cond else f"[{var} for {var} in {coll}{cond}]"
 
 
 def _bound(nodes) -> set:

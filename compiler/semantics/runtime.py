@@ -402,6 +402,8 @@ class RelationTable(dict):
 def groups(cells: Iterable, table: RelationTable) -> tuple:
     """Connected groups of ``cells`` under a relation, in first-seen order."""
     members = tuple(dict.fromkeys(cells))
+    if len(members) < 2:
+        return (members,) if members else ()
     remaining = set(members)
     out = []
     for start in members:
@@ -410,11 +412,16 @@ def groups(cells: Iterable, table: RelationTable) -> tuple:
         remaining.discard(start)
         group = [start]
         for cur in group:               # the list grows while it is walked
-            for n in table[cur]:
+            near = table[cur]
+            if remaining.isdisjoint(near):      # (most cells: no neighbour left, tested in C)
+                continue
+            for n in near:
                 if n in remaining:
                     remaining.discard(n)
                     group.append(n)
         out.append(tuple(group))
+        if not remaining:
+            break
     return tuple(out)
 
 

@@ -39,8 +39,22 @@ COMMANDS: dict[str, str] = {}
 def command(name: str):
     """The function of the command ``name`` (``cmd_check`` of ``rulewright.cli.spec``...)."""
     if not COMMANDS:
-        build_parser()
+        parser()
     return getattr(importlib.import_module(f"rulewright.cli.{COMMANDS[name]}"), f"cmd_{name}")
+
+
+_PARSER: list = []      # the parser, once built in this process
+
+
+def parser() -> argparse.ArgumentParser:
+    """The parser of the whole command line, built once in a process: a process that runs
+    many commands (the test suite, a program calling ``main``) builds it once rather than
+    once a command (about 10 ms each: every command's arguments, argparse's messages looked
+    up in its translations). Parsing reads it and changes nothing in it (no default is a
+    collection a command could change; each parse makes its own namespace)."""
+    if not _PARSER:
+        _PARSER.append(build_parser())
+    return _PARSER[0]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -428,8 +442,8 @@ def _main(argv: list[str] | None) -> int:
         query_help = True
         argv = [a for a in argv if a not in ("-h", "--help")]
     try:
-        parser = build_parser()         # (inside the guard: the first parser loads argparse's helpers)
-        args, extra = parser.parse_known_args(argv)
+        args, extra = parser().parse_known_args(argv)       # (inside the guard: the first parser
+        #                                                     loads argparse's helpers)
         args.query_help = query_help
         files.clear_roots()
         files.command_line(argv)        # (a refused path's hint names the whole command to run again)

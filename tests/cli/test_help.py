@@ -4,6 +4,7 @@ there; plain text when not on a terminal; and the shell completion scripts."""
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shlex
 import shutil
@@ -190,3 +191,23 @@ def test_each_command_is_declared_once_with_its_module():
     assert set(cli_main.COMMANDS) == set(COMMANDS)
     for name in COMMANDS:
         assert callable(cli_main.command(name)), name
+
+
+def test_one_parser_serves_every_command_of_a_process_and_keeps_nothing_of_one(capsys):
+    """``main`` builds the parser once in a process; a command's options never reach the
+    next one: an option given once each time is not "given twice", a repeatable one does
+    not gather the earlier command's values, an option left out has its default again."""
+    main_module = sys.modules["rulewright.cli.main"]       # (the package's ``main`` is its function)
+    assert main_module.parser() is main_module.parser()
+    game = ["play", ROOT / "spec" / "ecosystem_savanna", "--players", "3", "--json"]
+    code, first, err = run(capsys, *game, "--seed", "3", "--set", "lion_prey_chooser=reading_order")
+    assert code == 0, err
+    code, second, err = run(capsys, *game, "--seed", "4")
+    assert code == 0, err
+    code, third, err = run(capsys, *game, "--seed", "3", "--set", "lion_prey_chooser=reading_order")
+    assert code == 0, err
+    first, second, third = ({k: v for k, v in json.loads(out).items() if k != "seconds"}
+                            for out in (first, second, third))
+    assert third == first and second != first and second["seed"] == 4
+    args, _ = main_module.parser().parse_known_args(["play", "g"])
+    assert args.set is None and args.seed is None and not hasattr(args, "_given")

@@ -126,3 +126,34 @@ def test_subsets_with_repeats_are_the_distinct_ones_in_order(items, most):
     for k in range(min(most, len(values)) + 1):
         expected.extend(sorted(set(itertools.combinations(values, k))))
     assert rt._subsets(tuple(items), most) == tuple(expected)
+
+
+def _groups_walked(cells, table) -> tuple:
+    """Connected groups as the rules read them, walked plainly: each cell not yet grouped
+    starts a group, which takes every cell related to one of its cells, in the order met."""
+    members, seen, out = list(dict.fromkeys(cells)), set(), []
+    for start in members:
+        if start in seen:
+            continue
+        group = [start]
+        seen.add(start)
+        i = 0
+        while i < len(group):
+            for n in table[group[i]]:
+                if n in members and n not in seen:
+                    seen.add(n)
+                    group.append(n)
+            i += 1
+        out.append(tuple(group))
+    return tuple(out)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 3), st.integers(0, 4)), max_size=24),
+       st.sampled_from([((-1, 0), (1, 0), (0, -1), (0, 1)), ((1, 1), (-1, -1)), ((0, 1),)]))
+def test_groups_are_the_connected_groups_in_the_order_met(cells, offsets):
+    """``rt.groups`` (its shortcuts: no cell or one, a cell with no neighbour left, the walk
+    stopped once every cell is grouped) against a plain walk: the same groups, each in the
+    same order, for any cells (repeated too) under a relation either way or one way."""
+    table = rt.RelationTable(rt.Relation(offsets=offsets), 4, 5)
+    assert rt.groups(cells, table) == _groups_walked(cells, table)

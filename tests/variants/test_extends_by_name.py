@@ -148,3 +148,18 @@ def test_a_refused_relative_path_names_the_root_to_give(tmp_path, monkeypatch, c
     finally:
         files.clear_roots()
     assert "rulewright check rules/mine.rules --root game" in caught.value.render()
+
+
+def test_the_tree_a_path_opens_climbs_the_folders_that_hold_rules_files(tmp_path):
+    """``files.tree_of``: from a variant's folder up through every folder that holds a
+    ``.rules`` file of its own (``variants/`` -> the game), stopping at the first that holds
+    none; a hidden file named ``.rules`` is no rules file, ``a..rules`` is one."""
+    game = tmp_path / "top" / "game"
+    house_rule(game / "variants", "..", "v.rules")
+    (game / "game.rules").write_text("", encoding="utf-8")
+    (tmp_path / "top" / ".rules").write_text("", encoding="utf-8")
+    for n in range(50):                 # (a crowded folder above is read by names)
+        (tmp_path / "top" / f"other{n}.txt").write_text("", encoding="utf-8")
+    assert files.tree_of(game / "variants" / "v.rules") == files.real(game)
+    (tmp_path / "top" / "a..rules").write_text("", encoding="utf-8")
+    assert files.tree_of(game / "variants" / "v.rules") == files.real(tmp_path / "top")
