@@ -420,8 +420,6 @@ def groups(cells: Iterable, table: RelationTable) -> tuple:
                     remaining.discard(n)
                     group.append(n)
         out.append(tuple(group))
-        if not remaining:
-            break
     return tuple(out)
 
 

@@ -152,8 +152,8 @@ def _groups_walked(cells, table) -> tuple:
 @given(st.lists(st.tuples(st.integers(0, 3), st.integers(0, 4)), max_size=24),
        st.sampled_from([((-1, 0), (1, 0), (0, -1), (0, 1)), ((1, 1), (-1, -1)), ((0, 1),)]))
 def test_groups_are_the_connected_groups_in_the_order_met(cells, offsets):
-    """``rt.groups`` (its shortcuts: no cell or one, a cell with no neighbour left, the walk
-    stopped once every cell is grouped) against a plain walk: the same groups, each in the
-    same order, for any cells (repeated too) under a relation either way or one way."""
+    """``rt.groups`` (its shortcuts: no cell or one, a cell with no neighbour left) against a
+    plain walk: the same groups, each in the same order, for any cells (repeated too) under
+    a relation either way or one way."""
     table = rt.RelationTable(rt.Relation(offsets=offsets), 4, 5)
     assert rt.groups(cells, table) == _groups_walked(cells, table)
