@@ -42,10 +42,10 @@ run there):
   and ``variants/``), pointing into an ``outside/`` folder that no command may change
   (:class:`Untouched`).
 
-The runner (:class:`ForkServer`) is one Python process that imports ``rulewright.solver.cli``
+The runner (:class:`ForkServer`) is one Python process that imports ``rulewright.cli``
 once and forks a child per command: the child sets resource limits (address space
 about 3 GiB, file size, CPU time), reads stdin from /dev/null, writes stdout and
-stderr to files, chdirs into the input's folder, runs ``rulewright.solver.cli.main(argv)`` and
+stderr to files, chdirs into the input's folder, runs ``rulewright.cli.main(argv)`` and
 leaves with its exit code; the server kills a child still running past the bound
 (a hang; ``faulthandler`` prints where it was just before). ``RULEWRIGHT_DEBUG=1`` is
 set, so an internal error prints its traceback. :class:`SubprocessRunner`
@@ -344,7 +344,7 @@ def _fuzz_env() -> dict[str, str]:
 
 
 class ForkServer:
-    """A process that imports ``rulewright.solver.cli`` once and forks a child per command."""
+    """A process that imports ``rulewright.cli`` once and forks a child per command."""
 
     def __init__(self, cpu: int | None = None):
         cpu = cpu if cpu is not None else (int(os.environ["RULEWRIGHT_FUZZ_CPU"])
@@ -498,7 +498,7 @@ def _serve(cpu: int | None):
     errors = []
     # every module of the two packages now, so that a command never imports a module
     # edited after the server started next to the older ones it already holds
-    modules = ["rulewright.solver.cli"] + [
+    modules = ["rulewright.cli.main"] + [
         f"rulewright.{pkg}.{p.relative_to(ROOT / pkg).with_suffix('').as_posix().replace('/', '.')}"
         for pkg in ("compiler", "solver") for p in sorted((ROOT / pkg).rglob("*.py"))
         if p.stem not in ("__init__", "__main__")]
@@ -507,12 +507,14 @@ def _serve(cpu: int | None):
             __import__(module)
         except Exception as exc:          # the children import it again and fail on their own
             errors.append(f"{module}: {type(exc).__name__}: {exc}")
-    try:                                  # what every command needs: the parser's tables, the cache key
+    try:                                  # what every command needs: the parsers, the cache key
         from rulewright.compiler import cache
         from rulewright.compiler.syntax import parse
         cache.directory()
         cache.front_end_version()
         parse.parser()
+        from rulewright.cli.main import parser
+        parser()                          # (the command line's, built once in a process)
     except Exception as exc:
         errors.append(f"warm-up: {type(exc).__name__}: {exc}")
     encoding, out_errors = sys.__stdout__.encoding or "utf-8", sys.__stdout__.errors or "strict"
@@ -595,7 +597,7 @@ def _child(request, encoding, out_errors, faulthandler, traceback) -> int:
         code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
     except BaseException:
         traceback.print_exc()
-        print("fuzzing: the exception escaped rulewright.solver.cli.main()", file=sys.stderr)
+        print("fuzzing: the exception escaped rulewright.cli.main()", file=sys.stderr)
         code = 98
     try:
         sys.stdout.flush()
@@ -2704,7 +2706,7 @@ class Fuzzer:
             + (" < ../stdin.bin" if run.stdin is not None else ""),
             "exactly, with the argv as the fuzzer passed it:",
             f"  cd {folder / 'input'} && RULEWRIGHT_DEBUG=1 PYTHONPATH={ROOT} {PYTHON} -c "
-            f"'import json, sys; from rulewright.solver.cli import main; sys.exit(main(json.load(open(\"../argv.json\"))))'"
+            f"'import json, sys; from rulewright.cli import main; sys.exit(main(json.load(open(\"../argv.json\"))))'"
             + (" < ../stdin.bin" if run.stdin is not None else ""),
             *([f"then the check of the folder after it (check.json; python tests/fuzzing.py --recheck "
                f"{out_dir} runs it too): {reason[:300]}"]

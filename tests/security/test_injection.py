@@ -9,7 +9,7 @@ operator template (quotes, backslashes, ``{2}``/``{fors}`` format fields, code t
 creates a file named CANARY in the working directory, lookalike quotes, invisible
 characters, NUL, a lone surrogate, 100,000 characters).
 
-Every case runs the real command line (``rulewright.solver.cli.main``) in a temporary working
+Every case runs the real command line (``rulewright.cli.main``) in a temporary working
 directory and asserts:
 
 1. no CANARY file was created (in the working directory or the repository);
