@@ -250,7 +250,7 @@ def with_card(board: Board, card: str, pos, free: bool = False) -> Board:
         pass
     elif pos in board.cards:
         raise RuntimeRulesError(f"cell {pos_text(pos)} is already taken")
-    if board.floating:
+    elif board.floating:
         if not board.fits_with(pos):
             raise RuntimeRulesError(f"a card at {pos_text(pos)} would not fit the {board.rows} x {board.cols} grid")
     elif not (0 <= pos[0] < board.rows and 0 <= pos[1] < board.cols):

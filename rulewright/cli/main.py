@@ -12,6 +12,7 @@ SHELL`` prints a completion script (``completion``).
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib
 import os
 import re
@@ -43,18 +44,14 @@ def command(name: str):
     return getattr(importlib.import_module(f"rulewright.cli.{COMMANDS[name]}"), f"cmd_{name}")
 
 
-_PARSER: list = []      # the parser, once built in this process
-
-
+@functools.cache
 def parser() -> argparse.ArgumentParser:
     """The parser of the whole command line, built once in a process: a process that runs
     many commands (the test suite, a program calling ``main``) builds it once rather than
     once a command (about 10 ms each: every command's arguments, argparse's messages looked
     up in its translations). Parsing reads it and changes nothing in it (no default is a
     collection a command could change; each parse makes its own namespace)."""
-    if not _PARSER:
-        _PARSER.append(build_parser())
-    return _PARSER[0]
+    return build_parser()
 
 
 def build_parser() -> argparse.ArgumentParser:

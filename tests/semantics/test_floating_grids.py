@@ -62,6 +62,20 @@ def test_a_card_one_row_beyond_the_window_is_refused():
     assert set(rt.placed(board, "a", (1, 3)).cards) == {(0, 0), (2, 0), (1, 3)}
 
 
+def test_a_placement_known_free_is_not_checked_again():
+    """``placed(..., free=True)`` (the game asked ``free_at`` already) runs none of the
+    checks: a cell that would be refused is taken as given, where the checked call refuses
+    it; a free cell gives the same grid either way."""
+    board = rt.normalised(rt.Board("g", ROWS, COLS, True, {(0, 0): "a", (2, 0): "b"}))
+    for pos in ((3, 0), (0, 0)):
+        with pytest.raises(RuntimeRulesError):
+            rt.placed(board, "a", pos)
+        assert rt.placed(board, "a", pos, True).cards[pos] == "a"
+    fixed = rt.Board("g", ROWS, COLS, False, {(0, 0): "a"})
+    assert rt.placed(fixed, "a", (5, 5), True).cards[(5, 5)] == "a"
+    assert rt.placed(board, "a", (1, 3), True).cards == rt.placed(board, "a", (1, 3)).cards
+
+
 def reached(pos, steps, rays: bool) -> tuple:
     """The definition: the frame's cells one step away (offsets), or any number of steps
     along each direction (rays), in the order of the steps, each cell once."""
