@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from itertools import repeat
+from operator import itemgetter
 from time import thread_time_ns
 
 from rulewright.compiler.semantics import runtime as rt
@@ -311,7 +312,12 @@ def known_subsets(fn, items, most, span):
         return zip(subs, repeat(_MISSING))
     count, subs, sums = along
     rt.charge(count + 1, span)          # (as rt.steps counts a loop)
-    return zip(subs, map(fn.memo.get, sums, repeat(_MISSING)))
+    # (those remembered false are passed over in C: the loop would only test and skip them;
+    # ``MISSING`` is true, so the unknown ones reach it)
+    return filter(_SECOND, zip(subs, map(fn.memo.get, sums, repeat(_MISSING))))
+
+
+_SECOND = itemgetter(1)
 
 
 def _kept(memo: dict, key, value):

@@ -79,8 +79,9 @@ def test_a_loop_over_subsets_filtered_by_a_remembered_definition_is_the_baseline
 
 def test_known_subsets_gives_each_subset_the_value_remembered_or_missing():
     """Against a memo keyed in any order: every value it gives is the definition's; the
-    ones missing are those the memo does not hold; the loop's steps are counted once, as
-    the enumeration's; past the sizes the sum keys, nothing is known."""
+    ones missing are those the memo does not hold; those it holds false are not given;
+    the loop's steps are counted once, as the enumeration's; past the sizes the sum keys,
+    nothing is known."""
     classes = {"a": 0, "b": 0, "c": 1, "d": 2}
 
     def valid(ks):
@@ -95,7 +96,11 @@ def test_known_subsets_gives_each_subset_the_value_remembered_or_missing():
                 before = rt._BUDGET.left
                 pairs = list(memo.known_subsets(lean, hand, most, None))
                 assert before - rt._BUDGET.left == len(subs) + 1
-            assert [s for s, _ in pairs] == list(subs)
+            given = [s for s, _ in pairs]       # (in order; those the memo holds false passed over)
+            assert given == [s for s in subs if s in given]
+            for s in subs:          # (passed over: exactly those the memo holds false)
+                held = shared.get(sum(1 << 4 * classes[k] for k in s), memo.MISSING)
+                assert (s not in given) == (held is False)
             for s, value in pairs:
                 assert value is memo.MISSING or value == valid(s)
                 if value is memo.MISSING:
@@ -107,6 +112,10 @@ def test_known_subsets_gives_each_subset_the_value_remembered_or_missing():
     big = ("a",) * 16 + ("c",)
     assert all(v is memo.MISSING for _, v in memo.known_subsets(lean, big, None, None))
     under = list(memo.known_subsets(lean, big, 15, None))      # (under sixteen values: read)
-    assert len(under) == 31 and [v for _, v in under].count(memo.MISSING) < 31
+    everything = rt.subsets_of(big, 15)
+    assert len(everything) == 31 and len(under) < 31       # (some known false: passed over)
+    given = [s for s, _ in under]
+    assert given == [s for s in everything if s in given]
+    assert not any(valid(s) for s in everything if s not in given)
     assert all(v is memo.MISSING or v == valid(s) for s, v in under)
     assert all(v is memo.MISSING for _, v in memo.known_subsets(valid, ("a", "c"), None, None))
