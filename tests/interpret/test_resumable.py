@@ -252,6 +252,7 @@ def test_fork_copies_what_changes_and_shares_what_does_not():
     memo = {}
     got = fork({"z": zone, "l": [zone, board], "t": ("a", 1), "it": it, "s": {1, 2}}, memo)
     assert got["z"] is not zone and got["z"] == zone and got["l"][0] is got["z"]
+    assert type(got["z"]) is rt.Zone and vars(got["z"]) == vars(zone)  # (every field: made without __init__)
     assert got["l"][1] is board and got["t"] == ("a", 1)
     assert list(got["it"]) == ["x", "y"] and next(it) == "x"        # goes on from where it was
     got["z"].cards.append("c")
