@@ -2,8 +2,8 @@
 once (strictly) for the tests that read it, the --update-golden option; the session's
 settings: the steady solve plan, the ``slow`` marker (``make test-fast``), the
 ``xdist_group`` of the site's tests kept on one worker, no last walk of every object at
-the end. The helpers (ROOT, savanna, grid,
-score, rel, run_command, ...) are in helpers.py."""
+the end. The helpers (ROOT, savanna, grid, score, rel, run_command, ...) are in
+helpers.py."""
 from __future__ import annotations
 
 import gc

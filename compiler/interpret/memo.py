@@ -298,11 +298,12 @@ def known_subsets(fn, items, most, span):
     """The loop ``for x in subsets(items, most) if fn(x)`` of the generated code, ``fn`` a
     definition of one collection: each sub-collection (``rt.subsets_of``, its steps counted
     as the loop counts them) with the value ``fn`` remembers for it, or ``MISSING`` (the
-    loop then calls ``fn``). Where ``fn`` is a memo keyed in any order by the sum of its
-    values' weights (and the sub-collections are short enough for that key), the
-    sub-collections and their sums are made in C as the loop reaches them
-    (``rt.subsets_along``) and looked up as it goes, so a loop that stops early makes and
-    looks up no more; otherwise nothing is known and every one is called."""
+    loop then calls ``fn``); those ``fn`` is remembered false for are passed over. Where
+    ``fn`` is a memo keyed in any order by the sum of its values' weights (and the
+    sub-collections are short enough for that key), the sub-collections and their sums are
+    made in C as the loop reaches them (``rt.subsets_along``) and looked up as it goes, so
+    a loop that stops early makes and looks up no more; otherwise nothing is known and
+    every one is called."""
     items = rt.as_tuple(items)
     weights = getattr(fn, "weights", None)
     short = most is not None and most < MOST_ANY_ORDER or len(items) < MOST_ANY_ORDER
@@ -312,8 +313,8 @@ def known_subsets(fn, items, most, span):
         return zip(subs, repeat(_MISSING))
     count, subs, sums = along
     rt.charge(count + 1, span)          # (as rt.steps counts a loop)
-    # (those remembered false are passed over in C: the loop would only test and skip them;
-    # ``MISSING`` is true, so the unknown ones reach it)
+    # (passed over in C, not tested and skipped by the loop; ``MISSING`` is true: the
+    # unknown ones reach it)
     return filter(_SECOND, zip(subs, map(fn.memo.get, sums, repeat(_MISSING))))
 
 

@@ -222,7 +222,6 @@ def _locals(code) -> set:
 
 # ---------------------------------------------------------------- copying values
 _PLAIN = frozenset({str, int, bool, float, type(None), frozenset, rt.Board, rt.Seat})
-_new_zone = object.__new__
 _ITERATORS = frozenset({type(iter(())), type(iter([])), type(iter(range(0)))})
 _FORKED = frozenset({rt.Zone, dict, list, tuple, set}) | _ITERATORS     # what ``fork`` copies or looks into
 
@@ -239,7 +238,8 @@ def fork(x, memo: dict):
     if got is not None:
         return got
     if t is rt.Zone:
-        new = _new_zone(rt.Zone)      # (the dataclass's __init__, a call in Python, skipped)
+        new = object.__new__(rt.Zone)     # (the dataclass's __init__, a call in Python, skipped:
+        #                                   the test of fork checks every field is set)
         new.name, new.cards = x.name, list(x.cards)
     elif t is dict:
         if _FORKED.isdisjoint(map(type, x.values())):
