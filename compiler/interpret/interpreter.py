@@ -23,12 +23,13 @@ from rulewright.compiler.interpret.codegen import (_LAZY, ExprCompiler, Flattene
                                                    pyname, sname, vetted)
 from rulewright.compiler.interpret.baseline import BASELINE, Seat as BaselineSeat
 from rulewright.compiler.interpret.collecting import few_collections
-from rulewright.compiler.interpret.memo import MISSING, known_subsets, memoize
+from rulewright.compiler.interpret.memo import MISSING, StateMemo, known_subsets, memoize
 from rulewright.compiler.interpret.projection import projections
 from rulewright.compiler.interpret.inline import Inliner, shared_calls
 from rulewright.compiler.interpret.resumable import Resumable, waits_inside
 from rulewright.compiler.interpret.state import GameState, RandomAgent, StopGame
 from rulewright.compiler.interpret.seeing import Knowledge, keeps_knowledge
+from rulewright.compiler.interpret.writes import Changes
 
 
 # ---------------------------------------------------------------- compiler
@@ -55,7 +56,9 @@ class Interpreter:
         # the generated procedures clear this after every statement that may change it,
         # and every entry from outside (call, run, evaluate, play, use) clears it, but for
         # evaluations on a state held unchanged (``unchanged``)
-        self._sm: dict = {}
+        self._sm = StateMemo()
+        self._writes: list[frozenset] = []      # what each statement that clears part of it may change
+        self._changes = Changes(program)
         self._held = self._memo_of = None     # (use, unchanged)
         self._func_src: dict[str, str] = {}
         self.em = Emitter()
@@ -99,7 +102,8 @@ class Interpreter:
         exec(code, self.ns)  # noqa: S102 - generated from the checked program
         if fast:
             memoize(self.ns, self._func_src, self._sm,     # (compiler/interpret/memo.py)
-                    {fname(n): c for n, c in projected.items()})
+                    {fname(n): c for n, c in projected.items()}, self.em.values)
+            self.ns["_SMW"] = [self._sm.clearing(w) for w in self._writes]
 
     def use(self, state: GameState | None):
         """Run the generated code on ``state`` from now on (what it remembered is forgotten,
@@ -554,7 +558,22 @@ class Interpreter:
         else:
             raise RuntimeRulesError(f"'{type(st).__name__.lower()}' cannot be used here", st.span)
         if self.fast and not isinstance(st, _KEEPS_STATE) and not (isinstance(st, I.SetVar) and st.scope == "local"):
-            lines.append(f"{pad}_SM.clear()")    # the state may have changed: what was read of it is gone
+            # the state may have changed: what was read of what it changes is gone
+            writes = self._changes(st)
+            if writes is None:
+                lines.append(f"{pad}_SM.clear()")
+            elif writes:
+                lines.append(f"{pad}_SMW[{self._clearing(writes)}]()")
+
+    def _clearing(self, writes: frozenset) -> int:
+        """The index in ``_SMW`` of the function that clears what a statement changing
+        ``writes`` may change (made with the namespace, or at once for code made after it:
+        a copy's resuming functions)."""
+        if writes not in self._writes:
+            self._writes.append(writes)
+            if "_SMW" in getattr(self, "ns", {}):
+                self.ns["_SMW"].append(self._sm.clearing(writes))
+        return self._writes.index(writes)
 
     # ------------------------------------------------------------ running
     def compiled(self, e: I.Expr, names: tuple[str, ...]):

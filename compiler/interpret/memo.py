@@ -8,28 +8,34 @@ Out: the namespace's definitions replaced by remembering ones where that pays.
 from __future__ import annotations
 
 import re
+from collections import deque
 from itertools import repeat
 from operator import itemgetter
-from time import thread_time_ns
+from time import perf_counter_ns
 
 from rulewright.compiler.semantics import runtime as rt
 
 
-def memoize(ns: dict, sources: dict[str, str], state_memo: dict, projected: dict | None = None) -> None:
+def memoize(ns: dict, sources: dict[str, str], state_memo: "StateMemo", projected: dict | None = None,
+            consts: dict | None = None) -> None:
     """Each definition of ``sources`` (generated name -> its Python source) is replaced in
     ``ns`` by one that remembers its values: a definition that reads no state, directly or
     through those it calls, for as long as the interpreter lives (bounded); one that reads
-    the state in ``state_memo``, which the procedures clear whenever the state may change.
-    A definition that reads a scoring's forced choices (one that scores) is remembered in
-    the state's memo only while no choice is forced (``_unless_forced``); one cheaper than a
-    memo (no loop, at most one call) is not remembered. Values of the language are immutable
-    (``remembered`` says how each memo is keyed). ``projected``: generated name -> the
-    parameters a definition reads only through table columns, with each value's class, or
-    records only through some fields (``compiler/interpret/projection.py``): a definition
-    that reads no state is then remembered by the classes of those arguments' values and
-    by those fields; one that reads the state by those fields (keys by class cost more
-    than they save in the state's memo, which is cleared many times a game)."""
-    calls = {name: set(_CALLED.findall(src)) & sources.keys() for name, src in sources.items()}
+    the state in ``state_memo``, in the part for the variables it reads (``consts``: the
+    generated code's constants, which name them), which the procedures clear whenever
+    one of those may change (``StateMemo``). A definition that reads a scoring's forced
+    choices (one that scores) is remembered in the state's memo only while no choice is
+    forced (``_unless_forced``); one cheaper than a memo (no loop, at most one call) is not
+    remembered. Values of the language are immutable (``remembered`` says how each memo is
+    keyed). ``projected``: generated name -> the parameters a definition reads only through
+    table columns, with each value's class, or records only through some fields
+    (``compiler/interpret/projection.py``): a definition that reads no state is then
+    remembered by the classes of those arguments' values and by those fields; one that
+    reads the state by those fields (keys by class cost more than they save in the state's
+    memo, which is cleared many times a game)."""
+    # (every definition named, called or handed on as a value: what it reads is read too)
+    calls = {name: set(_NAMED.findall(src)) & sources.keys() for name, src in sources.items()}
+    what = {name: state_read(src, consts or {}) for name, src in sources.items()}
     reads = {name for name, src in sources.items() if "ST." in src or "_FORCE" in src}
     forced = {name for name, src in sources.items() if "_FORCE" in src}
     changed = True
@@ -42,18 +48,88 @@ def memoize(ns: dict, sources: dict[str, str], state_memo: dict, projected: dict
             if name not in forced and called & forced:
                 forced.add(name)
                 changed = True
+            if what[name] is not None:
+                for other in called:
+                    more = what[other]
+                    if more is None or not more <= what[name]:
+                        what[name] = None if more is None else what[name] | more
+                        changed = True
+                        if more is None:
+                            break
     for name, src in sources.items():
         body = src.split("\n", 1)[1]
         if name in forced:
-            ns[name] = _unless_forced(ns[name], state_memo, name, ns)
+            ns[name] = _unless_forced(ns[name], state_memo.part(what[name]), name, ns)
             continue
         if " for " not in body and len(_CALLED.findall(body)) + len(_RUNTIME.findall(body)) < 2:
             continue        # (a definition without a loop that calls at most one other: cheaper than a memo)
         classes = (projected or {}).get(name)
         if name in reads and classes:       # (the state's memo: records by their fields only)
             classes = {i: c for i, c in classes.items() if c[0] == "fields"}
-        ns[name] = remembered(ns[name], state_memo if name in reads else {}, name if name in reads else None,
-                              ns, name, classes)
+        ns[name] = remembered(ns[name], state_memo.part(what[name]) if name in reads else {},
+                              name if name in reads else None, ns, name, classes)
+
+
+_STATE = re.compile(r"\bST\.(?:(?:per|shared)\[(K\d+)\]|([A-Za-z_]\w*))")
+_FIXED = ("players", "seats")       # (the seats of a game, the same all through it)
+
+
+def state_read(src: str, consts: dict) -> frozenset | None:
+    """The state variables the generated code ``src`` reads itself (``consts``: its
+    constants, which name them): a set of names, or None for the whole state (it reads
+    the state some other way)."""
+    names = set()
+    for const, attr in _STATE.findall(src):
+        if attr:
+            if attr not in _FIXED:
+                return None
+            continue
+        name = consts.get(const)
+        if not isinstance(name, str):
+            return None
+        names.add(name)
+    return frozenset(names)
+
+
+_drain = deque(maxlen=0).extend       # (runs an iterator to its end, keeping nothing)
+
+
+def _nothing() -> None:
+    """What a statement that changes nothing any memo holds clears."""
+
+
+class StateMemo:
+    """The memo of the definitions that read the state, in parts: one for each set of
+    state variables a definition reads (``part``; None: the whole state, read some other
+    way). A statement of the procedures that may change some variables clears only the
+    parts that read one of them (``clearing``); ``clear`` clears all (a statement that
+    may change anything, another state put in its place)."""
+
+    def __init__(self):
+        self._parts: dict = {}
+
+    def part(self, reads: frozenset | None) -> dict:
+        """The memo of the definitions that read ``reads`` (made at the first asking)."""
+        return self._parts.setdefault(reads, {})
+
+    def clear(self) -> None:
+        _drain(map(dict.clear, self._parts.values()))
+
+    def clearing(self, writes: frozenset | None):
+        """The function a statement that may change ``writes`` (None: anything) calls: it
+        clears every part that reads one of them, or the whole state. (Made once all the
+        parts are: a part made after it would not be cleared.)"""
+        if writes is None:
+            return self.clear
+        hit = [memo for reads, memo in self._parts.items() if reads is None or reads & writes]
+        if not hit:
+            return _nothing
+        if len(hit) == 1:
+            return hit[0].clear
+
+        def clear():
+            _drain(map(dict.clear, hit))        # (the loop in C)
+        return clear
 
 
 def _unless_forced(fn, memo: dict, name: str, ns: dict):
@@ -71,6 +147,7 @@ def _unless_forced(fn, memo: dict, name: str, ns: dict):
 
 
 _CALLED = re.compile(r"\b([fs]_[A-Za-z0-9_]+)\(")
+_NAMED = re.compile(r"\b([fs]_[A-Za-z0-9_]+)\b")
 _RUNTIME = re.compile(r"\b_rt\.[a-z_]+\(")        # a runtime operation (it may go over a collection)
 
 
@@ -78,22 +155,60 @@ _MISSING = object()
 MISSING = _MISSING      # (what ``known_subsets`` gives for a value not remembered)
 MOST_REMEMBERED = 50_000        # values a definition that reads no state keeps (then forgets all)
 TRIAL_CALLS = 2_000             # calls after which a memo that does not pay is dropped
-_MEMO_COST = 400             # nanoseconds a memo's look-up costs a call, about
-# misses whose time is taken: the first ones, then one in so many (reading the thread's
-# clock is a system call, about a microsecond here: timing every miss of a trial cost
-# more than some of the definitions it timed)
-TIMED_MISSES = 16
+# a memo is kept when its hits times what a miss costs exceed its look-ups (a call each) by
+# this much
+MARGIN = 1.2
+
+
+def _least_ns(run, rounds: int = 5) -> float:
+    """The least time ``run()`` takes over a few rounds, in nanoseconds (the least is the
+    one the machine's other work swayed least)."""
+    best = None
+    for _ in range(rounds):
+        start = perf_counter_ns()
+        run()
+        took = perf_counter_ns() - start
+        best = took if best is None else min(best, took)
+    return best
+
+
+def _call_cost(calls: int = 400) -> float:
+    """Nanoseconds a call of a function of one argument costs on this machine, now (what a
+    memo's look-up costs beside its key and its reading, which its trial times)."""
+    def one(a):
+        return a
+
+    def called():
+        for _ in range(calls):
+            one(1)
+
+    def empty():
+        for _ in range(calls):
+            pass
+    return max(1.0, (_least_ns(called) - _least_ns(empty)) / calls)
 
 
 def _clock_cost() -> int:
-    """Nanoseconds that reading the thread's clock twice takes (taken off each miss)."""
-    start = thread_time_ns()
-    for _ in range(200):
-        thread_time_ns()
-    return (thread_time_ns() - start) // 200
+    """Nanoseconds a reading of the clock takes (a miss timed between two readings holds
+    one: taken off each)."""
+    def read():
+        for _ in range(100):
+            perf_counter_ns()
+    return int(_least_ns(read) // 100)
 
 
 _CLOCK_COST = _clock_cost()
+_CALL_COST = _call_cost()
+
+
+def _typical(spent: list[int]) -> float:
+    """What a miss costs, on average over the misses ``spent`` timed (nanoseconds each):
+    those that took more than twenty times the median are left out (the process was made
+    to wait in them: the clock is the wall's, read in a few tens of nanoseconds)."""
+    ordered = sorted(spent)
+    cap = 20 * ordered[len(ordered) // 2]
+    kept = [t for t in ordered if t <= cap]
+    return max(0, sum(kept) / len(kept) - _CLOCK_COST)
 
 
 def remembered(fn, memo: dict, name: str | None, ns: dict, gname: str, classes: dict | None = None):
@@ -108,42 +223,48 @@ def remembered(fn, memo: dict, name: str | None, ns: dict, gname: str, classes: 
     order or sorted) or their fields, the others as they are.
 
     Over its first ``TRIAL_CALLS`` calls it counts what the memo saves (its hits times
-    the processor time a miss takes, on average over the misses it times: the thread's
-    own time, so a busy machine does not sway it) against what it costs (a look-up for
-    every call); then it puts in ``ns[gname]`` the memo without the counting, or ``fn``
-    itself when the memo does not pay. Either way the values are the same: only the time
-    differs."""
+    what a miss takes, timed on each: ``_typical``) against what it costs (for every call
+    a call, ``_CALL_COST``, timed when the module is loaded, and its key made and looked
+    up, timed on each; for every miss the key again, to keep the value), by a ``MARGIN``;
+    then it puts in ``ns[gname]`` the memo without the counting, or ``fn`` itself when the
+    memo does not pay. Either way the values are the same: only the time differs. (The
+    clock is the wall's: a few tens of nanoseconds to read, where the thread's own time
+    is a system call of about a microsecond, as long as the definitions it would time;
+    the misses the process was made to wait in are left out.)"""
     arity = fn.__code__.co_argcount
     keyed = _KEYS[(name is None, arity if arity in (1, 2) else None)]
     lean = _lean(fn, memo, name, arity)
     if classes:
         keyed = _by_classes(classes, arity, name)
         lean = _lean_by_classes(fn, memo, keyed, classes, arity, name)
-    hits = misses = timed = 0
-    spent = 0
+    hits = misses = 0
+    spent: list[int] = []
+    looking = 0
 
     def trial(*args):
-        nonlocal hits, misses, timed, spent
+        nonlocal hits, misses, looking
+        start = perf_counter_ns()
         try:
             key = keyed(name, args)
             value = memo.get(key, _MISSING)
         except (TypeError, KeyError, AttributeError):     # (not hashable; a value no class was
             #                                                  made for; none for a record)
             return fn(*args)
+        looked = perf_counter_ns()
+        looking += looked - start
         if value is _MISSING:
-            if misses < TIMED_MISSES or not misses % TIMED_MISSES:
-                start = thread_time_ns()
-                value = fn(*args)
-                spent += thread_time_ns() - start - _CLOCK_COST
-                timed += 1
-            else:
-                value = fn(*args)
+            value = fn(*args)
+            spent.append(perf_counter_ns() - looked)
             misses += 1
             if name is None and len(memo) >= MOST_REMEMBERED:
                 memo.clear()
             memo[key] = value
             if hits + misses >= TRIAL_CALLS and ns.get(gname) is trial:
-                pays = hits * max(0, spent) / timed > 2 * (hits + misses) * _MEMO_COST
+                # (a look-up: a call, its key and its reading; a miss keeps the value, by
+                # its key again; the key was made here by a call the memo does not make)
+                key_cost = max(0, looking / (hits + misses) - _CLOCK_COST - _CALL_COST)
+                costs = (hits + misses) * (_CALL_COST + key_cost) + misses * key_cost
+                pays = hits * _typical(spent) > MARGIN * costs
                 ns[gname] = lean if pays else fn
         else:
             hits += 1

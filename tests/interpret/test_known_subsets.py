@@ -60,7 +60,7 @@ def test_subsets_made_along_a_loop_are_those_listed_with_their_sums_in_the_same_
 
 
 def test_a_loop_over_subsets_filtered_by_a_remembered_definition_is_the_baseline_s(tmp_path, monkeypatch):
-    monkeypatch.setattr(memo, "_MEMO_COST", 0)      # (the memo pays whatever the machine's speed: it is kept)
+    monkeypatch.setattr(memo, "MARGIN", 0)      # (the memo pays whatever the machine's speed: it is kept)
     monkeypatch.setattr(memo, "_CLOCK_COST", 0)
     program = load(spec(tmp_path, CARDS))
     fast, slow = Interpreter(program), Interpreter(program, fast=False)

@@ -1,0 +1,106 @@
+"""The memo of the definitions that read the state, in parts by what each reads: a statement
+clears only the parts that read what it may change, and every value is still the one the
+baseline (no memo) gives."""
+from rulewright.compiler import ir as I, load
+from rulewright.compiler.interpret import Interpreter, writes
+from rulewright.compiler.interpret.memo import StateMemo, _typical, state_read
+
+from helpers import spec
+
+# ``held`` is set to the pile ``hand`` itself: a change of the pile is a change of ``held``
+# too, though no statement names it
+ALIASED = """
+game g "G"
+enum colour { red, blue }
+state { a: int   b: int   hand: pile of colour = [red, blue, red]   held: list of colour }
+def reds_held = size([c for c in held if c == red])
+def reds_in_hand = size([c for c in hand if c == red])
+def below_a = size([x for x in [1, 2, 3] if x < a])
+def below_a_or_b = size([x for x in [1, 2, 3] if x < a or x < b])
+mode play "Play" players 1 {
+  seats players
+  set held = hand
+  report r1 = [reds_held, reds_in_hand, below_a, below_a_or_b]
+  take [red] from hand
+  report r2 = [reds_held, reds_in_hand, below_a, below_a_or_b]
+  set a = 3
+  report r3 = [reds_held, reds_in_hand, below_a, below_a_or_b]
+  set b = 4
+  report r4 = [reds_held, reds_in_hand, below_a, below_a_or_b]
+  checkpoint halfway
+  take [blue] from hand
+  report r5 = [reds_held, reds_in_hand, below_a, below_a_or_b, size(hand)]
+}
+"""
+
+WANTED = {"r1": (2, 2, 0, 0), "r2": (1, 1, 0, 0), "r3": (1, 1, 2, 2), "r4": (1, 1, 2, 3), "r5": (1, 1, 2, 3, 1)}
+
+
+def test_each_value_after_each_change_is_the_baseline_s(tmp_path):
+    program = load(spec(tmp_path, ALIASED))
+    assert Interpreter(program).play("play", 1, 0).reports == WANTED
+    assert Interpreter(program, fast=False).play("play", 1, 0).reports == WANTED
+
+
+def test_a_change_of_a_pile_clears_what_reads_a_variable_that_may_hold_it(tmp_path, monkeypatch):
+    """(without it, ``held``'s readers keep the count from before the pile changed)"""
+    made = writes.Changes.__init__
+
+    def no_holders(self, program):
+        made(self, program)
+        self.holding = frozenset()
+    monkeypatch.setattr(writes.Changes, "__init__", no_holders)
+    got = Interpreter(load(spec(tmp_path, ALIASED))).play("play", 1, 0).reports
+    assert got["r2"][0] == 2 != WANTED["r2"][0]
+
+
+def _statements(program) -> list:
+    return [st for st in program.modes["play"].body if not isinstance(st, I.Report)]
+
+
+def test_what_each_statement_may_change(tmp_path):
+    program = load(spec(tmp_path, ALIASED))
+    changes = writes.Changes(program)
+    assert changes.holding == {"hand", "held"}          # (the numbers hold no pile)
+    got = [changes(st) for st in _statements(program)]
+    assert [type(st).__name__ for st in _statements(program)] == ["SetVar", "Take", "SetVar", "SetVar", "Checkpoint", "Take"]
+    assert got == [{"held"}, {"hand", "held"}, {"a"}, {"b"}, None, {"hand", "held"}]    # (None: anything)
+
+
+def test_the_generated_procedures_clear_only_the_parts_that_read_what_changed(tmp_path):
+    interp = Interpreter(load(spec(tmp_path, ALIASED)))
+    memo = interp._sm
+    reads_a, reads_ab = memo.part(frozenset({"a"})), memo.part(frozenset({"a", "b"}))
+    reads_pile = memo.part(frozenset({"hand"}))
+    for part in (reads_a, reads_ab, reads_pile):
+        part["x"] = 1
+    memo.clearing(frozenset({"b"}))()
+    assert reads_a and not reads_ab and reads_pile
+    memo.clearing(frozenset({"hand", "held"}))()
+    assert reads_a and not reads_pile
+    memo.clearing(frozenset({"nothing read"}))()
+    assert reads_a
+    memo.clearing(None)()
+    assert not reads_a
+    assert "_SMW[" in interp.source and interp.source.count("_SM.clear()") == 1    # (the checkpoint)
+
+
+def test_what_a_definition_reads_of_the_state():
+    consts = {"K1": "a", "K2": "hand"}
+    assert state_read("return ST.shared[K1] + ST.per[K2][v_p]", consts) == {"a", "hand"}
+    assert state_read("return len(ST.players) + len(ST.seats)", consts) == set()
+    assert state_read("return ST.log", consts) is None          # (read some other way: all of it)
+    assert state_read("return ST.shared[K9]", consts) is None   # (a constant that names no variable)
+    assert state_read("return 1", consts) == set()
+
+
+def test_what_a_miss_costs_leaves_out_the_misses_the_process_waited_in():
+    assert _typical([100] * 20 + [5_000_000]) == _typical([100] * 20)
+    assert _typical([100, 300]) == 200 - _typical.__globals__["_CLOCK_COST"]
+    assert _typical([10]) >= 0
+
+
+def test_a_state_memo_part_is_made_once():
+    memo = StateMemo()
+    assert memo.part(frozenset({"a"})) is memo.part(frozenset({"a"}))
+    assert memo.part(None) is not memo.part(frozenset())
