@@ -29,7 +29,7 @@ from rulewright.compiler.interpret.inline import Inliner, shared_calls
 from rulewright.compiler.interpret.resumable import Resumable, waits_inside
 from rulewright.compiler.interpret.state import GameState, RandomAgent, StopGame
 from rulewright.compiler.interpret.seeing import Knowledge, keeps_knowledge
-from rulewright.compiler.interpret.writes import Changes
+from rulewright.compiler.interpret.writes import Changes, held_by_identity
 
 
 # ---------------------------------------------------------------- compiler
@@ -102,7 +102,8 @@ class Interpreter:
         exec(code, self.ns)  # noqa: S102 - generated from the checked program
         if fast:
             memoize(self.ns, self._func_src, self._sm,     # (compiler/interpret/memo.py)
-                    {fname(n): c for n, c in projected.items()}, self.em.values)
+                    {fname(n): c for n, c in projected.items()}, self.em.values,
+                    {fname(n): held_by_identity(fd) for n, fd in program.funcs.items()})
             self.ns["_SMW"] = [self._sm.clearing(w) for w in self._writes]
 
     def use(self, state: GameState | None):

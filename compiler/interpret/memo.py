@@ -17,7 +17,7 @@ from rulewright.compiler.semantics import runtime as rt
 
 
 def memoize(ns: dict, sources: dict[str, str], state_memo: "StateMemo", projected: dict | None = None,
-            consts: dict | None = None) -> None:
+            consts: dict | None = None, held: dict | None = None) -> None:
     """Each definition of ``sources`` (generated name -> its Python source) is replaced in
     ``ns`` by one that remembers its values: a definition that reads no state, directly or
     through those it calls, for as long as the interpreter lives (bounded); one that reads
@@ -67,7 +67,8 @@ def memoize(ns: dict, sources: dict[str, str], state_memo: "StateMemo", projecte
         if name in reads and classes:       # (the state's memo: records by their fields only)
             classes = {i: c for i, c in classes.items() if c[0] == "fields"}
         ns[name] = remembered(ns[name], state_memo.part(what[name]) if name in reads else {},
-                              name if name in reads else None, ns, name, classes)
+                              name if name in reads else None, ns, name, classes,
+                              (held or {}).get(name, ()) if name in reads else ())
 
 
 _STATE = re.compile(r"\bST\.(?:(?:per|shared)\[(K\d+)\]|([A-Za-z_]\w*))")
@@ -211,7 +212,8 @@ def _typical(spent: list[int]) -> float:
     return max(0, sum(kept) / len(kept) - _CLOCK_COST)
 
 
-def remembered(fn, memo: dict, name: str | None, ns: dict, gname: str, classes: dict | None = None):
+def remembered(fn, memo: dict, name: str | None, ns: dict, gname: str, classes: dict | None = None,
+               held: tuple = ()):
     """``fn`` (a generated definition, ``ns[gname]``), remembering its values in ``memo``:
     keyed by its arguments alone (``name`` None: a definition that reads no state, its
     own memo, kept to ``MOST_REMEMBERED`` values), or by ``name`` and its arguments (a memo
@@ -237,6 +239,8 @@ def remembered(fn, memo: dict, name: str | None, ns: dict, gname: str, classes: 
     if classes:
         keyed = _by_classes(classes, arity, name)
         lean = _lean_by_classes(fn, memo, keyed, classes, arity, name)
+    if held:
+        return _remembered_by_identity(fn, memo, name, ns, gname, classes or {}, held)
     hits = misses = 0
     spent: list[int] = []
     looking = 0
@@ -260,14 +264,93 @@ def remembered(fn, memo: dict, name: str | None, ns: dict, gname: str, classes: 
                 memo.clear()
             memo[key] = value
             if hits + misses >= TRIAL_CALLS and ns.get(gname) is trial:
-                # (a look-up: a call, its key and its reading; a miss keeps the value, by
-                # its key again; the key was made here by a call the memo does not make)
-                key_cost = max(0, looking / (hits + misses) - _CLOCK_COST - _CALL_COST)
-                costs = (hits + misses) * (_CALL_COST + key_cost) + misses * key_cost
-                pays = hits * _typical(spent) > MARGIN * costs
-                ns[gname] = lean if pays else fn
+                ns[gname] = lean if _pays(hits, misses, looking, spent) else fn
         else:
             hits += 1
+        return value
+    return trial
+
+
+def _pays(hits: int, misses: int, looking: int, spent: list[int]) -> bool:
+    """Whether a memo pays, from its trial: its hits times what a miss costs against its
+    look-ups (``looking``: the time its keys were made and looked up in, all calls)."""
+    # (a look-up: a call, its key and its reading; a miss keeps the value, by its key
+    # again; the key was made in the trial by a call the memo does not make)
+    key_cost = max(0, looking / (hits + misses) - _CLOCK_COST - _CALL_COST)
+    costs = (hits + misses) * (_CALL_COST + key_cost) + misses * key_cost
+    return hits * _typical(spent) > MARGIN * costs
+
+
+def _remembered_by_identity(fn, memo: dict, name: str, ns: dict, gname: str, classes: dict, held: tuple):
+    """``remembered`` for a definition that reads the state where the arguments at
+    ``held`` are keyed by which value they are, not by what they hold (collections of
+    records, such as a world of species: hashing one walks every field of every record,
+    several times an evaluation that hands the same one down). Each entry keeps those
+    values beside the value remembered: a value is given only for the very same ones (so
+    an identity the process gives again to another value never meets an entry of the
+    one before), and they live as long as it does (the state's memo is cleared often)."""
+    arity = fn.__code__.co_argcount
+    how = _hows({i: c for i, c in classes.items() if i not in held}, arity)
+
+    def given(entry, args) -> bool:
+        return entry is not None and all(x is args[i] for x, i in zip(entry[1], held))
+
+    if arity == 2 and held == (1,):         # (a call fewer for the commonest: a thing and a world)
+        first = how[0]
+
+        def keyed(args):    # (the same key, made as the memo below makes it)
+            a, b = args
+            return (name, a if first is None else first(a), id(b))
+
+        def lean(a, b):
+            try:
+                key = (name, a if first is None else first(a), id(b))
+                entry = memo.get(key)
+            except (TypeError, KeyError, AttributeError):
+                return fn(a, b)
+            if entry is not None and entry[1][0] is b:
+                return entry[0]
+            value = fn(a, b)
+            memo[key] = (value, (b,))
+            return value
+    else:
+        def keyed(args):
+            return (name, *(id(a) if i in held else a if how[i] is None else how[i](a) for i, a in enumerate(args)))
+
+        def lean(*args):
+            try:
+                key = keyed(args)
+                entry = memo.get(key)
+            except (TypeError, KeyError, AttributeError):
+                return fn(*args)
+            if given(entry, args):
+                return entry[0]
+            value = fn(*args)
+            memo[key] = (value, tuple(args[i] for i in held))
+            return value
+    hits = misses = 0
+    spent: list[int] = []
+    looking = 0
+
+    def trial(*args):
+        nonlocal hits, misses, looking
+        start = perf_counter_ns()
+        try:
+            key = keyed(args)
+            entry = memo.get(key)
+        except (TypeError, KeyError, AttributeError):
+            return fn(*args)
+        looked = perf_counter_ns()
+        looking += looked - start
+        if given(entry, args):
+            hits += 1
+            return entry[0]
+        value = fn(*args)
+        spent.append(perf_counter_ns() - looked)
+        misses += 1
+        memo[key] = (value, tuple(args[i] for i in held))
+        if hits + misses >= TRIAL_CALLS and ns.get(gname) is trial:
+            ns[gname] = lean if _pays(hits, misses, looking, spent) else fn
         return value
     return trial
 

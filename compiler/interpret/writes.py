@@ -15,8 +15,8 @@ of them).
 from __future__ import annotations
 
 from rulewright.compiler import ir as I
-from rulewright.compiler.types import (BoardT, BoolT, CellT, EnumT, IntT, MapT, NoneT, SeatT, TextT,
-                                       TupleT, Type)
+from rulewright.compiler.types import (BoardT, BoolT, CellT, CollT, EnumT, IntT, MapT, NoneT, RecordT, SeatT,
+                                       TextT, TupleT, Type)
 
 _PLAIN = (IntT, BoolT, TextT, NoneT, EnumT, CellT, SeatT, BoardT)
 # the piles each statement that changes piles names (a field of the statement)
@@ -58,3 +58,11 @@ class Changes:
                 return None
             names.add(e.name)
         return frozenset(names) | self.holding
+
+
+def held_by_identity(fd: I.FuncDef) -> tuple[int, ...]:
+    """The parameters of a definition that its memo in the state's memo keys by which value
+    they are (``memo._remembered_by_identity``): collections of records, tuples,
+    collections or maps, which cost the most to hash (a world of species)."""
+    return tuple(i for i, (_, t) in enumerate(fd.params)
+                 if isinstance(t, CollT) and isinstance(t.elem, (RecordT, TupleT, CollT, MapT)))

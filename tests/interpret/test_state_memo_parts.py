@@ -3,6 +3,7 @@ clears only the parts that read what it may change, and every value is still the
 baseline (no memo) gives."""
 from rulewright.compiler import ir as I, load
 from rulewright.compiler.interpret import Interpreter, writes
+from rulewright.compiler.interpret import memo as memo_module
 from rulewright.compiler.interpret.memo import StateMemo, _typical, state_read
 
 from helpers import spec
@@ -104,3 +105,44 @@ def test_a_state_memo_part_is_made_once():
     memo = StateMemo()
     assert memo.part(frozenset({"a"})) is memo.part(frozenset({"a"}))
     assert memo.part(None) is not memo.part(frozenset())
+
+
+def test_a_world_is_keyed_by_which_it_is_and_an_equal_one_gets_the_same_value(monkeypatch):
+    """A definition of a thing and a collection of records, in the state's memo, keys the
+    collection by identity: the same one is a hit, an equal one made anew is worked out
+    again (the same value), and an entry is never given for another collection; in its
+    trial and in the memo it leaves."""
+    monkeypatch.setattr(memo_module, "_pays", lambda *a: True)
+    calls = []
+
+    def fn(a, world):
+        calls.append(world)
+        return a + len(world)
+    part: dict = {}
+    ns: dict = {}
+    ns["f_n"] = trial = memo_module._remembered_by_identity(fn, part, "f_n", ns, "f_n", {}, (1,))
+    for stage in ("trial", "memo"):
+        got = ns["f_n"]
+        assert (got is trial) == (stage == "trial")
+        calls.clear()
+        world = tuple([(1, 2), (3, 4)])        # (made anew: not the one of the stage before)
+        assert got(1, world) == 3 and got(1, world) == 3 and calls == [world]
+        again = tuple(list(world))
+        assert again == world and again is not world
+        assert got(1, again) == 3 and calls[-1] is again        # (worked out again)
+        assert got(2, world) == 4 and len(calls) == 3
+        for entry in part.values():         # (each entry holds the collection it is for)
+            assert entry[1][0] in (world, again) or entry[1][0] == ((0,),)
+        for _ in range(memo_module.TRIAL_CALLS):    # (the trial ends: the memo stays)
+            got(0, tuple([(0,)]))        # (a new one each time: a miss)
+    assert ns["f_n"].__name__ == "lean"
+
+
+def test_the_parameters_keyed_by_identity_are_collections_of_compound_values(tmp_path):
+    program = load(spec(tmp_path, """
+game g "G"
+record thing { n: int }
+def f(a: int, things: list of thing, ns: list of int, pairs: list of (int, int)) = a
+mode play "Play" players 1 { seats players }
+"""))
+    assert writes.held_by_identity(program.funcs["f"]) == (1, 3)
