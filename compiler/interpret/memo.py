@@ -157,8 +157,10 @@ MISSING = _MISSING      # (what ``known_subsets`` gives for a value not remember
 MOST_REMEMBERED = 50_000        # values a definition that reads no state keeps (then forgets all)
 TRIAL_CALLS = 2_000             # calls after which a memo that does not pay is dropped
 # a memo is kept when its hits times what a miss costs exceed its look-ups (a call each) by
-# this much
-MARGIN = 1.2
+# this much (four-player Darwin's Choice games took 1.5% fewer instructions with 1.0 than
+# with 1.2 and a miss's keeping counted as a look-up)
+MARGIN = 1.0
+TIMED_HITS = 4      # one hit in so many times the memo's own look-up (``_trial``)
 
 
 def _least_ns(run, rounds: int = 5) -> float:
@@ -173,22 +175,6 @@ def _least_ns(run, rounds: int = 5) -> float:
     return best
 
 
-def _call_cost(calls: int = 400) -> float:
-    """Nanoseconds a call of a function of one argument costs on this machine, now (what a
-    memo's look-up costs beside its key and its reading, which its trial times)."""
-    def one(a):
-        return a
-
-    def called():
-        for _ in range(calls):
-            one(1)
-
-    def empty():
-        for _ in range(calls):
-            pass
-    return max(1.0, (_least_ns(called) - _least_ns(empty)) / calls)
-
-
 def _clock_cost() -> int:
     """Nanoseconds a reading of the clock takes (a miss timed between two readings holds
     one: taken off each)."""
@@ -199,7 +185,6 @@ def _clock_cost() -> int:
 
 
 _CLOCK_COST = _clock_cost()
-_CALL_COST = _call_cost()
 
 
 def _typical(spent: list[int]) -> float:
@@ -225,14 +210,13 @@ def remembered(fn, memo: dict, name: str | None, ns: dict, gname: str, classes: 
     order or sorted) or their fields, the others as they are.
 
     Over its first ``TRIAL_CALLS`` calls it counts what the memo saves (its hits times
-    what a miss takes, timed on each: ``_typical``) against what it costs (for every call
-    a call, ``_CALL_COST``, timed when the module is loaded, and its key made and looked
-    up, timed on each; for every miss the key again, to keep the value), by a ``MARGIN``;
-    then it puts in ``ns[gname]`` the memo without the counting, or ``fn`` itself when the
-    memo does not pay. Either way the values are the same: only the time differs. (The
-    clock is the wall's: a few tens of nanoseconds to read, where the thread's own time
-    is a system call of about a microsecond, as long as the definitions it would time;
-    the misses the process was made to wait in are left out.)"""
+    what a miss takes, timed on each) against what it costs (the memo's own look-up, timed
+    on some hits, each call, and about another each miss to keep the value), by a
+    ``MARGIN`` (``_trial``); then it puts in ``ns[gname]`` the memo without the counting,
+    or ``fn`` itself when the memo does not pay. Either way the values are the same: only
+    the time differs. (The clock is the wall's: a few tens of nanoseconds to read, where
+    the thread's own time is a system call of about a microsecond, as long as the
+    definitions it would time; the misses the process was made to wait in are left out.)"""
     arity = fn.__code__.co_argcount
     keyed = _KEYS[(name is None, arity if arity in (1, 2) else None)]
     lean = _lean(fn, memo, name, arity)
@@ -241,44 +225,56 @@ def remembered(fn, memo: dict, name: str | None, ns: dict, gname: str, classes: 
         lean = _lean_by_classes(fn, memo, keyed, classes, arity, name)
     if held:
         return _remembered_by_identity(fn, memo, name, ns, gname, classes or {}, held)
-    hits = misses = 0
+
+    def look(args):
+        key = keyed(name, args)
+        return key, memo.get(key, _MISSING)
+
+    def keep(key, args, value):
+        if name is None and len(memo) >= MOST_REMEMBERED:
+            memo.clear()
+        memo[key] = value
+    return _trial(fn, lean, look, keep, ns, gname)
+
+
+def _trial(fn, lean, look, keep, ns: dict, gname: str):
+    """The memo ``remembered`` starts with, over its first ``TRIAL_CALLS`` calls: ``look(args)``
+    gives a call's key and the value remembered for it, or ``MISSING``; ``keep(key, args,
+    value)`` remembers a value worked out; then it puts ``lean`` or ``fn`` in ``ns[gname]``:
+    ``lean`` when its hits times what a miss costs (each miss timed: ``_typical``) exceed
+    by a ``MARGIN`` what ``lean`` costs (a look-up each call: its own, timed on some of the
+    hits, in the process and the moment it runs in; what keeping a value on a miss costs
+    is left out: counted as another look-up, the games took 1.5% more instructions)."""
+    hits = misses = timed = 0
     spent: list[int] = []
     looking = 0
 
     def trial(*args):
-        nonlocal hits, misses, looking
-        start = perf_counter_ns()
+        nonlocal hits, misses, timed, looking
         try:
-            key = keyed(name, args)
-            value = memo.get(key, _MISSING)
+            key, value = look(args)
         except (TypeError, KeyError, AttributeError):     # (not hashable; a value no class was
             #                                                  made for; none for a record)
             return fn(*args)
-        looked = perf_counter_ns()
-        looking += looked - start
-        if value is _MISSING:
-            value = fn(*args)
-            spent.append(perf_counter_ns() - looked)
-            misses += 1
-            if name is None and len(memo) >= MOST_REMEMBERED:
-                memo.clear()
-            memo[key] = value
-            if hits + misses >= TRIAL_CALLS and ns.get(gname) is trial:
-                ns[gname] = lean if _pays(hits, misses, looking, spent) else fn
-        else:
+        if value is not _MISSING:
             hits += 1
+            if not hits % TIMED_HITS:
+                start = perf_counter_ns()
+                lean(*args)             # (a hit: it gives the value again, changes nothing)
+                looking += perf_counter_ns() - start
+                timed += 1
+            return value
+        start = perf_counter_ns()
+        value = fn(*args)
+        spent.append(perf_counter_ns() - start)
+        misses += 1
+        keep(key, args, value)
+        if hits + misses >= TRIAL_CALLS and ns.get(gname) is trial:
+            look_up = max(0, looking / timed - _CLOCK_COST) if timed else 0
+            pays = hits * _typical(spent) > MARGIN * (hits + misses) * look_up
+            ns[gname] = lean if pays else fn
         return value
     return trial
-
-
-def _pays(hits: int, misses: int, looking: int, spent: list[int]) -> bool:
-    """Whether a memo pays, from its trial: its hits times what a miss costs against its
-    look-ups (``looking``: the time its keys were made and looked up in, all calls)."""
-    # (a look-up: a call, its key and its reading; a miss keeps the value, by its key
-    # again; the key was made in the trial by a call the memo does not make)
-    key_cost = max(0, looking / (hits + misses) - _CLOCK_COST - _CALL_COST)
-    costs = (hits + misses) * (_CALL_COST + key_cost) + misses * key_cost
-    return hits * _typical(spent) > MARGIN * costs
 
 
 def _remembered_by_identity(fn, memo: dict, name: str, ns: dict, gname: str, classes: dict, held: tuple):
@@ -328,31 +324,14 @@ def _remembered_by_identity(fn, memo: dict, name: str, ns: dict, gname: str, cla
             value = fn(*args)
             memo[key] = (value, tuple(args[i] for i in held))
             return value
-    hits = misses = 0
-    spent: list[int] = []
-    looking = 0
+    def look(args):
+        key = keyed(args)
+        entry = memo.get(key)
+        return key, entry[0] if given(entry, args) else _MISSING
 
-    def trial(*args):
-        nonlocal hits, misses, looking
-        start = perf_counter_ns()
-        try:
-            key = keyed(args)
-            entry = memo.get(key)
-        except (TypeError, KeyError, AttributeError):
-            return fn(*args)
-        looked = perf_counter_ns()
-        looking += looked - start
-        if given(entry, args):
-            hits += 1
-            return entry[0]
-        value = fn(*args)
-        spent.append(perf_counter_ns() - looked)
-        misses += 1
+    def keep(key, args, value):
         memo[key] = (value, tuple(args[i] for i in held))
-        if hits + misses >= TRIAL_CALLS and ns.get(gname) is trial:
-            ns[gname] = lean if _pays(hits, misses, looking, spent) else fn
-        return value
-    return trial
+    return _trial(fn, lean, look, keep, ns, gname)
 
 
 # The key of a call, by (reads no state, number of arguments): one shape per definition, the

@@ -112,7 +112,8 @@ def test_a_world_is_keyed_by_which_it_is_and_an_equal_one_gets_the_same_value(mo
     collection by identity: the same one is a hit, an equal one made anew is worked out
     again (the same value), and an entry is never given for another collection; in its
     trial and in the memo it leaves."""
-    monkeypatch.setattr(memo_module, "_pays", lambda *a: True)
+    monkeypatch.setattr(memo_module, "MARGIN", 0)       # (the memo pays whatever the machine's speed)
+    monkeypatch.setattr(memo_module, "_CLOCK_COST", 0)
     calls = []
 
     def fn(a, world):
@@ -146,3 +147,27 @@ def f(a: int, things: list of thing, ns: list of int, pairs: list of (int, int))
 mode play "Play" players 1 { seats players }
 """))
     assert writes.held_by_identity(program.funcs["f"]) == (1, 3)
+
+
+def test_a_trial_keeps_the_memo_when_the_misses_cost_more_than_the_look_ups(monkeypatch):
+    """(its own look-up timed on hits: with the misses made to cost far more it is kept, with
+    them costing nothing it gives way)"""
+    for dear, kept in ((True, True), (False, False)):
+        clock = iter(range(0, 10**9, 10))
+        ticks = {"n": 0}
+
+        def now():
+            return next(clock) + (10**6 if dear and ticks["n"] else 0)
+        monkeypatch.setattr(memo_module, "perf_counter_ns", now)
+        monkeypatch.setattr(memo_module, "_CLOCK_COST", 0)
+
+        def fn(x):
+            ticks["n"] = 1          # (a miss: the clock read after it jumps when misses are dear)
+            return x * 2
+        ns: dict = {}
+        ns["f_x"] = memo_module.remembered(fn, {}, None, ns, "f_x")
+        for i in range(memo_module.TRIAL_CALLS * 2):
+            ticks["n"] = 0
+            x = i % 50 if i % 10 else 1000 + i          # (mostly hits, a miss now and then)
+            assert ns["f_x"](x) == x * 2
+        assert ns["f_x"].__name__ == ("lean" if kept else "fn")
