@@ -213,7 +213,11 @@ class ExprCompiler:
         args = ", ".join(self.ex(a) for a in e.args)
         if self.program is not None and e.name in self.program.scorings:
             return f"{sname(e.name)}({self.em.const(e.mode)}, _FORCE{', ' if args else ''}{args})"
-        code = f"{fname(e.name)}({args})"
+        return self._shared(e, f"{fname(e.name)}({args})")
+
+    def _shared(self, e: I.Expr, code: str) -> str:
+        """``code``, of a call or a record made that one evaluation makes more than once
+        (``inline.shared_calls``): made at its first use and remembered for the rest."""
         var = self.shared.get(id(e))
         if var is None:
             return code
@@ -237,10 +241,11 @@ class ExprCompiler:
         if e.op == "new_record" and self.fast and self.program is not None \
                 and isinstance(getattr(e.data, "rw_name", None), str):
             # (what the record class's own __new__ does, its name then its fields: a call in C)
-            return f"_TN({self.em.const(e.data)}, ({self.em.const(e.data.rw_name)}, {''.join(a + ', ' for a in args)}))"
+            return self._shared(e, f"_TN({self.em.const(e.data)}, ({self.em.const(e.data.rw_name)}, "
+                                   f"{''.join(a + ', ' for a in args)}))")
         if e.op == "with" and self.fast and self._fields_at(e) is not None:
             values = "".join(a + ", " for a in args[1:])
-            return f"_rt.replaced({args[0]}, {self.em.const(self._fields_at(e))}, ({values}))"
+            return self._shared(e, f"_rt.replaced({args[0]}, {self.em.const(self._fields_at(e))}, ({values}))")
         data = self.em.const(e.data) if e.data is not None else None
         return operator.emit(args, data, self.span_of(operator.py, e))
 

@@ -145,7 +145,8 @@ class Inliner:
 
 def shared_calls(program: I.Program, params: list[str], body: I.Expr, const) -> dict[int, str]:
     """The calls of ``body`` (a definition's, ``params`` its parameters) that one evaluation
-    makes more than once with the same arguments: written at least twice, or once inside
+    makes more than once with the same arguments, and the records it makes more than once
+    from the same values (``_MADE``: making one cannot fail): written at least twice, or once inside
     a loop (the parts of an aggregate run for each value: its filters, its element, its
     key, the collections of its later binders). Each argument is made of constants,
     parameters that no binder of the body hides, the state, operators and other calls,
@@ -158,7 +159,7 @@ def shared_calls(program: I.Program, params: list[str], body: I.Expr, const) -> 
     groups: dict[tuple, list[I.Call]] = {}
     again: set[int] = set()
     for x, repeated in _reached([body], False):
-        if not isinstance(x, I.Call) or x.name not in program.funcs:
+        if not (isinstance(x, I.Call) and x.name in program.funcs or isinstance(x, I.Op) and x.op in _MADE):
             continue
         key = _shape(x, names, const)
         if key is not None:
@@ -171,6 +172,12 @@ def shared_calls(program: I.Program, params: list[str], body: I.Expr, const) -> 
         for c in calls:
             out[id(c)] = f"_c{i}"
     return out
+
+
+# records made (a new one, or one with some fields changed): made once where a definition
+# makes the same one twice (a definition written in for each use: a species made from a
+# player's cards, then put in the world it is judged in)
+_MADE = ("new_record", "with")
 
 
 def _reached(nodes, repeated: bool):
@@ -204,7 +211,8 @@ def _shape(e: I.Expr, params: set[str], const):
     if isinstance(e, I.SeatVar):
         parts, args = ("per", e.name), [e.seat]
     elif isinstance(e, I.Op):
-        data = e.data if e.data is None or type(e.data) in (bool, int, str) else ("at", id(e.data))
+        data = e.data if e.data is None or type(e.data) in (bool, int, str) \
+            or type(e.data) is tuple and all(type(x) is str for x in e.data) else ("at", id(e.data))
         parts, args = ("op", e.op, data), e.args
     elif isinstance(e, I.Call):
         parts, args = ("call", e.name, e.mode), e.args

@@ -551,3 +551,34 @@ def test_a_loop_that_names_its_grid_as_a_parameter_reads_its_own(tmp_path):
         assert interp.call("via", g, o).choices == {"x": (0, 0)}
         assert interp.call("count_in", g, o) == 1
         assert interp.call("same", g, o) is False and interp.call("same", g, g) is True   # (xv_g: a name of its own)
+
+
+RECORDS = """
+game g "G"
+record pair { a: int, b: int }
+def a_of(p: pair) = p.a
+def sum_of(p: pair, ps: list of pair) = p.a + size(ps)
+def made(x: int, y: int) = new pair(a = x, b = y)
+def judged(x: int, y: int) = sum_of(made(x, y), [made(x, y)]) + a_of(made(x, y) with (a = y))
+def moved(p: pair, y: int) = sum_of(p with (a = y), [p with (a = y), p with (a = y + 1)])
+def apart(x: int) = size([new pair(a = x, b = k) for k in [1, 2]])
+"""
+
+
+def test_a_record_a_definition_makes_twice_from_the_same_values_is_made_once(tmp_path):
+    """``made(x, y)``, written into ``judged`` three times, is made once there (and the record
+    changed from it once more); ``p with (a = y)`` twice in ``moved`` once, ``a = y + 1``
+    apart; records made from a loop's values are made at each turn. Values as the baseline's."""
+    program = load(spec(tmp_path, RECORDS))
+    fast, slow = Interpreter(program), Interpreter(program, fast=False)
+    judged = fast.source.split("def f_judged(")[1].split("\ndef ")[0]
+    assert judged.count("_TN(") == 3 and judged.count(":= _TN(") == 3 and judged.count("_c0 := ") == 3
+    moved = fast.source.split("def f_moved(")[1].split("\ndef ")[0]
+    assert moved.count("_rt.replaced(") == 3 and moved.count(":= _rt.replaced(") == 2
+    apart = fast.source.split("def f_apart(")[1].split("\ndef ")[0]
+    assert ":=" not in apart
+    pair = program.records["pair"].cls
+    for x, y in ((1, 2), (0, 0), (-3, 7)):
+        same_as_baseline(fast, slow, "judged", x, y)
+        same_as_baseline(fast, slow, "moved", pair(x, y), y)
+        same_as_baseline(fast, slow, "apart", x)
