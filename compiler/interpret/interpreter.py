@@ -56,8 +56,8 @@ class Interpreter:
         # the generated procedures clear this after every statement that may change it,
         # and every entry from outside (call, run, evaluate, play, use) clears it, but for
         # evaluations on a state held unchanged (``unchanged``)
-        self._sm = StateMemo()
         self._writes: list[frozenset] = []      # what each statement that clears part of it may change
+        self._sm = StateMemo(self._writes)      # (its parts made once the procedures' code is)
         self._changes = Changes(program)
         self._held = self._memo_of = None     # (use, unchanged)
         self._func_src: dict[str, str] = {}

@@ -171,3 +171,22 @@ def test_a_trial_keeps_the_memo_when_the_misses_cost_more_than_the_look_ups(monk
             x = i % 50 if i % 10 else 1000 + i          # (mostly hits, a miss now and then)
             assert ns["f_x"](x) == x * 2
         assert ns["f_x"].__name__ == ("lean" if kept else "fn")
+
+
+def test_parts_cleared_by_the_same_statements_are_one_and_each_clearing_clears_its_own():
+    writes = [frozenset({"a", "b"}), frozenset({"c"}), frozenset({"d"}), frozenset({"e"})]
+    memo = StateMemo(writes)
+    ab, a, b = memo.part(frozenset({"a", "b"})), memo.part(frozenset({"a"})), memo.part(frozenset({"b"}))
+    assert ab is a is b                     # (only the first statement changes any of them)
+    c, d, e = (memo.part(frozenset({x})) for x in "cde")
+    whole = memo.part(None)
+    parts = [a, c, d, e, whole]
+    for k in (2, 3, 4):                     # (two, three, more parts written out or in a loop)
+        changed = frozenset("acde"[:k])
+        for part in parts:
+            part["x"] = 1
+        memo.clearing(changed)()
+        hit = [a, c, d, e][:k] + [whole]
+        assert [not part for part in parts] == [any(part is h for h in hit) for part in parts]
+    memo.clear()
+    assert not any(parts)
