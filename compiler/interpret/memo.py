@@ -135,16 +135,22 @@ class StateMemo:
         self._writes = writes if writes is not None else []
         self._parts: dict = {}          # which statements clear it -> the part
         self._reads: dict = {}          # ... -> the sets of variables its definitions read
+        self._all: tuple = ()           # every part
 
     def part(self, reads: frozenset | None) -> dict:
         """The memo of the definitions that read ``reads`` (made at the first asking)."""
         cleared = ("all",) if reads is None else frozenset(i for i, w in enumerate(self._writes) if reads & w)
         self._reads.setdefault(cleared, []).append(reads)
-        return self._parts.setdefault(cleared, {})
+        memo = self._parts.setdefault(cleared, {})
+        self._all = tuple(self._parts.values())
+        return memo
 
     def clear(self) -> None:
-        for memo in self._parts.values():
-            memo.clear()
+        # (asked at every evaluation from outside, mostly of parts already empty: a
+        # verification clears them a million times; looking is cheaper than clearing)
+        if any(self._all):
+            for memo in self._all:
+                memo.clear()
 
     def clearing(self, writes: frozenset | None):
         """The function a statement that may change ``writes`` (None: anything) calls: it
