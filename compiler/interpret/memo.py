@@ -34,7 +34,9 @@ def memoize(ns: dict, sources: dict[str, str], state_memo: "StateMemo", projecte
     memo, which is cleared many times a game)."""
     # (every definition named, called or handed on as a value: what it reads is read too)
     calls = {name: set(_NAMED.findall(src)) & sources.keys() for name, src in sources.items()}
-    what = {name: state_read(src, consts or {}) for name, src in sources.items()}
+    # (a scoring is not among ``sources``: one that calls a scoring may read any of the state)
+    what = {name: None if set(_SCORING.findall(src)) - sources.keys() else state_read(src, consts or {})
+            for name, src in sources.items()}
     reads = {name for name, src in sources.items() if "ST." in src or "_FORCE" in src}
     forced = {name for name, src in sources.items() if "_FORCE" in src}
     changed = True
@@ -181,6 +183,7 @@ def _unless_forced(fn, memo: dict, name: str, ns: dict):
 
 _CALLED = re.compile(r"\b([fs]_[A-Za-z0-9_]+)\(")
 _NAMED = re.compile(r"\b([fs]_[A-Za-z0-9_]+)\b")
+_SCORING = re.compile(r"\b(s_[A-Za-z0-9_]+)\(")
 _RUNTIME = re.compile(r"\b_rt\.[a-z_]+\(")        # a runtime operation (it may go over a collection)
 
 
