@@ -175,8 +175,8 @@ def shared_calls(program: I.Program, params: list[str], body: I.Expr, const) -> 
 
 
 # records made (a new one, or one with some fields changed): made once where a definition
-# makes the same one twice (a definition written in for each use: a species made from a
-# player's cards, then put in the world it is judged in)
+# makes the same one twice (a definition written in for each use: a record judged, then
+# put in the collection it is judged among)
 _MADE = ("new_record", "with")
 
 

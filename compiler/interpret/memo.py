@@ -192,8 +192,8 @@ MISSING = _MISSING      # (what ``known_subsets`` gives for a value not remember
 MOST_REMEMBERED = 50_000        # values a definition that reads no state keeps (then forgets all)
 TRIAL_CALLS = 2_000             # calls after which a memo that does not pay is dropped
 # a memo is kept when its hits times what a miss costs exceed its look-ups (a call each) by
-# this much (four-player Darwin's Choice games took 1.5% fewer instructions with 1.0 than
-# with 1.2 and a miss's keeping counted as a look-up)
+# this much (measured on the shipped games: 1.5% fewer instructions with 1.0 than with 1.2
+# and a miss's keeping counted as a look-up; docs/performance.md)
 MARGIN = 1.0
 TIMED_HITS = 4      # one hit in so many times the memo's own look-up (``_trial``)
 
@@ -315,8 +315,8 @@ def _trial(fn, lean, look, keep, ns: dict, gname: str):
 def _remembered_by_identity(fn, memo: dict, name: str, ns: dict, gname: str, classes: dict, held: tuple):
     """``remembered`` for a definition that reads the state where the arguments at
     ``held`` are keyed by which value they are, not by what they hold (collections of
-    records, such as a world of species: hashing one walks every field of every record,
-    several times an evaluation that hands the same one down). Each entry keeps those
+    records, such as the collection a record is judged among: hashing one walks every
+    field of every record, several times an evaluation that hands the same one down). Each entry keeps those
     values beside the value remembered: a value is given only for the very same ones (so
     an identity the process gives again to another value never meets an entry of the
     one before), and they live as long as it does (the state's memo is cleared often)."""
@@ -326,7 +326,7 @@ def _remembered_by_identity(fn, memo: dict, name: str, ns: dict, gname: str, cla
     def given(entry, args) -> bool:
         return entry is not None and all(x is args[i] for x, i in zip(entry[1], held))
 
-    if arity == 2 and held == (1,):         # (a call fewer for the commonest: a thing and a world)
+    if arity == 2 and held == (1,):         # (a call fewer for the commonest: a value and a collection)
         first = how[0]
 
         def keyed(args):    # (the same key, made as the memo below makes it)

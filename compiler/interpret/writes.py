@@ -63,6 +63,6 @@ class Changes:
 def held_by_identity(fd: I.FuncDef) -> tuple[int, ...]:
     """The parameters of a definition that its memo in the state's memo keys by which value
     they are (``memo._remembered_by_identity``): collections of records, tuples,
-    collections or maps, which cost the most to hash (a world of species)."""
+    collections or maps, which cost the most to hash (every field of every record)."""
     return tuple(i for i, (_, t) in enumerate(fd.params)
                  if isinstance(t, CollT) and isinstance(t.elem, (RecordT, TupleT, CollT, MapT)))
