@@ -29,7 +29,7 @@ from rulewright.compiler.interpret.inline import Inliner, shared_calls
 from rulewright.compiler.interpret.resumable import Resumable, waits_inside
 from rulewright.compiler.interpret.state import GameState, RandomAgent, StopGame
 from rulewright.compiler.interpret.seeing import Knowledge, keeps_knowledge
-from rulewright.compiler.interpret.writes import Changes, held_by_identity
+from rulewright.compiler.interpret.writes import Changes, PileReads, held_by_identity, plain, unpiled
 
 
 # ---------------------------------------------------------------- compiler
@@ -59,6 +59,7 @@ class Interpreter:
         self._writes: list[frozenset] = []      # what each statement that clears part of it may change
         self._sm = StateMemo(self._writes)      # (its parts made once the procedures' code is)
         self._changes = Changes(program)
+        self._pile_reads = PileReads(program)
         self._held = self._memo_of = None     # (use, unchanged)
         self._func_src: dict[str, str] = {}
         self.em = Emitter()
@@ -94,7 +95,7 @@ class Interpreter:
         runtime = rt if fast else SimpleNamespace(**{**vars(rt), **BASELINE})
         where = f"<rules {program.name}>"
         self.ns: dict[str, Any] = {"_rt": runtime, "_show": render, "ST": None, "_S": self._span_list, "_err": RuntimeRulesError,
-                                   "_SM": self._sm, "_U": _UNSET, "_TN": tuple.__new__,
+                                   "_SM": self._sm, "_U": _UNSET, "_TN": tuple.__new__, "_UP": unpiled,
                                    "_MS": known_subsets, "_MX": MISSING,
                                    "_FORCE": None, "_LINESPANS": {where: line_spans(self.source, self._span_list)},
                                    **self.em.values}
@@ -164,16 +165,26 @@ class Interpreter:
                               [found.sub(local, ln) for ln in out[1:]]
         return out
 
-    def stored(self, code: str, e: I.Expr) -> str:
+    def stored(self, code: str, e: I.Expr, piles: bool = True) -> str:
         """Code of a value a statement stores: a number kept within 64 bits, a text within
-        ``runtime.MOST_TEXT`` characters (so a loop that keeps doubling one stops)."""
+        ``runtime.MOST_TEXT`` characters (so a loop that keeps doubling one stops), and
+        (``piles``: where the state may change before it is read again) no pile of the
+        state itself in it, but its cards as they are now (``writes.unpiled``)."""
         if isinstance(e, I.Const):
             return code
         if isinstance(e.type, IntT):
             return f"_rt.int64({code}, {self.em.const(e.span)})"
         if isinstance(e.type, TextT):
             return f"_rt.short_text({code}, {self.em.const(e.span)})"
-        return code
+        return self.unpiled(code, e) if piles else code
+
+    def unpiled(self, code: str, e: I.Expr, each: bool = False) -> str:
+        """Code of a value kept past the statement that makes it (``writes.unpiled``);
+        ``each``: of a collection whose values are kept (a loop's, a choice's)."""
+        t = e.type.elem if each and isinstance(e.type, CollT) else e.type
+        if isinstance(e, I.Const) or plain(t) or not self._pile_reads.may_hold(e):
+            return code
+        return f"_UP({code})"
 
     def _func(self, fd: I.FuncDef):
         params = ", ".join(pyname(p) for p, _ in fd.params)
@@ -252,7 +263,8 @@ class Interpreter:
         if isinstance(st, I.Points):
             lines.append(f"{pad}_steps[{self.em.const(step)}] += {self.flat.value(st.value, lines, pad)}")
         elif isinstance(st, I.Let):
-            value = self.stored(self.flat.value(st.value, lines, pad), st.value)
+            # (a scoring changes no pile while it runs)
+            value = self.stored(self.flat.value(st.value, lines, pad), st.value, piles=False)
             lines.append(f"{pad}{pyname(st.name)} = {value}")
         elif isinstance(st, I.Mark):
             layer = pyname(st.layer)
@@ -481,8 +493,10 @@ class Interpreter:
             # (the options as a function: a game rolled forward along its history skips them)
             options = f"lambda: {self._options(st, span)}" if self.fast else self._options(st)
             self._marks.append((len(lines), st))        # (a generator waiting here is on its first line)
-            lines.extend(f"{pad}{pyname(st.name)} = yield from ST.ask({self.em.const(st.name)}, {chooser}, "
-                         f"{options}, {span}, {self._refusals(st)})".split("\n"))
+            asked = f"yield from ST.ask({self.em.const(st.name)}, {chooser}, {options}, {span}, {self._refusals(st)})"
+            if st.coll is not None and self.unpiled("", st.coll, each=True):    # (an option that is a pile: its cards now)
+                asked = f"_UP(({asked}))"
+            lines.extend(f"{pad}{pyname(st.name)} = {asked}".split("\n"))
         elif isinstance(st, I.Shuffle):
             lines.append(f"{pad}ST.shuffle({ex(st.zone)}, {span})")
         elif isinstance(st, I.Deal):
@@ -490,7 +504,8 @@ class Interpreter:
         elif isinstance(st, I.Checkpoint):
             lines.append(f"{pad}ST.checkpoint({self.em.const(st.name)})")
         elif isinstance(st, I.Note):
-            lines.append(f"{pad}ST.note({self.em.const(st.name)}, {ex(st.value)}, {self.em.const(bool(st.heading))})")
+            lines.append(f"{pad}ST.note({self.em.const(st.name)}, {self.unpiled(ex(st.value), st.value)}, "
+                         f"{self.em.const(bool(st.heading))})")
         elif isinstance(st, I.Reveal):
             lines.append(f"{pad}ST.reveal({ex(st.pile)}, {ex(st.to) if st.to is not None else 'None'}, "
                          f"{ex(st.cards) if st.cards is not None else 'None'}, {span})")
@@ -514,7 +529,7 @@ class Interpreter:
             self._block(st.body, lines, depth)
         elif isinstance(st, (I.Repeat, I.For)):
             over = f"_rt.times({ex(st.count)}, {span})" if isinstance(st, I.Repeat) else \
-                self.exc.counted(f'tuple({ex(st.coll)})', st.coll)
+                self.exc.counted(f'tuple({self.unpiled(ex(st.coll), st.coll, each=True)})', st.coll)
             it = self.loop_iterator(st)
             if it is not None:
                 lines.append(f"{pad}{it} = iter({over})")
@@ -527,7 +542,7 @@ class Interpreter:
                 self._block(st.other, lines, depth + 1)
         elif isinstance(st, I.Do):
             self._marks.append((len(lines), st))
-            lines.append(f"{pad}yield from {prname(st.proc)}({', '.join(ex(a) for a in st.args)})")
+            lines.append(f"{pad}yield from {prname(st.proc)}({', '.join(self.unpiled(ex(a), a) for a in st.args)})")
         elif isinstance(st, I.SetVar):
             value = self.stored(ex(st.value), st.value)
             var = self.program.state.get(st.name) if st.scope != "local" else None
@@ -550,12 +565,13 @@ class Interpreter:
             lines.append(f"{pad}    ST.refuse({self.em.const(st.name)}, lambda: ({parts},), "
                          f"{self.em.const(tuple(st.tags))}, {span})")
         elif isinstance(st, I.Report):
+            value = self.unpiled(ex(st.value), st.value)
             if st.var is None:
-                lines.append(f"{pad}ST.report({self.em.const(st.name)}, {ex(st.value)})")
+                lines.append(f"{pad}ST.report({self.em.const(st.name)}, {value})")
             else:
                 v = pyname(st.var)
                 lines.append(f"{pad}for {v} in {self.exc.counted(f'tuple({ex(st.coll)})', st.coll)}:")
-                lines.append(f"{pad}    ST.report({self.em.const(st.name)}, {ex(st.value)}, {v})")
+                lines.append(f"{pad}    ST.report({self.em.const(st.name)}, {value}, {v})")
         else:
             raise RuntimeRulesError(f"'{type(st).__name__.lower()}' cannot be used here", st.span)
         if self.fast and not isinstance(st, _KEEPS_STATE) and not (isinstance(st, I.SetVar) and st.scope == "local"):

@@ -6,15 +6,16 @@ Out: ``Changes(program)(st)``: the names of the state variables the statement ma
      or None when it may change anything (or changes a pile not named by its variable).
 
 A pile of the state is an object its statements change in place (``deal``, ``take``,
-``move``, ``shuffle``, ``place``, ``pass``); a value set to a variable of another type may
-hold that very pile (``set drawn = hand(p)``, a record with a pile in a field), so a change
-of a pile is also a change of every variable whose type could hold one: all but those
-of plain values (numbers, truths, texts, symbols, cells, seats, grids, and tuples and maps
-of them).
+``move``, ``shuffle``, ``place``, ``pass``). What a statement stores (in a variable, a
+local, a report, a procedure's parameter) never holds that very object: ``unpiled`` puts the
+pile's cards there as they are when the statement runs (``set drawn = hand(p)`` keeps what
+the hand held then, as any value of the language keeps what it was). So a change of a pile
+changes that pile's variable and no other.
 """
 from __future__ import annotations
 
 from rulewright.compiler import ir as I
+from rulewright.compiler.semantics.runtime import Zone
 from rulewright.compiler.types import (BoardT, BoolT, CellT, CollT, EnumT, IntT, MapT, NoneT, RecordT, SeatT,
                                        TextT, TupleT, Type)
 
@@ -35,8 +36,6 @@ def plain(t: Type | None) -> bool:
 class Changes:
     def __init__(self, program: I.Program):
         self.program = program
-        # the variables a pile changed in place may be held by
-        self.holding = frozenset(name for name, var in program.state.items() if not plain(var.type))
 
     def __call__(self, st: I.Stmt) -> frozenset | None:
         if isinstance(st, I.Require):
@@ -44,7 +43,7 @@ class Changes:
         if isinstance(st, I.SetVar):
             return frozenset((st.name,))
         if isinstance(st, I.Pass):
-            return frozenset((st.zone,)) | self.holding
+            return frozenset((st.zone,))
         piles = _PILES.get(type(st))
         if isinstance(st, I.Move):
             piles = ("target",) if st.source == "values" else ("what", "target") if st.source is None \
@@ -57,7 +56,79 @@ class Changes:
             if not (isinstance(e, (I.Global, I.SeatVar)) and e.name in self.program.state):
                 return None
             names.add(e.name)
-        return frozenset(names) | self.holding
+        return frozenset(names)
+
+
+class PileReads:
+    """Which values a statement stores may hold a pile of the state (``may_hold``): those
+    whose expression reads one as a value, itself or through the definitions it calls (at
+    any depth). Nothing else can: a variable, a local, a procedure's parameter, a loop's or
+    a choice's variable hold no pile (``unpiled`` made sure as each was stored). Only those
+    are ``unpiled`` as they are stored: the others (a player's species updated each turn)
+    are stored as they are, unread."""
+
+    def __init__(self, program: I.Program):
+        self.program = program
+        self.piles = frozenset(name for name, var in program.state.items()
+                               if isinstance(var.type, CollT) and var.type.kind == "pile")
+        self._defs: dict[str, bool] = {}
+
+    def may_hold(self, e: I.Expr) -> bool:
+        if not self.piles:
+            return False
+        for node in I.descendants([e]):
+            if isinstance(node, (I.Global, I.SeatVar)) and node.name in self.piles:
+                return True
+            if isinstance(node, (I.Call, I.Global)) and self._def_reads(node.name):
+                return True
+        return False
+
+    def _def_reads(self, name: str) -> bool:
+        """A definition reads a pile: itself or one it calls, at any depth (a scoring, or
+        anything not a definition of the spec: yes)."""
+        if name in self._defs:
+            return self._defs[name]
+        funcs = self.program.funcs
+        if name not in funcs:
+            return name in self.program.scorings
+        seen, todo, found = {name}, [name], False
+        while todo and not found:
+            fd = funcs[todo.pop()]
+            for node in I.descendants([fd.body] if fd.body is not None else []):
+                if isinstance(node, (I.Global, I.SeatVar)) and node.name in self.piles \
+                        or isinstance(node, (I.Call, I.Global)) and node.name in self.program.scorings:
+                    found = True
+                    break
+                if isinstance(node, (I.Call, I.Global)) and node.name in funcs and node.name not in seen:
+                    seen.add(node.name)
+                    todo.append(node.name)
+        self._defs[name] = found
+        return found
+
+
+def unpiled(value):
+    """``value`` as a statement stores it: each pile of the state it holds (itself, or in a
+    list, tuple, map or record, at any depth) replaced by the pile's cards as they are now
+    (a tuple). A value that holds no pile is given back as it is, the same object."""
+    kind = type(value)
+    if kind is Zone:
+        return tuple(value.cards)
+    if kind in _ATOMS:
+        return value
+    if isinstance(value, (tuple, list)):
+        if _ATOMS.issuperset(map(type, value)):     # (in C: a pile's cards, a cell, numbers)
+            return value
+        items = [unpiled(x) for x in value]
+        if all(a is b for a, b in zip(items, value)):
+            return value
+        return items if kind is list else tuple(items) if kind is tuple else tuple.__new__(kind, items)
+    if kind is dict:
+        items = {unpiled(k): unpiled(v) for k, v in value.items()}
+        return value if all(a is b for a, b in zip(items.values(), value.values())) else items
+    return value
+
+
+_ATOMS = frozenset((int, bool, str, type(None), frozenset))      # (a frozenset holds no pile: a pile is not hashable)
 
 
 def held_by_identity(fd: I.FuncDef) -> tuple[int, ...]:

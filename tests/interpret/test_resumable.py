@@ -25,10 +25,10 @@ state { deck: pile of card = [a, b, c, d, a, b, c, d, a, b]   turns: int }
 procedure turn(p: seat, round: int) {
   let h = hand(p)
   repeat 2 {
-    if size(h) > 0 {
-      choose x in h by p
+    if size(hand(p)) > 0 {
+      choose x in hand(p) by p
       move [x] from hand(p) to deck
-      set kept(p) = kept(p) + round
+      set kept(p) = kept(p) + round + size(h)
     } else {
       choose y in [1, 2, 3] by p
       set turns = turns + y
