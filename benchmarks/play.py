@@ -12,7 +12,9 @@ with the speed-ups in one batch, ``Interpreter.batch``, as a study's games are; 
 each game on its own). A side's time is its games' own and what the cycle collector took
 between them (a game leaves young values the next thing made may find and walk: they are
 the game's cost too). The table gives the games per second of each on one core, the ratio,
-and whether every game ended the same (its log of events and its reports).
+and whether every game ended the same (its log of events and its reports); the ratio's 95%
+interval comes from the same games drawn again with replacement (each game timed on both
+sides: how much the figure depends on which games were played and the load they met).
 
 Then for each case a game is played with its first seat driven from outside
 (``compiler/interpret/live.py``), copied at every fifth choice: the table gives the mean
@@ -88,17 +90,29 @@ def game(interp: Interpreter, mode: str, players: int, seed: int) -> tuple[float
     return took, (repr(st.reports), [(e.kind, e.seat, repr(e.detail)) for e in st.log])
 
 
-def block(interp: Interpreter, mode: str, players: int, seeds, batch: bool) -> tuple[float, dict]:
-    """(seconds, what each game did) for games played one after the other, as a study
-    plays them (in one batch, unless ``batch`` is false): the games' own time and what
-    the cycle collector took between them."""
+def block(interp: Interpreter, mode: str, players: int, seeds, batch: bool) -> tuple[dict, dict]:
+    """(seconds of each game, what each game did) for games played one after the other, as
+    a study plays them (in one batch, unless ``batch`` is false): each game's own time and
+    its share of what the cycle collector took between them."""
     COLLECTIONS.outside = 0.0
-    seconds, played = 0.0, {}
+    seconds, played = {}, {}
     with interp.batch() if batch else contextlib.nullcontext():
         for seed in seeds:
-            took, played[seed] = game(interp, mode, players, seed)
-            seconds += took
-    return seconds + COLLECTIONS.outside, played
+            seconds[seed], played[seed] = game(interp, mode, players, seed)
+    share = COLLECTIONS.outside / max(1, len(seconds))
+    return {seed: took + share for seed, took in seconds.items()}, played
+
+
+def interval(before: dict, now: dict, rounds: int = 2000, seed: int = 0) -> tuple[float, float]:
+    """The 95% interval of the ratio (the games' time before / now), from the same games
+    drawn again with replacement (a bootstrap over the seeds: each game is timed on both
+    sides, so the pairs stay together). It tells how much the figure depends on which
+    games were played and on the moments of load they met."""
+    seeds = list(before)
+    rng = random.Random(seed)
+    ratios = sorted(sum(before[s] for s in drawn) / sum(now[s] for s in drawn)
+                    for drawn in ([rng.choice(seeds) for _ in seeds] for _ in range(rounds)))
+    return ratios[int(0.025 * rounds)], ratios[int(0.975 * rounds) - 1]
 
 
 def copies(interp: Interpreter, mode: str, players: int, seed: int) -> tuple[float, int]:
@@ -125,8 +139,8 @@ def main() -> int:
                     help="each game on its own, not in a batch as a study plays them (Interpreter.batch)")
     args = ap.parse_args()
     gc.callbacks.append(COLLECTIONS)
-    print(f"{'game':30} {'players':>7} {'before g/s':>11} {'now g/s':>9} {'ratio':>6}  {'same games':10} "
-          f"{'copy ms':>8} {'copies/game':>12}")
+    print(f"{'game':30} {'players':>7} {'before g/s':>11} {'now g/s':>9} {'ratio':>6} {'95% interval':>12}  "
+          f"{'same games':10} {'copy ms':>8} {'copies/game':>12}")
     once = {}
     for title, spec, players, games in CASES:
         n = args.games or games
@@ -139,7 +153,7 @@ def main() -> int:
         for interp in sides.values():         # warm up: first calls, the memos' trials
             for seed in range(1000, 1003):
                 game(interp, mode, players, seed)
-        seconds = {False: 0.0, True: 0.0}
+        seconds: dict = {False: {}, True: {}}     # side -> seed -> seconds
         played = {False: {}, True: {}}
         # four blocks of games a side, in turn (ABBA BAAB): the same seeds for both, so both
         # meet the same games and much the same load; within a block the games run one after
@@ -148,7 +162,7 @@ def main() -> int:
         for r, seeds in enumerate(range(a, b) for a, b in zip(cut, cut[1:]) if b > a):
             for fast in ((False, True) if r in (0, 3) else (True, False)):
                 took, games = block(sides[fast], mode, players, seeds, not args.one_by_one)
-                seconds[fast] += took
+                seconds[fast].update(took)
                 played[fast].update(games)
         same = played[False] == played[True]
         start = time.perf_counter()
@@ -160,9 +174,11 @@ def main() -> int:
             s, m = copies(sides[True], mode, players, seed)
             spent, made = spent + s, made + m
         per_copy = spent / made
-        print(f"{title:30} {players:>7} {n / seconds[False]:>11.1f} {n / seconds[True]:>9.1f} "
-              f"{seconds[False] / seconds[True]:>5.2f}x  {'yes' if same else 'NO':10} "
-              f"{per_copy * 1000:>8.2f} {seconds[True] / n / per_copy:>12.1f}")
+        before, now = sum(seconds[False].values()), sum(seconds[True].values())
+        low, high = interval(seconds[False], seconds[True])
+        print(f"{title:30} {players:>7} {n / before:>11.1f} {n / now:>9.1f} "
+              f"{before / now:>5.2f}x {f'{low:.2f}-{high:.2f}x':>12}  {'yes' if same else 'NO':10} "
+              f"{per_copy * 1000:>8.2f} {now / n / per_copy:>12.1f}")
         if not same:
             return 1
     for spec, took in once.items():

@@ -423,3 +423,20 @@ def test_how_many_cards_a_grid_holds_is_counted_without_putting_them_in_order(tm
             interp.call("held", None)
         said.append(str(caught.value))
     assert said[0] == said[1] and "none" in said[0]
+
+
+def test_the_benchmark_s_interval_holds_its_ratio_and_widens_with_the_spread():
+    """benchmarks/play.py's 95% interval of a ratio: the games drawn again with replacement,
+    each game's two times kept together."""
+    import importlib.util
+    from pathlib import Path
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "play.py"
+    play = importlib.util.spec_from_file_location("play_benchmark", path)
+    module = importlib.util.module_from_spec(play)
+    play.loader.exec_module(module)
+    steady = module.interval({s: 5.0 for s in range(20)}, {s: 1.0 for s in range(20)})
+    assert steady == (5.0, 5.0)
+    now = {s: 1.0 + (s % 5) * 0.2 for s in range(40)}
+    before = {s: 5.0 * t * (1.3 if s % 2 else 0.7) for s, t in now.items()}
+    low, high = module.interval(before, now)
+    assert low < sum(before.values()) / sum(now.values()) < high and high - low > 0.3
