@@ -77,4 +77,6 @@ BASELINE = {"subsets_of": lambda items, most=None: rt._subsets(items, most, type
             "placed": _placed, "ranked": _ranked, "allocate": _allocate,
             "free_at": lambda board, pos: pos in _placements(board),
             "contents": lambda board: tuple(board.cards[p] for p in sorted(board.cards)),
-            "within": lambda small, big: not collections.Counter(small) - collections.Counter(big)}
+            "within": lambda small, big: not collections.Counter(small) - collections.Counter(big),
+            # (taking nothing off copied the values, as it did)
+            "minus": lambda a, b: rt.minus(a, b) if len(b) else tuple(list(rt.as_tuple(a)))}

@@ -479,6 +479,8 @@ def replaced(base, at: tuple, values: tuple):
 def minus(a, b) -> tuple:
     """``a`` less ``b``'s items, each taking away the first equal item left in ``a``."""
     items, drop = as_tuple(a), as_tuple(b)
+    if not drop:                    # (a change that takes nothing off: the same values)
+        return items
     if len(drop) * len(items) > 64:
         try:
             left = collections.Counter(drop)
@@ -666,9 +668,8 @@ MOST_COUNTED = 4096                 # the longest kept (a range of millions woul
 
 
 def within(small: Iterable, big: Iterable) -> bool:
-    """Every value of ``small`` in ``big``, as many times at least (multisets). A ``big``
-    asked again (the same tuple, of at most ``MOST_COUNTED`` values: a constant, as a box
-    of cards) is counted once."""
+    """Every value of ``small`` in ``big``, as many times at least (multisets). A ``big`` asked
+    again (the same tuple, of at most ``MOST_COUNTED`` values: a box of cards) counted once."""
     global _COUNTED
     if type(big) is tuple and len(big) <= MOST_COUNTED:
         last, counts = _COUNTED
@@ -690,8 +691,7 @@ def multiset_eq(a: Iterable, b: Iterable) -> bool:
 
 
 def count_equal(items, value) -> int:
-    """How many of ``items`` equal ``value`` (``count(x in items if x == value)``), in C for
-    a list or a pile."""
+    """How many of ``items`` equal ``value`` (``count(x in items if x == value)``), in C."""
     kind = type(items)
     if kind is tuple or kind is list:
         return items.count(value)
