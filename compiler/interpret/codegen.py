@@ -447,8 +447,12 @@ class ExprCompiler:
         not counted when the loop is a few steps of the one that runs it (``few_steps``)."""
         if agg is not None and self.fast and few_steps(agg, e, self.program, self.written):
             return code
+        return f"_rt.steps({code}, {self.loop_span(e)})"
+
+    def loop_span(self, e: I.Expr) -> str:
+        """The place a loop over ``e`` names when the budget runs out (a call's, where written in)."""
         mark = self.written.get(id(e)) if self.written else None
-        return f"_rt.steps({code}, {self.em.const(mark[2] if mark is not None else e.span)})"       # (a call's, where written in)
+        return self.em.const(mark[2] if mark is not None else e.span)
 
     def indexed(self, b: I.Binder):
         """``for c in cells(g) if g[c] == K and rest`` -> the cells of ``g`` holding K
@@ -541,6 +545,13 @@ def few_steps(agg: I.Agg, coll: I.Expr, program, written: dict | None = None) ->
         if _runs_rules(x, program) or (written and id(x) in written):
             return False
     return True
+
+
+def _sized(coll: I.Expr) -> bool:
+    """Whether the collection a loop goes over is surely a value of the language (a tuple,
+    a pile, a set, a map: its size known at once), not an iterator of the runtime's own."""
+    return isinstance(coll, (I.Local, I.Global, I.SeatVar, I.Const, I.Call)) or \
+        isinstance(coll, I.Op) and coll.op in ("field", "attr", "rel_apply")
 
 
 def _runs_rules(x: I.Expr, program) -> bool:
@@ -655,7 +666,14 @@ class Flattener:
                 continue
             if plain:
                 coll = self.value(b.coll, lines, inner)
-            lines.append(f"{inner}for {var} in {self.exc.counted(coll, b.coll, e)}:")
+            counted = self.exc.counted(coll, b.coll, e)
+            if counted != coll and self.exc.fast and _sized(b.coll):
+                # (the steps taken off the budget here, as ``rt.steps`` takes them, without its call)
+                held = self.em.fresh("n")
+                lines += [f"{inner}{held} = {coll}", f"{inner}_B.left -= len({held}) + 1",
+                          f"{inner}if _B.left < 0:", f"{inner}    _rt.charge(0, {self.exc.loop_span(b.coll)})"]
+                counted = held
+            lines.append(f"{inner}for {var} in {counted}:")
             inner += "    "
             self.exc.rename[b.var] = var
             if cond is not None:

@@ -95,7 +95,7 @@ class Interpreter:
         runtime = rt if fast else SimpleNamespace(**{**vars(rt), **BASELINE})
         where = f"<rules {program.name}>"
         self.ns: dict[str, Any] = {"_rt": runtime, "_show": render, "ST": None, "_S": self._span_list, "_err": RuntimeRulesError,
-                                   "_SM": self._sm, "_U": _UNSET, "_TN": tuple.__new__, "_UP": unpiled,
+                                   "_SM": self._sm, "_U": _UNSET, "_TN": tuple.__new__, "_UP": unpiled, "_B": rt._BUDGET,
                                    "_MS": known_subsets, "_MX": MISSING,
                                    "_FORCE": None, "_LINESPANS": {where: line_spans(self.source, self._span_list)},
                                    **self.em.values}

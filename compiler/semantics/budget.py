@@ -19,37 +19,45 @@ class OutOfSteps(RuntimeRulesError):
     """The step budget of an evaluation ran out (raised at the loop that was running)."""
 
 
+UNLIMITED = 1 << 62           # the steps "left" while no budget is counting: more than any run takes
+
+
 class _Budget:
-    """The steps left to the evaluation under way (None: no budget is counting)."""
-    left: int | None = None
+    """The steps left to the evaluation under way (``counting``: a budget is; while none is,
+    ``left`` is ``UNLIMITED``, so the generated code's loops may take steps off it without
+    asking first: ``codegen.Flattener.loop``)."""
+    left: int = UNLIMITED
     limit: int = 0
+    counting: bool = False
 
 
 _BUDGET = _Budget()
 
 
+def stop_counting() -> None:
+    """No budget counting from now on (a game stopped from outside inside one)."""
+    _BUDGET.left, _BUDGET.counting = UNLIMITED, False
+
+
 def charge(n: int, span=None) -> None:
     """Count ``n`` steps against the running budget; past it, ``OutOfSteps`` at ``span``."""
-    left = _BUDGET.left
-    if left is not None:
-        left -= n
-        _BUDGET.left = left
-        if left < 0:
-            _BUDGET.left = 0
-            raise OutOfSteps(f"did not finish within {_BUDGET.limit:,} steps: this loop was running when "
-                             "the budget ran out", span)
+    left = _BUDGET.left - n
+    _BUDGET.left = left
+    if left < 0:
+        _BUDGET.left = 0
+        raise OutOfSteps(f"did not finish within {_BUDGET.limit:,} steps: this loop was running when "
+                         "the budget ran out", span)
 
 
 def steps(items, span=None):
     """``items``, as a loop of the generated code goes over them: one step per value
     (and one for the loop), counted against the running budget."""
-    left = _BUDGET.left
-    if left is not None:
+    if _BUDGET.counting:
         try:
             n = len(items) + 1
         except TypeError:
             n = 1
-        left -= n
+        left = _BUDGET.left - n
         _BUDGET.left = left
         if left < 0:
             charge(0, span)
@@ -59,10 +67,9 @@ def steps(items, span=None):
 def tick(span=None) -> bool:
     """One round of a ``while``: a step. Always true (it is and-ed to the loop's test)."""
     left = _BUDGET.left
-    if left is not None:
-        _BUDGET.left = left - 1
-        if left <= 0:
-            charge(1, span)
+    _BUDGET.left = left - 1
+    if left <= 0:
+        charge(1, span)
     return True
 
 
@@ -75,15 +82,16 @@ class bounded:
         self.what, self.limit, self.outer = what, limit or MOST_STEPS, False
 
     def __enter__(self):
-        self.outer = _BUDGET.left is None
+        self.outer = not _BUDGET.counting
         if self.outer:
             _BUDGET.left = _BUDGET.limit = self.limit
+            _BUDGET.counting = True
         return self
 
     def __exit__(self, kind, exc, tb):
         if not self.outer:
             return False
-        _BUDGET.left = None
+        stop_counting()
         failed = none_used(exc, tb)
         if failed is not None:
             raise failed from None
@@ -127,10 +135,10 @@ class apart:
     one's is set back as it was after."""
 
     def __enter__(self):
-        self.saved = (_BUDGET.left, _BUDGET.limit)
-        _BUDGET.left = None
+        self.saved = (_BUDGET.left, _BUDGET.limit, _BUDGET.counting)
+        stop_counting()
         return self
 
     def __exit__(self, kind, exc, tb):
-        _BUDGET.left, _BUDGET.limit = self.saved
+        _BUDGET.left, _BUDGET.limit, _BUDGET.counting = self.saved
         return False

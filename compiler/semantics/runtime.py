@@ -27,9 +27,9 @@ from rulewright.compiler.diagnostics import RuntimeRulesError
 from rulewright.compiler.semantics.allocation import allocate, ranked, served, sorted_by
 from rulewright.compiler.semantics.near import carried, near_cards
 from rulewright.compiler.semantics.budget import (MOST_NUMBERS, MOST_STEPS, OutOfSteps, _BUDGET, apart, bounded,
-                                                  charge, steps, tick)
+                                                  charge, steps, stop_counting, tick)
 
-BUDGET = (MOST_STEPS, OutOfSteps, _BUDGET, apart, bounded, steps, tick)     # (read as rt.NAME elsewhere)
+BUDGET = (MOST_STEPS, OutOfSteps, _BUDGET, apart, bounded, steps, stop_counting, tick)     # (read as rt.NAME elsewhere)
 ALLOCATION = (allocate, ranked, served, sorted_by)
 NEAR = (near_cards,)
 

@@ -62,7 +62,7 @@ def time_limit(seconds: float | None):
             signal.setitimer(signal.ITIMER_REAL, max(0.001, outer - (time.monotonic() - started)))
         # a game stopped anywhere may have been inside an evaluation's step budget: none
         # is counting now (the games are played outside any)
-        rt._BUDGET.left = None
+        rt.stop_counting()
 
 
 def checkpoint_watch(deadline: float | None):

@@ -67,9 +67,12 @@ def test_a_loop_over_a_few_constant_values_is_not_counted_unless_it_calls(tmp_pa
     fast = Interpreter(program)
     points, called = fast._func_src[fname("points")], fast._func_src[fname("called")]
     slow = Interpreter(program, fast=False)
-    # the constant's loop is not counted; where it calls a definition, it is
-    assert points.count("_rt.steps(") == slow._func_src[fname("points")].count("_rt.steps(") - 1
-    assert called.count("_rt.steps(") == slow._func_src[fname("called")].count("_rt.steps(")
+    # the constant's loop is not counted; where it calls a definition, it is (by a call, or
+    # by steps taken off the budget in place)
+    def counted(source):
+        return source.count("_rt.steps(") + source.count("_B.left -= len(")
+    assert counted(points) == slow._func_src[fname("points")].count("_rt.steps(") - 1
+    assert counted(called) == slow._func_src[fname("called")].count("_rt.steps(")
 
 
 RUNAWAY = """
@@ -87,6 +90,36 @@ def test_the_budget_still_stops_a_runaway_loop_at_its_place(tmp_path):
         said.append(str(caught.value))
     assert said[0] == said[1] and "did not finish within 20,000,000 steps" in said[0]
     assert ":3:" in said[0]
+
+
+WALKS = """
+game g "G"
+def many(xs: list of int) = sum(x * y for x in xs for y in xs if y > x)
+"""
+
+
+def test_steps_taken_off_in_place_are_the_call_s_steps_and_stop_at_the_same_place(tmp_path):
+    """A loop over a value (a parameter here) takes its steps off the budget in the code
+    itself rather than by ``rt.steps``: as many (a loop, one step and one a value), and a
+    budget runs out at the same loop."""
+    from rulewright.compiler.semantics import budget, runtime as rt
+    program = load(spec(tmp_path, WALKS))
+    fast, slow = Interpreter(program), Interpreter(program, fast=False)
+    assert "_B.left -= len(" in fast._func_src[fname("many")]
+    assert "_B.left" not in slow._func_src[fname("many")]
+    xs = tuple(range(40))
+    want = slow.call("many", xs)
+    for interp in (fast, slow):
+        with rt.bounded("a test", 10_000):
+            assert interp.call("many", xs) == want
+            assert rt._BUDGET.left == 10_000 - (41 + 40 * 41)
+    said = []
+    for interp in (fast, slow):
+        with pytest.raises(RuntimeRulesError) as caught, rt.bounded("a test", 1_000):
+            interp.call("many", tuple(range(50)))          # (not one the memo has seen)
+        said.append(str(caught.value))
+    assert said[0] == said[1] and "did not finish within 1,000 steps" in said[0]
+    assert not rt._BUDGET.counting and rt._BUDGET.left == budget.UNLIMITED
 
 
 SWITCHED = """
