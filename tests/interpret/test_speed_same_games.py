@@ -440,3 +440,19 @@ def test_the_benchmark_s_interval_holds_its_ratio_and_widens_with_the_spread():
     before = {s: 5.0 * t * (1.3 if s % 2 else 0.7) for s, t in now.items()}
     low, high = module.interval(before, now)
     assert low < sum(before.values()) / sum(now.values()) < high and high - low > 0.3
+
+
+def test_the_instruction_count_reads_valgrind_s_total_and_says_when_valgrind_is_missing(monkeypatch, capsys):
+    """benchmarks/instructions.py: the total of instructions read from valgrind's summary;
+    without valgrind, a message and exit 2, nothing counted."""
+    import importlib.util
+    from pathlib import Path
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "instructions.py"
+    loaded = importlib.util.spec_from_file_location("instructions_benchmark", path)
+    module = importlib.util.module_from_spec(loaded)
+    loaded.loader.exec_module(module)
+    summary = "==31442== \n==31442== I   refs:      3,523,322,936\n==31442== I1  misses: 37,156,264\n"
+    assert int(module._REFS.search(summary).group(1).replace(",", "")) == 3_523_322_936
+    monkeypatch.setattr(module.shutil, "which", lambda name: None)
+    assert module.main(["--only", "savanna"]) == 2
+    assert "valgrind is not installed" in capsys.readouterr().err
