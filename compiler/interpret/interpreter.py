@@ -181,10 +181,12 @@ class Interpreter:
     def unpiled(self, code: str, e: I.Expr, each: bool = False) -> str:
         """Code of a value kept past the statement that makes it (``writes.unpiled``);
         ``each``: of a collection whose values are kept (a loop's, a choice's)."""
+        return f"_UP({code})" if self.may_hold_pile(e, each) else code
+
+    def may_hold_pile(self, e: I.Expr, each: bool = False) -> bool:
+        """``e`` (``each``: one of its values) may be or hold a pile of the state."""
         t = e.type.elem if each and isinstance(e.type, CollT) else e.type
-        if isinstance(e, I.Const) or plain(t) or not self._pile_reads.may_hold(e):
-            return code
-        return f"_UP({code})"
+        return not (isinstance(e, I.Const) or plain(t)) and self._pile_reads.may_hold(e)
 
     def _func(self, fd: I.FuncDef):
         params = ", ".join(pyname(p) for p, _ in fd.params)
@@ -494,7 +496,7 @@ class Interpreter:
             options = f"lambda: {self._options(st, span)}" if self.fast else self._options(st)
             self._marks.append((len(lines), st))        # (a generator waiting here is on its first line)
             asked = f"yield from ST.ask({self.em.const(st.name)}, {chooser}, {options}, {span}, {self._refusals(st)})"
-            if st.coll is not None and self.unpiled("", st.coll, each=True):    # (an option that is a pile: its cards now)
+            if st.coll is not None and self.may_hold_pile(st.coll, each=True):    # (an option that is a pile: its cards now)
                 asked = f"_UP(({asked}))"
             lines.extend(f"{pad}{pyname(st.name)} = {asked}".split("\n"))
         elif isinstance(st, I.Shuffle):

@@ -64,8 +64,8 @@ class PileReads:
     whose expression reads one as a value, itself or through the definitions it calls (at
     any depth). Nothing else can: a variable, a local, a procedure's parameter, a loop's or
     a choice's variable hold no pile (``unpiled`` made sure as each was stored). Only those
-    are ``unpiled`` as they are stored: the others (a player's species updated each turn)
-    are stored as they are, unread."""
+    are ``unpiled`` as they are stored: the others (a collection of records updated each
+    turn) are stored as they are, unread."""
 
     def __init__(self, program: I.Program):
         self.program = program
@@ -74,36 +74,31 @@ class PileReads:
         self._defs: dict[str, bool] = {}
 
     def may_hold(self, e: I.Expr) -> bool:
-        if not self.piles:
-            return False
-        for node in I.descendants([e]):
-            if isinstance(node, (I.Global, I.SeatVar)) and node.name in self.piles:
-                return True
-            if isinstance(node, (I.Call, I.Global)) and self._def_reads(node.name):
-                return True
-        return False
+        return bool(self.piles) and any(self._direct(node) or isinstance(node, (I.Call, I.Global))
+                                        and self._def_reads(node.name) for node in I.descendants([e]))
+
+    def _direct(self, node) -> bool:
+        """The node is a pile read as a value, or a call of a scoring (not followed: as if it read one)."""
+        return isinstance(node, (I.Global, I.SeatVar)) and node.name in self.piles \
+            or isinstance(node, (I.Call, I.Global)) and node.name in self.program.scorings
 
     def _def_reads(self, name: str) -> bool:
-        """A definition reads a pile: itself or one it calls, at any depth (a scoring, or
-        anything not a definition of the spec: yes)."""
-        if name in self._defs:
-            return self._defs[name]
+        """A definition of the spec reads a pile: itself or one it calls, at any depth (every
+        definition it reaches looked at, so a definition that calls itself is no trouble)."""
         funcs = self.program.funcs
-        if name not in funcs:
-            return name in self.program.scorings
-        seen, todo, found = {name}, [name], False
-        while todo and not found:
-            fd = funcs[todo.pop()]
-            for node in I.descendants([fd.body] if fd.body is not None else []):
-                if isinstance(node, (I.Global, I.SeatVar)) and node.name in self.piles \
-                        or isinstance(node, (I.Call, I.Global)) and node.name in self.program.scorings:
-                    found = True
-                    break
-                if isinstance(node, (I.Call, I.Global)) and node.name in funcs and node.name not in seen:
-                    seen.add(node.name)
-                    todo.append(node.name)
-        self._defs[name] = found
-        return found
+        if name not in self._defs and name in funcs:
+            seen, todo, found = {name}, [name], False
+            while todo and not found:
+                fd = funcs[todo.pop()]
+                for node in I.descendants([fd.body] if fd.body is not None else []):
+                    if self._direct(node):
+                        found = True
+                        break
+                    if isinstance(node, (I.Call, I.Global)) and node.name in funcs and node.name not in seen:
+                        seen.add(node.name)
+                        todo.append(node.name)
+            self._defs[name] = found
+        return self._defs.get(name, False)
 
 
 def unpiled(value):
@@ -122,8 +117,8 @@ def unpiled(value):
         if all(a is b for a, b in zip(items, value)):
             return value
         return items if kind is list else tuple(items) if kind is tuple else tuple.__new__(kind, items)
-    if kind is dict:
-        items = {unpiled(k): unpiled(v) for k, v in value.items()}
+    if kind is dict:             # (its keys are hashable: no pile among them)
+        items = {k: unpiled(v) for k, v in value.items()}
         return value if all(a is b for a, b in zip(items.values(), value.values())) else items
     return value
 

@@ -425,15 +425,20 @@ def test_how_many_cards_a_grid_holds_is_counted_without_putting_them_in_order(tm
     assert said[0] == said[1] and "none" in said[0]
 
 
+def _benchmark(name: str):
+    """A script of benchmarks/ loaded as a module (its ``main`` not run)."""
+    import importlib.util
+    from pathlib import Path
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / f"{name}.py"
+    loaded = importlib.util.spec_from_file_location(f"{name}_benchmark", path)
+    module = importlib.util.module_from_spec(loaded)
+    loaded.loader.exec_module(module)
+    return module
+
 def test_the_benchmark_s_interval_holds_its_ratio_and_widens_with_the_spread():
     """benchmarks/play.py's 95% interval of a ratio: the games drawn again with replacement,
     each game's two times kept together."""
-    import importlib.util
-    from pathlib import Path
-    path = Path(__file__).resolve().parents[2] / "benchmarks" / "play.py"
-    play = importlib.util.spec_from_file_location("play_benchmark", path)
-    module = importlib.util.module_from_spec(play)
-    play.loader.exec_module(module)
+    module = _benchmark("play")
     steady = module.interval({s: 5.0 for s in range(20)}, {s: 1.0 for s in range(20)})
     assert steady == (5.0, 5.0)
     now = {s: 1.0 + (s % 5) * 0.2 for s in range(40)}
@@ -445,12 +450,7 @@ def test_the_benchmark_s_interval_holds_its_ratio_and_widens_with_the_spread():
 def test_the_instruction_count_reads_valgrind_s_total_and_says_when_valgrind_is_missing(monkeypatch, capsys):
     """benchmarks/instructions.py: the total of instructions read from valgrind's summary;
     without valgrind, a message and exit 2, nothing counted."""
-    import importlib.util
-    from pathlib import Path
-    path = Path(__file__).resolve().parents[2] / "benchmarks" / "instructions.py"
-    loaded = importlib.util.spec_from_file_location("instructions_benchmark", path)
-    module = importlib.util.module_from_spec(loaded)
-    loaded.loader.exec_module(module)
+    module = _benchmark("instructions")
     summary = "==31442== \n==31442== I   refs:      3,523,322,936\n==31442== I1  misses: 37,156,264\n"
     assert int(module._REFS.search(summary).group(1).replace(",", "")) == 3_523_322_936
     monkeypatch.setattr(module.shutil, "which", lambda name: None)
