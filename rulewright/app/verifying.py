@@ -41,7 +41,7 @@ PYTHON_OPTIONS = Options("checks=", "against=", "text(everything=True)", ".not_c
 def checks_named(given: Iterable[str] | None, words: Options = COMMAND_LINE_OPTIONS) -> set[str] | None:
     """The checks named (each item may list several, comma-separated); None: all. An
     unknown one is refused with the list."""
-    from rulewright.solver.verify.run import CHECKS      # (OR-Tools loads only for the commands that solve)
+    from rulewright.solver.verify.findings import CHECKS   # (OR-Tools loads only for the commands that solve)
     if not given:
         return None
     kinds = {k.strip() for part in given for k in part.split(",") if k.strip()}

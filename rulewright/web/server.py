@@ -154,7 +154,7 @@ def make_app(workspace: str | Path, specs: tuple[str, ...] = (),
         return FileResponse(STATIC / "index.html", media_type="text/html; charset=utf-8")
 
     async def library(request):
-        from rulewright.solver.verify.run import CHECKS      # (the names of verify's checks)
+        from rulewright.solver.verify.findings import CHECKS   # (the names of verify's checks: no solver loaded)
         return JSONResponse({"checks": list(CHECKS), "library": drafting.library(), "workspace": wb.drafts.saved(), "games": wb.drafts.games(),
                              "folder": str(wb.drafts.workspace), "first": list(wb.specs)})
 

@@ -16,12 +16,9 @@ from rulewright.compiler.types import INT, EnumT
 from rulewright.compiler.variants import diffing
 from rulewright.solver.verify import differing, inductive, kept, proofs, sampled, secrecy, static
 from rulewright.solver.solving import STEADY, plan, using
-from rulewright.solver.verify.findings import Finding, Report
+from rulewright.solver.verify.findings import CHECKS, Finding, Report
 from rulewright.compiler.semantics.render import jsonable
 
-# every kind of check, in the order they run (the JSON names them exactly so)
-CHECKS = ("never_holds", "always_holds", "unused", "secrecy", "range", "choosable", "property", "differs",
-          "invariant", "playable", "terminates", "runtime")
 DEFAULT_GAMES = 50
 DEFAULT_POSITIONS = 3
 # what each step checks, in the words the progress bar shows

@@ -71,6 +71,22 @@ def test_help_is_the_same_as_the_command_prints():
     assert "Board-game rules as code." in done.stdout and "check" in done.stdout
 
 
+def test_the_workbench_opens_without_loading_the_solver(tmp_path):
+    """The workbench's page and its first answer (what may be opened, the names of the
+    checks) load no OR-Tools, networkx or Lark: the page is there before a solver is."""
+    script = ("import json, sys\n"
+              "from starlette.testclient import TestClient\n"
+              "from rulewright.web.server import make_app\n"
+              f"with TestClient(make_app({str(tmp_path / 'ws')!r}, hosts=('testserver',))) as c:\n"
+              "    assert c.get('/').status_code == 200\n"
+              "    answer = c.get('/api/library')\n"
+              "    assert answer.status_code == 200 and 'differs' in answer.json()['checks'], answer.text\n"
+              "print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] in ('networkx', 'lark', 'ortools'))))\n")
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout.strip().splitlines()[-1]) == []
+
+
 # ------------------------------------------------------------------ the program kept
 SPEC = """game tiny "Tiny"
 table gem (worth: int) from "gems.csv"
