@@ -13,6 +13,7 @@ installed (``make test`` installs Chromium from the system's packages where it c
 from __future__ import annotations
 
 import os
+import time
 import urllib.parse
 import urllib.request
 from pathlib import Path
@@ -20,9 +21,9 @@ from pathlib import Path
 import pytest
 
 try:
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout, sync_playwright
 except ImportError:             # pragma: no cover - the dev install has it
-    sync_playwright = None
+    sync_playwright = PlaywrightTimeout = None
 
 from browser import CHROMIUM, FLAGS, serving, without_search
 
@@ -149,10 +150,20 @@ def test_search_finds_a_card_by_its_name_in_each_language(site, browser, lang, c
     page = browser.new_page()
     page.goto(f"{base}/{lang}", wait_until="load")
     page.locator("label.md-search__icon, .md-search__input").first.click()
-    page.locator("input.md-search__input").fill(card)
     # (the search builds its index from the whole site's in the page, in a worker: past 20 s
-    # on a busy machine; a minute before it says nothing)
-    page.wait_for_selector(".md-search-result__item", timeout=60000)
+    # on a busy machine. Typed before the page listens, the query is lost and no result ever
+    # comes, as it would for a person typing then: typed again, as they would, until a result
+    # comes or two minutes have passed)
+    give_up = time.monotonic() + 120
+    while True:
+        page.locator("input.md-search__input").fill(card)
+        try:
+            page.wait_for_selector(".md-search-result__item", timeout=15000)
+            break
+        except PlaywrightTimeout:
+            if time.monotonic() > give_up:
+                raise
+            page.locator("input.md-search__input").fill("")
     results = page.evaluate("() => [...document.querySelectorAll('.md-search-result__item a')].map(a => a.href)")
     assert any(f"/{lang}rules/ecosystem_savanna" in r for r in results), results[:10]
     page.close()
