@@ -60,10 +60,17 @@ def counted(spec: str, players: int, games: int, fast: bool) -> int:
                sys.executable, __file__, "--child", spec, str(players), str(games), "1" if fast else "0"]
     run = subprocess.run(command, capture_output=True, text=True, cwd=ROOT,
                          env={**os.environ, "PYTHONHASHSEED": "0"})
-    found = _REFS.search(run.stderr)
-    if run.returncode != 0 or found is None:
+    total = refs(run.stderr)
+    if run.returncode != 0 or total is None:
         raise SystemExit(f"valgrind failed for {spec} ({players} players): {run.stderr[-500:]}")
-    return int(found.group(1).replace(",", ""))
+    return total
+
+
+def refs(summary: str) -> int | None:
+    """The total of instructions in valgrind's summary (``I refs: 3,523,322,936``); None
+    when it holds none."""
+    found = _REFS.search(summary)
+    return None if found is None else int(found.group(1).replace(",", ""))
 
 
 def main(argv=None) -> int:

@@ -435,6 +435,7 @@ def _benchmark(name: str):
     loaded.loader.exec_module(module)
     return module
 
+
 def test_the_benchmark_s_interval_holds_its_ratio_and_widens_with_the_spread():
     """benchmarks/play.py's 95% interval of a ratio: the games drawn again with replacement,
     each game's two times kept together."""
@@ -452,7 +453,8 @@ def test_the_instruction_count_reads_valgrind_s_total_and_says_when_valgrind_is_
     without valgrind, a message and exit 2, nothing counted."""
     module = _benchmark("instructions")
     summary = "==31442== \n==31442== I   refs:      3,523,322,936\n==31442== I1  misses: 37,156,264\n"
-    assert int(module._REFS.search(summary).group(1).replace(",", "")) == 3_523_322_936
+    assert module.refs(summary) == 3_523_322_936
+    assert module.refs("==31442== ERROR SUMMARY: 0 errors") is None
     monkeypatch.setattr(module.shutil, "which", lambda name: None)
     assert module.main(["--only", "savanna"]) == 2
     assert "valgrind is not installed" in capsys.readouterr().err
