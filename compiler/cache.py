@@ -18,6 +18,16 @@ of a program's generated module (``code``, by ``interpret/codecache.py``). Every
 is written by the one writer (``files.write_bytes``: never through a symbolic link,
 whole or not at all) and read only when it is a regular file of this user's, not
 through a link (``read``).
+
+The cache is bounded by ``RULEWRIGHT_CACHE_MB`` megabytes (512 unless set to another
+whole number): when a process looks, past three quarters of the bound, the entries read
+or written longest ago are deleted down to three quarters (``prune``: reading an entry
+marks it used). A process looks at its first write when no process has looked within
+the last minute (the ``.pruned`` marker's age), and again after each quarter of the
+bound it writes, so what one process writes never takes the cache past its bound.
+Only files named as the writer names entries (and the temporary files of writes that
+were stopped, after an hour) are ever deleted, never a link, a folder or another file:
+``RULEWRIGHT_CACHE`` may name a folder that holds other things.
 """
 from __future__ import annotations
 
@@ -26,8 +36,10 @@ import hashlib
 import io
 import os
 import pickle
+import re
 import stat
 import sys
+import time
 from functools import lru_cache
 from importlib.util import MAGIC_NUMBER
 from pathlib import Path
@@ -39,6 +51,15 @@ _HERE = Path(__file__).parent
 
 # The largest entry read back (a program of a large spec is about a megabyte).
 MOST_BYTES = 256 * 1024 * 1024
+# The most the cache holds unless RULEWRIGHT_CACHE_MB says otherwise.
+MOST_CACHE_BYTES = 512 << 20
+# Seconds between two looks at the cache's size by processes that write little.
+PRUNE_EVERY = 60.0
+# What the writer names entries, and the temporary files of its writes (files.py).
+_KINDS = r"(?:ast|program|code|verify|grammar|classcode)-[0-9a-f]{8,64}\.(?:pickle|marshal|lark)"
+_ENTRY = re.compile(_KINDS)
+_LEFT_OVER = re.compile(r"\." + _KINDS + r"\.[0-9a-f]{12}\.tmp")
+_MARKER = ".pruned"
 
 
 @lru_cache(maxsize=1)
@@ -102,11 +123,23 @@ def read(path: Path | None) -> bytes | None:
                 (hasattr(os, "geteuid") and info.st_uid != os.geteuid()):
             return None
         with os.fdopen(fd, "rb", closefd=False) as f:
-            return f.read(MOST_BYTES + 1)
+            data = f.read(MOST_BYTES + 1)
+        _used(fd)
+        return data
     except OSError:
         return None
     finally:
         os.close(fd)
+
+
+def _used(fd: int) -> None:
+    """An entry read back is marked used now (its time of change), so ``prune`` keeps it
+    over the entries used longer ago."""
+    if os.utime in os.supports_fd:
+        try:
+            os.utime(fd)
+        except OSError:
+            pass
 
 
 def write(path: Path | None, data: bytes) -> bool:
@@ -118,7 +151,88 @@ def write(path: Path | None, data: bytes) -> bool:
         files.write_bytes(path, data, inside=where)
     except Exception:       # a full disk, a folder taken away: the entry is not kept
         return False
+    _wrote(where, len(data))
     return True
+
+
+_WRITTEN = [0, False]       # bytes written by this process since it last looked; whether it has
+
+
+def most_cache_bytes() -> int:
+    """The cache's bound: ``RULEWRIGHT_CACHE_MB`` megabytes when it is a whole number
+    above 0, else ``MOST_CACHE_BYTES``."""
+    text = os.environ.get("RULEWRIGHT_CACHE_MB", "").strip()
+    return int(text) << 20 if text.isdigit() and 0 < int(text) < 1 << 40 else MOST_CACHE_BYTES
+
+
+def _wrote(where: Path, size: int) -> None:
+    """After a write: the cache's size looked at (``prune``) at this process's first
+    write unless another process looked within ``PRUNE_EVERY`` seconds, and after each
+    quarter of the bound this process writes."""
+    most = most_cache_bytes()
+    _WRITTEN[0] += size
+    if _WRITTEN[1] and _WRITTEN[0] < most // 4:
+        return
+    by_size = _WRITTEN[1]
+    _WRITTEN[0], _WRITTEN[1] = 0, True
+    marker = where / _MARKER
+    if not by_size:
+        try:
+            age = time.time() - os.stat(marker, follow_symlinks=False).st_mtime
+            if 0 <= age < PRUNE_EVERY:
+                return
+        except OSError:
+            pass
+    try:
+        files.write_bytes(marker, b"", inside=where)
+    except Exception:
+        return
+    prune(where, most)
+
+
+def prune(where: Path, most: int) -> int:
+    """The entries of the cache folder ``where`` used longest ago deleted until they hold at
+    most three quarters of ``most`` bytes; temporary files of writes stopped over an hour
+    ago deleted too. Only regular files named as the
+    writer names them are counted or deleted. The bytes deleted."""
+    entries, total, freed, now = [], 0, 0, time.time()
+    try:
+        with os.scandir(where) as found:
+            for e in found:
+                entry = _ENTRY.fullmatch(e.name)
+                if not entry and not _LEFT_OVER.fullmatch(e.name):
+                    continue
+                try:
+                    info = e.stat(follow_symlinks=False)
+                except OSError:
+                    continue
+                if not stat.S_ISREG(info.st_mode):
+                    continue
+                if entry:
+                    entries.append((info.st_mtime, info.st_size, e.name))
+                    total += info.st_size
+                elif now - info.st_mtime > 3600:
+                    freed += _deleted(where, e.name, info.st_size)
+    except OSError:
+        return freed
+    if total <= most * 3 // 4:
+        return freed
+    entries.sort()
+    for _, size, name in entries:
+        if total <= most * 3 // 4:
+            break
+        gone = _deleted(where, name, size)
+        total -= gone
+        freed += gone
+    return freed
+
+
+def _deleted(where: Path, name: str, size: int) -> int:
+    try:
+        os.unlink(where / name)         # (a name, never followed: a link put there is itself removed)
+    except OSError:
+        return 0
+    return size
 
 
 def sealed(head: bytes, payload: bytes) -> bytes:
