@@ -25,7 +25,7 @@ try:
 except ImportError:             # pragma: no cover - the dev install has it
     sync_playwright = PlaywrightTimeout = None
 
-from browser import CHROMIUM, FLAGS, serving, without_search
+from browser import CHROMIUM, FLAGS, serving
 
 pytestmark = [
     pytest.mark.xdist_group("site"),    # one worker builds the site for every test that reads it
@@ -40,8 +40,8 @@ LANGS = ("fr", "es", "zh")
 def site(built_site):
     out, proc = built_site
     assert proc.returncode == 0, proc.stderr
-    with serving(out) as base:
-        yield out, base
+    with serving(out) as base, serving(out, without_search=True) as without:
+        yield out, base, without      # (the address with the real search index, one without)
 
 
 @pytest.fixture(scope="module")
@@ -68,13 +68,12 @@ def _exists(base: str, url: str, cache: dict) -> bool:
 
 
 def test_every_page_loads_clean(site, browser):
-    out, base = site
+    out, _, base = site
     pages = _pages(out)
     assert len(pages) > 100 and "/fr/rules/ecosystem_savanna/" in pages
     checked: dict = {}
     problems = []
     context = browser.new_context(viewport={"width": 1280, "height": 900})
-    without_search(context, out / "search" / "search_index.json")
     # a few tabs load their pages at once (a page spends most of its load waiting, not
     # computing); each tab's own console errors are its page's
     tabs = []
@@ -127,9 +126,8 @@ def _page_problems(page, errors: list, path: str, base: str, checked: dict) -> l
 
 
 def test_the_language_switcher_reaches_the_same_page(site, browser):
-    out, base = site
+    out, _, base = site
     context = browser.new_context()
-    without_search(context, out / "search" / "search_index.json")
     page = context.new_page()
     page.goto(base + "/rules/darwins_choice/", wait_until="load")
     targets = page.evaluate("() => [...document.querySelectorAll('.md-select__link')].map(a => a.href)")
@@ -146,7 +144,7 @@ def test_the_language_switcher_reaches_the_same_page(site, browser):
 def test_search_finds_a_card_by_its_name_in_each_language(site, browser, lang, card):
     """Search in each language finds the card by the name that language gives it (the French
     name is the French rulebook's)."""
-    _, base = site
+    _, base, _ = site
     page = browser.new_page()
     page.goto(f"{base}/{lang}", wait_until="load")
     page.locator("label.md-search__icon, .md-search__input").first.click()
@@ -171,11 +169,10 @@ def test_search_finds_a_card_by_its_name_in_each_language(site, browser, lang, c
 
 def test_every_house_rule_prints_on_one_page(site, browser):
     """A house rule's page printed (print CSS): the site around it hidden, one A4 page."""
-    out, base = site
+    out, _, base = site
     rules = sorted(p.parent.name for p in (out / "rules").glob("house_*/index.html") if p.parent.name != "house_rules")
     assert len(rules) >= 20
     context = browser.new_context()
-    without_search(context, out / "search" / "search_index.json")
     page = context.new_page()
     longer = []
     for lang in ("", "fr/"):
@@ -194,9 +191,8 @@ def test_every_house_rule_prints_on_one_page(site, browser):
 def test_every_catalogue_table_fits_its_frame(site, browser):
     """At 1280 px every table of every catalogue, in every language, is within its frame
     (no scrolling sideways), and every row is one line high (long cells fold)."""
-    out, base = site
+    out, _, base = site
     context = browser.new_context(viewport={"width": 1280, "height": 900})
-    without_search(context, out / "search" / "search_index.json")
     page = context.new_page()
     wide = []
     for lang in ("", *(f"{x}/" for x in LANGS)):
@@ -239,11 +235,10 @@ def test_every_rulebook_page_teaches(site, browser):
     1280 x 900: its first chapter is "how to play"; no heading is an identifier; no
     picture in view is taller than the screen; no table is wider than its frame; no
     picture of a page in French, Spanish or Chinese says an English word of its own."""
-    out, base = site
+    out, _, base = site
     pages = _rulebooks(out)
     assert len(pages) == 4 * 9, pages
     context = browser.new_context(viewport={"width": 1280, "height": 900})
-    without_search(context, out / "search" / "search_index.json")
     page = context.new_page()
     problems = []
     for path in pages:
