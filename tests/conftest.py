@@ -75,7 +75,7 @@ def _cache_of_the_run(config) -> None:
     if os.environ.get("RULEWRIGHT_CACHE") or os.environ.get("PYTEST_XDIST_WORKER"):
         return
     where = tempfile.mkdtemp(prefix="rulewright-test-cache-")
-    os.environ["RULEWRIGHT_CACHE"] = where
+    os.environ["RULEWRIGHT_CACHE"] = os.environ["RULEWRIGHT_RUN_CACHE"] = where    # (helpers.separate_cache)
     config.stash[_RUN_CACHE] = where
     from rulewright.compiler import cache
     cache.directory.cache_clear()

@@ -33,10 +33,13 @@ LETTERS = {"W": "water", "P": "prairie", "T": "tree", "G": "gazelle", "Z": "zebr
 
 def separate_cache() -> str:
     """A cache folder for the commands of tests that must not touch the user's cache (their
-    own process or the ones they start): one per user in the system's temporary folder,
-    shared by the tests and by runs (its entries are keyed by what they were made from,
-    like every cache folder), so that each command does not compile every spec again."""
-    return str(Path(tempfile.gettempdir()) / f"rulewright-test-cache-{os.getuid()}")
+    own process or the ones they start): the run's own (``RULEWRIGHT_RUN_CACHE``, made and
+    deleted by tests/conftest.py), else, when the person running the tests named a cache
+    of their own, one per user in the system's temporary folder, shared by the tests and by
+    runs (its entries are keyed by what they were made from, like every cache folder), so
+    that each command does not compile every spec again."""
+    return os.environ.get("RULEWRIGHT_RUN_CACHE") or \
+        str(Path(tempfile.gettempdir()) / f"rulewright-test-cache-{os.getuid()}")
 
 
 def run_main(capsys, *argv) -> tuple[int, str, str]:
