@@ -193,8 +193,8 @@ def _wrote(where: Path, size: int) -> None:
 def prune(where: Path, most: int) -> int:
     """The entries of the cache folder ``where`` used longest ago deleted until they hold at
     most three quarters of ``most`` bytes; temporary files of writes stopped over an hour
-    ago deleted too. Only regular files named as the
-    writer names them are counted or deleted. The bytes deleted."""
+    ago deleted too. Only regular files named as the writer names them are counted or
+    deleted. The bytes deleted."""
     entries, total, freed, now = [], 0, 0, time.time()
     try:
         with os.scandir(where) as found:
