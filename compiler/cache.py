@@ -55,8 +55,9 @@ MOST_BYTES = 256 * 1024 * 1024
 MOST_CACHE_BYTES = 512 << 20
 # Seconds between two looks at the cache's size by processes that write little.
 PRUNE_EVERY = 60.0
-# What the writer names entries, and the temporary files of its writes (files.py).
-_KINDS = r"(?:ast|program|code|verify|grammar|classcode)-[0-9a-f]{8,64}\.(?:pickle|marshal|lark)"
+# How entries are named (a kind, a hash: ``path_for``, classcode.py, the parser's tables in
+# syntax/parse.py), and the temporary files of the writer's writes (files.py).
+_KINDS = r"[a-z]+-[0-9a-f]{8,64}\.(?:pickle|marshal|lark)"
 _ENTRY = re.compile(_KINDS)
 _LEFT_OVER = re.compile(r"\." + _KINDS + r"\.[0-9a-f]{12}\.tmp")
 _MARKER = ".pruned"

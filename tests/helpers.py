@@ -42,6 +42,16 @@ def separate_cache() -> str:
         str(Path(tempfile.gettempdir()) / f"rulewright-test-cache-{os.getuid()}")
 
 
+def benchmark_script(name: str):
+    """A script of benchmarks/ loaded as a module (its ``main`` not run)."""
+    import importlib.util
+    path = ROOT / "benchmarks" / f"{name}.py"
+    loaded = importlib.util.spec_from_file_location(f"{name}_benchmark", path)
+    module = importlib.util.module_from_spec(loaded)
+    loaded.loader.exec_module(module)
+    return module
+
+
 def run_main(capsys, *argv) -> tuple[int, str, str]:
     """The command line run in this process: (exit code, standard output, standard error);
     an internal error or a traceback fails the test."""

@@ -17,7 +17,7 @@ from rulewright.compiler.semantics import runtime as rt, subsets as subsets_modu
 from rulewright.compiler.interpret import memo
 from rulewright.compiler.interpret.baseline import BASELINE, Seat as BaselineSeat
 
-from helpers import ROOT, child_forked_holding, spec
+from helpers import ROOT, benchmark_script, child_forked_holding, spec
 
 CHANGING = """
 game g "G"
@@ -425,21 +425,10 @@ def test_how_many_cards_a_grid_holds_is_counted_without_putting_them_in_order(tm
     assert said[0] == said[1] and "none" in said[0]
 
 
-def _benchmark(name: str):
-    """A script of benchmarks/ loaded as a module (its ``main`` not run)."""
-    import importlib.util
-    from pathlib import Path
-    path = Path(__file__).resolve().parents[2] / "benchmarks" / f"{name}.py"
-    loaded = importlib.util.spec_from_file_location(f"{name}_benchmark", path)
-    module = importlib.util.module_from_spec(loaded)
-    loaded.loader.exec_module(module)
-    return module
-
-
 def test_the_benchmark_s_interval_holds_its_ratio_and_widens_with_the_spread():
     """benchmarks/play.py's 95% interval of a ratio: the games drawn again with replacement,
     each game's two times kept together."""
-    module = _benchmark("play")
+    module = benchmark_script("play")
     steady = module.interval({s: 5.0 for s in range(20)}, {s: 1.0 for s in range(20)})
     assert steady == (5.0, 5.0)
     now = {s: 1.0 + (s % 5) * 0.2 for s in range(40)}
@@ -451,7 +440,7 @@ def test_the_benchmark_s_interval_holds_its_ratio_and_widens_with_the_spread():
 def test_the_instruction_count_reads_valgrind_s_total_and_says_when_valgrind_is_missing(monkeypatch, capsys):
     """benchmarks/instructions.py: the total of instructions read from valgrind's summary;
     without valgrind, a message and exit 2, nothing counted."""
-    module = _benchmark("instructions")
+    module = benchmark_script("instructions")
     summary = "==31442== \n==31442== I   refs:      3,523,322,936\n==31442== I1  misses: 37,156,264\n"
     assert module.refs(summary) == 3_523_322_936
     assert module.refs("==31442== ERROR SUMMARY: 0 errors") is None

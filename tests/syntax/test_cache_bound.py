@@ -6,6 +6,7 @@ entries for good: a development machine's cache had grown to 17 GB, 293,000 file
 from __future__ import annotations
 
 import os
+from pathlib import Path
 import time
 
 import pytest
@@ -126,3 +127,20 @@ def test_specs_checked_in_ever_new_folders_leave_a_bounded_cache(folder, tmp_pat
         held.append(_held(folder))
     assert max(held[1:]) <= 300_000 and held[-1] > 0
     assert answer(0) == 0
+
+
+def test_every_entry_a_run_makes_is_named_as_prune_counts_it(folder):
+    """Every place that names an entry (``path_for`` for parsed files, programs, compiled
+    code and verify's answers; the compiled classes; the parser's tables) names it as
+    ``prune`` reads entries: an entry it could not read would be kept for good."""
+    from rulewright.compiler import classcode
+    from rulewright.compiler.syntax import parse
+    from rulewright.solver.verify import kept
+    spec = folder.parent / "tiny.rules"
+    spec.write_text(SPEC.format(value=1))
+    load(spec)
+    names = [p.name for p in folder.iterdir() if p.name != ".pruned"]
+    assert {n.split("-")[0] for n in names} >= {"ast", "program"}, names
+    names += [Path(parse._cache_file("grammar text")).name, classcode._path().name,
+              cache.path_for("code", "x", suffix=".marshal").name, cache.path_for(kept.KIND, "x").name]
+    assert all(cache._ENTRY.fullmatch(n) for n in names), names

@@ -2,24 +2,14 @@
 every total, every card type's points and the lions' prey agree on random grids and herds,
 so the benchmark times three scorers of the same game (and the hand-written one is an
 oracle for the spec that shares none of its code)."""
-import importlib.util
 import random
-from pathlib import Path
 
+from helpers import benchmark_script
 from rulewright.compiler.semantics import runtime as rt
-
-BENCHMARKS = Path(__file__).resolve().parents[3] / "benchmarks"
-
-
-def _script(name: str):
-    loaded = importlib.util.spec_from_file_location(f"{name}_for_tests", BENCHMARKS / f"{name}.py")
-    module = importlib.util.module_from_spec(loaded)
-    loaded.loader.exec_module(module)
-    return module
 
 
 def test_the_spec_and_both_hand_written_scorers_score_every_grid_alike(interp):
-    hand, indexed = _script("handwritten_scorer"), _script("indexed_scorer")
+    hand, indexed = benchmark_script("handwritten_scorer"), benchmark_script("indexed_scorer")
     card = interp.program.enums["card"]
     box = [k for k in card.values for _ in range(card.attrs["count"][k])]
     rng = random.Random(35)
