@@ -191,6 +191,11 @@ _MISSING = object()
 MISSING = _MISSING      # (what ``known_subsets`` gives for a value not remembered)
 MOST_REMEMBERED = 50_000        # values a definition that reads no state keeps (then forgets all)
 TRIAL_CALLS = 2_000             # calls after which a memo that does not pay is dropped
+# calls after which a memo that has had no hit at all is dropped: a definition no call repeats
+# (Darwin's Choice's `replaced`, `can_eat`, `open_actions`) no longer pays a trial's look-ups
+# for two thousand calls, several games at the start of a process (3% to 6% of their
+# instructions; docs/performance.md)
+NO_HIT_CALLS = 500
 # a memo is kept when its hits times what a miss costs exceed its look-ups (a call each) by
 # this much (measured on the shipped games: 1.5% fewer instructions with 1.0 than with 1.2
 # and a miss's keeping counted as a look-up; docs/performance.md)
@@ -273,7 +278,8 @@ def remembered(fn, memo: dict, name: str | None, ns: dict, gname: str, classes: 
 
 
 def _trial(fn, lean, look, keep, ns: dict, gname: str):
-    """The memo ``remembered`` starts with, over its first ``TRIAL_CALLS`` calls: ``look(args)``
+    """The memo ``remembered`` starts with, over its first ``TRIAL_CALLS`` calls (or
+    ``NO_HIT_CALLS`` calls without a hit): ``look(args)``
     gives a call's key and the value remembered for it, or ``MISSING``; ``keep(key, args,
     value)`` remembers a value worked out; then it puts ``lean`` or ``fn`` in ``ns[gname]``:
     ``lean`` when its hits times what a miss costs (each miss timed: ``_typical``) exceed
@@ -304,7 +310,7 @@ def _trial(fn, lean, look, keep, ns: dict, gname: str):
         spent.append(perf_counter_ns() - start)
         misses += 1
         keep(key, args, value)
-        if hits + misses >= TRIAL_CALLS and ns.get(gname) is trial:
+        if (hits + misses >= TRIAL_CALLS or not hits and misses >= NO_HIT_CALLS) and ns.get(gname) is trial:
             look_up = max(0, looking / timed - _CLOCK_COST) if timed else 0
             pays = hits * _typical(spent) > MARGIN * (hits + misses) * look_up
             ns[gname] = lean if pays else fn

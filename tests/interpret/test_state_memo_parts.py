@@ -200,3 +200,26 @@ def test_a_definition_that_calls_a_scoring_is_cleared_by_any_change(tmp_path):
     fast = Interpreter(program).play("play", 1, 0).reports
     assert fast == Interpreter(program, fast=False).play("play", 1, 0).reports
     assert [int(x) for x in fast["r2"]] == [6, 7]
+
+
+def test_a_trial_without_a_hit_ends_early_and_one_with_hits_runs_its_course(monkeypatch):
+    """A definition no call of which repeats is given back as it is after ``NO_HIT_CALLS``
+    calls, not ``TRIAL_CALLS``; one hit among them and the trial goes on, its end as before
+    (the memo pays whatever the machine's speed here: it stays)."""
+    monkeypatch.setattr(memo_module, "MARGIN", 0)
+    monkeypatch.setattr(memo_module, "_CLOCK_COST", 0)
+    for hit in (False, True):
+        def fn(x):
+            return x + 1
+        ns: dict = {}
+        ns["f_x"] = trial = memo_module.remembered(fn, {}, None, ns, "f_x")
+        if hit:
+            assert ns["f_x"](-1) == 0 and ns["f_x"](-1) == 0
+        for i in range(memo_module.NO_HIT_CALLS - 1):
+            assert ns["f_x"](i) == i + 1
+        assert ns["f_x"] is trial
+        assert ns["f_x"](10**6) == 10**6 + 1
+        assert (ns["f_x"] is fn) == (not hit)
+        for i in range(memo_module.TRIAL_CALLS):      # (half of them hits)
+            assert ns["f_x"](10**7 + i // 2) == 10**7 + i // 2 + 1
+        assert ns["f_x"].__name__ == ("fn" if not hit else "lean")
