@@ -525,21 +525,13 @@ def known_subsets(fn, items, most, span):
     loop then calls ``fn``); those ``fn`` is remembered false for are passed over. Where
     ``fn`` is a memo keyed in any order by the sum of its values' weights (and the
     sub-collections are short enough for that key), the sub-collections and their sums are
-    made in C (``rt.subsets_along``) and looked up there; once every one of them is known,
-    those that pass are kept for the same values in any order (``_PASSING``: a hand asked
-    again, by whether a species can be created and then by which ones can, is not
-    enumerated again); otherwise nothing is known and every one is called."""
+    made in C as the loop reaches them (``rt.subsets_along``) and looked up as it goes, so
+    a loop that stops early makes and looks up no more; otherwise nothing is known and
+    every one is called."""
     items = rt.as_tuple(items)
     weights = getattr(fn, "weights", None)
     short = most is not None and most < MOST_ANY_ORDER or len(items) < MOST_ANY_ORDER
-    along = None
-    if weights is not None and short and rt.plain_texts(items):
-        key = (id(fn), tuple(sorted(items)), most)
-        kept = _PASSING.get(key)
-        if kept is not None and kept[0] is fn:      # (the very definition: an identity is not reused while kept)
-            rt.charge(kept[1] + 1, span)
-            return kept[2]
-        along = rt.subsets_along(items, most, weights)
+    along = rt.subsets_along(items, most, weights) if weights is not None and short else None
     if along is None:
         subs = rt.steps(rt.subsets_of(items) if most is None else rt.subsets_of(items, most), span)
         return zip(subs, repeat(_MISSING))
@@ -547,18 +539,7 @@ def known_subsets(fn, items, most, span):
     rt.charge(count + 1, span)          # (as rt.steps counts a loop)
     # (passed over in C, not tested and skipped by the loop; ``MISSING`` is true: the
     # unknown ones reach it)
-    passing = tuple(filter(_SECOND, zip(subs, map(fn.memo.get, sums, repeat(_MISSING)))))
-    if not any(value is _MISSING for _, value in passing):     # (a value is the same ever after)
-        if len(_PASSING) >= MOST_PASSING:
-            _PASSING.clear()
-        _PASSING[key] = (fn, count, passing)
-    return passing
-
-
-# the sub-collections a remembered definition passes, by (the definition, the values sorted,
-# the most a sub-collection holds): what ``known_subsets`` found when every value was known
-_PASSING: dict = {}
-MOST_PASSING = 4_096
+    return filter(_SECOND, zip(subs, map(fn.memo.get, sums, repeat(_MISSING))))
 
 
 _SECOND = itemgetter(1)

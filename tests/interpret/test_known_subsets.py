@@ -5,8 +5,6 @@ values along the enumeration (``memo.known_subsets``, the keys made by
 steps counted the same."""
 import random
 
-import pytest
-
 from rulewright.compiler import load
 from rulewright.compiler.interpret import Interpreter, memo
 from rulewright.compiler.semantics import runtime as rt
@@ -121,42 +119,3 @@ def test_known_subsets_gives_each_subset_the_value_remembered_or_missing():
     assert not any(valid(s) for s in everything if s not in given)
     assert all(v is memo.MISSING or v == valid(s) for s, v in under)
     assert all(v is memo.MISSING for _, v in memo.known_subsets(valid, ("a", "c"), None, None))
-
-
-def test_the_subsets_a_definition_passes_are_kept_once_every_value_is_known(monkeypatch):
-    """Once every sub-collection's value is remembered, those that pass are kept for the
-    same values in any order and the same most: asked again, they are given without
-    enumerating, the loop's steps counted as before; a sub-collection not yet known keeps
-    nothing; another definition over the same values is not given them."""
-    classes = {"a": 0, "b": 0, "c": 1, "d": 2}
-
-    def valid(ks):
-        return sum(classes[k] for k in ks) == 2
-
-    def other(ks):
-        return len(ks) == 1
-    monkeypatch.setattr(memo, "_PASSING", {})
-    lean = memo._lean_by_classes(valid, {}, None, {0: ("any order", classes)}, 1)
-    also = memo._lean_by_classes(other, {}, None, {0: ("any order", classes)}, 1)
-    hand = ("d", "a", "c", "c", "b")
-
-    def loop(fn, values, most=3):
-        with rt.bounded("test", 10_000):
-            before = rt._BUDGET.left
-            pairs = [(s, v) for s, v in memo.known_subsets(fn, values, most, None) if v is not memo.MISSING or fn(s)]
-            return pairs, before - rt._BUDGET.left
-    first, steps = loop(lean, hand)         # (nothing known yet: every one called, nothing kept)
-    assert not memo._PASSING and steps == len(rt.subsets_of(hand, 3)) + 1
-    second, again = loop(lean, hand)        # (every value known now: kept)
-    assert [s for s, _ in second] == [s for s, _ in first] and again == steps and len(memo._PASSING) == 1
-    assert all(v is True for _, v in second)
-
-    def enumerated(*args):
-        raise AssertionError("enumerated again")
-    monkeypatch.setattr(rt, "subsets_along", enumerated)
-    third, once_more = loop(lean, ("c", "b", "c", "a", "d"))      # (the same values in another order)
-    assert third == second and once_more == steps
-    with pytest.raises(AssertionError, match="enumerated again"):
-        loop(also, hand)            # (another definition: enumerated for itself)
-    with pytest.raises(AssertionError, match="enumerated again"):
-        loop(lean, hand, 2)         # (another most)
