@@ -192,9 +192,8 @@ MISSING = _MISSING      # (what ``known_subsets`` gives for a value not remember
 MOST_REMEMBERED = 50_000        # values a definition that reads no state keeps (then forgets all)
 TRIAL_CALLS = 2_000             # calls after which a memo that does not pay is dropped
 # calls after which a memo that has had no hit at all is dropped: a definition no call repeats
-# (Darwin's Choice's `replaced`, `can_eat`, `open_actions`) no longer pays a trial's look-ups
-# for two thousand calls, several games at the start of a process (3% to 6% of their
-# instructions; docs/performance.md)
+# no longer pays a trial's look-ups for two thousand calls, several games at the start of a
+# process (3% to 7% of their instructions in a shipped game; docs/performance.md)
 NO_HIT_CALLS = 500
 # a memo is kept when its hits times what a miss costs exceed its look-ups (a call each) by
 # this much (measured on the shipped games: 1.5% fewer instructions with 1.0 than with 1.2
