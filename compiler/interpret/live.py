@@ -35,6 +35,25 @@ from rulewright.compiler.interpret.state import Asked, GameState, RandomAgent, S
 _ASKING = GameState.ask.__code__        # (the frame a rule's choice is asked of an agent in)
 
 
+
+def agents_copied(agents: dict) -> dict:
+    """Seat index -> a copy of its agent (``copy.deepcopy``'s), one copy of an agent two
+    seats share. An agent that copies itself (``__deepcopy__``: the random agent's
+    generator copied as it will be drawn from) is asked directly: ``copy.deepcopy``'s own
+    look-ups cost more than the random agent's copy (8.6 us of a four-player Savanna game's
+    47 us copy went on its three agents, 5.2 us asked directly)."""
+    memo: dict = {}
+    out = {}
+    for k, a in agents.items():
+        got = memo.get(id(a))
+        if got is None:
+            own = getattr(type(a), "__deepcopy__", None)
+            got = own(a, memo) if own is not None else _copy.deepcopy(a, memo)
+            memo[id(a)] = got
+        out[k] = got
+    return out
+
+
 class Live:
     """A game in progress, waiting at a choice of a seat played from outside (``asked``),
     or finished (``finished``; ``state.reports``, ``state.stopped``)."""
@@ -129,15 +148,14 @@ class Live:
         if waiting is not None:
             memo: dict = {}
             state = st.forked(memo)
-            agents: dict = {}        # (each agent copied, one copy of an agent two seats share)
-            state.agents = {k: _copy.deepcopy(a, agents) for k, a in st.agents.items()}
+            state.agents = agents_copied(st.agents)
             options = self.asked.options
             state.ready = fork(options, memo) if isinstance(options, list) else None
             new._resume(state, resumable.resumed(waiting, memo))
             return new
         if not replaying:
             return None
-        new._begin(st.seats, st.seed, _copy.deepcopy(st.agents), st.outside, list(st.history))
+        new._begin(st.seats, st.seed, agents_copied(st.agents), st.outside, list(st.history))
         return new
 
     @classmethod

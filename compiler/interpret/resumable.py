@@ -224,6 +224,7 @@ def _locals(code) -> set:
 _PLAIN = frozenset({str, int, bool, float, type(None), frozenset, rt.Board, rt.Seat})
 _ITERATORS = frozenset({type(iter(())), type(iter([])), type(iter(range(0)))})
 _FORKED = frozenset({rt.Zone, dict, list, tuple, set}) | _ITERATORS     # what ``fork`` copies or looks into
+_ZONE, _NEW = rt.Zone, object.__new__
 
 
 def fork(x, memo: dict):
@@ -237,8 +238,8 @@ def fork(x, memo: dict):
     got = memo.get(id(x))
     if got is not None:
         return got
-    if t is rt.Zone:
-        new = object.__new__(rt.Zone)     # (the dataclass's __init__, a call in Python, skipped:
+    if t is _ZONE:
+        new = _NEW(_ZONE)     # (the dataclass's __init__, a call in Python, skipped:
         #                                   the test of fork checks every field is set)
         new.name, new.cards = x.name, list(x.cards)
     elif t is dict:
@@ -247,8 +248,15 @@ def fork(x, memo: dict):
         else:
             new = {}
             memo[id(x)] = new
-            for k, v in x.items():      # (a plain value kept here: no call for it)
-                new[k] = v if type(v) in _PLAIN else fork(v, memo)
+            for k, v in x.items():      # (a plain value kept here, a pile copied here: no call
+                tv = type(v)            # for them; a seat's piles are a dict of piles)
+                if tv in _PLAIN:
+                    new[k] = v
+                elif tv is _ZONE and id(v) not in memo:
+                    z = new[k] = memo[id(v)] = _NEW(_ZONE)
+                    z.name, z.cards = v.name, list(v.cards)
+                else:
+                    new[k] = fork(v, memo)
             return new
     elif t is list:
         new = list(x) if _FORKED.isdisjoint(map(type, x)) else [fork(v, memo) for v in x]

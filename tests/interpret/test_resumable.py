@@ -9,7 +9,7 @@ import pytest
 from rulewright.compiler import load
 from rulewright.compiler.diagnostics import RuntimeRulesError
 from rulewright.compiler.interpret import Interpreter, RandomAgent
-from rulewright.compiler.interpret.live import Live
+from rulewright.compiler.interpret.live import Live, agents_copied
 from rulewright.compiler.interpret.resumable import fork
 from rulewright.compiler.semantics import runtime as rt
 
@@ -258,6 +258,38 @@ def test_fork_copies_what_changes_and_shares_what_does_not():
     got["z"].cards.append("c")
     assert zone.cards == ["a", "b"]
     assert fork(zone, memo) is got["z"]                              # once per object
+
+
+def test_fork_copies_a_pile_a_dict_holds_twice_once():
+    """A dict of piles (a seat's piles) has its piles copied in its own loop: one held
+    under two keys, or met before elsewhere, is still copied once."""
+    deck, hand = rt.Zone("deck", ["a"]), rt.Zone("hand", ["b", "c"])
+    memo = {}
+    got = fork({"first": deck, "again": deck, "hand": hand}, memo)
+    assert got["first"] is got["again"] and got["first"] is not deck and got["hand"] is not hand
+    assert vars(got["hand"]) == vars(hand) and type(got["hand"]) is rt.Zone
+    assert fork({"h": hand}, memo)["h"] is got["hand"]
+    got["hand"].cards.pop()
+    assert hand.cards == ["b", "c"]
+
+
+class _Counter:
+    """An agent copied by ``copy.deepcopy``'s own way (no ``__deepcopy__``)."""
+
+    def __init__(self):
+        self.seen = [1]
+
+
+def test_agents_are_copied_once_each_and_draw_as_the_originals_would():
+    shared, own, plain = RandomAgent(7), RandomAgent(8), _Counter()
+    agents = {0: shared, 1: own, 2: shared, 3: plain}
+    got = agents_copied(agents)
+    assert got[0] is got[2] and got[0] is not shared and got[1] is not own
+    assert got[3] is not plain and got[3].seen == [1] and got[3].seen is not plain.seen
+    options = list(range(100))
+    drawn = [got[0].choose("x", options, None, None) for _ in range(5)]
+    assert drawn == [shared.choose("x", options, None, None) for _ in range(5)]
+    assert got[1].choose("x", options, None, None) == own.choose("x", options, None, None)
 
 
 def test_fork_copies_containers_of_values_alone_and_looks_into_the_others():
