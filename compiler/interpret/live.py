@@ -35,13 +35,12 @@ from rulewright.compiler.interpret.state import Asked, GameState, RandomAgent, S
 _ASKING = GameState.ask.__code__        # (the frame a rule's choice is asked of an agent in)
 
 
-
 def agents_copied(agents: dict) -> dict:
     """Seat index -> a copy of its agent (``copy.deepcopy``'s), one copy of an agent two
     seats share. An agent that copies itself (``__deepcopy__``: the random agent's
     generator copied as it will be drawn from) is asked directly: ``copy.deepcopy``'s own
-    look-ups cost more than the random agent's copy (8.6 us of a four-player Savanna game's
-    47 us copy went on its three agents, 5.2 us asked directly)."""
+    look-ups cost more than the random agent's copy (three random agents: 8.6 us of a 47 us
+    copy through ``copy.deepcopy``, 5.2 us asked directly; docs/performance.md)."""
     memo: dict = {}
     out = {}
     for k, a in agents.items():

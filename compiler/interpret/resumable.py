@@ -239,8 +239,8 @@ def fork(x, memo: dict):
     if got is not None:
         return got
     if t is _ZONE:
-        new = _NEW(_ZONE)     # (the dataclass's __init__, a call in Python, skipped:
-        #                                   the test of fork checks every field is set)
+        new = _NEW(_ZONE)       # (the dataclass's __init__, a call in Python, skipped:
+        #                         the test of fork checks every field is set)
         new.name, new.cards = x.name, list(x.cards)
     elif t is dict:
         if _FORKED.isdisjoint(map(type, x.values())):
