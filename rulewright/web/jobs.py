@@ -39,11 +39,19 @@ class Job:
     process: Any = None
     ended: Any = None           # called once when the job ends (its draft's file taken away)
     out: str | None = None      # the folder it writes (a study's report)
+    closed: bool = False        # its last event is in ``events``: a reader may stop
 
     def end(self) -> None:
         done, self.ended = self.ended, None
         if done is not None:
             done()
+
+    def close(self, event: dict) -> None:
+        """The job's last event, once its state is set: the draft's file taken away first,
+        then the event, then ``closed``, so a reader that sees ``closed`` has every event."""
+        self.end()
+        self.events.append(event)
+        self.closed = True
 
     def data(self) -> dict:
         return {"id": self.id, "kind": self.kind, "state": self.state, "events": len(self.events)}
@@ -83,10 +91,9 @@ class Jobs:
         job = self._jobs.get(job_id)
         if job is None or job.state != "running":
             return False
-        job.state = "cancelled"
+        job.state = "cancelled"         # (first: the reading thread then records nothing more)
         _end(job.process)
-        job.end()
-        job.events.append({"type": "cancelled"})
+        job.close({"type": "cancelled"})
         return True
 
     def close(self) -> None:
@@ -113,7 +120,11 @@ def _drain(job: Job, q) -> None:
     try:
         _read(job, q)
     finally:
-        if job.state != "running":
+        if job.state == "running":          # (the queue broke: the job cannot report any more)
+            job.state = "failed"
+            _end(job.process)
+            job.close({"type": "failed", "message": "the job's messages stopped; it was ended"})
+        else:
             job.end()
 
 
@@ -127,9 +138,8 @@ def _read(job: Job, q) -> None:
             if job.process is not None and not job.process.is_alive():
                 if job.state == "running":
                     job.state = "failed"
-                    job.end()
-                    job.events.append({"type": "failed", "message": "the job ended without a result "
-                                       f"(exit {job.process.exitcode})"})
+                    job.close({"type": "failed", "message": "the job ended without a result "
+                               f"(exit {job.process.exitcode})"})
                 return
             continue
         except (EOFError, OSError):
@@ -141,13 +151,11 @@ def _read(job: Job, q) -> None:
         elif kind == "done":
             job.result = data
             job.state = "done"
-            job.end()
-            job.events.append({"type": "done"})
+            job.close({"type": "done"})
             return
         else:
             job.state = "failed"
-            job.end()
-            job.events.append({"type": "failed", **data})
+            job.close({"type": "failed", **data})
             return
 
 

@@ -224,7 +224,7 @@ def make_app(workspace: str | Path, specs: tuple[str, ...] = (),
                 while sent < len(job.events):
                     yield f"data: {json.dumps(job.events[sent])}\n\n"
                     sent += 1
-                if job.state != "running" and sent >= len(job.events):
+                if job.closed and sent >= len(job.events):      # (its last event is in)
                     return
                 await asyncio.sleep(0.2)
                 yield ": still here\n\n"

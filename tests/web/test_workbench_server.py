@@ -173,6 +173,18 @@ def test_a_job_names_its_kind_and_a_draft_with_an_error_fails_located(client):
     assert last["type"] == "failed" and "bad.rules:5:" in last["message"] and ".bad." not in last["message"]
 
 
+def test_the_events_end_only_once_the_last_one_is_in(client):
+    # A job whose state is already set but whose last event is not yet recorded (the moment
+    # between the two in the thread that reads the job) is still followed, not ended empty.
+    import threading
+
+    from rulewright.web.jobs import Job
+    job = Job("verify-late", "verify", state="failed")
+    client.app.workbench.jobs._jobs[job.id] = job
+    threading.Timer(0.6, job.close, args=({"type": "failed", "message": "late"},)).start()
+    assert events(client, job.id) == [{"type": "failed", "message": "late"}]
+
+
 def test_a_small_study_reports_its_figures_and_a_page_that_runs_no_script(client):
     job = post(client, "/api/jobs", {"kind": "study", "name": "lone_lions", "text": LIONS, "games": 6,
                                      "players": 3, "skill_games": 2}).json()
