@@ -239,8 +239,9 @@ class ExprCompiler:
         if e.op == "attr" and self.fast and isinstance(e.data, dict):
             return f"{self._column(e.data)}[{args[0]}]"     # (read as dict.get reads it, without the call)
         if e.op == "new_record" and self.fast and self.program is not None \
-                and isinstance(getattr(e.data, "rw_name", None), str):
-            # (what the record class's own __new__ does, its name then its fields: a call in C)
+                and isinstance(getattr(e.data, "rw_name", None), str) and not getattr(e.data, "rw_sets", ()):
+            # (what the record class's own __new__ does, its name then its fields: a call in C;
+            # a record holding a set is made by its class, which puts the set in its order)
             return self._shared(e, f"_TN({self.em.const(e.data)}, ({self.em.const(e.data.rw_name)}, "
                                    f"{''.join(a + ', ' for a in args)}))")
         if e.op == "with" and self.fast and self._fields_at(e) is not None:

@@ -329,7 +329,9 @@ class TablesPhase:
                 seen[f.name] = f.span
                 self.records[name].fields.append((f.name, self.type(f.type)))
             rec = self.records[name]
-            rec.cls = rt.record_class(name, [f for f, _ in rec.fields])
+            rec.cls = rt.record_class(name, [f for f, _ in rec.fields],
+                                      [i for i, (_, t) in enumerate(rec.fields, 1)
+                                       if isinstance(t, CollT) and t.kind == "set"])
 
     def resolve_field_defaults(self):
         """Each field's default: a value known before play, of the field's type (read

@@ -3,11 +3,12 @@
 In:  nothing game-specific; the generated code (``interpret``) calls these.
 Out: ``Board`` (a grid of enum values, floating or anchored), ``Seat``,
      ``Score`` (an int that remembers its steps and choices), ``Relation``
-     (cell offsets and rays), and the helpers behind grid operators.
+     (cell offsets and rays: ``relations``), and the helpers behind grid operators.
 
 Values: ints, bools, texts and enum values are Python ints, bools and strs;
 a cell is a ``(row, column)`` tuple counted from 0 at the top left; piles and
-lists are tuples; sets are tuples without duplicates in first-seen order.
+lists are tuples; sets are tuples without duplicates in first-seen order (a set a
+record holds, in the order ``sort_values`` gives: ``record_class``).
 """
 from __future__ import annotations
 
@@ -26,12 +27,14 @@ from rulewright.compiler.diagnostics import RuntimeRulesError
 # (rt.bounded, rt.steps, rt.allocate, rt.near_cards)
 from rulewright.compiler.semantics.allocation import allocate, ranked, served, sorted_by
 from rulewright.compiler.semantics.near import carried, near_cards
+from rulewright.compiler.semantics.relations import Relation, relation_of
 from rulewright.compiler.semantics.budget import (MOST_NUMBERS, MOST_STEPS, OutOfSteps, _BUDGET, apart, bounded,
                                                   charge, steps, stop_counting, tick)
 
 BUDGET = (MOST_STEPS, OutOfSteps, _BUDGET, apart, bounded, steps, stop_counting, tick)     # (read as rt.NAME elsewhere)
 ALLOCATION = (allocate, ranked, served, sorted_by)
 NEAR = (near_cards,)
+RELATIONS = (Relation, relation_of)
 
 
 # -------------------------------------------------------------------- boards
@@ -326,64 +329,6 @@ def pos_text(pos) -> str:
 
 
 # ----------------------------------------------------------------- relations
-@dataclass(frozen=True)
-class Relation:
-    """Cells reached from a cell: fixed ``offsets`` and ``rays`` (repeated steps)."""
-
-    offsets: tuple[tuple[int, int], ...] = ()
-    rays: tuple[tuple[int, int], ...] = ()
-
-    def __add__(self, other: "Relation") -> "Relation":
-        return Relation(tuple(dict.fromkeys(self.offsets + other.offsets)),
-                        tuple(dict.fromkeys(self.rays + other.rays)))
-
-    def apply(self, pos, rows: int, cols: int) -> tuple:
-        r, c = pos
-        out = []
-        for dr, dc in self.offsets:
-            q = (r + dr, c + dc)
-            if 0 <= q[0] < rows and 0 <= q[1] < cols and q not in out:
-                out.append(q)
-        # A ray from a position outside the frame (a placement candidate of a floating
-        # grid, up to a grid's height or width beyond it) still sees in: it is followed
-        # until it has crossed the frame, or far enough that it never will.
-        reach = rows + cols + abs(r) + abs(c) + 2
-        for dr, dc in self.rays:
-            qr, qc = r + dr, c + dc
-            entered = False
-            for _ in range(reach):
-                inside = 0 <= qr < rows and 0 <= qc < cols
-                if inside and (qr, qc) not in out:
-                    out.append((qr, qc))
-                elif entered and not inside:
-                    break
-                entered = entered or inside
-                qr += dr
-                qc += dc
-        return tuple(out)
-
-    def describe(self) -> str:
-        parts = []
-        if self.offsets:
-            parts.append("offsets " + " ".join(f"({a},{b})" for a, b in self.offsets))
-        if self.rays:
-            parts.append("rays " + " ".join(f"({a},{b})" for a, b in self.rays))
-        return "; ".join(parts) or "nothing"
-
-
-def relation_of(kind: str, *given) -> Relation:
-    """``offsets(...)`` or ``rays(...)``: steps written out, or collections of steps
-    (computed: every step within a distance), in order, each once."""
-    offsets_ = []
-    for g in given:
-        if isinstance(g, tuple) and len(g) == 2 and all(isinstance(x, int) for x in g):
-            offsets_.append(g)                             # a step: (row, column)
-        else:
-            offsets_.extend(tuple(x) for x in g)           # a collection of steps
-    offsets_ = tuple(dict.fromkeys(offsets_))
-    return Relation(offsets=offsets_) if kind == "offsets" else Relation(rays=offsets_)
-
-
 class RelationTable(dict):
     """``table[cell]`` -> cells related to it on one grid; computed once per cell."""
 
@@ -424,17 +369,27 @@ def groups(cells: Iterable, table: RelationTable) -> tuple:
 
 
 # ------------------------------------------------------------------- records
-def record_class(name: str, fields: list[str]):
-    """A tuple type for one record: immutable, hashable, compared field by field."""
+def record_class(name: str, fields: list[str], sets: tuple = ()):
+    """A tuple type for one record: immutable, hashable, compared field by field, each
+    field as it is (a pile it holds in order). ``sets``: the places in the tuple of the
+    fields that are sets: a set a record holds is kept in one order of its own
+    (``sort_values``), so two records holding the same members compare, hash and key a
+    table alike, as two sets compare by their members."""
     base = collections.namedtuple(f"rec_{name}", ["rtype"] + [f"f_{f}" for f in fields])
+    sets = tuple(sets)
 
     class Rec(base):
         __slots__ = ()
         rw_name = name
         rw_fields = tuple(fields)
+        rw_sets = sets
 
-        def __new__(cls, *values):
-            return base.__new__(cls, name, *values)
+        if sets:
+            def __new__(cls, *values):
+                return base.__new__(cls, name, *_sets_ordered(values, sets, 1))
+        else:
+            def __new__(cls, *values):
+                return base.__new__(cls, name, *values)
 
         def __repr__(self):
             return f"{name}(" + ", ".join(f"{f}={v!r}" for f, v in zip(fields, self[1:])) + ")"
@@ -462,8 +417,20 @@ class FieldData(str):
         return obj
 
 
+def _sets_ordered(values, sets: tuple, offset: int) -> list:
+    """``values`` (a record's, from its place ``offset``) with the sets at ``sets`` in
+    one order of their own."""
+    values = list(values)
+    for i in sets:
+        if 0 <= i - offset < len(values) and values[i - offset] is not None:
+            values[i - offset] = sort_values(values[i - offset])
+    return values
+
+
 def with_fields(names: tuple, base, *values):
-    return base._replace(**dict(zip(names, values)))
+    made = base._replace(**dict(zip(names, values)))
+    sets = getattr(type(made), "rw_sets", ())
+    return tuple.__new__(type(made), _sets_ordered(made, sets, 0)) if sets else made
 
 
 def replaced(base, at: tuple, values: tuple):
@@ -473,7 +440,10 @@ def replaced(base, at: tuple, values: tuple):
     items = list(base)
     for i, v in zip(at, values):
         items[i] = v
-    return tuple.__new__(type(base), items)
+    kind = type(base)
+    if kind.rw_sets:
+        items = _sets_ordered(items, kind.rw_sets, 0)
+    return tuple.__new__(kind, items)
 
 
 def minus(a, b) -> tuple:

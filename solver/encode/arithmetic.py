@@ -9,6 +9,7 @@ from __future__ import annotations
 
 
 from rulewright.compiler.diagnostics import NotSupportedError, Span
+from rulewright.compiler.semantics import runtime as _rt
 
 
 from rulewright.solver.symbolic import BoolV, CaseV, IntV, ListV, MapV, RecordV, ScoreV, Sym
@@ -210,9 +211,13 @@ class Arithmetic:
     def record(self, name: str, fields: dict, like=None):
         """A record whose fields may be symbolic; the same fields give the same record,
         so a record built twice by the same definition is one claimant, one key."""
+        info = self.program.records[name]
         if not any(isinstance(v, Sym) for v in fields.values()):
-            info = self.program.records[name]
             return info.cls(*[fields[f] for f, _ in info.fields])
+        for i in info.cls.rw_sets:      # (a known set a record holds: in the order the record keeps it)
+            f = info.cls.rw_fields[i - 1]
+            if f in fields and not isinstance(fields[f], Sym) and fields[f] is not None:
+                fields = {**fields, f: _rt.sort_values(fields[f])}
         memo = (name,) + tuple((f, ("S", id(v)) if isinstance(v, Sym) else hashable(v))
                                for f, v in sorted(fields.items()))
         hit = self._records.get(memo)

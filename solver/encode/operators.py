@@ -15,8 +15,9 @@ from __future__ import annotations
 from rulewright.compiler.semantics import runtime as _rt
 from rulewright.compiler.diagnostics import NotSupportedError
 from rulewright.solver.encode.base import is_symbolic
+from rulewright.solver.encode.equality import enc_eq, enc_ne, guarded_list, is_tuple, tuple_items, known_fields
 
-from rulewright.solver.symbolic import (BoardV, BoolV, CaseV, CountsV, EnumV, GroupsV, IntV, ListV, MapV, RecordV,
+from rulewright.solver.symbolic import (BoardV, CaseV, CountsV, EnumV, GroupsV, IntV, ListV, MapV, RecordV,
                                         ScoreV, SetV, Sym)
 from fractions import Fraction
 
@@ -55,120 +56,13 @@ ENCODINGS['max2'] = lambda E, n, a, b: E.minmax("max", [a, b], n.span)
 ENCODINGS['abs'] = lambda E, n, a: E.minmax("max", [a, E.linear([(-1, a)])], n.span)
 
 
-def enc_eq(E, n, a, b):
-    """Equality of numbers (linear), of enum values (one literal per value) or of sets."""
-    if isinstance(a, CaseV) or isinstance(b, CaseV):
-        # one of several values a choice selects: compared alternative by alternative
-        if not isinstance(a, CaseV):
-            a, b = b, a
-        return E.case_map(a, lambda x: enc_eq(E, n, x, b) if isinstance(x, Sym) or isinstance(b, Sym)
-                          else x == b, n.span)
-    if isinstance(b, EnumV) and not isinstance(a, EnumV):
-        a, b = b, a
-    if isinstance(a, EnumV):
-        if isinstance(b, EnumV):
-            return E.boolv(E.or_([E.and_([la, b.lits[v]]) for v, la in a.lits.items() if v in b.lits]))
-        return E.boolv(a.lits.get(b, False))
-    if isinstance(a, SetV) or isinstance(b, SetV):
-        return E.boolv(_set_eq(E, a, b))
-    if isinstance(a, RecordV) or isinstance(b, RecordV):
-        return E.boolv(_record_eq(E, n, a, b))
-    if _guarded_list(a) or _guarded_list(b):
-        return E.boolv(_chosen_list_eq(E, n, a, b))
-    if _is_tuple(a) or _is_tuple(b):
-        ia, ib = _tuple_items(a, n), _tuple_items(b, n)
-        if len(ia) != len(ib):      # (lists of different lengths)
-            return False
-        return E.boolv(E.lex(ia, "==", ib, n.span))
-    if isinstance(a, (BoolV, bool)) and isinstance(b, (BoolV, bool)):
-        la, lb = E.lit(a), E.lit(b)
-        return E.boolv(E.or_([E.and_([la, lb]), E.and_([E.not_(la), E.not_(lb)])]))
-    return E.boolv(E.cmp(a, "==", b, n.span))
-
-
-def _set_eq(E, a, b):
-    ma = a.members if isinstance(a, SetV) else {x: True for x in a}
-    mb = b.members if isinstance(b, SetV) else {x: True for x in b}
-    parts = []
-    for x in set(ma) | set(mb):
-        la, lb = ma.get(x, False), mb.get(x, False)
-        parts.append(E.or_([E.and_([la, lb]), E.and_([E.not_(la), E.not_(lb)])]))
-    return E.and_(parts)
-
-
-def enc_ne(E, n, a, b):
-    return E.boolv(E.not_(E.lit(enc_eq(E, n, a, b))))
-
-
-def _guarded_list(v) -> bool:
-    """A list whose elements are chosen (some element's presence depends on a choice)."""
-    return isinstance(v, ListV) and any(g is not True for g, _ in v.items)
-
-
-def _chosen_list_eq(E, n, a, b):
-    """A list whose elements are chosen equal to a list whose elements are not: the
-    chosen elements, in order, are the other list's. ``at[j]``: the items walked so far
-    keep exactly the first j elements of the other list."""
-    if not _guarded_list(a):
-        a, b = b, a
-    if _guarded_list(b) or not _is_tuple(b):
-        raise NotSupportedError("the solver cannot compare two lists whose elements both depend on "
-                                "a choice", n.span)
-    other = _tuple_items(b, n)
-    at = [True] + [False] * len(other)
-    for g, x in a.items:
-        nxt = [E.and_([E.not_(g), at[0]])]
-        for j, y in enumerate(other, 1):
-            same = E.lit(enc_eq(E, n, x, y)) if isinstance(x, Sym) or isinstance(y, Sym) else x == y
-            nxt.append(E.or_([E.and_([E.not_(g), at[j]]), E.and_([g, same, at[j - 1]])]))
-        at = nxt
-    return at[-1]
-
-
-def _is_tuple(v) -> bool:
-    return (isinstance(v, tuple) and not hasattr(v, "rw_fields")) or \
-        (isinstance(v, ListV) and all(g is True for g, _ in v.items))
-
-
-def _tuple_items(v, n) -> list:
-    if isinstance(v, ListV):
-        return [x for _, x in v.items]
-    if isinstance(v, tuple):
-        return list(v)
-    raise NotSupportedError("the solver compares tuples with tuples only", n.span)
-
-
-def _record_eq(E, n, a, b):
-    """Records are equal when every field is: compared field by field."""
-    fa = a.fields if isinstance(a, RecordV) else _known_fields(a)
-    fb = b.fields if isinstance(b, RecordV) else _known_fields(b)
-    if a is b:
-        return True
-    parts = []
-    for name, va in fa.items():
-        vb = fb.get(name)
-        if not isinstance(va, Sym) and not isinstance(vb, Sym):
-            if va != vb:
-                return False
-            continue
-        if isinstance(va, (ListV, SetV)) or isinstance(vb, (ListV, SetV)):
-            parts.append(E.lit(enc_multiset_eq(E, n, va, vb)))
-        else:
-            parts.append(E.lit(enc_eq(E, n, va, vb)))
-    return E.and_(parts)
-
-
-def _known_fields(rec) -> dict:
-    return {f: getattr(rec, "f_" + f) for f in rec.rw_fields}
-
-
 def _cmp(opname):
     def enc(E, n, a, b):
-        if _guarded_list(a) or _guarded_list(b):
+        if guarded_list(a) or guarded_list(b):
             raise NotSupportedError(f"the solver cannot order ({opname}) a list whose elements depend on "
                                     f"a choice", n.span)
-        if _is_tuple(a) or _is_tuple(b):
-            return E.boolv(E.lex(_tuple_items(a, n), opname, _tuple_items(b, n), n.span))
+        if is_tuple(a) or is_tuple(b):
+            return E.boolv(E.lex(tuple_items(a, n), opname, tuple_items(b, n), n.span))
         return E.boolv(E.cmp(a, opname, b, n.span))
     return enc
 
@@ -275,6 +169,8 @@ def enc_in(E, n, x, coll):
         return E.boolv(E.or_([lit for v, lit in x.lits.items() if v in values]))
     if isinstance(x, CaseV):
         return E.boolv(E.or_([lit for lit, v in x.cases if v in values]))
+    if isinstance(x, RecordV):
+        return E.boolv(E.or_([E.lit(enc_eq(E, n, x, v)) for v in values]))
     return E.boolv(E.or_([E.cmp(x, "==", v) for v in values]))
 
 
@@ -660,7 +556,7 @@ def enc_with(E, n, base, *values):
         fields = dict(base.fields)
         name = base.name
     elif hasattr(base, "rw_fields"):
-        fields = _known_fields(base)
+        fields = known_fields(base)
         name = base.rw_name
     else:
         raise NotSupportedError("the solver changes fields of records only", n.span)
