@@ -212,3 +212,27 @@ def join(a: Type, b: Type) -> Type | None:
     if a == b:
         return a
     return None
+
+
+def equality_shape(a: Type, b: Type):
+    """How two values of types ``a`` and ``b`` are compared when a set or a pile is held
+    inside them, as the run time's ``same`` and ``canon`` read it; None when ``==`` on the
+    values as they are says it. At the top, a set or a pile is compared whatever the
+    order (``("bag", inner)``); inside a list, a pile or a tuple, a set is compared by its
+    members (``"bag"``), a pile or a list in order (``("list", inner)``), a tuple item by
+    item (``("tuple", items)``). A record keeps the sets it holds in one order of its own
+    (``runtime.record_class``): it is compared as it is."""
+    return _shape(a, b, top=True)
+
+
+def _shape(a: Type, b: Type, top: bool):
+    if isinstance(a, CollT) or isinstance(b, CollT):
+        kinds = {t.kind for t in (a, b) if isinstance(t, CollT)}
+        inner = _shape(getattr(a, "elem", ANY), getattr(b, "elem", ANY), top=False)
+        if "set" in kinds or (top and "pile" in kinds):
+            return ("bag", inner)
+        return ("list", inner) if inner is not None else None
+    if isinstance(a, TupleT) and isinstance(b, TupleT) and len(a.items) == len(b.items):
+        items = tuple(_shape(x, y, top=False) for x, y in zip(a.items, b.items))
+        return ("tuple", items) if any(s is not None for s in items) else None
+    return None

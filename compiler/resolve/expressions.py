@@ -16,10 +16,25 @@ from rulewright.compiler.semantics import runtime as rt
 from rulewright.compiler.diagnostics import Diagnostic, RulesError, Span, did_you_mean
 from rulewright.compiler.types import (ANY, BOOL, INT, NONE, RELATION, SEAT, TEXT, AnyT, BoardT, CellT, CollT, EnumT,
                     LayerT, MapT, RecordT, ScoreT, SeatT, TextT, TupleT, Type, assignable, is_bool, is_cell,
-                    is_coll, is_int, join)
+                    equality_shape, is_coll, is_int, join)
 from rulewright.compiler.interpret import evaluate_closed
 from rulewright.compiler.resolve.limits import TEXT_BUILDERS, text_estimate, too_large
 from rulewright.compiler.resolve.scope import AttrData, BUILTIN_COLLECTIONS, BUILTIN_FUNCS, KEYED_AGGREGATES, MapValue, RelData, Scope
+
+
+# Operators that count or key the values they are given, telling them apart as they are:
+# the types of the values each tells apart, from its operands' types
+def _elements(ts: list) -> list:
+    return [t.elem for t in ts if isinstance(t, CollT)]
+
+
+_TELLS_APART = {"within": _elements, "minus": _elements, "subsets": _elements, "subsets_at_most": _elements,
+                "make_set": list, "dict_get": lambda ts: ts[1:], "group_rank": lambda ts: ts[:1]}
+_TOLD_APART_BY = {"within": "within()", "minus": "'-' on collections", "subsets": "subsets()",
+                  "subsets_at_most": "subsets()", "make_set": "a set", "dict_get": "a computed table",
+                  "group_rank": "rank()", "set": "a set", "distinct": "distinct()", "allocate": "allocate()",
+                  "allocate_skipping": "allocate_skipping()", "allocate_even": "allocate_even()",
+                  "allocate_skipping_even": "allocate_skipping_even()"}
 
 
 class ExpressionsPhase:
@@ -100,10 +115,25 @@ class ExpressionsPhase:
                 where = (arg_spans or [a.span for a in args])[exc.arg]
             self.diag.error(where, exc.message)
             typ = ANY
+        if name in _TELLS_APART:
+            self.tells_apart(name, _TELLS_APART[name]([a.type for a in args]), span)
         e = I.Op(typ, span, name, args, data)
         if fold and not isinstance(typ, AnyT):
             return self.fold(e)
         return e
+
+    def tells_apart(self, what: str, types: list, span: Span) -> None:
+        """An error where ``what`` would count or key values holding a set or a pile: it
+        tells them apart as they are, where ``==`` compares what they hold by its members
+        (``types.equality_shape``): the two would disagree."""
+        for t in types:
+            if equality_shape(t, t) is not None:
+                name = _TOLD_APART_BY.get(what, what)
+                self.diag.error(span, f"{name} cannot tell apart values of type {t} yet: they hold a set or a "
+                                      f"pile, which '==' compares whatever the order",
+                                "compare them with '==' or 'in', or hold them in a record "
+                                "(a record is compared as it is)")
+                return
 
     def ex_IntLit(self, node, scope):
         return I.Const(INT, node.span, node.value)
@@ -387,6 +417,8 @@ class ExpressionsPhase:
         except OpTypeError as exc:
             self.diag.error(elem.span, exc.message)
             typ = ANY
+        if func in ("set", "distinct"):
+            self.tells_apart(func, [elem.type], node.span)
         e = I.Agg(typ, node.span, func, elem, binders)
         return self.fold_agg(e)
 
@@ -451,6 +483,8 @@ class ExpressionsPhase:
             bad = [] if is_int(key.type) else [key.type]
         if bad:
             self.diag.error(node.key.span, f"a 'by' key is a number or a tuple of numbers, found {key.type}")
+        if node.func.startswith("allocate") and binders:
+            self.tells_apart(node.func, _elements([binders[0].coll.type]), node.span)    # (the claimants)
         agg = AGGREGATES[node.func]
         try:
             typ = agg.typing(elem.type) if not node.func.startswith("allocate") else \
@@ -484,6 +518,7 @@ class ExpressionsPhase:
         if all(isinstance(i, I.Const) for i in items):
             values = tuple(i.value for i in items)
             if node.kind == "set":
+                self.tells_apart("make_set", [typ.elem], node.span)
                 values = rt.oset(values)
             return I.Const(typ, node.span, values)
         kind = {"tuple": "make_tuple", "list": "make_list", "set": "make_set"}[node.kind]
@@ -700,13 +735,21 @@ class ExpressionsPhase:
                     "<": "lt", "<=": "le", ">": "gt", ">=": "ge", "and": "and", "or": "or",
                     "in": "in", "not in": "not_in", "..": "range"}[op]
         # piles are equal with the same cards in any order, sets with the same members, and a
-        # set a list that holds each of its members once (a set has no order to compare)
-        if name in ("eq", "ne") and isinstance(left.type, CollT) and isinstance(right.type, CollT) and \
-                ("pile" in (left.type.kind, right.type.kind) or "set" in (left.type.kind, right.type.kind)):
-            e = self.make_op("multiset_eq", [left, right], node.span, None, spans)
-            if name == "ne":
-                return self.make_op("not", [e], node.span)
-            return e
+        # set a list that holds each of its members once (a set has no order to compare); a
+        # set held inside a list or a tuple by its members too (types.equality_shape)
+        if name in ("eq", "ne", "in", "not_in"):
+            shape = equality_shape(left.type, right.type) if name in ("eq", "ne") else \
+                equality_shape(left.type, right.type.elem) if isinstance(right.type, CollT) else None
+            if shape is not None:
+                if name in ("in", "not_in"):
+                    e = self.make_op("same_in", [left, right], node.span, shape, spans)
+                elif shape == ("bag", None):
+                    e = self.make_op("multiset_eq", [left, right], node.span, None, spans)
+                else:
+                    e = self.make_op("same", [left, right], node.span, shape, spans)
+                if name in ("ne", "not_in"):
+                    return self.make_op("not", [e], node.span)
+                return e
         return self.make_op(name, [left, right], node.span, None, spans)
 
     def ex_IfExpr(self, node: A.IfExpr, scope: Scope) -> I.Expr:

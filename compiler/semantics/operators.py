@@ -313,6 +313,8 @@ op("ne", 2, t_eq, "({0} != {1})", "different")
 
 op("multiset_eq", 2, t_eq, "_rt.multiset_eq({0}, {1})", "the same cards, whatever the order")
 
+op("same", 2, t_eq, "_rt.same({0}, {1}, {D})", "equal, each set held inside by its members (and piles at the top in any order)")
+
 op("lt", 2, t_order, "({0} < {1})", "less than")
 
 op("le", 2, t_order, "({0} <= {1})", "at most")
@@ -334,6 +336,8 @@ op("if", 3, t_if, "({1} if {0} else {2})", "conditional")
 op("in", 2, t_in, "({0} in {1})", "membership")
 
 op("not_in", 2, t_in, "({0} not in {1})", "non-membership")
+
+op("same_in", 2, t_in, "_rt.same_in({0}, {1}, {D})", "membership where the elements hold sets or piles (compared as 'same' compares)")
 
 
 op("concat", 2, t_concat, "(tuple({0}) + tuple({1}))", "one collection after the other")

@@ -660,6 +660,33 @@ def multiset_eq(a: Iterable, b: Iterable) -> bool:
     return sorted(map(repr, a)) == sorted(map(repr, b))
 
 
+def canon(value, shape):
+    """``value`` with every set (and, where ``shape`` says so, pile) it holds in one order
+    of its own: two values are equal under ``types.equality_shape`` when these are."""
+    if shape is None or value is None:
+        return value
+    kind, inner = shape
+    if kind == "bag":
+        items = as_tuple(value) if inner is None else [canon(x, inner) for x in as_tuple(value)]
+        return sort_values(items)
+    if kind == "list":
+        return tuple(canon(x, inner) for x in as_tuple(value))
+    return tuple(canon(x, s) for x, s in zip(value, inner))
+
+
+def same(a, b, shape) -> bool:
+    """``a == b`` where a set or a pile is held inside them (``shape``: see ``canon``)."""
+    return a == b or canon(a, shape) == canon(b, shape)
+
+
+def same_in(x, items, shape) -> bool:
+    """``x in items`` where a set or a pile is held inside the elements (see ``same``)."""
+    if x in items:
+        return True
+    cx = canon(x, shape)
+    return any(canon(y, shape) == cx for y in as_tuple(items))
+
+
 def count_equal(items, value) -> int:
     """How many of ``items`` equal ``value`` (``count(x in items if x == value)``), in C."""
     kind = type(items)

@@ -1,7 +1,8 @@
 """Equality in the encoder: two values the same, each compared as the interpreter compares
 it: numbers, enums and truth values as they are; sets by their members; records field by
 field (a pile a record holds in order, a set by its members); lists and tuples item by
-item, in order, whether their items are known or chosen.
+item, in order, whether their items are known or chosen; a set held inside a list or
+a tuple by its members (``same``, ``same_in``: the resolver's choice, by the types).
 
 In:  the encoder (``E``), the node being encoded (``n``, for its place) and two operands.
 Out: a literal or a truth value; ``NotSupportedError`` at the node for what the solver
@@ -11,7 +12,8 @@ from __future__ import annotations
 
 from rulewright.compiler.semantics import runtime as _rt
 from rulewright.compiler.diagnostics import NotSupportedError
-from rulewright.solver.symbolic import BoolV, CaseV, EnumV, ListV, RecordV, SetV, Sym
+from rulewright.solver.encode.base import is_symbolic
+from rulewright.solver.symbolic import BoolV, CaseV, CountsV, EnumV, ListV, RecordV, SetV, Sym
 
 
 def enc_eq(E, n, a, b):
@@ -70,9 +72,10 @@ def _chosen_list_eq(E, n, a, b):
     keep exactly the first j elements of the other list."""
     if not guarded_list(a):
         a, b = b, a
-    if guarded_list(b) or not is_tuple(b):
-        raise NotSupportedError("the solver cannot compare two lists whose elements both depend on "
-                                "a choice", n.span)
+    if guarded_list(b) and isinstance(b, ListV):
+        return _both_chosen_eq(E, n, a, b)
+    if not is_tuple(b):
+        raise NotSupportedError("the solver compares a list with a list only", n.span)
     other = tuple_items(b, n)
     at = [True] + [False] * len(other)
     for g, x in a.items:
@@ -110,7 +113,7 @@ def _both_chosen_eq(E, n, a, b):
             if at is False:
                 continue
             parts.append(E.or_([E.not_(ga), E.not_(gb), E.not_(at), same]))
-    return E.boolv(E.and_(parts))
+    return E.and_(parts)
 
 
 def is_tuple(v) -> bool:
@@ -178,8 +181,6 @@ def _members(E, n, v) -> SetV:
 
 def _in_order_eq(E, n, a, b):
     """Two lists (a pile a record holds) equal item by item, in order."""
-    if guarded_list(a) and guarded_list(b):
-        return _both_chosen_eq(E, n, a, b)
     if guarded_list(a) or guarded_list(b):
         return E.boolv(_chosen_list_eq(E, n, a, b))
     ia, ib = tuple_items(a, n), tuple_items(b, n)
@@ -196,3 +197,115 @@ def _in_order_eq(E, n, a, b):
 
 def known_fields(rec) -> dict:
     return {f: getattr(rec, "f_" + f) for f in rec.rw_fields}
+
+
+def _list_counts(E, v) -> dict:
+    """value -> count (int or IntV) of a guarded list of known values."""
+    out: dict = {}
+    for g, x in v.items:
+        if isinstance(x, Sym):
+            return None
+        out.setdefault(x, []).append((1, E.boolv(g)))
+    return {x: E.linear(parts) for x, parts in out.items()}
+
+
+def known_counts(v) -> dict:
+    out: dict = {}
+    for x in _rt.as_tuple(v):
+        out[x] = out.get(x, 0) + 1
+    return out
+
+
+def counts_of(E, v):
+    if isinstance(v, ListV):
+        return _list_counts(E, v)
+    if isinstance(v, SetV):
+        return {x: E.intv(E.boolv(l)) if not isinstance(l, bool) else int(l) for x, l in v.members.items()}
+    if isinstance(v, CountsV):
+        return dict(v.counts)
+    if isinstance(v, Sym):
+        return None
+    return known_counts(v)
+
+
+def enc_multiset_eq(E, n, a, b):
+    if isinstance(a, (ListV, SetV)) or isinstance(b, (ListV, SetV)):
+        ca, cb = counts_of(E, a), counts_of(E, b)
+        if ca is None or cb is None:
+            raise NotSupportedError("the solver compares collections of known values only", n.span)
+        return E.boolv(E.and_([E.cmp(ca.get(x, 0), "==", cb.get(x, 0)) for x in set(ca) | set(cb)]))
+    if isinstance(b, CountsV) and not isinstance(a, CountsV):
+        a, b = b, a
+    if not isinstance(a, CountsV) or isinstance(b, Sym):
+        raise NotSupportedError("the solver compares the cards of a grid with a known list only", n.span)
+    want: dict = {}
+    for x in b:
+        want[x] = want.get(x, 0) + 1
+    parts = [E.cmp(cnt, "==", want.get(v, 0)) for v, cnt in a.counts.items()]
+    if any(v not in a.counts for v in want):
+        return False
+    return E.boolv(E.and_(parts))
+
+
+# ------------------------------------------------- sets held inside lists and tuples
+def canon(E, n, v, shape):
+    """``v`` with each set it holds (and, at a "bag", its items) as ``runtime.canon`` puts
+    them, known parts in their one order: then ``==`` item by item compares a held set by
+    its members (the encoder already compares a chosen set so)."""
+    if shape is None or v is None:
+        return v
+    if not is_symbolic(v):
+        return _rt.canon(v, shape)
+    kind, inner = shape
+    if isinstance(v, CaseV):
+        return CaseV([(lit, canon(E, n, x, shape)) for lit, x in v.cases])
+    if kind == "tuple":
+        if not isinstance(v, tuple):
+            raise NotSupportedError("the solver compares tuples with tuples only", n.span)
+        return tuple(canon(E, n, x, s) for x, s in zip(v, inner))
+    if isinstance(v, SetV):
+        if inner is None:
+            return v
+        members: dict = {}
+        for x, lit in v.members.items():
+            members.setdefault(_rt.canon(x, inner), []).append(lit)
+        return SetV({x: E.or_(lits) for x, lits in members.items()})
+    if isinstance(v, ListV):
+        return ListV([(g, canon(E, n, x, inner)) for g, x in v.items])
+    if isinstance(v, tuple):
+        return tuple(canon(E, n, x, inner) for x in v)
+    return v
+
+
+def _same_items(E, n, x, y, shape):
+    """Two items (already in their one order) equal under ``shape``."""
+    if shape is not None and shape[0] == "bag":
+        return enc_multiset_eq(E, n, x, y)
+    return enc_eq(E, n, x, y)
+
+
+def enc_same(E, n, a, b):
+    return _same_items(E, n, canon(E, n, a, n.data), canon(E, n, b, n.data), n.data)
+
+
+def enc_same_in(E, n, x, coll):
+    x = canon(E, n, x, n.data)
+    if isinstance(coll, SetV):
+        items = [(lit, k) for k, lit in coll.members.items()]
+    elif isinstance(coll, ListV):
+        items = list(coll.items)
+    elif isinstance(coll, Sym):
+        raise NotSupportedError("the solver cannot test membership in this collection", n.span)
+    else:
+        items = [(True, k) for k in _rt.as_tuple(coll)]
+    parts = []
+    for g, y in items:
+        if g is False:
+            continue
+        y = canon(E, n, y, n.data)
+        if not is_symbolic(x) and not is_symbolic(y):
+            if x == y:
+                parts.append(g)
+            continue
+        parts.append(E.and_([g, E.lit(_same_items(E, n, x, y, n.data))]))
+    return E.boolv(E.or_(parts))

@@ -15,7 +15,8 @@ from __future__ import annotations
 from rulewright.compiler.semantics import runtime as _rt
 from rulewright.compiler.diagnostics import NotSupportedError
 from rulewright.solver.encode.base import is_symbolic
-from rulewright.solver.encode.equality import enc_eq, enc_ne, guarded_list, is_tuple, tuple_items, known_fields
+from rulewright.solver.encode.equality import (counts_of, enc_eq, enc_multiset_eq, enc_ne, enc_same, enc_same_in,
+                                              guarded_list, is_tuple, known_counts, known_fields, tuple_items)
 
 from rulewright.solver.symbolic import (BoardV, CaseV, CountsV, EnumV, GroupsV, IntV, ListV, MapV, RecordV,
                                         ScoreV, SetV, Sym)
@@ -72,55 +73,11 @@ ENCODINGS['eq'] = enc_eq
 ENCODINGS['ne'] = enc_ne
 
 
-def _list_counts(E, v) -> dict:
-    """value -> count (int or IntV) of a guarded list of known values."""
-    out: dict = {}
-    for g, x in v.items:
-        if isinstance(x, Sym):
-            return None
-        out.setdefault(x, []).append((1, E.boolv(g)))
-    return {x: E.linear(parts) for x, parts in out.items()}
-
-
-def _known_counts(v) -> dict:
-    out: dict = {}
-    for x in _rt.as_tuple(v):
-        out[x] = out.get(x, 0) + 1
-    return out
-
-
-def _counts_of(E, v):
-    if isinstance(v, ListV):
-        return _list_counts(E, v)
-    if isinstance(v, SetV):
-        return {x: E.intv(E.boolv(l)) if not isinstance(l, bool) else int(l) for x, l in v.members.items()}
-    if isinstance(v, CountsV):
-        return dict(v.counts)
-    if isinstance(v, Sym):
-        return None
-    return _known_counts(v)
-
-
-def enc_multiset_eq(E, n, a, b):
-    if isinstance(a, (ListV, SetV)) or isinstance(b, (ListV, SetV)):
-        ca, cb = _counts_of(E, a), _counts_of(E, b)
-        if ca is None or cb is None:
-            raise NotSupportedError("the solver compares collections of known values only", n.span)
-        return E.boolv(E.and_([E.cmp(ca.get(x, 0), "==", cb.get(x, 0)) for x in set(ca) | set(cb)]))
-    if isinstance(b, CountsV) and not isinstance(a, CountsV):
-        a, b = b, a
-    if not isinstance(a, CountsV) or isinstance(b, Sym):
-        raise NotSupportedError("the solver compares the cards of a grid with a known list only", n.span)
-    want: dict = {}
-    for x in b:
-        want[x] = want.get(x, 0) + 1
-    parts = [E.cmp(cnt, "==", want.get(v, 0)) for v, cnt in a.counts.items()]
-    if any(v not in a.counts for v in want):
-        return False
-    return E.boolv(E.and_(parts))
-
-
 ENCODINGS['multiset_eq'] = enc_multiset_eq
+
+ENCODINGS['same'] = enc_same
+
+ENCODINGS['same_in'] = enc_same_in
 
 ENCODINGS['lt'] = _cmp("<")
 
@@ -209,7 +166,7 @@ ENCODINGS['size'] = enc_size
 
 def enc_within(E, n, a, b):
     if isinstance(a, (ListV, SetV)) and not isinstance(b, Sym):
-        ca, have = _counts_of(E, a), _known_counts(b)
+        ca, have = counts_of(E, a), known_counts(b)
         if ca is None:
             raise NotSupportedError("the solver checks collections of known values only", n.span)
         return E.boolv(E.and_([E.cmp(cnt, "<=", have.get(v, 0)) for v, cnt in ca.items()]))

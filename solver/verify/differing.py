@@ -548,7 +548,7 @@ _NOT_MEANING = {"span", "name_span", "node", "doc", "title", "message", "rule_id
 # can change what the other gives), those of them whose chains may be regrouped, and the
 # comparisons read the other way round; never `and` and `or`, whose left side may guard
 # the right (`size(xs) > 0 and first(xs) == k`)
-_COMMUTATIVE = {"eq", "ne", "add", "mul", "min2", "max2", "multiset_eq"}
+_COMMUTATIVE = {"eq", "ne", "add", "mul", "min2", "max2", "multiset_eq", "same"}
 _ASSOCIATIVE = {"add", "mul", "min2", "max2"}
 _FLIPPED = {"gt": "lt", "ge": "le"}
 

@@ -135,6 +135,14 @@ def op_eq_herd_built(a: colour, b: colour) = new herd(colours = [a, b], size = 1
 def op_eq_flock_built(k_a: colour, k_b: colour, n: int) = new flock(colours = {k_a, k_b}, size = n) == new flock(colours = {k_b, k_a}, size = 1)
 def op_flock_first(k_a: colour, k_b: colour, n: int) = first((new flock(colours = {k_a, k_b}, size = n)).colours)
 def op_flock_with(r: flock, k_a: colour, k_b: colour) = r with (colours = {k_b, k_a}) == new flock(colours = {k_a, k_b}, size = r.size)
+def op_same_list_sets(a: list of set of colour, k_b: list of set of colour) = a == k_b
+def op_same_lists_of_sets(a: list of set of colour, b: list of set of colour) = a != b
+def op_same_set_of_sets(a: set of set of colour, k_b: set of set of colour) = a == k_b
+def op_same_pile_of_piles(a: pile of pile of colour, k_b: pile of pile of colour) = a == k_b
+def op_same_in_sets(a: set of colour, k_b: list of set of colour) = a in k_b
+def op_same_in_piles(a: pile of colour, bs: list of pile of colour) = a not in bs
+def op_same_in_chosen_sets(k_a: set of colour, b: list of set of colour) = k_a in b
+def refuse_same_tuple_set(a: (set of colour, int), b: (set of colour, int)) = a == b
 def op_board_get(g: board, k_c: cell) = g[k_c]
 def op_board_get_chosen(g: board, c: cell) = g[c]
 def op_board_get_eq(g: board, k_c: cell) = g[k_c] == rook
@@ -371,6 +379,17 @@ REORDERED = [
     ("op_eq_herd_built", lambda p: ("red", "green"), False),
     ("op_eq_flock_built", lambda p: ("red", "green", 1), True),
     ("op_flock_with", lambda p: (_flock(p, ["green", "blue"]), "red", "blue"), True),
+    # a set held in a list or a set by its members; a pile at the top whatever its order, in
+    # a list in order
+    ("op_same_list_sets", lambda p: ((("red", "green"), ()), (("green", "red"), ())), True),
+    ("op_same_list_sets", lambda p: ((("red", "green"), ("blue",)), (("blue",), ("green", "red"))), False),
+    ("op_same_lists_of_sets", lambda p: ((("red", "green"),), (("green", "red"),)), False),
+    ("op_same_set_of_sets", lambda p: ((("red", "green"), ("blue",)), (("blue",), ("green", "red"))), True),
+    ("op_same_pile_of_piles", lambda p: ((("red", "green"), ("blue",)), (("blue",), ("red", "green"))), True),
+    ("op_same_pile_of_piles", lambda p: ((("red", "green"), ("blue",)), (("blue",), ("green", "red"))), False),
+    ("op_same_in_sets", lambda p: (("red", "green"), (("blue",), ("green", "red"))), True),
+    ("op_same_in_piles", lambda p: (("red", "green", "red"), (("red", "red", "green"),)), False),
+    ("op_same_in_chosen_sets", lambda p: (("red", "green"), (("green", "red"),)), True),
 ]
 
 
@@ -387,11 +406,24 @@ def test_records_holding_piles_and_sets_reordered(program, name, args, want):
         enc = Encoder(program)
         env = {p: (v if p.startswith("k_") else A.lift(enc, program, t, v, data.draw))
                for (p, t), v in zip(fd.params, args)}
-        result = enc.encode(fd.body, env)
+        try:
+            result = enc.encode(fd.body, env)
+        except NotSupportedError:       # (a refusal is no answer: never a wrong one)
+            tally["refused"] += 1
+            return
+        tally["encoded"] += 1
         A.settle(result)
         status, readings = _solutions(enc, result)
         assert readings and all(r is want for r in readings), (args, readings)
+
+    tally = {"encoded": 0, "refused": 0}
     check()
+    assert tally["encoded"] or name in REFUSED_WHEN_CHOSEN, tally
+
+
+# the solver counts a collection's elements only when they are known: these are encoded
+# when one side is known (the agreement test above), refused when both depend on a choice
+REFUSED_WHEN_CHOSEN = {"op_same_set_of_sets", "op_same_pile_of_piles", "op_same_in_piles"}
 
 
 def test_a_set_a_record_holds_is_kept_in_one_order(program):
