@@ -4,6 +4,7 @@ Python API; nothing is installed at the top level under a generic name."""
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import sysconfig
@@ -16,9 +17,11 @@ import pytest
 import rulewright
 from helpers import ROOT
 
-# one worker builds the wheel for both tests that install it: two builds at once share the
-# source tree's build/ folder, and one removes what the other is writing
+# one worker builds the wheel for both tests that install it (once)
 pytestmark = pytest.mark.xdist_group("package")
+# what the copy the wheel is built from leaves out: what a build, a run or the tools make
+SKIPPED = (".git", ".venv", "build", "dist", "site", "*.egg-info", "__pycache__", ".pytest_cache", ".hypothesis",
+           ".mutate-cache", ".mutate-backup", ".benchmarks")
 
 
 @pytest.fixture(scope="module")
@@ -27,7 +30,11 @@ def installed(tmp_path_factory):
     OR-Tools and the others, taken from the environment running the tests)."""
     base = tmp_path_factory.mktemp("package")
     wheels = base / "wheels"
-    build = subprocess.run([sys.executable, "-m", "pip", "wheel", str(ROOT), "--no-deps", "-q", "-w", str(wheels)],
+    # built from a copy of the source: a build in the checkout leaves its build/ folder there,
+    # and a module since removed would still be in it, and in the next wheel
+    source = base / "source"
+    shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(*SKIPPED))
+    build = subprocess.run([sys.executable, "-m", "pip", "wheel", str(source), "--no-deps", "-q", "-w", str(wheels)],
                            capture_output=True, text=True, timeout=600)
     assert build.returncode == 0, build.stderr
     wheel = next(wheels.glob("rulewright-*.whl"))
