@@ -264,7 +264,7 @@ class _Pickler(pickle.Pickler):
         kind = type(obj)
         if kind is type:
             if issubclass(obj, tuple) and "rw_fields" in vars(obj):
-                return rt.record_class, (obj.rw_name, list(obj.rw_fields), obj.rw_sets)
+                return rt.record_class, (obj.rw_name, list(obj.rw_fields), obj.rw_shapes)
         elif "rw_fields" in getattr(kind, "__dict__", ()) and isinstance(obj, tuple):
             return kind, tuple(obj[1:])
         elif kind is rt.FieldData:

@@ -217,18 +217,30 @@ def join(a: Type, b: Type) -> Type | None:
 def equality_shape(a: Type, b: Type):
     """How two values of types ``a`` and ``b`` are compared when a set or a pile is held
     inside them, as the run time's ``same`` and ``canon`` read it; None when ``==`` on the
-    values as they are says it. At the top, a set or a pile is compared whatever the
-    order (``("bag", inner)``); inside a list, a pile or a tuple, a set is compared by its
-    members (``"bag"``), a pile or a list in order (``("list", inner)``), a tuple item by
-    item (``("tuple", items)``). A record keeps the sets it holds in one order of its own
-    (``runtime.record_class``): it is compared as it is."""
+    values as they are says it. ``("set", inner)``: sets on both sides, compared by their
+    members; ``("bag", inner)``: a pile at the top, or a set against a list or a pile,
+    compared as multisets (a set equals a list holding each of its members once); inside a
+    list, a pile or a tuple, a pile or a list is compared in order (``("list", inner)``), a
+    tuple item by item (``("tuple", items)``). A record keeps what it holds in one order of
+    its own (``held_shape``, ``runtime.record_class``): it is compared as it is."""
     return _shape(a, b, top=True)
 
 
+def held_shape(t: Type):
+    """The order a record keeps a field of type ``t`` in: each set it holds (itself, or
+    inside a list, a pile or a tuple) in one order of its own, once each member; a pile or
+    a list as it is. None: the field as it is."""
+    return _shape(t, t, top=False)
+
+
 def _shape(a: Type, b: Type, top: bool):
+    if isinstance(a, NoneT) or isinstance(b, NoneT):
+        return None
     if isinstance(a, CollT) or isinstance(b, CollT):
         kinds = {t.kind for t in (a, b) if isinstance(t, CollT)}
         inner = _shape(getattr(a, "elem", ANY), getattr(b, "elem", ANY), top=False)
+        if kinds == {"set"}:
+            return ("set", inner)
         if "set" in kinds or (top and "pile" in kinds):
             return ("bag", inner)
         return ("list", inner) if inner is not None else None

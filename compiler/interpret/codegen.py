@@ -20,7 +20,7 @@ from rulewright.compiler.semantics.operators import AGGREGATES, OPERATORS
 from rulewright.compiler import ir as I
 from rulewright.compiler.semantics import runtime as rt, render
 from rulewright.compiler.diagnostics import RuntimeRulesError
-from rulewright.compiler.types import BoardT, CollT, RecordT
+from rulewright.compiler.types import BoardT, CollT, RecordT, TupleT
 
 
 _SAFE_NAME = re.compile(r"[a-z_][a-z0-9_]*")
@@ -233,13 +233,18 @@ class ExprCompiler:
             # a grid that is none fails as contents fails, reading its cards)
             return f"len({self.ex(e.args[0].args[0])}.cards)"
         args = [self.ex(a) for a in e.args]
+        if e.op == "new_record" or e.op == "with":
+            # (a pile of the state a record is given is kept as its cards are now: a record is
+            # a value, compared, hashed and kept as one)
+            args = [f"_UP({code})" if (i or e.op == "new_record") and _may_be_live(a) else code
+                    for i, (a, code) in enumerate(zip(e.args, args))]
         if e.op == "field" and self.fast and isinstance(e.data, str) and _FIELD.fullmatch(e.data):
             return f"{args[0]}.{e.data}"        # a record's field, read as an attribute (its name is made
             #                                     of the fixed alphabet; vetted checks it again)
         if e.op == "attr" and self.fast and isinstance(e.data, dict):
             return f"{self._column(e.data)}[{args[0]}]"     # (read as dict.get reads it, without the call)
         if e.op == "new_record" and self.fast and self.program is not None \
-                and isinstance(getattr(e.data, "rw_name", None), str) and not getattr(e.data, "rw_sets", ()):
+                and isinstance(getattr(e.data, "rw_name", None), str) and not getattr(e.data, "rw_shapes", None):
             # (what the record class's own __new__ does, its name then its fields: a call in C;
             # a record holding a set is made by its class, which puts the set in its order)
             return self._shared(e, f"_TN({self.em.const(e.data)}, ({self.em.const(e.data.rw_name)}, "
@@ -508,6 +513,15 @@ def _charges(name: str, depth: int = 0) -> bool:
         return True
     return any(_charges(n, depth + 1) for n in code.co_names
                if getattr(getattr(rt, n, None), "__code__", None) is not None)
+
+
+def _may_be_live(e: I.Expr) -> bool:
+    """Whether ``e`` may be a pile of the state itself (or hold one), not a value made of
+    its cards: what reads a pile, a name or a call may; what an operator (but ``if``) or a
+    comprehension makes, or a constant, never does."""
+    if not isinstance(e.type, (CollT, TupleT)) or isinstance(e, (I.Const, I.Agg)):
+        return False
+    return not isinstance(e, I.Op) or e.op == "if"
 
 
 def _equal_to(cond, var: str):

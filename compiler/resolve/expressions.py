@@ -29,10 +29,12 @@ def _elements(ts: list) -> list:
 
 
 _TELLS_APART = {"within": _elements, "minus": _elements, "subsets": _elements, "subsets_at_most": _elements,
-                "make_set": list, "dict_get": lambda ts: ts[1:], "group_rank": lambda ts: ts[:1]}
+                "make_set": list, "dict_get": lambda ts: ts[1:], "group_rank": lambda ts: ts[:1],
+                "map_get": list, "sort": _elements}
 _TOLD_APART_BY = {"within": "within()", "minus": "'-' on collections", "subsets": "subsets()",
                   "subsets_at_most": "subsets()", "make_set": "a set", "dict_get": "a computed table",
-                  "group_rank": "rank()", "set": "a set", "distinct": "distinct()", "allocate": "allocate()",
+                  "group_rank": "rank()", "map_get": "a table of values", "sort": "sort()",
+                  "set": "a set", "distinct": "distinct()", "allocate": "allocate()",
                   "allocate_skipping": "allocate_skipping()", "allocate_even": "allocate_even()",
                   "allocate_skipping_even": "allocate_skipping_even()"}
 

@@ -18,7 +18,7 @@ from rulewright.compiler.syntax import ast as A
 from rulewright.compiler import ir as I, files as files_mod
 from rulewright.compiler.semantics import runtime as rt
 from rulewright.compiler.diagnostics import BadInputError, Diagnostic, Span, did_you_mean, whole_number, register_source
-from rulewright.compiler.types import ANY, AnyT, BoolT, CollT, EnumT, IntT, TextT, Type, assignable, is_bool
+from rulewright.compiler.types import ANY, AnyT, BoolT, CollT, EnumT, IntT, TextT, Type, assignable, held_shape, is_bool
 from rulewright.compiler.play.inputs import not_utf8
 from rulewright.compiler.resolve.scope import MOST_ROWS, Scope, NAME_RE, named_options, rt_oset, span_within, written_at
 
@@ -329,9 +329,9 @@ class TablesPhase:
                 seen[f.name] = f.span
                 self.records[name].fields.append((f.name, self.type(f.type)))
             rec = self.records[name]
+            shapes = {i: held_shape(t) for i, (_, t) in enumerate(rec.fields, 1)}
             rec.cls = rt.record_class(name, [f for f, _ in rec.fields],
-                                      [i for i, (_, t) in enumerate(rec.fields, 1)
-                                       if isinstance(t, CollT) and t.kind == "set"])
+                                      {i: shape for i, shape in shapes.items() if shape is not None})
 
     def resolve_field_defaults(self):
         """Each field's default: a value known before play, of the field's type (read

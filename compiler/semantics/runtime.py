@@ -8,7 +8,7 @@ Out: ``Board`` (a grid of enum values, floating or anchored), ``Seat``,
 Values: ints, bools, texts and enum values are Python ints, bools and strs;
 a cell is a ``(row, column)`` tuple counted from 0 at the top left; piles and
 lists are tuples; sets are tuples without duplicates in first-seen order (a set a
-record holds, in the order ``sort_values`` gives: ``record_class``).
+record holds, in the order ``in_order`` gives: ``record_class``).
 """
 from __future__ import annotations
 
@@ -369,27 +369,31 @@ def groups(cells: Iterable, table: RelationTable) -> tuple:
 
 
 # ------------------------------------------------------------------- records
-def record_class(name: str, fields: list[str], sets: tuple = ()):
+def record_class(name: str, fields: list[str], shapes: dict | None = None):
     """A tuple type for one record: immutable, hashable, compared field by field, each
-    field as it is (a pile it holds in order). ``sets``: the places in the tuple of the
-    fields that are sets: a set a record holds is kept in one order of its own
-    (``sort_values``), so two records holding the same members compare, hash and key a
-    table alike, as two sets compare by their members."""
+    field as it is held. ``shapes``: place in the tuple -> ``types.held_shape`` of the
+    fields that hold a set (themselves, or inside a list or a tuple): a record keeps each
+    such set in one order of its own, once each member (``canon``), so two records holding
+    the same members compare, hash and key a table alike, as two sets compare by their
+    members; a pile or a list it holds stays in its order."""
     base = collections.namedtuple(f"rec_{name}", ["rtype"] + [f"f_{f}" for f in fields])
-    sets = tuple(sets)
+    shapes = dict(shapes or {})
 
     class Rec(base):
         __slots__ = ()
         rw_name = name
         rw_fields = tuple(fields)
-        rw_sets = sets
+        rw_shapes = shapes
 
-        if sets:
+        if shapes:
             def __new__(cls, *values):
-                return base.__new__(cls, name, *_sets_ordered(values, sets, 1))
+                return base.__new__(cls, name, *_held(values, shapes, 1))
         else:
             def __new__(cls, *values):
                 return base.__new__(cls, name, *values)
+
+        def __getnewargs__(self):       # (a copy or a pickle: made again from its fields)
+            return tuple(self[1:])
 
         def __repr__(self):
             return f"{name}(" + ", ".join(f"{f}={v!r}" for f, v in zip(fields, self[1:])) + ")"
@@ -417,20 +421,20 @@ class FieldData(str):
         return obj
 
 
-def _sets_ordered(values, sets: tuple, offset: int) -> list:
-    """``values`` (a record's, from its place ``offset``) with the sets at ``sets`` in
-    one order of their own."""
+def _held(values, shapes: dict, offset: int) -> list:
+    """``values`` (a record's, from its place ``offset``) with what the fields at
+    ``shapes`` hold in the record's order (``canon``)."""
     values = list(values)
-    for i in sets:
-        if 0 <= i - offset < len(values) and values[i - offset] is not None:
-            values[i - offset] = sort_values(values[i - offset])
+    for i, shape in shapes.items():
+        if 0 <= i - offset < len(values):
+            values[i - offset] = canon(values[i - offset], shape)
     return values
 
 
 def with_fields(names: tuple, base, *values):
     made = base._replace(**dict(zip(names, values)))
-    sets = getattr(type(made), "rw_sets", ())
-    return tuple.__new__(type(made), _sets_ordered(made, sets, 0)) if sets else made
+    shapes = getattr(type(made), "rw_shapes", None)
+    return tuple.__new__(type(made), _held(made, shapes, 0)) if shapes else made
 
 
 def replaced(base, at: tuple, values: tuple):
@@ -441,8 +445,8 @@ def replaced(base, at: tuple, values: tuple):
     for i, v in zip(at, values):
         items[i] = v
     kind = type(base)
-    if kind.rw_sets:
-        items = _sets_ordered(items, kind.rw_sets, 0)
+    if kind.rw_shapes:
+        items = _held(items, kind.rw_shapes, 0)
     return tuple.__new__(kind, items)
 
 
@@ -657,34 +661,7 @@ def multiset_eq(a: Iterable, b: Iterable) -> bool:
             return False
         if plain_texts(a) and plain_texts(b):
             return sorted(a) == sorted(b)
-    return sorted(map(repr, a)) == sorted(map(repr, b))
-
-
-def canon(value, shape):
-    """``value`` with every set (and, where ``shape`` says so, pile) it holds in one order
-    of its own: two values are equal under ``types.equality_shape`` when these are."""
-    if shape is None or value is None:
-        return value
-    kind, inner = shape
-    if kind == "bag":
-        items = as_tuple(value) if inner is None else [canon(x, inner) for x in as_tuple(value)]
-        return sort_values(items)
-    if kind == "list":
-        return tuple(canon(x, inner) for x in as_tuple(value))
-    return tuple(canon(x, s) for x, s in zip(value, inner))
-
-
-def same(a, b, shape) -> bool:
-    """``a == b`` where a set or a pile is held inside them (``shape``: see ``canon``)."""
-    return a == b or canon(a, shape) == canon(b, shape)
-
-
-def same_in(x, items, shape) -> bool:
-    """``x in items`` where a set or a pile is held inside the elements (see ``same``)."""
-    if x in items:
-        return True
-    cx = canon(x, shape)
-    return any(canon(y, shape) == cx for y in as_tuple(items))
+    return in_order(as_tuple(a)) == in_order(as_tuple(b))
 
 
 def count_equal(items, value) -> int:
@@ -845,3 +822,10 @@ SUBSETS = (HELD_SUBSETS, _SUBSETS, _count_at_most, _subsets, subsets_along)
 def subsets_of(items, most: int | None = None) -> tuple:
     """``subsets.subsets_of`` of any collection (a pile, a grid's cards)."""
     return _sub.subsets_of(as_tuple(items), most)
+
+
+# what values holding sets are equal by, in a module of its own; the generated code and the
+# rest of the compiler read it here (rt.canon, rt.same, rt.same_in, rt.in_order)
+from rulewright.compiler.semantics.held import canon, in_order, same, same_in  # noqa: E402
+
+HELD = (canon, in_order, same, same_in)

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 
 from rulewright.compiler.diagnostics import NotSupportedError, Span
-from rulewright.compiler.semantics import runtime as _rt
 
 
 from rulewright.solver.symbolic import BoolV, CaseV, IntV, ListV, MapV, RecordV, ScoreV, Sym
+from rulewright.solver.encode.equality import canon as held
 from rulewright.solver.encode.base import FLIPPED, NO_VALUE, hashable, linear_key, radix, is_symbolic, Lazy
 
 
@@ -212,12 +212,12 @@ class Arithmetic:
         """A record whose fields may be symbolic; the same fields give the same record,
         so a record built twice by the same definition is one claimant, one key."""
         info = self.program.records[name]
-        if not any(isinstance(v, Sym) for v in fields.values()):
+        if not any(is_symbolic(v) for v in fields.values()):
             return info.cls(*[fields[f] for f, _ in info.fields])
-        for i in info.cls.rw_sets:      # (a known set a record holds: in the order the record keeps it)
+        for i, shape in info.cls.rw_shapes.items():     # (what the record keeps in its order: sets)
             f = info.cls.rw_fields[i - 1]
-            if f in fields and not isinstance(fields[f], Sym) and fields[f] is not None:
-                fields = {**fields, f: _rt.sort_values(fields[f])}
+            if f in fields:
+                fields = {**fields, f: held(self, None, fields[f], shape)}
         memo = (name,) + tuple((f, ("S", id(v)) if isinstance(v, Sym) else hashable(v))
                                for f, v in sorted(fields.items()))
         hit = self._records.get(memo)

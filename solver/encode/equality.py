@@ -31,8 +31,10 @@ def enc_eq(E, n, a, b):
             return E.boolv(E.or_([E.and_([la, b.lits[v]]) for v, la in a.lits.items() if v in b.lits]))
         return E.boolv(a.lits.get(b, False))
     if isinstance(a, SetV) or isinstance(b, SetV):
-        return E.boolv(_set_eq(E, a, b))
+        return E.boolv(_set_eq(E, a, b, n))
     if isinstance(a, RecordV) or isinstance(b, RecordV):
+        if a is None or b is None:          # (a record is never none)
+            return False
         return E.boolv(_record_eq(E, n, a, b))
     if guarded_list(a) or guarded_list(b):
         return E.boolv(_chosen_list_eq(E, n, a, b))
@@ -47,9 +49,11 @@ def enc_eq(E, n, a, b):
     return E.boolv(E.cmp(a, "==", b, n.span))
 
 
-def _set_eq(E, a, b):
-    ma = a.members if isinstance(a, SetV) else {x: True for x in a}
-    mb = b.members if isinstance(b, SetV) else {x: True for x in b}
+def _set_eq(E, a, b, n=None):
+    """Two sets (or a set and a list) with the same members."""
+    if a is None or b is None:
+        return is_none(E, b if a is None else a)
+    ma, mb = _members(E, n, a).members, _members(E, n, b).members
     parts = []
     for x in set(ma) | set(mb):
         la, lb = ma.get(x, False), mb.get(x, False)
@@ -137,19 +141,21 @@ def _record_eq(E, n, a, b):
     fb = b.fields if isinstance(b, RecordV) else known_fields(b)
     if a is b:
         return True
-    sets = _set_fields(E, a) | _set_fields(E, b)
+    shapes = {**_held_shapes(E, a), **_held_shapes(E, b)}
     parts = []
     for name, va in fa.items():
         vb = fb.get(name)
-        if name in sets:
-            if not isinstance(va, Sym) and not isinstance(vb, Sym):
-                if set(_rt.as_tuple(va)) != set(_rt.as_tuple(vb)):
-                    return False
-                continue
-            parts.append(_set_eq(E, _members(E, n, va), _members(E, n, vb)))
-        elif not isinstance(va, Sym) and not isinstance(vb, Sym):
+        if va is None or vb is None:        # (a field that is none equals none only)
+            parts.append(is_none(E, vb if va is None else va))
+            continue
+        shape = shapes.get(name)
+        if shape is not None:               # (what the record keeps in its order, chosen parts too)
+            va, vb = canon(E, n, va, shape), canon(E, n, vb, shape)
+        if not is_symbolic(va) and not is_symbolic(vb):
             if va != vb:
                 return False
+        elif shape is not None and shape[0] == "set":
+            parts.append(_set_eq(E, va, vb, n))
         elif isinstance(va, ListV) or isinstance(vb, ListV):
             parts.append(E.lit(_in_order_eq(E, n, va, vb)))
         else:
@@ -157,25 +163,35 @@ def _record_eq(E, n, a, b):
     return E.and_(parts)
 
 
-def _set_fields(E, rec) -> set:
-    """The names of a record's fields that are sets."""
+def is_none(E, v):
+    """``v == none``: a literal or a truth value (a value one of several may be none)."""
+    if v is None:
+        return True
+    if isinstance(v, CaseV):
+        return E.or_([lit for lit, x in v.cases if x is None])
+    return False        # (a known value, or a chosen one that is never none)
+
+
+def _held_shapes(E, rec) -> dict:
+    """A record's fields that hold a set, by name: the order it keeps them in."""
     cls = E.program.records[rec.name].cls if isinstance(rec, RecordV) else type(rec)
-    return {cls.rw_fields[i - 1] for i in getattr(cls, "rw_sets", ())}
+    return {cls.rw_fields[i - 1]: shape for i, shape in getattr(cls, "rw_shapes", {}).items()}
 
 
 def _members(E, n, v) -> SetV:
     """A set's members, each under the literal that it is one, from a set or a list."""
     if isinstance(v, SetV):
         return v
+    span = getattr(n, "span", None)
     if isinstance(v, ListV):
         members: dict = {}
         for g, x in v.items:
-            if isinstance(x, Sym):
-                raise NotSupportedError("the solver compares sets of known values only", n.span)
+            if is_symbolic(x):
+                raise NotSupportedError("the solver compares sets of known values only", span)
             members.setdefault(x, []).append(g)
         return SetV({x: E.or_(gs) for x, gs in members.items()})
-    if isinstance(v, Sym):
-        raise NotSupportedError("the solver compares sets of known values only", n.span)
+    if is_symbolic(v):
+        raise NotSupportedError("the solver compares sets of known values only", span)
     return SetV({x: True for x in _rt.as_tuple(v)})
 
 
@@ -261,7 +277,7 @@ def canon(E, n, v, shape):
         return CaseV([(lit, canon(E, n, x, shape)) for lit, x in v.cases])
     if kind == "tuple":
         if not isinstance(v, tuple):
-            raise NotSupportedError("the solver compares tuples with tuples only", n.span)
+            raise NotSupportedError("the solver compares tuples with tuples only", getattr(n, "span", None))
         return tuple(canon(E, n, x, s) for x, s in zip(v, inner))
     if isinstance(v, SetV):
         if inner is None:
@@ -271,7 +287,10 @@ def canon(E, n, v, shape):
             members.setdefault(_rt.canon(x, inner), []).append(lit)
         return SetV({x: E.or_(lits) for x, lits in members.items()})
     if isinstance(v, ListV):
-        return ListV([(g, canon(E, n, x, inner)) for g, x in v.items])
+        items = [(g, canon(E, n, x, inner)) for g, x in v.items]
+        if kind == "set":       # (a list made a set: its members, as the interpreter keeps them)
+            return _members(E, n, ListV(items))
+        return ListV(items)
     if isinstance(v, tuple):
         return tuple(canon(E, n, x, inner) for x in v)
     return v
@@ -279,16 +298,36 @@ def canon(E, n, v, shape):
 
 def _same_items(E, n, x, y, shape):
     """Two items (already in their one order) equal under ``shape``."""
-    if shape is not None and shape[0] == "bag":
+    if shape is not None and shape[0] in ("bag", "set"):
         return enc_multiset_eq(E, n, x, y)
     return enc_eq(E, n, x, y)
 
 
+def _nested_bag(shape, top=True) -> bool:
+    """Whether a set is compared with a list or a pile inside the values (as multisets)."""
+    if shape is None:
+        return False
+    kind, inner = shape
+    if kind == "bag" and not top:
+        return True
+    return any(_nested_bag(s, False) for s in inner) if kind == "tuple" else _nested_bag(inner, False)
+
+
+def _refuse_nested_bag(n) -> None:
+    if _nested_bag(n.data):
+        raise NotSupportedError("the solver compares a set with a list held inside other values only "
+                                "when both are known", n.span)
+
+
 def enc_same(E, n, a, b):
+    _refuse_nested_bag(n)
+    if a is None or b is None:
+        return E.boolv(is_none(E, b if a is None else a))
     return _same_items(E, n, canon(E, n, a, n.data), canon(E, n, b, n.data), n.data)
 
 
 def enc_same_in(E, n, x, coll):
+    _refuse_nested_bag(n)
     x = canon(E, n, x, n.data)
     if isinstance(coll, SetV):
         items = [(lit, k) for k, lit in coll.members.items()]
@@ -303,6 +342,9 @@ def enc_same_in(E, n, x, coll):
         if g is False:
             continue
         y = canon(E, n, y, n.data)
+        if x is None or y is None:          # (none equals none only)
+            parts.append(E.and_([g, is_none(E, y if x is None else x)]))
+            continue
         if not is_symbolic(x) and not is_symbolic(y):
             if x == y:
                 parts.append(g)

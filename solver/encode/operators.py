@@ -126,8 +126,8 @@ def enc_in(E, n, x, coll):
         return E.boolv(E.or_([lit for v, lit in x.lits.items() if v in values]))
     if isinstance(x, CaseV):
         return E.boolv(E.or_([lit for lit, v in x.cases if v in values]))
-    if isinstance(x, RecordV):
-        return E.boolv(E.or_([E.lit(enc_eq(E, n, x, v)) for v in values]))
+    if isinstance(x, RecordV):         # (a record is never none)
+        return E.boolv(E.or_([E.lit(enc_eq(E, n, x, v)) for v in values if v is not None]))
     return E.boolv(E.or_([E.cmp(x, "==", v) for v in values]))
 
 

@@ -45,6 +45,7 @@ relation adjacent = offsets((-1, 0), (1, 0), (0, -1), (0, 1))
 record animal { strength: int, hearts: int }
 record herd { colours: pile of colour, size: int }
 record flock { colours: set of colour, size: int }
+record bag { groups: list of set of colour }
 
 def op_add(a: int, b: int) = a + b
 def op_sub(a: int, b: int) = a - b
@@ -143,6 +144,15 @@ def op_same_in_sets(a: set of colour, k_b: list of set of colour) = a in k_b
 def op_same_in_piles(a: pile of colour, bs: list of pile of colour) = a not in bs
 def op_same_in_chosen_sets(k_a: set of colour, b: list of set of colour) = k_a in b
 def refuse_same_tuple_set(a: (set of colour, int), b: (set of colour, int)) = a == b
+def op_flock_repeats(n: int) = new flock(colours = [red, red, green], size = n) == new flock(colours = {red, green}, size = 1)
+def op_bag_eq(x: set of colour, k_s: bag) = new bag(groups = [x]) == k_s
+def op_set_in_with_none(s: set of colour) = s in [none, {red}]
+def op_record_in_with_none(a: int) = new animal(strength = a, hearts = 1) in [new animal(strength = 1, hearts = 1), none]
+def op_record_is_none(a: int) = new animal(strength = a, hearts = 1) == none
+def refuse_flock_none_field(n: int) =
+  new flock(colours = if n > 5 then {red} else none, size = n) == new flock(colours = if n > 5 then {red} else none, size = 1)
+def refuse_flock_of_chosen(a: colour, b: colour) = first((new flock(colours = [a, b], size = 1)).colours)
+def refuse_set_against_list_inside(a: list of set of colour, b: list of list of colour) = a == b
 def op_board_get(g: board, k_c: cell) = g[k_c]
 def op_board_get_chosen(g: board, c: cell) = g[c]
 def op_board_get_eq(g: board, k_c: cell) = g[k_c] == rook
@@ -390,6 +400,14 @@ REORDERED = [
     ("op_same_in_sets", lambda p: (("red", "green"), (("blue",), ("green", "red"))), True),
     ("op_same_in_piles", lambda p: (("red", "green", "red"), (("red", "red", "green"),)), False),
     ("op_same_in_chosen_sets", lambda p: (("red", "green"), (("green", "red"),)), True),
+    # a set field given a list with repeats holds each member once; a set a record holds
+    # inside a list is kept in its order too; none is equal to none only
+    ("op_flock_repeats", lambda p: (1,), True),
+    ("op_bag_eq", lambda p: (("red", "green"), p.records["bag"].cls(((("green", "red"),)))), True),
+    ("op_set_in_with_none", lambda p: (("red",),), True),
+    ("op_record_in_with_none", lambda p: (1,), True),
+    ("op_record_in_with_none", lambda p: (2,), False),
+    ("op_record_is_none", lambda p: (1,), False),
 ]
 
 
