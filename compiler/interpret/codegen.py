@@ -236,7 +236,7 @@ class ExprCompiler:
         if e.op == "new_record" or e.op == "with":
             # (a pile of the state a record is given is kept as its cards are now: a record is
             # a value, compared, hashed and kept as one)
-            args = [f"_UP({code})" if (i or e.op == "new_record") and _may_be_live(a) else code
+            args = [f"{_may_be_live(a)}({code})" if (i or e.op == "new_record") and _may_be_live(a) else code
                     for i, (a, code) in enumerate(zip(e.args, args))]
         if e.op == "field" and self.fast and isinstance(e.data, str) and _FIELD.fullmatch(e.data):
             return f"{args[0]}.{e.data}"        # a record's field, read as an attribute (its name is made
@@ -515,13 +515,18 @@ def _charges(name: str, depth: int = 0) -> bool:
                if getattr(getattr(rt, n, None), "__code__", None) is not None)
 
 
-def _may_be_live(e: I.Expr) -> bool:
-    """Whether ``e`` may be a pile of the state itself (or hold one), not a value made of
-    its cards: what reads a pile, a name or a call may; what an operator (but ``if``) or a
-    comprehension makes, or a constant, never does."""
+def _may_be_live(e: I.Expr) -> str | None:
+    """How the code takes the cards of a pile of the state ``e`` may be or hold (not a
+    value made of its cards): what reads a pile, a name or a call may be one; what an
+    operator (but ``if``) or a comprehension makes, or a constant, never is. ``_UPF``: a
+    collection of plain values can only be a pile itself; ``_UP`` looks inside; None: as
+    it is."""
     if not isinstance(e.type, (CollT, TupleT)) or isinstance(e, (I.Const, I.Agg)):
-        return False
-    return not isinstance(e, I.Op) or e.op == "if"
+        return None
+    if isinstance(e, I.Op) and e.op != "if":
+        return None
+    flat = isinstance(e.type, CollT) and not isinstance(e.type.elem, (CollT, TupleT))
+    return "_UPF" if flat else "_UP"
 
 
 def _equal_to(cond, var: str):

@@ -29,7 +29,7 @@ from rulewright.compiler.interpret.inline import Inliner, shared_calls
 from rulewright.compiler.interpret.resumable import Resumable, waits_inside
 from rulewright.compiler.interpret.state import GameState, RandomAgent, StopGame
 from rulewright.compiler.interpret.seeing import Knowledge, keeps_knowledge
-from rulewright.compiler.interpret.writes import Changes, PileReads, held_by_identity, plain, unpiled
+from rulewright.compiler.interpret.writes import Changes, PileReads, held_by_identity, plain, unpiled, unpiled_flat
 
 
 # ---------------------------------------------------------------- compiler
@@ -95,7 +95,7 @@ class Interpreter:
         runtime = rt if fast else SimpleNamespace(**{**vars(rt), **BASELINE})
         where = f"<rules {program.name}>"
         self.ns: dict[str, Any] = {"_rt": runtime, "_show": render, "ST": None, "_S": self._span_list, "_err": RuntimeRulesError,
-                                   "_SM": self._sm, "_U": _UNSET, "_TN": tuple.__new__, "_UP": unpiled, "_B": rt._BUDGET,
+                                   "_SM": self._sm, "_U": _UNSET, "_TN": tuple.__new__, "_UP": unpiled, "_UPF": unpiled_flat, "_B": rt._BUDGET,
                                    "_MS": known_subsets, "_MX": MISSING,
                                    "_FORCE": None, "_LINESPANS": {where: line_spans(self.source, self._span_list)},
                                    **self.em.values}

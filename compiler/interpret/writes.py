@@ -101,6 +101,12 @@ class PileReads:
         return self._defs.get(name, False)
 
 
+def unpiled_flat(value):
+    """``unpiled`` of a collection of plain values (cards, numbers, cells): a pile of the
+    state is its cards as they are now, anything else is given back as it is."""
+    return tuple(value.cards) if type(value) is Zone else value
+
+
 def unpiled(value):
     """``value`` as a statement stores it: each pile of the state it holds (itself, or in a
     list, tuple, map or record, at any depth) replaced by the pile's cards as they are now
