@@ -81,6 +81,9 @@ class EnumV(Sym):
 @dataclass(eq=False)
 class SetV(Sym):
     members: dict       # element -> literal or bool, in universe order
+    # a set made from a list whose values may come more than once: its members in the order
+    # the interpreter meets them, as (literal, value), each the first of its value kept
+    order: list | None = None
 
 
 @dataclass(eq=False)

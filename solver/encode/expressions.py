@@ -291,8 +291,8 @@ class Expressions:
                 yield g, inner
 
     def elements(self, coll, span: Span):
-        if isinstance(coll, SetV):
-            return list(coll.members.items())
+        if isinstance(coll, SetV):      # (in the order the interpreter meets the members)
+            return [(v, g) for g, v in coll.order] if coll.order is not None else list(coll.members.items())
         if isinstance(coll, ListV):
             return [(v, g) for g, v in coll.items]
         if isinstance(coll, GroupsV):

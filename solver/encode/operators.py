@@ -644,9 +644,17 @@ def enc_set(E, n, items):
     if any(isinstance(v, Sym) for _, v in values):
         raise NotSupportedError("the solver builds sets of known elements only", n.span)
     members: dict = {}
+    order = []          # (each value where it is met first: an earlier one of it left out)
     for g, v in values:
-        members.setdefault(v, []).append(g)
-    return SetV({v: E.or_(gs) for v, gs in members.items()})
+        if g is False:
+            continue
+        before = members.setdefault(v, [])
+        first = g if not before else E.and_([g] + [E.not_(h) for h in before])
+        if first is not False:
+            order.append((first, v))
+        before.append(g)
+    again = any(len(gs) > 1 for gs in members.values())
+    return SetV({v: E.or_(gs) for v, gs in members.items()}, order if again else None)
 
 def _enc_allocate(stop: bool, even: bool):
     def enc(E, n, items):

@@ -111,7 +111,8 @@ def lift(enc, program, t, v, draw):
     if isinstance(t, CollT) and t.kind == "set" and isinstance(t.elem, (EnumT, CellT)):
         universe = list(program.enums[t.elem.name].values) if isinstance(t.elem, EnumT) else \
             list(next(iter(program.grids.values())).cells)
-        return SetV({x: pinned_bool(enc, x in v) for x in universe})
+        # (its members first, in the order the interpreter holds them)
+        return SetV({x: pinned_bool(enc, x in v) for x in [*v, *(u for u in universe if u not in v)]})
     if isinstance(t, CollT):
         # the items themselves chosen, or known items kept or left out by a choice (a
         # subset of a known hand)

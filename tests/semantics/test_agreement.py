@@ -149,6 +149,9 @@ def op_bag_eq(x: set of colour, k_s: bag) = new bag(groups = [x]) == k_s
 def op_set_in_with_none(s: set of colour) = s in [none, {red}]
 def op_record_in_with_none(a: int) = new animal(strength = a, hearts = 1) in [new animal(strength = 1, hearts = 1), none]
 def op_record_is_none(a: int) = new animal(strength = a, hearts = 1) == none
+def op_list_of_set(s: set of colour) = [x for x in s]
+def op_list_of_built_set(xs: list of colour) = [x for x in {y for y in xs}]
+def op_first_of_built_set(xs: list of colour) = first([x for x in {y for y in xs + [blue]}])
 def refuse_flock_none_field(n: int) =
   new flock(colours = if n > 5 then {red} else none, size = n) == new flock(colours = if n > 5 then {red} else none, size = 1)
 def refuse_flock_of_chosen(a: colour, b: colour) = first((new flock(colours = [a, b], size = 1)).colours)
