@@ -236,8 +236,8 @@ class ExprCompiler:
         if e.op == "new_record" or e.op == "with":
             # (a pile of the state a record is given is kept as its cards are now: a record is
             # a value, compared, hashed and kept as one)
-            args = [f"{_may_be_live(a)}({code})" if (i or e.op == "new_record") and _may_be_live(a) else code
-                    for i, (a, code) in enumerate(zip(e.args, args))]
+            takes = [_may_be_live(a) if i or e.op == "new_record" else None for i, a in enumerate(e.args)]
+            args = [f"{take}({code})" if take else code for take, code in zip(takes, args)]
         if e.op == "field" and self.fast and isinstance(e.data, str) and _FIELD.fullmatch(e.data):
             return f"{args[0]}.{e.data}"        # a record's field, read as an attribute (its name is made
             #                                     of the fixed alphabet; vetted checks it again)

@@ -28,15 +28,11 @@ def _elements(ts: list) -> list:
     return [t.elem for t in ts if isinstance(t, CollT)]
 
 
-_TELLS_APART = {"within": _elements, "minus": _elements, "subsets": _elements, "subsets_at_most": _elements,
-                "make_set": list, "dict_get": lambda ts: ts[1:], "group_rank": lambda ts: ts[:1],
-                "map_get": list, "sort": _elements}
-_TOLD_APART_BY = {"within": "within()", "minus": "'-' on collections", "subsets": "subsets()",
-                  "subsets_at_most": "subsets()", "make_set": "a set", "dict_get": "a computed table",
-                  "group_rank": "rank()", "map_get": "a table of values", "sort": "sort()",
-                  "set": "a set", "distinct": "distinct()", "allocate": "allocate()",
-                  "allocate_skipping": "allocate_skipping()", "allocate_even": "allocate_even()",
-                  "allocate_skipping_even": "allocate_skipping_even()"}
+_TELLS_APART = {"within": ("within()", _elements), "minus": ("'-' on collections", _elements),
+                "subsets": ("subsets()", _elements), "subsets_at_most": ("subsets()", _elements),
+                "make_set": ("a set", list), "dict_get": ("a computed table", lambda ts: ts[1:]),
+                "group_rank": ("rank()", lambda ts: ts[:1]), "map_get": ("a table of values", list),
+                "sort": ("sort()", _elements)}
 
 
 class ExpressionsPhase:
@@ -118,20 +114,20 @@ class ExpressionsPhase:
             self.diag.error(where, exc.message)
             typ = ANY
         if name in _TELLS_APART:
-            self.tells_apart(name, _TELLS_APART[name]([a.type for a in args]), span)
+            words, told = _TELLS_APART[name]
+            self.tells_apart(words, told([a.type for a in args]), span)
         e = I.Op(typ, span, name, args, data)
         if fold and not isinstance(typ, AnyT):
             return self.fold(e)
         return e
 
     def tells_apart(self, what: str, types: list, span: Span) -> None:
-        """An error where ``what`` would count or key values holding a set or a pile: it
-        tells them apart as they are, where ``==`` compares what they hold by its members
-        (``types.equality_shape``): the two would disagree."""
+        """An error where ``what`` (its words) would count or key values holding a set or a
+        pile: it tells them apart as they are, where ``==`` compares what they hold by its
+        members (``types.equality_shape``): the two would disagree."""
         for t in types:
             if equality_shape(t, t) is not None:
-                name = _TOLD_APART_BY.get(what, what)
-                self.diag.error(span, f"{name} cannot tell apart values of type {t} yet: they hold a set or a "
+                self.diag.error(span, f"{what} cannot tell apart values of type {t} yet: they hold a set or a "
                                       f"pile, which '==' compares whatever the order",
                                 "compare them with '==' or 'in', or hold them in a record "
                                 "(a record is compared as it is)")
@@ -420,7 +416,7 @@ class ExpressionsPhase:
             self.diag.error(elem.span, exc.message)
             typ = ANY
         if func in ("set", "distinct"):
-            self.tells_apart(func, [elem.type], node.span)
+            self.tells_apart("a set" if func == "set" else "distinct()", [elem.type], node.span)
         e = I.Agg(typ, node.span, func, elem, binders)
         return self.fold_agg(e)
 
@@ -486,7 +482,7 @@ class ExpressionsPhase:
         if bad:
             self.diag.error(node.key.span, f"a 'by' key is a number or a tuple of numbers, found {key.type}")
         if node.func.startswith("allocate") and binders:
-            self.tells_apart(node.func, _elements([binders[0].coll.type]), node.span)    # (the claimants)
+            self.tells_apart(f"{node.func}()", _elements([binders[0].coll.type]), node.span)    # (the claimants)
         agg = AGGREGATES[node.func]
         try:
             typ = agg.typing(elem.type) if not node.func.startswith("allocate") else \
@@ -520,7 +516,7 @@ class ExpressionsPhase:
         if all(isinstance(i, I.Const) for i in items):
             values = tuple(i.value for i in items)
             if node.kind == "set":
-                self.tells_apart("make_set", [typ.elem], node.span)
+                self.tells_apart("a set", [typ.elem], node.span)
                 values = rt.oset(values)
             return I.Const(typ, node.span, values)
         kind = {"tuple": "make_tuple", "list": "make_list", "set": "make_set"}[node.kind]
@@ -745,7 +741,7 @@ class ExpressionsPhase:
             if shape is not None:
                 if name in ("in", "not_in"):
                     e = self.make_op("same_in", [left, right], node.span, shape, spans)
-                elif shape == ("bag", None):
+                elif shape[1] is None:      # (two collections of plain values: one multiset comparison)
                     e = self.make_op("multiset_eq", [left, right], node.span, None, spans)
                 else:
                     e = self.make_op("same", [left, right], node.span, shape, spans)

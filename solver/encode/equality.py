@@ -71,9 +71,9 @@ def guarded_list(v) -> bool:
 
 
 def _chosen_list_eq(E, n, a, b):
-    """A list whose elements are chosen equal to a list whose elements are not: the
-    chosen elements, in order, are the other list's. ``at[j]``: the items walked so far
-    keep exactly the first j elements of the other list."""
+    """A list whose elements are chosen equal to another list: the chosen elements, in
+    order, are the other list's (``_both_chosen_eq`` when the other's are chosen too).
+    ``at[j]``: the items walked so far keep exactly the first j elements of the other list."""
     if not guarded_list(a):
         a, b = b, a
     if guarded_list(b) and isinstance(b, ListV):

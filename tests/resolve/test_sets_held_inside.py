@@ -119,7 +119,7 @@ mode play "Play" players 1 {
         assert [interp.call(d, state=state) for d in ("q", "kept", "changed")] == [True, 1, True]
 
 
-def test_a_record_is_copied_and_pickled_as_a_value(tmp_path):
+def test_a_record_is_copied_as_a_value(tmp_path):
     import copy
     program = load(spec(tmp_path, HEAD))
     flock = program.records["flock"].cls(("red", "green"), 2)
